@@ -1,0 +1,87 @@
+#include "buf.h"
+#include "xalloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char pd_buf_empty[1];
+
+void pd_buf_grow(struct pd_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+	if (need <= b->alloc)
+		return;
+	size_t n = b->alloc ? b->alloc : 64;
+	while (n < need)
+		n += n / 2;
+	if (b->alloc) {
+		b->ptr = pd_xrealloc(b->ptr, n);
+	} else {
+		b->ptr = pd_xmalloc(n);
+		b->ptr[0] = '\0';
+	}
+	b->alloc = n;
+}
+
+void pd_buf_add(struct pd_buf *b, const void *data, size_t len)
+{
+	if (!len)
+		return;
+	pd_buf_grow(b, len);
+	memcpy(b->ptr + b->len, data, len);
+	b->len += len;
+	b->ptr[b->len] = '\0';
+}
+
+void pd_buf_adds(struct pd_buf *b, const char *s)
+{
+	pd_buf_add(b, s, strlen(s));
+}
+
+void pd_buf_addch(struct pd_buf *b, char c)
+{
+	pd_buf_add(b, &c, 1);
+}
+
+void pd_buf_addf(struct pd_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(b->ptr + b->len, b->alloc ? b->alloc - b->len : 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->alloc) {
+		pd_buf_grow(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->ptr + b->len, b->alloc - b->len, fmt, ap);
+		va_end(ap);
+	}
+	b->len += (size_t)n;
+}
+
+void pd_buf_truncate(struct pd_buf *b, size_t len)
+{
+	if (len < b->len) {
+		b->len = len;
+		b->ptr[len] = '\0';
+	}
+}
+
+char *pd_buf_detach(struct pd_buf *b)
+{
+	char *s = b->alloc ? b->ptr : pd_xstrdup("");
+	b->ptr = pd_buf_empty;
+	b->len = b->alloc = 0;
+	return s;
+}
+
+void pd_buf_release(struct pd_buf *b)
+{
+	if (b->alloc)
+		free(b->ptr);
+	b->ptr = pd_buf_empty;
+	b->len = b->alloc = 0;
+}

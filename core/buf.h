@@ -1,0 +1,27 @@
+/* The growable string buffer: ptr is never NULL and always NUL-terminated. */
+#ifndef PD_BUF_H
+#define PD_BUF_H
+
+#include <stddef.h>
+
+struct pd_buf {
+	char *ptr;    /* never NULL; "" until something is added */
+	size_t len;   /* bytes before the terminating NUL */
+	size_t alloc; /* 0 while ptr points at the shared empty string */
+};
+
+extern char pd_buf_empty[];
+#define PD_BUF_INIT {pd_buf_empty, 0, 0}
+
+void pd_buf_grow(struct pd_buf *b, size_t extra);
+void pd_buf_add(struct pd_buf *b, const void *data, size_t len);
+void pd_buf_adds(struct pd_buf *b, const char *s);
+void pd_buf_addch(struct pd_buf *b, char c);
+void pd_buf_addf(struct pd_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pd_buf_truncate(struct pd_buf *b, size_t len);
+/* Returns the string (caller frees) and leaves b empty. */
+char *pd_buf_detach(struct pd_buf *b);
+/* Frees the memory and leaves b empty and reusable. */
+void pd_buf_release(struct pd_buf *b);
+
+#endif

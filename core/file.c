@@ -1,0 +1,60 @@
+#include "file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int pd_file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int read_all(struct pd_buf *out, int fd, const char *path, size_t limit,
+		    struct pd_err *err)
+{
+	size_t start = out->len;
+	for (;;) {
+		pd_buf_grow(out, 1 << 16);
+		size_t room = out->alloc - out->len - 1;
+		ssize_t n = read(fd, out->ptr + out->len, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return pd_err_at(err, PD_EIO, path, 0, 0, "cannot read: %s",
+					 strerror(errno));
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+		out->ptr[out->len] = '\0';
+		if (out->len - start > limit)
+			return pd_err_at(err, PD_ELIMIT, path, 0, 0,
+					 "file larger than the limit of %zu bytes (see --max-file-size)",
+					 limit);
+	}
+	return 0;
+}
+
+int pd_file_read(struct pd_buf *out, const char *path, size_t limit, struct pd_err *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pd_err_at(err, PD_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+	int rc = 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		if ((size_t)st.st_size > limit)
+			rc = pd_err_at(err, PD_ELIMIT, path, 0, 0,
+				       "file of %lld bytes is larger than the limit of %zu bytes "
+				       "(see --max-file-size)",
+				       (long long)st.st_size, limit);
+		else
+			pd_buf_grow(out, (size_t)st.st_size + 1);
+	}
+	if (!rc)
+		rc = read_all(out, fd, path, limit, err);
+	close(fd);
+	return rc;
+}

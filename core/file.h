@@ -1,0 +1,15 @@
+/* Whole-file reads with a stated size limit. */
+#ifndef PD_FILE_H
+#define PD_FILE_H
+
+#include "buf.h"
+#include "err.h"
+
+/* Reads path into out (appended). A file over limit bytes is PD_ELIMIT, unreadable is
+ * PD_EIO; the error names path. */
+int pd_file_read(struct pd_buf *out, const char *path, size_t limit, struct pd_err *err);
+
+/* 1 if path exists and is a regular file, else 0. */
+int pd_file_exists(const char *path);
+
+#endif

@@ -1,0 +1,384 @@
+#include "model.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pd_strv_addn(struct pd_strv *sv, const char *s, size_t len)
+{
+	PD_GROW(sv->v, sv->cap, sv->n + 1);
+	sv->v[sv->n++] = pd_xstrndup(s, len);
+}
+
+void pd_strv_add(struct pd_strv *sv, const char *s)
+{
+	pd_strv_addn(sv, s, strlen(s));
+}
+
+long pd_strv_find(const struct pd_strv *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (!strcmp(sv->v[i], s))
+			return (long)i;
+	return -1;
+}
+
+void pd_strv_free(struct pd_strv *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	memset(sv, 0, sizeof(*sv));
+}
+
+static const char *const service_names[PD_SVC_COUNT] = {"kv",       "n1ql", "index", "fts",
+							"eventing", "cbas", "backup"};
+
+const char *pd_service_name(unsigned bit)
+{
+	for (int i = 0; i < PD_SVC_COUNT; i++)
+		if (bit == 1u << i)
+			return service_names[i];
+	return NULL;
+}
+
+unsigned pd_service_parse(const char *name, size_t len)
+{
+	for (int i = 0; i < PD_SVC_COUNT; i++)
+		if (strlen(service_names[i]) == len && !memcmp(service_names[i], name, len))
+			return 1u << i;
+	if (len == 9 && !memcmp(name, "analytics", 9))
+		return PD_SVC_CBAS;
+	return 0;
+}
+
+const char *pd_scope_name(enum pd_scope s)
+{
+	static const char *const names[] = {"cluster", "bucket", "server", "bucket+server"};
+	return names[s];
+}
+
+const char *pd_unit_name(enum pd_unit u)
+{
+	static const char *const names[] = {"", "%", "B", "count", "/s", "B/s", "ms"};
+	return names[u];
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+enum pd_unit pd_unit_of(const char *collector, const char *metric)
+{
+	if (strstr(metric, "cpu"))
+		return PD_UNIT_PERCENT;
+	if (ends_with(metric, "_rss") || ends_with(metric, "_vsize") ||
+	    ends_with(metric, "_mem_resident") || ends_with(metric, "_size"))
+		return PD_UNIT_BYTES;
+	if (ends_with(metric, "bytes_per_sec"))
+		return PD_UNIT_BYTES_PER_SEC;
+	if (ends_with(metric, "_per_sec"))
+		return PD_UNIT_PER_SEC;
+	if (ends_with(metric, "_time") || strstr(metric, "latency"))
+		return PD_UNIT_MS;
+	if (!strcmp(metric, "rebalance_progress"))
+		return PD_UNIT_PERCENT;
+	if (!strcmp(collector, "n1ql_stats") && !strncmp(metric, "query_", 6))
+		return PD_UNIT_PER_SEC; /* perfdb stores n1ql counters as rates */
+	return PD_UNIT_COUNT;
+}
+
+void pd_series_add(struct pd_series *s, int64_t t_ms, double v)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap;
+		PD_GROW(s->t_ms, cap, s->n + 1);
+		s->v = pd_xrealloc(s->v, cap * sizeof(*s->v));
+		s->cap = cap;
+	}
+	s->t_ms[s->n] = t_ms;
+	s->v[s->n] = v;
+	s->n++;
+}
+
+/* Insertion order breaks ties so that "the last one wins" means the last one read. */
+struct sample {
+	int64_t t;
+	size_t order;
+	double v;
+};
+
+static int cmp_sample(const void *a, const void *b)
+{
+	const struct sample *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static size_t count_unsorted(const struct pd_series *s)
+{
+	size_t k = 0;
+	for (size_t i = 1; i < s->n; i++)
+		k += s->t_ms[i] < s->t_ms[i - 1];
+	return k;
+}
+
+static void dedup_sorted(struct pd_series *s)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (w && s->t_ms[w - 1] == s->t_ms[i]) {
+			s->v[w - 1] = s->v[i];
+			s->n_dup++;
+			continue;
+		}
+		s->t_ms[w] = s->t_ms[i];
+		s->v[w] = s->v[i];
+		w++;
+	}
+	s->n = w;
+}
+
+void pd_series_normalize(struct pd_series *s)
+{
+	s->n_unsorted = count_unsorted(s);
+	if (s->n_unsorted) {
+		struct sample *tmp = pd_xmalloc(s->n * sizeof(*tmp));
+		for (size_t i = 0; i < s->n; i++)
+			tmp[i] = (struct sample){s->t_ms[i], i, s->v[i]};
+		qsort(tmp, s->n, sizeof(*tmp), cmp_sample);
+		for (size_t i = 0; i < s->n; i++) {
+			s->t_ms[i] = tmp[i].t;
+			s->v[i] = tmp[i].v;
+		}
+		free(tmp);
+	}
+	dedup_sorted(s);
+}
+
+void pd_series_free(struct pd_series *s)
+{
+	if (!s)
+		return;
+	free(s->db);
+	free(s->collector);
+	free(s->metric);
+	free(s->bucket);
+	free(s->server);
+	free(s->t_ms);
+	free(s->v);
+	free(s);
+}
+
+const char *pd_event_kind_name(enum pd_event_kind k)
+{
+	static const char *const names[] = {"hard-failover",   "graceful-failover",
+					    "rebalance-start", "rebalance-progress",
+					    "rebalance-end",   "snapshot"};
+	return names[k];
+}
+
+const char *pd_jenkins_param(const struct pd_jenkins *j, const char *name)
+{
+	for (size_t i = 0; i < j->n_params; i++)
+		if (!strcmp(j->params[i].name, name))
+			return j->params[i].value;
+	return NULL;
+}
+
+static void jenkins_free(struct pd_jenkins *j)
+{
+	free(j->path);
+	free(j->klass);
+	free(j->job);
+	free(j->id);
+	free(j->result);
+	free(j->url);
+	free(j->display_name);
+	free(j->full_display_name);
+	for (size_t i = 0; i < j->n_params; i++) {
+		free(j->params[i].name);
+		free(j->params[i].value);
+	}
+	free(j->params);
+	memset(j, 0, sizeof(*j));
+}
+
+const char *pd_ini_get(const struct pd_ini *ini, const char *section, const char *key)
+{
+	/* the last assignment wins, as in Python's configparser with strict=False */
+	for (size_t i = ini->n; i-- > 0;)
+		if (!strcmp(ini->e[i].section, section) && !strcmp(ini->e[i].key, key))
+			return ini->e[i].value;
+	return NULL;
+}
+
+void pd_ini_free(struct pd_ini *ini)
+{
+	for (size_t i = 0; i < ini->n; i++) {
+		free(ini->e[i].section);
+		free(ini->e[i].key);
+		free(ini->e[i].value);
+	}
+	free(ini->e);
+	free(ini->path);
+	memset(ini, 0, sizeof(*ini));
+}
+
+struct pd_run *pd_run_new(const char *dir)
+{
+	struct pd_run *run = pd_xcalloc(1, sizeof(*run));
+	run->dir = pd_xstrdup(dir ? dir : "");
+	return run;
+}
+
+static void testcfg_free(struct pd_testcfg *c)
+{
+	free(c->test);
+	free(c->title);
+	free(c->shutdown_type);
+	memset(c, 0, sizeof(*c));
+}
+
+static void events_free(struct pd_run *run)
+{
+	for (size_t i = 0; i < run->n_events; i++) {
+		free(run->events[i].node);
+		pd_strv_free(&run->events[i].known);
+		pd_strv_free(&run->events[i].ejected);
+	}
+	free(run->events);
+	for (size_t i = 0; i < run->n_kpis; i++) {
+		free(run->kpis[i].metric);
+		free(run->kpis[i].build);
+		pd_strv_free(&run->kpis[i].snapshots);
+	}
+	free(run->kpis);
+}
+
+void pd_run_free(struct pd_run *run)
+{
+	if (!run)
+		return;
+	for (size_t i = 0; i < run->n_nodes; i++)
+		free(run->nodes[i].host);
+	free(run->nodes);
+	for (size_t i = 0; i < run->n_series; i++)
+		pd_series_free(run->series[i]);
+	free(run->series);
+	events_free(run);
+	pd_strv_free(&run->snapshots);
+	pd_strv_free(&run->undecoded);
+	pd_strv_free(&run->notes);
+	jenkins_free(&run->jenkins);
+	pd_ini_free(&run->spec);
+	pd_ini_free(&run->test);
+	testcfg_free(&run->cfg);
+	free(run->console_path);
+	free(run->console_result);
+	free(run->cluster);
+	free(run->dir);
+	free(run);
+}
+
+void pd_run_add_series(struct pd_run *run, struct pd_series *s)
+{
+	PD_GROW(run->series, run->cap_series, run->n_series + 1);
+	run->series[run->n_series++] = s;
+	run->n_samples += s->n;
+}
+
+struct pd_node *pd_run_add_node(struct pd_run *run, const char *host, size_t host_len)
+{
+	PD_GROW(run->nodes, run->cap_nodes, run->n_nodes + 1);
+	struct pd_node *n = &run->nodes[run->n_nodes++];
+	memset(n, 0, sizeof(*n));
+	n->host = pd_xstrndup(host, host_len);
+	return n;
+}
+
+void pd_run_assign_roles(struct pd_run *run)
+{
+	int rank[PD_SVC_COUNT] = {0};
+	for (size_t i = 0; i < run->n_nodes; i++) {
+		struct pd_node *n = &run->nodes[i];
+		const char *name = pd_service_name(n->first);
+		int bit = 0;
+		while (name && (1u << bit) != n->first)
+			bit++;
+		if (name)
+			snprintf(n->role, sizeof(n->role), "%s#%d", name, ++rank[bit]);
+		else
+			snprintf(n->role, sizeof(n->role), "node#%zu", i + 1);
+	}
+}
+
+struct pd_event *pd_run_add_event(struct pd_run *run, enum pd_event_kind kind)
+{
+	PD_GROW(run->events, run->cap_events, run->n_events + 1);
+	struct pd_event *e = &run->events[run->n_events++];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	return e;
+}
+
+struct pd_kpi *pd_run_add_kpi(struct pd_run *run)
+{
+	PD_GROW(run->kpis, run->cap_kpis, run->n_kpis + 1);
+	struct pd_kpi *k = &run->kpis[run->n_kpis++];
+	memset(k, 0, sizeof(*k));
+	return k;
+}
+
+const struct pd_node *pd_run_node(const struct pd_run *run, const char *host)
+{
+	for (size_t i = 0; i < run->n_nodes; i++)
+		if (!strcmp(run->nodes[i].host, host))
+			return &run->nodes[i];
+	return NULL;
+}
+
+static int streq_null(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+const struct pd_series *pd_run_series(const struct pd_run *run, const char *collector,
+				      const char *metric, const char *server)
+{
+	for (size_t i = 0; i < run->n_series; i++) {
+		const struct pd_series *s = run->series[i];
+		if (!strcmp(s->collector, collector) && !strcmp(s->metric, metric) &&
+		    streq_null(s->server, server))
+			return s;
+	}
+	return NULL;
+}
+
+static int cmp_str_null(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strcmp(a, b);
+}
+
+static int cmp_series(const void *a, const void *b)
+{
+	const struct pd_series *x = *(struct pd_series *const *)a;
+	const struct pd_series *y = *(struct pd_series *const *)b;
+	int c;
+	if ((c = strcmp(x->collector, y->collector)) || (c = strcmp(x->metric, y->metric)) ||
+	    (c = cmp_str_null(x->bucket, y->bucket)) || (c = cmp_str_null(x->server, y->server)))
+		return c;
+	return strcmp(x->db, y->db);
+}
+
+void pd_run_sort_series(struct pd_run *run)
+{
+	if (run->n_series > 1)
+		qsort(run->series, run->n_series, sizeof(*run->series), cmp_series);
+}

@@ -1,0 +1,202 @@
+/* The in-memory model of one run bundle: what every reader fills and every stage reads.
+ * A struct pd_run owns everything reachable from it; pd_run_free releases it all. */
+#ifndef PD_MODEL_H
+#define PD_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A list of owned strings. */
+struct pd_strv {
+	char **v;
+	size_t n, cap;
+};
+void pd_strv_add(struct pd_strv *sv, const char *s);
+void pd_strv_addn(struct pd_strv *sv, const char *s, size_t len);
+/* Index of s in sv, or -1. */
+long pd_strv_find(const struct pd_strv *sv, const char *s);
+void pd_strv_free(struct pd_strv *sv);
+
+enum pd_service {
+	PD_SVC_KV = 1 << 0,
+	PD_SVC_N1QL = 1 << 1,
+	PD_SVC_INDEX = 1 << 2,
+	PD_SVC_FTS = 1 << 3,
+	PD_SVC_EVENTING = 1 << 4,
+	PD_SVC_CBAS = 1 << 5,
+	PD_SVC_BACKUP = 1 << 6
+};
+#define PD_SVC_COUNT 7
+/* "kv", "n1ql", "index", "fts", "eventing", "cbas", "backup" for one bit; NULL otherwise. */
+const char *pd_service_name(unsigned bit);
+/* The bit of a service name as perfrunner specs spell it; 0 when unknown. */
+unsigned pd_service_parse(const char *name, size_t len);
+
+/* Invariant: role is "<first service>#<rank among nodes with that first service>". */
+struct pd_node {
+	char *host;        /* as the spec gives it, port stripped: "172.23.100.40" */
+	unsigned services; /* PD_SVC_* bits */
+	unsigned first;    /* the service listed first for this host in the spec */
+	char role[32];     /* "kv#1", "n1ql#2" */
+};
+
+enum pd_scope { PD_SCOPE_CLUSTER, PD_SCOPE_BUCKET, PD_SCOPE_SERVER, PD_SCOPE_BUCKET_SERVER };
+const char *pd_scope_name(enum pd_scope s); /* "cluster", "bucket", "server", "bucket+server" */
+
+enum pd_unit {
+	PD_UNIT_NONE,
+	PD_UNIT_PERCENT,
+	PD_UNIT_BYTES,
+	PD_UNIT_COUNT,
+	PD_UNIT_PER_SEC,
+	PD_UNIT_BYTES_PER_SEC,
+	PD_UNIT_MS
+};
+const char *pd_unit_name(enum pd_unit u); /* "", "%", "B", "count", "/s", "B/s", "ms" */
+/* The unit a collector's metric is measured in, from its name. */
+enum pd_unit pd_unit_of(const char *collector, const char *metric);
+
+/* Invariant after pd_series_normalize: t_ms strictly increasing. */
+struct pd_series {
+	char *db;             /* perfdb database name as found on disk */
+	char *collector;      /* "atop" */
+	char *metric;         /* "memcached_cpu" */
+	char *bucket;         /* NULL unless the scope has a bucket */
+	char *server;         /* the node's host ("172.23.100.40"), NULL unless server scope */
+	enum pd_scope scope;
+	enum pd_unit unit;
+	int64_t *t_ms;        /* epoch milliseconds */
+	double *v;
+	size_t n, cap;
+	size_t n_dup;         /* samples dropped for a repeated timestamp (the last one wins) */
+	size_t n_unsorted;    /* samples that arrived before an earlier timestamp */
+};
+
+/* Appends one sample (unsorted input is fine until pd_series_normalize). */
+void pd_series_add(struct pd_series *s, int64_t t_ms, double v);
+/* Sorts by time (stable), drops repeated timestamps keeping the last, counts both. */
+void pd_series_normalize(struct pd_series *s);
+void pd_series_free(struct pd_series *s);
+
+enum pd_event_kind {
+	PD_EV_FAILOVER_HARD,
+	PD_EV_FAILOVER_GRACEFUL,
+	PD_EV_REBALANCE_START,
+	PD_EV_REBALANCE_PROGRESS,
+	PD_EV_REBALANCE_END, /* "Rebalance task stopped running" or "Cluster is balanced" */
+	PD_EV_SNAPSHOT       /* an "HTML report:" line */
+};
+const char *pd_event_kind_name(enum pd_event_kind k);
+
+/* An event read from the console: its time is local wall-clock without zone. */
+struct pd_event {
+	enum pd_event_kind kind;
+	int64_t local_s;        /* console timestamp read as if it were UTC */
+	long line;              /* line in consoleText */
+	char *node;             /* failover: the node; snapshot: the snapshot name */
+	double value;           /* rebalance progress in % */
+	struct pd_strv known;   /* rebalance start: knownNodes */
+	struct pd_strv ejected; /* rebalance start: ejectedNodes */
+};
+
+/* A showfast benchmark post ("Adding a benchmark:" or "Dry run:"). */
+struct pd_kpi {
+	char *metric;              /* showfast metric id */
+	double value;
+	char *build;
+	int dry_run;
+	int64_t local_s;           /* console time of the line */
+	long line;
+	struct pd_strv snapshots;
+};
+
+struct pd_param {
+	char *name, *value;
+};
+
+/* A Jenkins build (api/json or api/xml). present is 0 when the bundle had none. */
+struct pd_jenkins {
+	int present;
+	char *path;
+	char *klass;           /* "_class", NULL on older Jenkins */
+	char *job;             /* from url or fullDisplayName */
+	long number;
+	char *id;
+	char *result;          /* NULL while building or when null */
+	int building;
+	int64_t timestamp_ms;  /* build start, epoch ms */
+	int64_t duration_ms;
+	char *url;
+	char *display_name;
+	char *full_display_name;
+	struct pd_param *params;
+	size_t n_params, cap_params;
+};
+/* The value of a build parameter, or NULL. */
+const char *pd_jenkins_param(const struct pd_jenkins *j, const char *name);
+
+/* A parsed INI file, entries in file order; keys and sections as written. */
+struct pd_ini_entry {
+	char *section, *key, *value; /* multi-line values joined by '\n' */
+	long line;
+};
+struct pd_ini {
+	char *path;
+	struct pd_ini_entry *e;
+	size_t n, cap;
+};
+/* The value of section.key, or NULL. */
+const char *pd_ini_get(const struct pd_ini *ini, const char *section, const char *key);
+void pd_ini_free(struct pd_ini *ini);
+
+/* The fields of a perfrunner .test that the analysis uses (0 or NULL when absent). */
+struct pd_testcfg {
+	char *test;           /* [test_case] test */
+	char *title;          /* [showfast] title */
+	int initial_nodes;    /* [cluster] initial_nodes */
+	long access_time_s;   /* [access] time */
+	char *shutdown_type;  /* [access] n1ql_shutdown_type */
+	int stats_interval_s; /* [stats] interval, 0 when absent (perfrunner's default is 5) */
+};
+
+struct pd_run {
+	char *dir;                 /* the bundle directory */
+	char *cluster;             /* spec [clusters] name */
+	struct pd_node *nodes;     /* spec order */
+	size_t n_nodes, cap_nodes;
+	struct pd_series **series; /* sorted by (collector, metric, bucket, server) after load */
+	size_t n_series, cap_series;
+	size_t n_samples;          /* over all series */
+	struct pd_strv snapshots;  /* snapshot names, in console order or decoded */
+	struct pd_strv undecoded;  /* perfdb db names that could not be decoded */
+	struct pd_strv notes;      /* what was missing or odd, for the reports */
+	struct pd_event *events;
+	size_t n_events, cap_events;
+	struct pd_kpi *kpis;
+	size_t n_kpis, cap_kpis;
+	struct pd_jenkins jenkins;
+	struct pd_ini spec, test;  /* path NULL when absent */
+	struct pd_testcfg cfg;
+	char *console_path;        /* NULL when the bundle had no consoleText */
+	char *console_result;      /* the "Finished: X" word, or NULL */
+};
+
+struct pd_run *pd_run_new(const char *dir);
+void pd_run_free(struct pd_run *run);
+/* The run takes ownership of s. */
+void pd_run_add_series(struct pd_run *run, struct pd_series *s);
+/* A new node appended to the run (roles are assigned by pd_run_assign_roles). */
+struct pd_node *pd_run_add_node(struct pd_run *run, const char *host, size_t host_len);
+/* Gives each node its role "<first service>#<rank>" in spec order. */
+void pd_run_assign_roles(struct pd_run *run);
+struct pd_event *pd_run_add_event(struct pd_run *run, enum pd_event_kind kind);
+struct pd_kpi *pd_run_add_kpi(struct pd_run *run);
+/* The node whose host is host, or NULL. */
+const struct pd_node *pd_run_node(const struct pd_run *run, const char *host);
+/* The series collector/metric at the given bucket/server (NULL matches NULL), or NULL. */
+const struct pd_series *pd_run_series(const struct pd_run *run, const char *collector,
+				      const char *metric, const char *server);
+/* Sorts series by (collector, metric, bucket, server) for deterministic output. */
+void pd_run_sort_series(struct pd_run *run);
+
+#endif

@@ -1,0 +1,13 @@
+/* A run bundle (DESIGN 3.2): a directory, or a .tar / .tar.gz of one. */
+#ifndef PD_BUNDLE_H
+#define PD_BUNDLE_H
+
+#include "../core/model.h"
+#include "../core/src.h"
+
+/* Reads the bundle at path into *out (caller frees with pd_run_free). Missing optional
+ * parts are recorded in run->notes; malformed ones fail with the file and place. */
+int pd_bundle_load(struct pd_run **out, const char *path, const struct pd_limits *lim,
+		   struct pd_err *err);
+
+#endif

@@ -1,0 +1,2 @@
+#include "console.h"
+/* placeholder: being written */

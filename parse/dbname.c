@@ -1,0 +1,2 @@
+#include "dbname.h"
+/* placeholder: being written */

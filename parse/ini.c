@@ -1,0 +1,2 @@
+#include "ini.h"
+/* placeholder: being written */

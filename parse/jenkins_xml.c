@@ -1,0 +1,2 @@
+#include "jenkins.h"
+/* placeholder: being written */

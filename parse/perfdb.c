@@ -1,0 +1,2 @@
+#include "perfdb.h"
+/* placeholder: being written */

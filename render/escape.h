@@ -1,0 +1,15 @@
+/* Escaping, one function per target language: every string from an input goes through
+ * one of these before it lands in an output. Each appends to b. */
+#ifndef PD_ESCAPE_H
+#define PD_ESCAPE_H
+
+#include "../core/buf.h"
+
+/* A JSON string literal with its quotes; bytes that are not valid UTF-8 become U+FFFD. */
+void pd_esc_json(struct pd_buf *b, const char *s);
+/* HTML text or attribute value (quotes escaped too). */
+void pd_esc_html(struct pd_buf *b, const char *s);
+/* Text for a terminal: control bytes shown as \xNN, so input cannot move the cursor. */
+void pd_esc_text(struct pd_buf *b, const char *s);
+
+#endif

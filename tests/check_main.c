@@ -1,0 +1,41 @@
+#include "check_suites.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+char *pd_test_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	size_t cap = 1 << 16, n = 0;
+	char *p = malloc(cap);
+	size_t k;
+	while ((k = fread(p + n, 1, cap - n - 1, f)) > 0) {
+		n += k;
+		if (cap - n < 2)
+			p = realloc(p, cap *= 2);
+	}
+	fclose(f);
+	p[n] = '\0';
+	if (len)
+		*len = n;
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	SRunner *sr = srunner_create(pd_suite_core());
+	srunner_add_suite(sr, pd_suite_perfdb());
+	srunner_add_suite(sr, pd_suite_dbname());
+	srunner_add_suite(sr, pd_suite_ini());
+	srunner_add_suite(sr, pd_suite_jenkins());
+	srunner_add_suite(sr, pd_suite_console());
+	srunner_add_suite(sr, pd_suite_bundle());
+	if (argc > 1) /* run one suite: check_perfdelta perfdb */
+		srunner_run(sr, argv[1], NULL, CK_NORMAL);
+	else
+		srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,19 @@
+/* One suite per module; check_main.c runs them all. */
+#ifndef PD_CHECK_SUITES_H
+#define PD_CHECK_SUITES_H
+
+#include <check.h>
+
+Suite *pd_suite_core(void);
+Suite *pd_suite_perfdb(void);
+Suite *pd_suite_dbname(void);
+Suite *pd_suite_ini(void);
+Suite *pd_suite_jenkins(void);
+Suite *pd_suite_console(void);
+Suite *pd_suite_bundle(void);
+
+/* Reads a file of the test tree into a NUL-terminated string (caller frees); aborts
+ * the test when it is missing. */
+char *pd_test_slurp(const char *path, size_t *len);
+
+#endif
