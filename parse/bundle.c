@@ -1,9 +1,407 @@
 #include "bundle.h"
-/* placeholder: being written */
+#include "console.h"
+#include "dbname.h"
+#include "ini.h"
+#include "jenkins.h"
+#include "perfdb.h"
+#include "../core/buf.h"
+#include "../core/file.h"
+#include "../core/xalloc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* One loader's state: the run being filled and a read buffer reused for every file. */
+struct loader {
+	struct pd_run *run;
+	const struct pd_limits *lim;
+	struct pd_buf data;
+	struct pd_buf path;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in dir (no dot entries), sorted so that every run reads in the same order. */
+static int list_dir(struct pd_strv *out, const char *dir, struct pd_err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	if (!d)
+		return pd_err_at(err, PD_EIO, dir, 0, 0, "cannot open directory: %s",
+				 strerror(errno));
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			pd_strv_add(out, e->d_name);
+	closedir(d);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+	return 0;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Sets l->path to "<run dir>/<a>[/<b>]" and returns it. */
+static const char *join(struct loader *l, const char *a, const char *b)
+{
+	pd_buf_truncate(&l->path, 0);
+	pd_buf_addf(&l->path, "%s/%s", l->run->dir, a);
+	if (b)
+		pd_buf_addf(&l->path, "/%s", b);
+	return l->path.ptr;
+}
+
+/* Reads the file at l->path into l->data and describes it as src. */
+static int slurp(struct loader *l, struct pd_src *src, struct pd_err *err)
+{
+	int rc;
+	pd_buf_truncate(&l->data, 0);
+	if ((rc = pd_file_read(&l->data, l->path.ptr, l->lim->max_file_bytes, err)) < 0)
+		return rc;
+	*src = (struct pd_src){l->data.ptr, l->data.len, l->path.ptr, l->lim};
+	return 0;
+}
+
+static void note(struct pd_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(struct pd_run *run, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	pd_strv_add(&run->notes, line);
+}
+
+/* The first name ending with suffix, or NULL; later ones are noted as ignored. */
+static const char *pick(struct loader *l, const struct pd_strv *names, const char *suffix)
+{
+	const char *found = NULL;
+	for (size_t i = 0; i < names->n; i++) {
+		if (!ends_with(names->v[i], suffix))
+			continue;
+		if (!found)
+			found = names->v[i];
+		else
+			note(l->run, "perfrunner/%s ignored: %s is the run's %s file", names->v[i],
+			     found, suffix);
+	}
+	return found;
+}
+
+static int load_ini(struct loader *l, struct pd_ini *ini, const char *name, struct pd_err *err)
+{
+	struct pd_src src;
+	int rc;
+	join(l, "perfrunner", name);
+	if ((rc = slurp(l, &src, err)) < 0)
+		return rc;
+	return pd_ini_parse(ini, &src, err);
+}
+
+static int load_configs(struct loader *l, struct pd_err *err)
+{
+	struct pd_strv names = {0};
+	const char *spec, *test;
+	int rc = 0;
+	if (!is_dir(join(l, "perfrunner", NULL))) {
+		note(l->run, "no perfrunner/ configs: node roles unknown, event time not from config");
+		return 0;
+	}
+	if ((rc = list_dir(&names, l->path.ptr, err)) < 0)
+		goto done;
+	if ((spec = pick(l, &names, ".spec"))) {
+		if ((rc = load_ini(l, &l->run->spec, spec, err)) < 0 ||
+		    (rc = pd_spec_load(l->run, &l->run->spec, err)) < 0)
+			goto done;
+	} else {
+		note(l->run, "no perfrunner/*.spec: node roles unknown");
+	}
+	if ((test = pick(l, &names, ".test"))) {
+		if ((rc = load_ini(l, &l->run->test, test, err)) < 0 ||
+		    (rc = pd_testcfg_load(&l->run->cfg, &l->run->test, err)) < 0)
+			goto done;
+	} else {
+		note(l->run, "no perfrunner/*.test: the event time cannot come from the config");
+	}
+done:
+	pd_strv_free(&names);
+	return rc;
+}
+
+static int load_jenkins(struct loader *l, struct pd_err *err)
+{
+	struct pd_src src;
+	int rc;
+	if (pd_file_exists(join(l, "jenkins", "build.json"))) {
+		if ((rc = slurp(l, &src, err)) < 0)
+			return rc;
+		return pd_jenkins_json_parse(&l->run->jenkins, &src, err);
+	}
+	if (pd_file_exists(join(l, "jenkins", "build.xml"))) {
+		if ((rc = slurp(l, &src, err)) < 0)
+			return rc;
+		return pd_jenkins_xml_parse(&l->run->jenkins, &src, err);
+	}
+	note(l->run, "no jenkins/build.json or build.xml: build metadata unknown");
+	return 0;
+}
+
+static int load_console(struct loader *l, struct pd_err *err)
+{
+	struct pd_src src;
+	int rc;
+	if (!pd_file_exists(join(l, "jenkins", "consoleText"))) {
+		note(l->run, "no jenkins/consoleText: no console events or KPIs");
+		return 0;
+	}
+	if ((rc = slurp(l, &src, err)) < 0)
+		return rc;
+	return pd_console_parse(l->run, &src, err);
+}
+
+static struct pd_series *new_series(const char *db, const char *metric, size_t metric_len,
+				    const struct pd_dbname *d)
+{
+	struct pd_series *s = pd_xcalloc(1, sizeof(*s));
+	s->db = pd_xstrdup(db);
+	s->collector = pd_xstrdup(d->collector);
+	s->metric = pd_xstrndup(metric, metric_len);
+	s->bucket = d->bucket ? pd_xstrdup(d->bucket) : NULL;
+	s->server = d->server ? pd_xstrdup(d->server) : NULL;
+	s->scope = d->scope;
+	s->unit = pd_unit_of(s->collector, s->metric);
+	return s;
+}
+
+/* A .json body is perfdb's [[ts, v], ...] or seriesly's {"ts": [v]}: the first byte says. */
+static int parse_json(struct loader *l, struct pd_series *s, struct pd_err *err)
+{
+	struct pd_src src;
+	int rc = slurp(l, &src, err);
+	const char *p = src.data, *end = src.data + src.len;
+	if (rc < 0)
+		return rc;
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+		p++;
+	if (p < end && *p == '{')
+		return pd_seriesly_parse(s, &src, err);
+	return pd_perfdb_json_parse(s, &src, err);
+}
+
+/* perfdb's own files: <metric>.data beside <metric>.data.1 (its first timestamp). */
+static int parse_data(struct loader *l, struct pd_series *s, const char *db, const char *file,
+		      struct pd_err *err)
+{
+	struct pd_src src;
+	int64_t first = 0;
+	int rc;
+	join(l, "perfdb", db);
+	pd_buf_addf(&l->path, "/%s.1", file);
+	if (!pd_file_exists(l->path.ptr))
+		return pd_err_at(err, PD_EPARSE, l->path.ptr, 0, 0,
+				 "missing file: a .data file needs its .data.1 (first timestamp)");
+	if ((rc = slurp(l, &src, err)) < 0 || (rc = pd_perfdb_first_ts_parse(&first, &src, err)) < 0)
+		return rc;
+	join(l, "perfdb", db);
+	pd_buf_addf(&l->path, "/%s", file);
+	if ((rc = slurp(l, &src, err)) < 0)
+		return rc;
+	return pd_perfdb_data_parse(s, &src, first, err);
+}
+
+static int load_metric(struct loader *l, const char *db, const char *file,
+		       const struct pd_dbname *d, struct pd_err *err)
+{
+	int json = ends_with(file, ".json"), data = ends_with(file, ".data");
+	struct pd_series *s;
+	int rc;
+	if (ends_with(file, ".data.1") || ends_with(file, ".data.n"))
+		return 0; /* read beside their .data */
+	if (!json && !data) {
+		note(l->run, "perfdb/%s/%s ignored: not a .json or .data series", db, file);
+		return 0;
+	}
+	if (l->run->n_series >= l->lim->max_series)
+		return pd_err_at(err, PD_ELIMIT, join(l, "perfdb", db), 0, 0,
+				 "more than %zu series in the run (see --max-series)",
+				 l->lim->max_series);
+	s = new_series(db, file, strlen(file) - 5, d); /* ".json" and ".data" are 5 bytes */
+	join(l, "perfdb", db);
+	pd_buf_addf(&l->path, "/%s", file);
+	rc = json ? parse_json(l, s, err) : parse_data(l, s, db, file, err);
+	if (rc < 0) {
+		pd_series_free(s);
+		return rc;
+	}
+	pd_run_add_series(l->run, s);
+	return 0;
+}
+
+static int load_db(struct loader *l, const char *db, struct pd_err *err)
+{
+	struct pd_strv files = {0};
+	struct pd_dbname d = {0};
+	struct pd_err why = PD_ERR_INIT;
+	int rc = 0;
+	if (pd_dbname_decode(&d, db, &l->run->snapshots, l->run->nodes, l->run->n_nodes,
+			     &why) < 0) {
+		char line[512];
+		snprintf(line, sizeof(line), "%s: %s", db, why.msg);
+		pd_strv_add(&l->run->undecoded, line);
+		return 0;
+	}
+	if ((rc = list_dir(&files, join(l, "perfdb", db), err)) == 0)
+		for (size_t i = 0; i < files.n && rc == 0; i++)
+			rc = load_metric(l, db, files.v[i], &d, err);
+	pd_dbname_clear(&d);
+	pd_strv_free(&files);
+	return rc;
+}
+
+static int load_perfdb(struct loader *l, struct pd_err *err)
+{
+	struct pd_strv dbs = {0};
+	int rc;
+	if (!is_dir(join(l, "perfdb", NULL)))
+		return pd_err_at(err, PD_EPARSE, l->run->dir, 0, 0,
+				 "not a run bundle: expected a perfdb/ directory");
+	if ((rc = list_dir(&dbs, l->path.ptr, err)) < 0)
+		goto done;
+	if (l->run->snapshots.n == 0) {
+		pd_dbname_find_snapshots(&l->run->snapshots, &dbs, l->run->cluster);
+		if (l->run->snapshots.n)
+			note(l->run, "snapshot names taken from the perfdb db names (no console)");
+	}
+	for (size_t i = 0; i < dbs.n && rc == 0; i++)
+		rc = load_db(l, dbs.v[i], err);
+	if (rc == 0 && l->run->n_series == 0)
+		rc = pd_err_at(err, PD_EPARSE, join(l, "perfdb", NULL), 0, 0,
+			       "no series: expected perfdb/<db>/<metric>.json of a known snapshot");
+done:
+	pd_strv_free(&dbs);
+	return rc;
+}
+
+static int load_dir(struct pd_run *run, const struct pd_limits *lim, struct pd_err *err)
+{
+	struct loader l = {run, lim, PD_BUF_INIT, PD_BUF_INIT};
+	int rc;
+	if (!is_dir(run->dir))
+		rc = pd_err_at(err, PD_EIO, run->dir, 0, 0, "not a directory or tarball");
+	else if ((rc = load_configs(&l, err)) == 0 && (rc = load_jenkins(&l, err)) == 0 &&
+		 (rc = load_console(&l, err)) == 0)
+		rc = load_perfdb(&l, err);
+	if (rc == 0)
+		pd_run_sort_series(run);
+	pd_buf_release(&l.data);
+	pd_buf_release(&l.path);
+	return rc;
+}
+
+/* Tarballs: extracted by tar(1) (which refuses ".." members) into a private temporary
+ * directory, read like a directory, then removed. */
+static int run_tar(const char *tarball, const char *dir, struct pd_err *err)
+{
+	char *argv[] = {"tar", "-xf", (char *)tarball, "-C", (char *)dir, "--no-same-owner",
+			"--no-same-permissions", NULL};
+	pid_t pid;
+	int status;
+	if (posix_spawnp(&pid, "tar", NULL, NULL, argv, environ) != 0)
+		return pd_err_at(err, PD_EIO, tarball, 0, 0, "cannot run tar to unpack the bundle");
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return pd_err_at(err, PD_EPARSE, tarball, 0, 0,
+				 "not a readable .tar or .tar.gz (tar failed)");
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+static int is_tarball(const char *path)
+{
+	return ends_with(path, ".tar") || ends_with(path, ".tar.gz") || ends_with(path, ".tgz");
+}
+
+/* The bundle root inside an unpacked tarball: the top, or its single subdirectory. */
+static void tar_root(struct pd_buf *root, const char *tmp)
+{
+	struct pd_strv names = {0};
+	struct pd_err ignore = PD_ERR_INIT;
+	pd_buf_addf(root, "%s/perfdb", tmp);
+	if (!is_dir(root->ptr) && list_dir(&names, tmp, &ignore) == 0 && names.n == 1) {
+		pd_buf_truncate(root, 0);
+		pd_buf_addf(root, "%s/%s", tmp, names.v[0]);
+	} else {
+		pd_buf_truncate(root, 0);
+		pd_buf_adds(root, tmp);
+	}
+	pd_strv_free(&names);
+}
+
+static int load_tarball(struct pd_run *run, const char *path, const struct pd_limits *lim,
+			struct pd_err *err)
+{
+	char tmp[] = "/tmp/perfdelta-bundle-XXXXXX";
+	struct pd_buf root = PD_BUF_INIT;
+	int rc;
+	if (!mkdtemp(tmp))
+		return pd_err_set(err, PD_EIO, "cannot create a temporary directory: %s",
+				  strerror(errno));
+	if ((rc = run_tar(path, tmp, err)) == 0) {
+		tar_root(&root, tmp);
+		free(run->dir);
+		run->dir = pd_buf_detach(&root);
+		rc = load_dir(run, lim, err);
+		free(run->dir);
+		run->dir = pd_xstrdup(path);
+	}
+	nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return rc;
+}
+
 int pd_bundle_load(struct pd_run **out, const char *path, const struct pd_limits *lim,
 		   struct pd_err *err)
 {
-	(void)lim;
-	*out = NULL;
-	return pd_err_set(err, PD_EINVAL, "%s: bundle reader not written yet", path);
+	struct pd_run *run = pd_run_new(path);
+	size_t n = strlen(run->dir);
+	int rc;
+	while (n > 1 && run->dir[n - 1] == '/')
+		run->dir[--n] = '\0';
+	rc = is_tarball(path) && !is_dir(path) ? load_tarball(run, path, lim, err)
+					       : load_dir(run, lim, err);
+	if (rc < 0) {
+		pd_run_free(run);
+		*out = NULL;
+		return rc;
+	}
+	*out = run;
+	return 0;
 }

@@ -1,7 +1,164 @@
 #include "check_suites.h"
 
+#include "core/buf.h"
+#include "core/err.h"
+#include "core/model.h"
+#include "core/src.h"
+#include "render/escape.h"
+#include "analyze/normalize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(test_buf_addf_grows_past_first_allocation)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	ck_assert_str_eq(b.ptr, "");
+	for (int i = 0; i < 1000; i++)
+		pd_buf_addf(&b, "%d,", i % 10);
+	ck_assert_uint_eq(b.len, 2000);
+	ck_assert_int_eq(b.ptr[1998], '9');
+	ck_assert_int_eq(b.ptr[2000], '\0');
+	char *s = pd_buf_detach(&b);
+	ck_assert_str_eq(b.ptr, "");
+	ck_assert_int_eq(strncmp(s, "0,1,2,", 6), 0);
+	free(s);
+	pd_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_err_first_failure_wins_and_formats_place)
+{
+	struct pd_err err = PD_ERR_INIT;
+	char line[512];
+	ck_assert_int_eq(pd_err_at(&err, PD_EPARSE, "a.json", 3, 7, "expected '%c'", ']'),
+			 PD_EPARSE);
+	pd_err_set(&err, PD_EIO, "second");
+	pd_err_format(&err, line, sizeof(line));
+	ck_assert_str_eq(line, "a.json:3:7: expected ']'");
+}
+END_TEST
+
+START_TEST(test_err_message_stays_on_one_line)
+{
+	struct pd_err err = PD_ERR_INIT;
+	pd_err_set(&err, PD_EPARSE, "bad\nvalue\r");
+	ck_assert_str_eq(err.msg, "bad value ");
+}
+END_TEST
+
+START_TEST(test_src_error_counts_lines_and_columns)
+{
+	/* offset 9 is the 'x': line 1 "ab" (0-1, '\n' at 2), line 2 "cd" (3-4, '\n' at 5),
+	 * line 3 "efg" (6-8), so offset 9 is line 3 column 4 */
+	const char *text = "ab\ncd\nefgx";
+	struct pd_src src = {text, strlen(text), "f", &pd_limits_default};
+	struct pd_err err = PD_ERR_INIT;
+	pd_src_error(&err, PD_EPARSE, &src, 9, "expected digit");
+	ck_assert_int_eq(err.line, 3);
+	ck_assert_int_eq(err.col, 4);
+	ck_assert_str_eq(err.path, "f");
+}
+END_TEST
+
+START_TEST(test_series_normalize_sorts_and_keeps_last_duplicate)
+{
+	struct pd_series s = {0};
+	/* arrival order: 10, 30, 20, 30(dup, later value wins), 40 */
+	pd_series_add(&s, 10, 1.0);
+	pd_series_add(&s, 30, 3.0);
+	pd_series_add(&s, 20, 2.0);
+	pd_series_add(&s, 30, 3.5);
+	pd_series_add(&s, 40, 4.0);
+	pd_series_normalize(&s);
+	ck_assert_uint_eq(s.n, 4);
+	ck_assert_uint_eq(s.n_dup, 1);
+	ck_assert_uint_eq(s.n_unsorted, 1); /* 20 after 30 */
+	int64_t t[] = {10, 20, 30, 40};
+	double v[] = {1.0, 2.0, 3.5, 4.0};
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(s.t_ms[i], t[i]);
+		ck_assert_double_eq(s.v[i], v[i]);
+	}
+	free(s.t_ms);
+	free(s.v);
+}
+END_TEST
+
+START_TEST(test_roles_follow_first_service_in_spec_order)
+{
+	struct pd_run *run = pd_run_new("x");
+	const char *hosts[] = {"a", "b", "c", "d"};
+	unsigned first[] = {PD_SVC_KV, PD_SVC_N1QL, PD_SVC_KV, PD_SVC_N1QL};
+	for (int i = 0; i < 4; i++) {
+		struct pd_node *n = pd_run_add_node(run, hosts[i], 1);
+		n->first = n->services = first[i];
+	}
+	pd_run_assign_roles(run);
+	ck_assert_str_eq(run->nodes[0].role, "kv#1");
+	ck_assert_str_eq(run->nodes[1].role, "n1ql#1");
+	ck_assert_str_eq(run->nodes[2].role, "kv#2");
+	ck_assert_str_eq(run->nodes[3].role, "n1ql#2");
+	pd_run_free(run);
+}
+END_TEST
+
+START_TEST(test_units_from_metric_names)
+{
+	ck_assert_int_eq(pd_unit_of("atop", "memcached_cpu"), PD_UNIT_PERCENT);
+	ck_assert_int_eq(pd_unit_of("atop", "cbq-engine_rss"), PD_UNIT_BYTES);
+	ck_assert_int_eq(pd_unit_of("net", "in_bytes_per_sec"), PD_UNIT_BYTES_PER_SEC);
+	ck_assert_int_eq(pd_unit_of("net", "ESTABLISHED"), PD_UNIT_COUNT);
+	ck_assert_int_eq(pd_unit_of("n1ql_stats", "query_requests"), PD_UNIT_PER_SEC);
+	ck_assert_int_eq(pd_unit_of("n1ql_stats", "query_avg_req_time"), PD_UNIT_MS);
+}
+END_TEST
+
+START_TEST(test_gaps_count_missing_samples)
+{
+	struct pd_series s = {0};
+	/* steps 5000, 10100 (1 missing), 5000, 15000 (2 missing), 4900 */
+	int64_t t[] = {0, 5000, 15100, 20100, 35100, 40000};
+	for (int i = 0; i < 6; i++)
+		pd_series_add(&s, t[i], 0);
+	ck_assert_int_eq(pd_series_interval_ms(&s), 5000); /* sorted steps 4900 5000 5000 ... */
+	struct pd_gaps g = pd_series_gaps(&s, 5000);
+	ck_assert_uint_eq(g.n_gaps, 2);
+	ck_assert_uint_eq(g.missing, 3);
+	ck_assert_int_eq(g.longest_ms, 15000);
+	free(s.t_ms);
+	free(s.v);
+}
+END_TEST
+
+START_TEST(test_escape_json_html_text)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_esc_json(&b, "a\"b\\c\n\x01<\xff");
+	ck_assert_str_eq(b.ptr, "\"a\\\"b\\\\c\\n\\u0001\\u003c\\ufffd\"");
+	pd_buf_truncate(&b, 0);
+	pd_esc_html(&b, "<script>alert('x')&\"</script>");
+	ck_assert_str_eq(b.ptr, "&lt;script&gt;alert(&#39;x&#39;)&amp;&quot;&lt;/script&gt;");
+	pd_buf_truncate(&b, 0);
+	pd_esc_text(&b, "a\x1b[2Jb");
+	ck_assert_str_eq(b.ptr, "a\\x1b[2Jb");
+	pd_buf_release(&b);
+}
+END_TEST
+
 Suite *pd_suite_core(void)
 {
 	Suite *s = suite_create("core");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_buf_addf_grows_past_first_allocation);
+	tcase_add_test(tc, test_err_first_failure_wins_and_formats_place);
+	tcase_add_test(tc, test_err_message_stays_on_one_line);
+	tcase_add_test(tc, test_src_error_counts_lines_and_columns);
+	tcase_add_test(tc, test_series_normalize_sorts_and_keeps_last_duplicate);
+	tcase_add_test(tc, test_roles_follow_first_service_in_spec_order);
+	tcase_add_test(tc, test_units_from_metric_names);
+	tcase_add_test(tc, test_gaps_count_missing_samples);
+	tcase_add_test(tc, test_escape_json_html_text);
+	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,59 @@
+#include "normalize.h"
+#include "../core/xalloc.h"
+
+#include <stdlib.h>
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The lower median of v[0..n) (n > 0); v is reordered. */
+static int64_t median_i64(int64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_i64);
+	return v[(n - 1) / 2];
+}
+
+int64_t pd_series_interval_ms(const struct pd_series *s)
+{
+	if (s->n < 2)
+		return 0;
+	int64_t *d = pd_xmalloc((s->n - 1) * sizeof(*d));
+	for (size_t i = 1; i < s->n; i++)
+		d[i - 1] = s->t_ms[i] - s->t_ms[i - 1];
+	int64_t m = median_i64(d, s->n - 1);
+	free(d);
+	return m;
+}
+
+struct pd_gaps pd_series_gaps(const struct pd_series *s, int64_t interval_ms)
+{
+	struct pd_gaps g = {0, 0, 0};
+	for (size_t i = 1; i < s->n && interval_ms > 0; i++) {
+		int64_t step = s->t_ms[i] - s->t_ms[i - 1];
+		if (2 * step <= 3 * interval_ms)
+			continue;
+		g.n_gaps++;
+		g.missing += (size_t)((step + interval_ms / 2) / interval_ms) - 1;
+		if (step > g.longest_ms)
+			g.longest_ms = step;
+	}
+	return g;
+}
+
+int64_t pd_run_interval_ms(const struct pd_run *run)
+{
+	size_t n = 0;
+	int64_t *v = pd_xmalloc((run->n_series + 1) * sizeof(*v)), m = 0;
+	for (size_t i = 0; i < run->n_series; i++) {
+		int64_t iv = pd_series_interval_ms(run->series[i]);
+		if (iv > 0)
+			v[n++] = iv;
+	}
+	if (n)
+		m = median_i64(v, n);
+	free(v);
+	return m;
+}

@@ -1,0 +1,22 @@
+/* Sampling facts of a normalized series: its interval and where samples are missing. */
+#ifndef PD_NORMALIZE_H
+#define PD_NORMALIZE_H
+
+#include "../core/model.h"
+
+/* The series' sampling interval: the median of its time steps, in ms; 0 with < 2 samples. */
+int64_t pd_series_interval_ms(const struct pd_series *s);
+
+struct pd_gaps {
+	size_t n_gaps;  /* steps longer than 1.5 intervals */
+	size_t missing; /* samples those steps lack: round(step / interval) - 1 each */
+	int64_t longest_ms;
+};
+
+/* Gaps of s against the interval (ms, > 0). */
+struct pd_gaps pd_series_gaps(const struct pd_series *s, int64_t interval_ms);
+
+/* The median of a run's series intervals (the run's sampling interval), or 0. */
+int64_t pd_run_interval_ms(const struct pd_run *run);
+
+#endif
