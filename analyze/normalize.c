@@ -9,8 +9,7 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The lower median of v[0..n) (n > 0); v is reordered. */
-static int64_t median_i64(int64_t *v, size_t n)
+int64_t pd_median_i64(int64_t *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_i64);
 	return v[(n - 1) / 2];
@@ -23,9 +22,14 @@ int64_t pd_series_interval_ms(const struct pd_series *s)
 	int64_t *d = pd_xmalloc((s->n - 1) * sizeof(*d));
 	for (size_t i = 1; i < s->n; i++)
 		d[i - 1] = s->t_ms[i] - s->t_ms[i - 1];
-	int64_t m = median_i64(d, s->n - 1);
+	int64_t m = pd_median_i64(d, s->n - 1), sum = 0, k = 0;
+	/* arrival jitter moves single steps: average the steps near the median, leaving
+	 * out gaps (and bursts) so that they do not stretch it */
+	for (size_t i = 0; i < s->n - 1; i++)
+		if (2 * d[i] >= m && 2 * d[i] <= 3 * m)
+			sum += d[i], k++;
 	free(d);
-	return m;
+	return k ? (sum + k / 2) / k : m;
 }
 
 struct pd_gaps pd_series_gaps(const struct pd_series *s, int64_t interval_ms)
@@ -53,7 +57,7 @@ int64_t pd_run_interval_ms(const struct pd_run *run)
 			v[n++] = iv;
 	}
 	if (n)
-		m = median_i64(v, n);
+		m = pd_median_i64(v, n);
 	free(v);
 	return m;
 }

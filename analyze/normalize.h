@@ -4,7 +4,11 @@
 
 #include "../core/model.h"
 
-/* The series' sampling interval: the median of its time steps, in ms; 0 with < 2 samples. */
+/* The lower median of v[0..n) (n > 0); v is reordered. */
+int64_t pd_median_i64(int64_t *v, size_t n);
+
+/* The series' sampling interval in ms: the mean of its time steps within [0.5, 1.5] of
+ * their median (jitter averages out, gaps do not count); 0 with < 2 samples. */
 int64_t pd_series_interval_ms(const struct pd_series *s);
 
 struct pd_gaps {

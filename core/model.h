@@ -179,6 +179,7 @@ struct pd_run {
 	struct pd_testcfg cfg;
 	char *console_path;        /* NULL when the bundle had no consoleText */
 	char *console_result;      /* the "Finished: X" word, or NULL */
+	int64_t console_first_s;   /* local time of the first perfrunner line; 0 when none */
 };
 
 struct pd_run *pd_run_new(const char *dir);

@@ -31,6 +31,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pd_suite_jenkins());
 	srunner_add_suite(sr, pd_suite_console());
 	srunner_add_suite(sr, pd_suite_bundle());
+	srunner_add_suite(sr, pd_suite_timebase());
 	if (argc > 1) /* run one suite: check_perfdelta perfdb */
 		srunner_run(sr, argv[1], NULL, CK_NORMAL);
 	else

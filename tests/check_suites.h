@@ -11,6 +11,7 @@ Suite *pd_suite_ini(void);
 Suite *pd_suite_jenkins(void);
 Suite *pd_suite_console(void);
 Suite *pd_suite_bundle(void);
+Suite *pd_suite_timebase(void);
 
 /* Reads a file of the test tree into a NUL-terminated string (caller frees); aborts
  * the test when it is missing. */

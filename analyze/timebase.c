@@ -1,0 +1,305 @@
+#include "timebase.h"
+#include "normalize.h"
+#include "../core/xalloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *pd_event_type_name(enum pd_event_type t)
+{
+	static const char *const names[] = {"none", "hard-failover", "graceful-failover",
+					    "rebalance-out"};
+	return names[t];
+}
+
+const char *pd_source_name(enum pd_source s)
+{
+	static const char *const names[] = {"none", "console", "series", "config", "build",
+					    "flag"};
+	return names[s];
+}
+
+int64_t pd_offset_round(double offset_s)
+{
+	return (int64_t)llround(offset_s / 900.0) * 900;
+}
+
+/* t0 and end: medians of the series' first and last samples, robust to one odd series. */
+static void phase_bounds(struct pd_timebase *tb, const struct pd_run *run)
+{
+	int64_t *first = pd_xmalloc((run->n_series + 1) * sizeof(*first));
+	int64_t *last = pd_xmalloc((run->n_series + 1) * sizeof(*last));
+	size_t n = 0;
+	for (size_t i = 0; i < run->n_series; i++) {
+		const struct pd_series *s = run->series[i];
+		if (s->n) {
+			first[n] = s->t_ms[0];
+			last[n++] = s->t_ms[s->n - 1];
+		}
+	}
+	if (n) {
+		tb->t0_ms = pd_median_i64(first, n);
+		tb->end_ms = pd_median_i64(last, n);
+	}
+	free(first);
+	free(last);
+	tb->interval_ms = pd_run_interval_ms(run);
+}
+
+/* The rebalance as the active_tasks series saw it: the first sample above 0 and the
+ * midpoint between the last sample above 0 and the next one (the task gone). */
+struct window {
+	int ok, ended;
+	int64_t start_ms, end_ms;
+};
+
+static struct window series_rebalance(const struct pd_run *run)
+{
+	struct window w = {0, 0, 0, 0};
+	const struct pd_series *s = pd_run_series(run, "active_tasks", "rebalance_progress", NULL);
+	size_t i = 0;
+	if (!s)
+		return w;
+	while (i < s->n && !(s->v[i] > 0))
+		i++;
+	if (i == s->n)
+		return w;
+	w.ok = 1;
+	w.start_ms = s->t_ms[i];
+	while (i < s->n && s->v[i] > 0)
+		i++;
+	w.end_ms = s->t_ms[i - 1];
+	if (i < s->n) {
+		w.ended = 1;
+		w.end_ms = (s->t_ms[i - 1] + s->t_ms[i]) / 2;
+	}
+	return w;
+}
+
+static const struct pd_event *find_event(const struct pd_run *run, enum pd_event_kind kind,
+					 int64_t after_s)
+{
+	for (size_t i = 0; i < run->n_events; i++)
+		if (run->events[i].kind == kind && run->events[i].local_s >= after_s)
+			return &run->events[i];
+	return NULL;
+}
+
+static const struct pd_event *find_failover(const struct pd_run *run)
+{
+	const struct pd_event *h = find_event(run, PD_EV_FAILOVER_HARD, INT64_MIN);
+	const struct pd_event *g = find_event(run, PD_EV_FAILOVER_GRACEFUL, INT64_MIN);
+	if (h && g)
+		return h->line < g->line ? h : g;
+	return h ? h : g;
+}
+
+/* Offset from the rebalance seen twice: in the console (local) and in the series (UTC).
+ * A series sample arrives up to one interval after the moment it reports. */
+static void offset_from_series(struct pd_timebase *tb, const struct pd_run *run)
+{
+	struct window w = series_rebalance(run);
+	const struct pd_event *start = find_event(run, PD_EV_REBALANCE_START, INT64_MIN);
+	const struct pd_event *end = start ? find_event(run, PD_EV_REBALANCE_END, start->local_s)
+					   : NULL;
+	double sum = 0, half = (double)tb->interval_ms / 2000.0;
+	int n = 0;
+	if (!w.ok || !start)
+		return;
+	sum += (double)start->local_s - ((double)w.start_ms / 1000.0 - half);
+	n++;
+	if (end && w.ended) {
+		sum += (double)end->local_s - (double)w.end_ms / 1000.0;
+		n++;
+	}
+	tb->offset_series = (struct pd_estimate){1, sum / n};
+}
+
+/* Offset from the build start: perfrunner's first line comes after it, within 15 min. */
+static void offset_from_build(struct pd_timebase *tb, const struct pd_run *run)
+{
+	if (!run->jenkins.present || !run->jenkins.timestamp_ms || !run->console_first_s)
+		return;
+	tb->offset_build = (struct pd_estimate){
+		1, (double)run->console_first_s - (double)run->jenkins.timestamp_ms / 1000.0};
+}
+
+static void resolve_offset(struct pd_timebase *tb, const struct pd_run *run,
+			   const struct pd_time_flags *flags)
+{
+	offset_from_series(tb, run);
+	offset_from_build(tb, run);
+	tb->has_offset = 1;
+	if (flags && flags->has_utc_offset) {
+		tb->offset_s = flags->utc_offset_s;
+		tb->offset_source = PD_SRC_FLAG;
+	} else if (tb->offset_series.ok) {
+		tb->offset_s = pd_offset_round(tb->offset_series.value);
+		tb->offset_source = PD_SRC_SERIES;
+	} else if (tb->offset_build.ok) {
+		/* the delay is positive: floor onto the grid rather than round */
+		tb->offset_s = (int64_t)floor(tb->offset_build.value / 900.0) * 900;
+		tb->offset_source = PD_SRC_BUILD;
+	} else {
+		tb->has_offset = 0;
+	}
+}
+
+static double local_to_t(const struct pd_timebase *tb, int64_t local_s)
+{
+	return (double)(local_s - tb->offset_s) - (double)tb->t0_ms / 1000.0;
+}
+
+static void kind_from_config(struct pd_timebase *tb, const struct pd_run *run)
+{
+	const char *t = run->cfg.shutdown_type;
+	if (!t)
+		return;
+	if (!strcmp(t, "hard_failover"))
+		tb->event = PD_EVENT_HARD;
+	else if (!strcmp(t, "graceful_failover"))
+		tb->event = PD_EVENT_GRACEFUL;
+	else if (!strcmp(t, "rebalance_out"))
+		tb->event = PD_EVENT_REBALANCE_OUT;
+}
+
+/* perfrunner's N1QL shutdown test takes the last n1ql node of the spec. */
+static const char *last_n1ql(const struct pd_run *run)
+{
+	for (size_t i = run->n_nodes; i-- > 0;)
+		if (run->nodes[i].services & PD_SVC_N1QL)
+			return run->nodes[i].host;
+	return NULL;
+}
+
+static void set_node(struct pd_timebase *tb, const char *host)
+{
+	if (host && !tb->node[0])
+		snprintf(tb->node, sizeof(tb->node), "%s", host);
+}
+
+static void event_candidates(struct pd_timebase *tb, const struct pd_run *run)
+{
+	const struct pd_event *fo = find_failover(run);
+	const struct pd_event *rb = find_event(run, PD_EV_REBALANCE_START, INT64_MIN);
+	struct window w = series_rebalance(run);
+	if (fo) {
+		tb->event = fo->kind == PD_EV_FAILOVER_HARD ? PD_EVENT_HARD : PD_EVENT_GRACEFUL;
+		set_node(tb, fo->node);
+	} else if (rb && rb->ejected.n) {
+		tb->event = PD_EVENT_REBALANCE_OUT;
+		fo = rb;
+	}
+	if (rb && rb->ejected.n)
+		set_node(tb, rb->ejected.v[0]);
+	if (fo && tb->has_offset)
+		tb->ev_console = (struct pd_estimate){1, local_to_t(tb, fo->local_s)};
+	if (w.ok)
+		tb->ev_series = (struct pd_estimate){1, (double)(w.start_ms - tb->t0_ms) / 1000.0};
+	if (w.ok && w.ended)
+		tb->rebalance_end_s = (struct pd_estimate){1, (double)(w.end_ms - tb->t0_ms) / 1000.0};
+	if (run->cfg.shutdown_type && run->cfg.access_time_s > 0) {
+		tb->ev_config = (struct pd_estimate){1, (double)(run->cfg.access_time_s / 4)};
+		if (tb->event == PD_EVENT_NONE)
+			kind_from_config(tb, run);
+		set_node(tb, last_n1ql(run));
+	}
+	if (tb->event == PD_EVENT_NONE && w.ok)
+		tb->event = PD_EVENT_REBALANCE_OUT;
+}
+
+static void console_rebalance_end(struct pd_timebase *tb, const struct pd_run *run)
+{
+	const struct pd_event *rb = find_event(run, PD_EV_REBALANCE_START, INT64_MIN);
+	const struct pd_event *end = rb ? find_event(run, PD_EV_REBALANCE_END, rb->local_s) : NULL;
+	if (!tb->rebalance_end_s.ok && end && tb->has_offset)
+		tb->rebalance_end_s = (struct pd_estimate){1, local_to_t(tb, end->local_s)};
+}
+
+static void add_estimate(char *out, size_t n, const char *name, struct pd_estimate e)
+{
+	size_t len = strlen(out);
+	if (e.ok && len < n)
+		snprintf(out + len, n - len, "%s%s %.1f s", len ? ", " : "", name, e.value);
+}
+
+/* One line on how the sources agree: a source more than one interval (plus the delay
+ * of a rebalance after its failover, for the series) from the chosen time is named. */
+static void describe_agreement(struct pd_timebase *tb, const struct pd_run *run)
+{
+	char list[200] = "";
+	double tol = (double)tb->interval_ms / 1000.0, lag = 0;
+	const struct pd_event *fo = find_failover(run);
+	const struct pd_event *rb = find_event(run, PD_EV_REBALANCE_START, INT64_MIN);
+	int agree = 1;
+	if (fo && rb && rb->local_s >= fo->local_s)
+		lag = (double)(rb->local_s - fo->local_s);
+	add_estimate(list, sizeof(list), "console", tb->ev_console);
+	add_estimate(list, sizeof(list), "series (rebalance start)", tb->ev_series);
+	add_estimate(list, sizeof(list), "config", tb->ev_config);
+	if (tb->ev_console.ok && fabs(tb->ev_console.value - tb->event_s) > tol)
+		agree = 0;
+	if (tb->ev_series.ok && fabs(tb->ev_series.value - lag - tb->event_s) > tol)
+		agree = 0;
+	if (tb->ev_config.ok && fabs(tb->ev_config.value - tb->event_s) > tol)
+		agree = 0;
+	snprintf(tb->agreement, sizeof(tb->agreement), "%s within one interval (%.0f s): %s",
+		 agree ? "sources agree" : "sources DISAGREE by more than", tol,
+		 list[0] ? list : "no source");
+}
+
+static int choose_event(struct pd_timebase *tb, const struct pd_time_flags *flags,
+			struct pd_err *err)
+{
+	double len = (double)(tb->end_ms - tb->t0_ms) / 1000.0;
+	if (flags && flags->has_event_time) {
+		if (flags->event_time_s < 0 || flags->event_time_s > len)
+			return pd_err_set(err, PD_EINVAL,
+					  "--event-time %.1f is outside the phase (0 to %.1f s)",
+					  flags->event_time_s, len);
+		tb->event_s = flags->event_time_s, tb->event_source = PD_SRC_FLAG;
+		if (tb->event == PD_EVENT_NONE)
+			tb->event = PD_EVENT_HARD;
+	} else if (tb->event == PD_EVENT_NONE) {
+		return 0;
+	} else if (tb->ev_console.ok) {
+		tb->event_s = tb->ev_console.value, tb->event_source = PD_SRC_CONSOLE;
+	} else if (tb->ev_series.ok) {
+		tb->event_s = tb->ev_series.value, tb->event_source = PD_SRC_SERIES;
+	} else if (tb->ev_config.ok) {
+		tb->event_s = tb->ev_config.value, tb->event_source = PD_SRC_CONFIG;
+	}
+	return 0;
+}
+
+int pd_timebase_resolve(struct pd_timebase *out, const struct pd_run *run,
+			const struct pd_time_flags *flags, struct pd_err *err)
+{
+	int rc;
+	memset(out, 0, sizeof(*out));
+	phase_bounds(out, run);
+	resolve_offset(out, run, flags);
+	event_candidates(out, run);
+	console_rebalance_end(out, run);
+	if ((rc = choose_event(out, flags, err)) < 0)
+		return rc;
+	if (out->event != PD_EVENT_NONE)
+		describe_agreement(out, run);
+	return 0;
+}
+
+struct pd_estimate pd_series_throughput(const struct pd_run *run, const struct pd_timebase *tb)
+{
+	const struct pd_series *s = pd_run_series(run, "n1ql_stats", "query_requests", NULL);
+	struct pd_estimate e = {0, 0};
+	double sum = 0;
+	size_t n = 0;
+	for (size_t i = 0; s && i < s->n; i++)
+		if (s->t_ms[i] >= tb->t0_ms && s->t_ms[i] <= tb->end_ms)
+			sum += s->v[i], n++;
+	if (n)
+		e = (struct pd_estimate){1, sum / (double)n};
+	return e;
+}

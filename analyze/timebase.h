@@ -1,0 +1,62 @@
+/* The time base of one run: the start of its measured phase, the console clock's offset
+ * from UTC, and the event (failover) time with the source it came from. */
+#ifndef PD_TIMEBASE_H
+#define PD_TIMEBASE_H
+
+#include "../core/err.h"
+#include "../core/model.h"
+
+enum pd_event_type { PD_EVENT_NONE, PD_EVENT_HARD, PD_EVENT_GRACEFUL, PD_EVENT_REBALANCE_OUT };
+const char *pd_event_type_name(enum pd_event_type t); /* "none", "hard-failover", ... */
+
+enum pd_source { PD_SRC_NONE, PD_SRC_CONSOLE, PD_SRC_SERIES, PD_SRC_CONFIG, PD_SRC_BUILD,
+		 PD_SRC_FLAG };
+const char *pd_source_name(enum pd_source s); /* "none", "console", "series", ... */
+
+/* What the user forces on the command line. */
+struct pd_time_flags {
+	int has_event_time;
+	double event_time_s;  /* --event-time: seconds from the start of the phase */
+	int has_utc_offset;
+	int64_t utc_offset_s; /* --console-utc-offset: local = UTC + offset */
+};
+
+/* One estimate of a quantity from one source. */
+struct pd_estimate {
+	int ok;
+	double value;
+};
+
+struct pd_timebase {
+	int64_t t0_ms;       /* start of the measured phase (median of the series' first samples) */
+	int64_t end_ms;      /* its end (median of the series' last samples) */
+	int64_t interval_ms; /* sampling interval */
+
+	int has_offset;
+	int64_t offset_s;                 /* console local time = UTC + offset_s */
+	enum pd_source offset_source;     /* series, build or flag */
+	struct pd_estimate offset_series; /* raw offset from rebalance lines vs the series, s */
+	struct pd_estimate offset_build;  /* raw offset from the first line vs build start, s */
+
+	enum pd_event_type event;
+	char node[64];                   /* the node failed over or removed, "" if unknown */
+	double event_s;                  /* seconds from t0 */
+	enum pd_source event_source;
+	struct pd_estimate ev_console, ev_series, ev_config; /* each source's event time, s */
+	struct pd_estimate rebalance_end_s; /* end of the rebalance, s from t0 */
+	char agreement[320];             /* one line: how the sources agree, or where not */
+};
+
+/* Resolves the time base of run. PD_EINVAL when a flag contradicts the run (an event time
+ * outside the phase); a run without an event gets event PD_EVENT_NONE. */
+int pd_timebase_resolve(struct pd_timebase *out, const struct pd_run *run,
+			const struct pd_time_flags *flags, struct pd_err *err);
+
+/* Rounds an offset in seconds to the 15-minute grid of real time zones. */
+int64_t pd_offset_round(double offset_s);
+
+/* The mean of n1ql_stats/query_requests over the phase (the series' view of the
+ * throughput KPI); ok = 0 when the run has no such series. */
+struct pd_estimate pd_series_throughput(const struct pd_run *run, const struct pd_timebase *tb);
+
+#endif

@@ -1,0 +1,124 @@
+#include "check_suites.h"
+
+#include "analyze/timebase.h"
+#include "core/xalloc.h"
+
+#include <stdlib.h>
+
+/* A synthetic run: 1200 s phase from T0 (epoch ms), 5 s samples; a rebalance_progress
+ * series rising from +305 s to +395 s; console lines in local time = UTC + offset_s:
+ * failover at +300 s, rebalance start +304 s, end +395 s. */
+#define T0 1762107600000LL /* 2025-11-02T18:20:00Z: 20394 days * 86400 + 66000 s */
+
+static struct pd_run *make_run(int64_t offset_s, int with_series)
+{
+	struct pd_run *run = pd_run_new("synthetic");
+	struct pd_series *s = pd_xcalloc(1, sizeof(*s));
+	s->db = pd_xstrdup("active_tasksx");
+	s->collector = pd_xstrdup("active_tasks");
+	s->metric = pd_xstrdup("rebalance_progress");
+	for (int k = 0; k <= 240; k++) {
+		int64_t t = T0 + 5000LL * k + (k % 3) * 100; /* arrival jitter 0-200 ms */
+		double v = (k >= 61 && k <= 78) ? (k - 60) * 5.5 : 0; /* > 0 from +305 s */
+		pd_series_add(s, t, with_series ? v : 0);
+	}
+	pd_run_add_series(run, s);
+	int64_t local0 = T0 / 1000 + offset_s;
+	struct pd_event *e = pd_run_add_event(run, PD_EV_FAILOVER_HARD);
+	e->local_s = local0 + 300, e->line = 10, e->node = pd_xstrdup("172.23.100.40");
+	e = pd_run_add_event(run, PD_EV_REBALANCE_START);
+	e->local_s = local0 + 304, e->line = 11;
+	pd_strv_add(&e->ejected, "172.23.100.40");
+	e = pd_run_add_event(run, PD_EV_REBALANCE_END);
+	e->local_s = local0 + 395, e->line = 20;
+	return run;
+}
+
+START_TEST(test_timebase_offset_from_series_pacific)
+{
+	struct pd_run *run = make_run(-8 * 3600, 1);
+	struct pd_timebase tb;
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(pd_timebase_resolve(&tb, run, NULL, &err), 0);
+	ck_assert_int_eq(tb.t0_ms, T0);
+	ck_assert_int_eq(tb.interval_ms, 5000);
+	ck_assert(tb.has_offset);
+	ck_assert_int_eq(tb.offset_source, PD_SRC_SERIES);
+	ck_assert_int_eq(tb.offset_s, -28800);
+	ck_assert_int_eq(tb.event, PD_EVENT_HARD);
+	ck_assert_str_eq(tb.node, "172.23.100.40");
+	ck_assert_int_eq(tb.event_source, PD_SRC_CONSOLE);
+	ck_assert_double_eq_tol(tb.event_s, 300.0, 0.001);
+	/* the series' first sample above 0 is k = 61: 305 s + 100 ms jitter (61 % 3 = 1) */
+	ck_assert_double_eq_tol(tb.ev_series.value, 305.1, 0.001);
+	pd_run_free(run);
+}
+END_TEST
+
+START_TEST(test_timebase_same_event_in_india_time)
+{
+	struct pd_run *run = make_run(5 * 3600 + 1800, 1);
+	struct pd_timebase tb;
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(pd_timebase_resolve(&tb, run, NULL, &err), 0);
+	ck_assert_int_eq(tb.offset_s, 19800);
+	ck_assert_double_eq_tol(tb.event_s, 300.0, 0.001);
+	pd_run_free(run);
+}
+END_TEST
+
+START_TEST(test_timebase_offset_from_build_start)
+{
+	/* no rebalance in the series: the build started at T0 - 22 min, perfrunner's first
+	 * line 2 min after it in UTC-8: raw offset = -28800 + 120, floored to -28800 */
+	struct pd_run *run = make_run(-8 * 3600, 0);
+	struct pd_timebase tb;
+	struct pd_err err = PD_ERR_INIT;
+	run->jenkins.present = 1;
+	run->jenkins.timestamp_ms = T0 - 22 * 60000;
+	run->console_first_s = (T0 - 20 * 60000) / 1000 - 8 * 3600;
+	ck_assert_int_eq(pd_timebase_resolve(&tb, run, NULL, &err), 0);
+	ck_assert_int_eq(tb.offset_source, PD_SRC_BUILD);
+	ck_assert_int_eq(tb.offset_s, -28800);
+	ck_assert_double_eq_tol(tb.event_s, 300.0, 0.001);
+	pd_run_free(run);
+}
+END_TEST
+
+START_TEST(test_timebase_flag_overrides_and_is_checked)
+{
+	struct pd_run *run = make_run(-8 * 3600, 1);
+	struct pd_timebase tb;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_time_flags f = {1, 250.0, 1, 3600};
+	ck_assert_int_eq(pd_timebase_resolve(&tb, run, &f, &err), 0);
+	ck_assert_int_eq(tb.offset_source, PD_SRC_FLAG);
+	ck_assert_int_eq(tb.offset_s, 3600);
+	ck_assert_int_eq(tb.event_source, PD_SRC_FLAG);
+	ck_assert_double_eq(tb.event_s, 250.0);
+	f.event_time_s = 5000; /* past the 1200 s phase */
+	ck_assert_int_eq(pd_timebase_resolve(&tb, run, &f, &err), PD_EINVAL);
+	pd_run_free(run);
+}
+END_TEST
+
+START_TEST(test_offset_round_to_quarter_hours)
+{
+	ck_assert_int_eq(pd_offset_round(-28800 + 250), -28800);
+	ck_assert_int_eq(pd_offset_round(19800 - 400), 19800);
+	ck_assert_int_eq(pd_offset_round(20700 + 100), 20700); /* +05:45 Nepal */
+}
+END_TEST
+
+Suite *pd_suite_timebase(void)
+{
+	Suite *s = suite_create("timebase");
+	TCase *tc = tcase_create("timebase");
+	tcase_add_test(tc, test_timebase_offset_from_series_pacific);
+	tcase_add_test(tc, test_timebase_same_event_in_india_time);
+	tcase_add_test(tc, test_timebase_offset_from_build_start);
+	tcase_add_test(tc, test_timebase_flag_overrides_and_is_checked);
+	tcase_add_test(tc, test_offset_round_to_quarter_hours);
+	suite_add_tcase(s, tc);
+	return s;
+}
