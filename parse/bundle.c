@@ -270,9 +270,7 @@ static int load_db(struct loader *l, const char *db, struct pd_err *err)
 	int rc = 0;
 	if (pd_dbname_decode(&d, db, &l->run->snapshots, l->run->nodes, l->run->n_nodes,
 			     &why) < 0) {
-		char line[512];
-		snprintf(line, sizeof(line), "%s: %s", db, why.msg);
-		pd_strv_add(&l->run->undecoded, line);
+		pd_strv_add(&l->run->undecoded, why.msg); /* the message names the db */
 		return 0;
 	}
 	if ((rc = list_dir(&files, join(l, "perfdb", db), err)) == 0)

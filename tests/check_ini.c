@@ -1,7 +1,490 @@
 #include "check_suites.h"
 
+#include "core/err.h"
+#include "core/model.h"
+#include "core/src.h"
+#include "parse/ini.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PERFRUNNER PD_FORMATS_DIR "/perfrunner/perfrunner__"
+#define OWN_INI    PD_SOURCE_DIR "/fixtures/ini/"
+
+/* Expected values below were read by hand from the files and checked against Python's
+ * configparser (ConfigParser(interpolation=None), which perfrunner uses): entry counts
+ * 4 for each .spec, 33, 34, 34 and 25 for the .test files. */
+
+static int parse_text(struct pd_ini *ini, const char *text, size_t len,
+                      const struct pd_limits *lim, struct pd_err *err)
+{
+	struct pd_src src = {text, len, "t.ini", lim};
+	return pd_ini_parse(ini, &src, err);
+}
+
+static void parse_file(struct pd_ini *ini, const char *path)
+{
+	size_t len;
+	char *text = pd_test_slurp(path, &len);
+	struct pd_src src = {text, len, path, &pd_limits_default};
+	struct pd_err err = PD_ERR_INIT;
+	int rc = pd_ini_parse(ini, &src, &err);
+	ck_assert_msg(rc == 0, "%s:%ld:%ld: %s", path, err.line, err.col, err.msg);
+	ck_assert_str_eq(ini->path, path);
+	free(text);
+}
+
+static struct pd_run *load_spec(const char *path)
+{
+	struct pd_run *run = pd_run_new("");
+	struct pd_err err = PD_ERR_INIT;
+	parse_file(&run->spec, path);
+	ck_assert_msg(pd_spec_load(run, &run->spec, &err) == 0, "%s: %s", path, err.msg);
+	return run;
+}
+
+static void expect_node(const struct pd_run *run, size_t i, const char *host, unsigned services,
+                        unsigned first, const char *role)
+{
+	ck_assert_uint_gt(run->n_nodes, i);
+	ck_assert_str_eq(run->nodes[i].host, host);
+	ck_assert_uint_eq(run->nodes[i].services, services);
+	ck_assert_uint_eq(run->nodes[i].first, first);
+	ck_assert_str_eq(run->nodes[i].role, role);
+}
+
+START_TEST(test_ini_reads_iris_extra_n1ql_spec)
+{
+	struct pd_run *run = load_spec(PERFRUNNER "clusters_iris_extra_n1ql.spec");
+	const struct pd_ini *ini = &run->spec;
+	/* [clusters] iris (line 2), [clients] hosts (12), [storage] data (18),
+	 * [metadata] cluster (21) */
+	ck_assert_uint_eq(ini->n, 4);
+	ck_assert_str_eq(ini->e[0].section, "clusters");
+	ck_assert_str_eq(ini->e[0].key, "iris");
+	ck_assert_int_eq(ini->e[0].line, 2);
+	ck_assert_int_eq(ini->e[1].line, 12);
+	ck_assert_int_eq(ini->e[2].line, 18);
+	ck_assert_int_eq(ini->e[3].line, 21);
+	ck_assert_str_eq(pd_ini_get(ini, "clusters", "iris"),
+	                 "172.23.100.210:kv\n172.23.100.211:kv\n172.23.100.212:kv\n"
+	                 "172.23.100.213:kv\n172.23.100.55:n1ql\n172.23.100.45:index\n"
+	                 "172.23.100.40:n1ql");
+	ck_assert_str_eq(pd_ini_get(ini, "clients", "hosts"),
+	                 "172.23.100.44\n172.23.100.104\n172.23.100.105");
+	ck_assert_str_eq(pd_ini_get(ini, "storage", "data"), "/data");
+	ck_assert_str_eq(pd_ini_get(ini, "metadata", "cluster"), "iris");
+	/* 7 nodes; the 3 [clients] hosts are not nodes */
+	ck_assert_str_eq(run->cluster, "iris");
+	ck_assert_uint_eq(run->n_nodes, 7);
+	expect_node(run, 0, "172.23.100.210", PD_SVC_KV, PD_SVC_KV, "kv#1");
+	expect_node(run, 1, "172.23.100.211", PD_SVC_KV, PD_SVC_KV, "kv#2");
+	expect_node(run, 2, "172.23.100.212", PD_SVC_KV, PD_SVC_KV, "kv#3");
+	expect_node(run, 3, "172.23.100.213", PD_SVC_KV, PD_SVC_KV, "kv#4");
+	expect_node(run, 4, "172.23.100.55", PD_SVC_N1QL, PD_SVC_N1QL, "n1ql#1");
+	expect_node(run, 5, "172.23.100.45", PD_SVC_INDEX, PD_SVC_INDEX, "index#1");
+	expect_node(run, 6, "172.23.100.40", PD_SVC_N1QL, PD_SVC_N1QL, "n1ql#2");
+	pd_run_free(run);
+}
+END_TEST
+
+START_TEST(test_ini_reads_iris_extra_kv_n1ql_spec)
+{
+	/* 172.23.100.40:kv,n1ql: both services, kv first, so the 5th kv-first node */
+	struct pd_run *run = load_spec(PERFRUNNER "clusters_iris_extra_kv_n1ql.spec");
+	ck_assert_uint_eq(run->spec.n, 4);
+	ck_assert_str_eq(run->cluster, "iris");
+	ck_assert_uint_eq(run->n_nodes, 7);
+	expect_node(run, 3, "172.23.100.213", PD_SVC_KV, PD_SVC_KV, "kv#4");
+	expect_node(run, 4, "172.23.100.55", PD_SVC_N1QL, PD_SVC_N1QL, "n1ql#1");
+	expect_node(run, 5, "172.23.100.45", PD_SVC_INDEX, PD_SVC_INDEX, "index#1");
+	expect_node(run, 6, "172.23.100.40", PD_SVC_KV | PD_SVC_N1QL, PD_SVC_KV, "kv#5");
+	pd_run_free(run);
+}
+END_TEST
+
+START_TEST(test_ini_reads_aether_n1ql_spec)
+{
+	struct pd_run *run = load_spec(PERFRUNNER "clusters_aether_n1ql.spec");
+	ck_assert_uint_eq(run->spec.n, 4);
+	ck_assert_str_eq(pd_ini_get(&run->spec, "clients", "hosts"), "172.23.110.74");
+	ck_assert_str_eq(run->cluster, "aether");
+	ck_assert_uint_eq(run->n_nodes, 7);
+	expect_node(run, 0, "172.23.110.53", PD_SVC_KV, PD_SVC_KV, "kv#1");
+	expect_node(run, 1, "172.23.110.54", PD_SVC_KV, PD_SVC_KV, "kv#2");
+	expect_node(run, 2, "172.23.110.56", PD_SVC_KV, PD_SVC_KV, "kv#3");
+	expect_node(run, 3, "172.23.110.71", PD_SVC_KV, PD_SVC_KV, "kv#4");
+	expect_node(run, 4, "172.23.110.72", PD_SVC_INDEX, PD_SVC_INDEX, "index#1");
+	expect_node(run, 5, "172.23.110.55", PD_SVC_N1QL, PD_SVC_N1QL, "n1ql#1");
+	expect_node(run, 6, "172.23.110.73", PD_SVC_KV, PD_SVC_KV, "kv#5");
+	pd_run_free(run);
+}
+END_TEST
+
+START_TEST(test_ini_reads_old_and_new_host_forms)
+{
+	/* fixtures/ini/old_and_new_hosts.spec: 8091 alone and a bare host mean kv; services
+	 * after the port's comma; ":Group2" is a server group; "empty" has no service and
+	 * gets the role pd_run_assign_roles gives such nodes ("node#<position>") */
+	struct pd_run *run = load_spec(OWN_INI "old_and_new_hosts.spec");
+	ck_assert_str_eq(run->cluster, "vesta");
+	ck_assert_uint_eq(run->n_nodes, 6);
+	expect_node(run, 0, "192.0.2.1", PD_SVC_KV, PD_SVC_KV, "kv#1");
+	expect_node(run, 1, "192.0.2.2", PD_SVC_N1QL, PD_SVC_N1QL, "n1ql#1");
+	expect_node(run, 2, "192.0.2.3", PD_SVC_KV, PD_SVC_KV, "kv#2");
+	expect_node(run, 3, "192.0.2.4", PD_SVC_KV | PD_SVC_INDEX, PD_SVC_KV, "kv#3");
+	expect_node(run, 4, "192.0.2.5", PD_SVC_INDEX | PD_SVC_N1QL, PD_SVC_INDEX, "index#1");
+	expect_node(run, 5, "192.0.2.6", 0, 0, "node#6");
+	/* the blank line and the comment before juno do not join vesta's value */
+	ck_assert_str_eq(pd_ini_get(&run->spec, "clusters", "juno"), "192.0.2.7:kv");
+	pd_run_free(run);
+}
+END_TEST
+
+static void load_test(struct pd_ini *ini, struct pd_testcfg *cfg, const char *path)
+{
+	struct pd_err err = PD_ERR_INIT;
+	parse_file(ini, path);
+	ck_assert_msg(pd_testcfg_load(cfg, ini, &err) == 0, "%s: %s", path, err.msg);
+}
+
+static void testcfg_free(struct pd_testcfg *cfg)
+{
+	free(cfg->test);
+	free(cfg->title);
+	free(cfg->shutdown_type);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+START_TEST(test_ini_reads_throughput_test)
+{
+	struct pd_ini ini = {0};
+	struct pd_testcfg cfg = {0};
+	load_test(&ini, &cfg,
+	          PERFRUNNER
+	          "tests_n1ql_collections_n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i.test");
+	ck_assert_uint_eq(ini.n, 33);
+	ck_assert_str_eq(cfg.test, "perfrunner.tests.n1ql.N1QLThroughputTest");
+	ck_assert_str_eq(cfg.title, "Q3, Range Scan, Plasma, not_bounded, s=1 c=1 i=1");
+	ck_assert_int_eq(cfg.initial_nodes, 6);
+	ck_assert_int_eq(cfg.access_time_s, 1200);
+	ck_assert_ptr_null(cfg.shutdown_type);
+	ck_assert_int_eq(cfg.stats_interval_s, 0);
+	/* split at the first '=' only; dots in keys; JSON in values */
+	ck_assert_str_eq(pd_ini_get(&ini, "n1ql-range-scan", "statement"),
+	                 "SELECT name AS _name, street AS _street FROM `bucket-1` WHERE "
+	                 "capped_small=$1;");
+	ck_assert_str_eq(pd_ini_get(&ini, "n1ql-range-scan", "args"), "[\"{capped_small}\"]");
+	ck_assert_str_eq(pd_ini_get(&ini, "secondary", "indexer.settings.storage_mode"),
+	                 "plasma");
+	testcfg_free(&cfg);
+	pd_ini_free(&ini);
+}
+END_TEST
+
+START_TEST(test_ini_reads_hard_failover_test)
+{
+	struct pd_ini ini = {0};
+	struct pd_testcfg cfg = {0};
+	load_test(&ini, &cfg,
+	          PERFRUNNER
+	          "tests_n1ql_collections_n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_"
+	          "1s_1c_1i.test");
+	ck_assert_uint_eq(ini.n, 34);
+	ck_assert_str_eq(cfg.test, "perfrunner.tests.n1ql.N1QLThroughputShutdownTest");
+	ck_assert_str_eq(cfg.title, "Q3, Range Scan, Plasma, not_bounded, Hard Failover, Query "
+	                            "Service Only, s=1 c=1 i=1");
+	ck_assert_int_eq(cfg.initial_nodes, 7);
+	ck_assert_int_eq(cfg.access_time_s, 1200);
+	ck_assert_str_eq(cfg.shutdown_type, "hard_failover");
+	testcfg_free(&cfg);
+	pd_ini_free(&ini);
+}
+END_TEST
+
+START_TEST(test_ini_reads_graceful_failover_test)
+{
+	struct pd_ini ini = {0};
+	struct pd_testcfg cfg = {0};
+	load_test(&ini, &cfg,
+	          PERFRUNNER "tests_n1ql_collections_n1ql_thr_Q3_20M_gsi_plasma_ok_graceful_"
+	                     "failover_1s_1c_1i.test");
+	ck_assert_uint_eq(ini.n, 34);
+	ck_assert_str_eq(cfg.test, "perfrunner.tests.n1ql.N1QLThroughputShutdownTest");
+	ck_assert_str_eq(cfg.title, "Q3, Range Scan, Plasma, not_bounded, Graceful Failover, "
+	                            "Query+Data Service, s=1 c=1 i=1");
+	ck_assert_int_eq(cfg.initial_nodes, 7);
+	ck_assert_int_eq(cfg.access_time_s, 1200);
+	ck_assert_str_eq(cfg.shutdown_type, "graceful_failover");
+	testcfg_free(&cfg);
+	pd_ini_free(&ini);
+}
+END_TEST
+
+START_TEST(test_ini_reads_kv_hard_failover_test)
+{
+	/* no [access] time and no shutdown type; [rebalance] is read as plain entries */
+	struct pd_ini ini = {0};
+	struct pd_testcfg cfg = {0};
+	load_test(&ini, &cfg, PERFRUNNER "tests_reb_failover_100M_dgm_kv_hard.test");
+	ck_assert_uint_eq(ini.n, 25);
+	ck_assert_str_eq(cfg.test, "perfrunner.tests.rebalance.HardFailoverTest");
+	ck_assert_str_eq(cfg.title,
+	                 "Hard failover (ms), 4 -> 3, 1 bucket x 100M x 2KB, 10K ops/sec");
+	ck_assert_int_eq(cfg.initial_nodes, 4);
+	ck_assert_int_eq(cfg.access_time_s, 0);
+	ck_assert_ptr_null(cfg.shutdown_type);
+	ck_assert_str_eq(pd_ini_get(&ini, "rebalance", "failed_nodes"), "1");
+	ck_assert_str_eq(pd_ini_get(&ini, "rebalance", "start_after"), "300");
+	ck_assert_int_eq(ini.e[ini.n - 1].line, 40);
+	testcfg_free(&cfg);
+	pd_ini_free(&ini);
+}
+END_TEST
+
+START_TEST(test_ini_continuation_comments_and_delimiters)
+{
+	/* Python's configparser gives k = "\na\n\nb\nc" (we drop the leading '\n'),
+	 * j = "x y\n[not a section]", empty = "", url = "http://h:8091/x = y",
+	 * [t] k = "v # not a comment" */
+	const char *t =
+	        "[s]\nk =\n  a\n\n  b\n# c\n  ; d\n  c\n\n\nj: x y \n  [not a section]\n"
+	        "empty =\nurl = http://h:8091/x = y\n[t]\nk = v # not a comment\n";
+	struct pd_ini ini = {0};
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, &err), 0);
+	ck_assert_uint_eq(ini.n, 5);
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "k"), "a\n\nb\nc");
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "j"), "x y\n[not a section]");
+	ck_assert_int_eq(ini.e[1].line, 11);
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "empty"), "");
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "url"), "http://h:8091/x = y");
+	ck_assert_str_eq(pd_ini_get(&ini, "t", "k"), "v # not a comment");
+	ck_assert_str_eq(ini.path, "t.ini");
+	pd_ini_free(&ini);
+}
+END_TEST
+
+START_TEST(test_ini_accepts_crlf_bom_and_no_final_newline)
+{
+	const char *t = "\xef\xbb\xbf[s]\r\nk = v\r\n  w\r\nlast=1";
+	struct pd_ini ini = {0};
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, &err), 0);
+	ck_assert_uint_eq(ini.n, 2);
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "k"), "v\nw");
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "last"), "1");
+	ck_assert_int_eq(ini.e[1].line, 4);
+	pd_ini_free(&ini);
+}
+END_TEST
+
+START_TEST(test_ini_repeated_key_last_wins)
+{
+	const char *t = "[s]\nk = 1\nk = 2\n";
+	struct pd_ini ini = {0};
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, &err), 0);
+	ck_assert_uint_eq(ini.n, 2);
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "k"), "2");
+	ck_assert_ptr_null(pd_ini_get(&ini, "s", "K"));
+	ck_assert_ptr_null(pd_ini_get(&ini, "x", "k"));
+	pd_ini_free(&ini);
+}
+END_TEST
+
+/* Parses t (len bytes), expects code at line:col, and returns the message (static). */
+static const char *expect_error(const char *t, size_t len, const struct pd_limits *lim,
+                                int code, long line, long col)
+{
+	static struct pd_err err;
+	struct pd_ini ini = {0};
+	err = (struct pd_err)PD_ERR_INIT;
+	ck_assert_int_eq(parse_text(&ini, t, len, lim, &err), code);
+	ck_assert_str_eq(err.path, "t.ini");
+	ck_assert_msg(err.line == line && err.col == col, "%ld:%ld: %s", err.line, err.col,
+	              err.msg);
+	ck_assert_uint_eq(ini.n, 0);
+	ck_assert_ptr_null(ini.e);
+	ck_assert_ptr_null(ini.path);
+	return err.msg;
+}
+
+START_TEST(test_ini_rejects_key_before_section)
+{
+	const char *t = "# spec\nkey = v\n[a]\n";
+	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 2, 1),
+	                 "expected a [section] header before 'key = v'");
+}
+END_TEST
+
+START_TEST(test_ini_rejects_unterminated_section)
+{
+	/* "[clusters" is 9 bytes: the error points after it, column 10 */
+	const char *t = "[a]\nx = 1\n[clusters\niris =\n";
+	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 3, 10),
+	                 "expected ']' to close the section header");
+	t = "[]\n";
+	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 1, 2),
+	                 "expected a section name between '[' and ']'");
+}
+END_TEST
+
+START_TEST(test_ini_rejects_line_without_delimiter)
+{
+	/* "foo bar" has neither '=' nor ':' and is not indented under a key */
+	const char *t = "[a]\nk = v\nfoo bar\n";
+	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 3, 8),
+	                 "expected '=' or ':' after key 'foo bar'");
+	t = "[a]\n = v\n";
+	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 2, 2),
+	                 "expected a key before '='");
+}
+END_TEST
+
+START_TEST(test_ini_rejects_nul_byte)
+{
+	/* "[a]\n" is bytes 0-3, "k = v" 4-8, the NUL byte 9: line 2, column 6 */
+	static const char t[] = "[a]\nk = v\0w\n";
+	ck_assert_str_eq(expect_error(t, sizeof(t) - 1, &pd_limits_default, PD_EPARSE, 2, 6),
+	                 "unexpected NUL byte");
+}
+END_TEST
+
+START_TEST(test_ini_rejects_long_line)
+{
+	/* max_line 8: "k = 1234" (8 bytes) passes, "k = 12345" (9) does not */
+	struct pd_limits lim = pd_limits_default;
+	struct pd_ini ini = {0};
+	struct pd_err err = PD_ERR_INIT;
+	lim.max_line = 8;
+	const char *ok = "[a]\nk = 1234\n";
+	ck_assert_int_eq(parse_text(&ini, ok, strlen(ok), &lim, &err), 0);
+	pd_ini_free(&ini);
+	const char *t = "[a]\nk = 12345\n";
+	const char *msg = expect_error(t, strlen(t), &lim, PD_ELIMIT, 2, 1);
+	ck_assert_msg(strstr(msg, "longer than 8 bytes") != NULL, "%s", msg);
+}
+END_TEST
+
+START_TEST(test_testcfg_rejects_bad_integer)
+{
+	struct pd_ini ini = {0};
+	struct pd_testcfg cfg = {0};
+	struct pd_err err = PD_ERR_INIT;
+	parse_file(&ini, OWN_INI "bad_integer.test");
+	ck_assert_int_eq(pd_testcfg_load(&cfg, &ini, &err), PD_EPARSE);
+	ck_assert_str_eq(err.path, OWN_INI "bad_integer.test");
+	ck_assert_int_eq(err.line, 6);
+	ck_assert_str_eq(err.msg,
+	                 "expected a non-negative integer for [access] time, got '12x0'");
+	ck_assert_ptr_null(cfg.test); /* nothing filled on failure */
+	pd_ini_free(&ini);
+}
+END_TEST
+
+static int testcfg_of(struct pd_testcfg *cfg, const char *t, struct pd_err *err)
+{
+	struct pd_ini ini = {0};
+	int rc;
+	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, err), 0);
+	rc = pd_testcfg_load(cfg, &ini, err);
+	pd_ini_free(&ini);
+	return rc;
+}
+
+START_TEST(test_testcfg_integer_forms)
+{
+	struct pd_testcfg cfg = {0};
+	struct pd_err err = PD_ERR_INIT;
+	/* XDCR tests give one count per cluster: the first is ours */
+	ck_assert_int_eq(testcfg_of(&cfg,
+	                            "[cluster]\ninitial_nodes = 4 3\n[stats]\ninterval = +2\n"
+	                            "[access]\ntime = 0\n",
+	                            &err),
+	                 0);
+	ck_assert_int_eq(cfg.initial_nodes, 4);
+	ck_assert_int_eq(cfg.stats_interval_s, 2);
+	ck_assert_int_eq(cfg.access_time_s, 0);
+	testcfg_free(&cfg);
+	ck_assert_int_eq(testcfg_of(&cfg, "[cluster]\ninitial_nodes = 4 x\n", &err), PD_EPARSE);
+	ck_assert_int_eq(err.line, 2);
+	err = (struct pd_err)PD_ERR_INIT;
+	ck_assert_int_eq(testcfg_of(&cfg, "[access]\ntime = -5\n", &err), PD_EPARSE);
+	err = (struct pd_err)PD_ERR_INIT;
+	ck_assert_int_eq(testcfg_of(&cfg, "[access]\ntime =\n", &err), PD_EPARSE);
+	err = (struct pd_err)PD_ERR_INIT;
+	/* 2^31 does not fit the int field */
+	ck_assert_int_eq(testcfg_of(&cfg, "[stats]\ninterval = 2147483648\n", &err), PD_EPARSE);
+	ck_assert_msg(strstr(err.msg, "expected at most 2147483647 for [stats] interval") !=
+	                      NULL,
+	              "%s", err.msg);
+	err = (struct pd_err)PD_ERR_INIT;
+	ck_assert_int_eq(testcfg_of(&cfg, "[access]\ntime = 99999999999999999999\n", &err),
+	                 PD_EPARSE);
+	testcfg_free(&cfg);
+}
+END_TEST
+
+static const char *spec_error(const char *t, struct pd_run *run)
+{
+	static struct pd_err err;
+	struct pd_ini ini = {0};
+	err = (struct pd_err)PD_ERR_INIT;
+	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, &err), 0);
+	ck_assert_int_eq(pd_spec_load(run, &ini, &err), PD_EPARSE);
+	ck_assert_str_eq(err.path, "t.ini");
+	pd_ini_free(&ini);
+	return err.msg;
+}
+
+START_TEST(test_spec_rejects_unknown_service_and_keeps_run_unchanged)
+{
+	struct pd_run *run = pd_run_new("");
+	const char *msg = spec_error("[clusters]\nc =\n  1.2.3.4:kv\n  1.2.3.5:kv,foo\n", run);
+	ck_assert_str_eq(msg, "unknown service 'foo' in '1.2.3.5:kv,foo' ([clusters] c)");
+	ck_assert_uint_eq(run->n_nodes, 0);
+	ck_assert_ptr_null(run->cluster);
+	msg = spec_error("[clusters]\nc = 1.2.3.4:kv,\n", run);
+	ck_assert_str_eq(msg, "expected a service name in '1.2.3.4:kv,' ([clusters] c)");
+	msg = spec_error("[clusters]\nc = :kv\n", run);
+	ck_assert_str_eq(msg, "expected a host before ':' in ':kv' ([clusters] c)");
+	msg = spec_error("[clusters]\nc =\n", run);
+	ck_assert_str_eq(msg, "expected hosts for cluster 'c' in [clusters]");
+	msg = spec_error("[clients]\nhosts = 1.2.3.4\n", run);
+	ck_assert_str_eq(msg, "expected a [clusters] section with a cluster");
+	ck_assert_uint_eq(run->n_nodes, 0);
+	pd_run_free(run);
+}
+END_TEST
+
 Suite *pd_suite_ini(void)
 {
 	Suite *s = suite_create("ini");
+	TCase *tc = tcase_create("fixtures");
+	tcase_add_test(tc, test_ini_reads_iris_extra_n1ql_spec);
+	tcase_add_test(tc, test_ini_reads_iris_extra_kv_n1ql_spec);
+	tcase_add_test(tc, test_ini_reads_aether_n1ql_spec);
+	tcase_add_test(tc, test_ini_reads_old_and_new_host_forms);
+	tcase_add_test(tc, test_ini_reads_throughput_test);
+	tcase_add_test(tc, test_ini_reads_hard_failover_test);
+	tcase_add_test(tc, test_ini_reads_graceful_failover_test);
+	tcase_add_test(tc, test_ini_reads_kv_hard_failover_test);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("dialect");
+	tcase_add_test(tc, test_ini_continuation_comments_and_delimiters);
+	tcase_add_test(tc, test_ini_accepts_crlf_bom_and_no_final_newline);
+	tcase_add_test(tc, test_ini_repeated_key_last_wins);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("malformed");
+	tcase_add_test(tc, test_ini_rejects_key_before_section);
+	tcase_add_test(tc, test_ini_rejects_unterminated_section);
+	tcase_add_test(tc, test_ini_rejects_line_without_delimiter);
+	tcase_add_test(tc, test_ini_rejects_nul_byte);
+	tcase_add_test(tc, test_ini_rejects_long_line);
+	tcase_add_test(tc, test_testcfg_rejects_bad_integer);
+	tcase_add_test(tc, test_testcfg_integer_forms);
+	tcase_add_test(tc, test_spec_rejects_unknown_service_and_keeps_run_unchanged);
+	suite_add_tcase(s, tc);
 	return s;
 }
