@@ -1,7 +1,435 @@
+/* The perfrunner console reader. Times are "local wall-clock read as UTC" seconds,
+ * computed by hand below and cross-checked with `date -u -d <time> +%s`.
+ *
+ * Day count of 2026-11-02 from 1970-01-01:
+ *   1970..2025 is 56 years = 56 * 365 = 20440 days, plus 14 leap days (1972, 76, 80, 84,
+ *   88, 92, 96, 2000, 04, 08, 12, 16, 20, 24) = 20454 days to 2026-01-01;
+ *   Jan..Oct 2026 = 31+28+31+30+31+30+31+31+30+31 = 304 days; plus 1 for the 2nd = 20759.
+ *   20759 * 86400 = 1793577600 (2026-11-02T00:00:00).
+ *   10:25:00 = 10*3600 + 25*60 = 37500  ->  1793615100 (date -u agrees)
+ *   10:40:07 = 36000 + 2400 + 7 = 38407 ->  1793616007 (date -u agrees)
+ * 2026-11-01 is day 20758: 1793491200; 14:44:07 = 50400 + 2640 + 7 = 53047 -> 1793544247.
+ * 2028-02-29: 1970..2027 = 58 * 365 = 21170 + 14 leap days = 21184 to 2028-01-01; plus
+ *   31 (Jan) + 28 (Feb 1..28) = 21243; * 86400 = 1835395200; 23:59:59 = 86399 ->
+ *   1835481599 (date -u agrees). */
 #include "check_suites.h"
+#include "core/buf.h"
+#include "parse/console.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CDIR PD_SOURCE_DIR "/fixtures/console/"
+
+#define DAY_2026_11_02 1793577600LL
+
+struct result {
+	struct pd_run *run;
+	struct pd_err err;
+	int rc;
+};
+
+static struct result parse_mem(const char *data, size_t len, const char *path,
+                               const struct pd_limits *lim)
+{
+	struct result r = {pd_run_new("run"), PD_ERR_INIT, 0};
+	struct pd_src src = {data, len, path, lim ? lim : &pd_limits_default};
+	r.rc = pd_console_parse(r.run, &src, &r.err);
+	return r;
+}
+
+static struct result parse_file(const char *path)
+{
+	size_t len;
+	char *data = pd_test_slurp(path, &len);
+	struct result r = parse_mem(data, len, path, NULL);
+	free(data);
+	return r;
+}
+
+static struct result parse_str(const char *s)
+{
+	return parse_mem(s, strlen(s), "consoleText", NULL);
+}
+
+static const struct pd_event *event(const struct result *r, size_t i, enum pd_event_kind kind,
+                                    long line, long long local_s)
+{
+	ck_assert_uint_gt(r->run->n_events, i);
+	const struct pd_event *e = &r->run->events[i];
+	ck_assert_msg(e->kind == kind, "event %zu is %s", i, pd_event_kind_name(e->kind));
+	ck_assert_int_eq(e->line, line);
+	ck_assert_int_eq(e->local_s, local_s);
+	return e;
+}
+
+/* The example of the format note, verbatim. Line numbers counted in the file:
+ * 8 failover, 9 rebalance start (payload 10-12), 13 and 14 progress, 15 and 16 end,
+ * 17 HTML report, 18 benchmark (payload 19-28), 30 Finished. */
+START_TEST(test_console_reads_format_example)
+{
+	struct result r = parse_file(CDIR "failover.txt");
+	const struct pd_event *e;
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.run->console_path, CDIR "failover.txt");
+	ck_assert_uint_eq(r.run->n_events, 7);
+	e = event(&r, 0, PD_EV_FAILOVER_HARD, 8, DAY_2026_11_02 + 37500); /* 10:25:00 */
+	ck_assert_str_eq(e->node, "172.23.100.40");
+	e = event(&r, 1, PD_EV_REBALANCE_START, 9, DAY_2026_11_02 + 37504);
+	ck_assert_ptr_null(e->node);
+	ck_assert_uint_eq(e->ejected.n, 1);
+	ck_assert_str_eq(e->ejected.v[0], "172.23.100.40");
+	ck_assert_uint_eq(e->known.n, 7);
+	ck_assert_str_eq(e->known.v[0], "172.23.100.210");
+	ck_assert_str_eq(e->known.v[3], "172.23.100.213");
+	ck_assert_str_eq(e->known.v[4], "172.23.100.55");
+	ck_assert_str_eq(e->known.v[5], "172.23.100.45");
+	ck_assert_str_eq(e->known.v[6], "172.23.100.40");
+	e = event(&r, 2, PD_EV_REBALANCE_PROGRESS, 13, DAY_2026_11_02 + 37514);
+	ck_assert_double_eq_tol(e->value, 11.3, 1e-9);
+	e = event(&r, 3, PD_EV_REBALANCE_PROGRESS, 14, DAY_2026_11_02 + 37524);
+	ck_assert_double_eq_tol(e->value, 42.5, 1e-9);
+	event(&r, 4, PD_EV_REBALANCE_END, 15, DAY_2026_11_02 + 37594); /* 10:26:34 */
+	event(&r, 5, PD_EV_REBALANCE_END, 16, DAY_2026_11_02 + 37595);
+	e = event(&r, 6, PD_EV_SNAPSHOT, 17, DAY_2026_11_02 + 38405); /* 10:40:05 */
+	ck_assert_str_eq(e->node, "iris_710-1345_failover_8a92");
+	ck_assert_uint_eq(r.run->snapshots.n, 1);
+	ck_assert_str_eq(r.run->snapshots.v[0], "iris_710-1345_failover_8a92");
+	ck_assert_uint_eq(r.run->n_kpis, 1);
+	const struct pd_kpi *k = &r.run->kpis[0];
+	ck_assert_str_eq(
+	        k->metric,
+	        "n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_1s_1c_1i_avg_query_requests_iris");
+	ck_assert_double_eq_tol(k->value, 3525.0, 1e-9);
+	ck_assert_str_eq(k->build, "7.1.0-1345");
+	ck_assert_int_eq(k->dry_run, 0);
+	ck_assert_int_eq(k->line, 18);
+	ck_assert_int_eq(k->local_s, 1793616007LL); /* 10:40:07 */
+	ck_assert_uint_eq(k->snapshots.n, 1);
+	ck_assert_str_eq(k->snapshots.v[0], "iris_710-1345_failover_8a92");
+	ck_assert_str_eq(r.run->console_result, "SUCCESS");
+	pd_run_free(r.run);
+}
+END_TEST
+
+START_TEST(test_console_reads_graceful_failover)
+{
+	struct result r = parse_file(CDIR "graceful.txt");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.run->n_events, 7);
+	ck_assert_str_eq(event(&r, 0, PD_EV_FAILOVER_GRACEFUL, 8, 1793615100LL)->node,
+	                 "172.23.100.40");
+	ck_assert_str_eq(event(&r, 6, PD_EV_SNAPSHOT, 17, DAY_2026_11_02 + 38405)->node,
+	                 "iris_710-1345_graceful_51c7");
+	ck_assert_uint_eq(r.run->n_kpis, 1);
+	ck_assert_str_eq(r.run->kpis[0].metric, "n1ql_thr_Q3_20M_gsi_plasma_ok_graceful_"
+	                                        "failover_1s_1c_1i_avg_query_requests_iris");
+	ck_assert_double_eq_tol(r.run->kpis[0].value, 3610.0, 1e-9);
+	ck_assert_str_eq(r.run->console_result, "UNSTABLE");
+	pd_run_free(r.run);
+}
+END_TEST
+
+/* dryrun.txt: line 4 HTML report at 14:44:05, line 5 "Dry run: {" at 14:44:07. */
+START_TEST(test_console_reads_dry_run_post)
+{
+	struct result r = parse_file(CDIR "dryrun.txt");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.run->n_events, 1);
+	ck_assert_str_eq(event(&r, 0, PD_EV_SNAPSHOT, 4, 1793544245LL)->node,
+	                 "iris_710-1345_access_a7b6");
+	ck_assert_uint_eq(r.run->n_kpis, 1);
+	ck_assert_int_eq(r.run->kpis[0].dry_run, 1);
+	ck_assert_int_eq(r.run->kpis[0].line, 5);
+	ck_assert_int_eq(r.run->kpis[0].local_s, 1793544247LL);
+	ck_assert_str_eq(r.run->kpis[0].metric,
+	                 "n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i_avg_query_requests_iris");
+	ck_assert_double_eq_tol(r.run->kpis[0].value, 3916.0, 1e-9);
+	ck_assert_str_eq(r.run->console_result, "SUCCESS");
+	pd_run_free(r.run);
+}
+END_TEST
+
+/* two-phase.txt: 3 load report (10:19:30), 4 load benchmark, 12 failover, 13 failover
+ * report, 14 the load snapshot again (with "&label=again" after it), 15 the access
+ * benchmark, 24 Finished: FAILURE. */
+START_TEST(test_console_keeps_phases_apart_in_order)
+{
+	struct result r = parse_file(CDIR "two-phase.txt");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.run->n_events, 4);
+	ck_assert_str_eq(event(&r, 0, PD_EV_SNAPSHOT, 3, DAY_2026_11_02 + 37170)->node,
+	                 "iris_710-1345_load_3f10");
+	event(&r, 1, PD_EV_FAILOVER_HARD, 12, DAY_2026_11_02 + 37500);
+	ck_assert_str_eq(event(&r, 2, PD_EV_SNAPSHOT, 13, DAY_2026_11_02 + 38405)->node,
+	                 "iris_710-1345_failover_8a92");
+	ck_assert_str_eq(event(&r, 3, PD_EV_SNAPSHOT, 14, DAY_2026_11_02 + 38406)->node,
+	                 "iris_710-1345_load_3f10");
+	ck_assert_uint_eq(r.run->snapshots.n, 2); /* the repeat is not added twice */
+	ck_assert_str_eq(r.run->snapshots.v[0], "iris_710-1345_load_3f10");
+	ck_assert_str_eq(r.run->snapshots.v[1], "iris_710-1345_failover_8a92");
+	ck_assert_uint_eq(r.run->n_kpis, 2);
+	ck_assert_str_eq(r.run->kpis[0].metric, "n1ql_load_20M_iris");
+	ck_assert_double_eq_tol(r.run->kpis[0].value, 120.5, 1e-9);
+	ck_assert_int_eq(r.run->kpis[0].line, 4);
+	ck_assert_uint_eq(r.run->kpis[0].snapshots.n, 1);
+	ck_assert_double_eq_tol(r.run->kpis[1].value, 3525.0, 1e-9);
+	ck_assert_int_eq(r.run->kpis[1].line, 15);
+	ck_assert_uint_eq(r.run->kpis[1].snapshots.n, 2);
+	ck_assert_str_eq(r.run->kpis[1].snapshots.v[1], "iris_710-1345_failover_8a92");
+	ck_assert_str_eq(r.run->console_result, "FAILURE");
+	pd_run_free(r.run);
+}
+END_TEST
+
+/* garbage.txt: one real event on line 17 (2028-02-29T23:59:59, CRLF); near misses,
+ * binary and invalid UTF-8 are skipped; a "Finished: SUCCESS" in the middle does not
+ * count, the last non-blank line "Finished: ABORTED   \r" does. */
+START_TEST(test_console_skips_binary_garbage_and_near_misses)
+{
+	struct result r = parse_file(CDIR "garbage.txt");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.run->n_events, 1);
+	ck_assert_str_eq(event(&r, 0, PD_EV_FAILOVER_HARD, 17, 1835481599LL)->node,
+	                 "172.23.100.40");
+	ck_assert_uint_eq(r.run->n_kpis, 0);
+	ck_assert_uint_eq(r.run->snapshots.n, 0);
+	ck_assert_str_eq(r.run->console_result, "ABORTED");
+	pd_run_free(r.run);
+}
+END_TEST
+
+/* A real consoleText that is not perfrunner's: nothing but the result. */
+START_TEST(test_console_real_jenkins_log_has_no_events)
+{
+	struct result r =
+	        parse_file(PD_FORMATS_DIR "/jenkins/jenkins-rest__build-consoleText.txt");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.run->n_events, 0);
+	ck_assert_uint_eq(r.run->n_kpis, 0);
+	ck_assert_uint_eq(r.run->snapshots.n, 0);
+	ck_assert_str_eq(r.run->console_result, "SUCCESS");
+	pd_run_free(r.run);
+}
+END_TEST
+
+START_TEST(test_console_result_only_from_last_line)
+{
+	struct result r = parse_str("Finished: SUCCESS\nmore output\n");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_ptr_null(r.run->console_result);
+	pd_run_free(r.run);
+	r = parse_str("x\nFinished: NOT_BUILT");
+	ck_assert_str_eq(r.run->console_result, "NOT_BUILT");
+	pd_run_free(r.run);
+	r = parse_str("Finished: MAYBE\n");
+	ck_assert_ptr_null(r.run->console_result);
+	pd_run_free(r.run);
+	r = parse_str("");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_ptr_null(r.run->console_result);
+	pd_run_free(r.run);
+}
+END_TEST
+
+/* Line 1 a failover, line 2 a 2 MiB line of noise, line 3 the result. */
+static char *long_log(size_t *len)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t big = (size_t)2 << 20;
+	pd_buf_adds(&b, "2026-11-02T10:25:00 [INFO] Failing over node: 172.23.100.40\n");
+	pd_buf_grow(&b, big + 1);
+	memset(b.ptr + b.len, 'x', big);
+	b.len += big;
+	b.ptr[b.len] = '\0';
+	pd_buf_adds(&b, "\nFinished: SUCCESS\n");
+	*len = b.len;
+	return pd_buf_detach(&b);
+}
+
+START_TEST(test_console_long_line_passes_with_raised_limit)
+{
+	struct pd_limits lim = pd_limits_default;
+	size_t len;
+	char *data = long_log(&len);
+	lim.max_line = (size_t)4 << 20;
+	struct result r = parse_mem(data, len, "consoleText", &lim);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.run->n_events, 1);
+	ck_assert_str_eq(r.run->console_result, "SUCCESS");
+	pd_run_free(r.run);
+	free(data);
+}
+END_TEST
+
+START_TEST(test_console_long_line_over_default_limit_is_limit)
+{
+	size_t len;
+	char *data = long_log(&len);
+	struct result r = parse_mem(data, len, "consoleText", NULL);
+	ck_assert_int_eq(r.rc, PD_ELIMIT);
+	ck_assert_int_eq(r.err.line, 2);
+	ck_assert_str_eq(r.err.path, "consoleText");
+	ck_assert_str_eq(r.err.msg, "line 2 is longer than the limit of 1048576 bytes");
+	pd_run_free(r.run);
+	free(data);
+}
+END_TEST
+
+/* truncated-benchmark.txt: "Adding a benchmark: {" on line 3, the file ends inside. */
+START_TEST(test_console_truncated_benchmark_is_parse_error_at_its_line)
+{
+	struct result r = parse_file(CDIR "truncated-benchmark.txt");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	ck_assert_int_eq(r.err.line, 3);
+	ck_assert_ptr_nonnull(
+	        strstr(r.err.msg, "unterminated JSON payload of 'Adding a benchmark:'"));
+	ck_assert_uint_eq(r.run->n_kpis, 0);
+	pd_run_free(r.run);
+}
+END_TEST
+
+START_TEST(test_console_benchmark_without_metric_or_value_is_parse_error)
+{
+	struct result r = parse_str("noise\n"
+	                            "2026-11-02T10:40:07 [INFO] Adding a benchmark: {\n"
+	                            "    \"metric\": \"m\",\n"
+	                            "    \"snapshots\": []\n"
+	                            "}\n");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	ck_assert_int_eq(r.err.line, 2);
+	ck_assert_str_eq(r.err.msg, "expected a number 'value' in the benchmark post");
+	pd_run_free(r.run);
+
+	r = parse_str("2026-11-02T10:40:07 [INFO] Dry run: {\n    \"value\": 1.0\n}\n");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	ck_assert_int_eq(r.err.line, 1);
+	ck_assert_str_eq(r.err.msg, "expected a string 'metric' in the benchmark post");
+	pd_run_free(r.run);
+
+	r = parse_str("2026-11-02T10:40:07 [INFO] Dry run: {\n    \"metric\": \"m\",\n"
+	              "    \"value\": \"3525\"\n}\n");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	ck_assert_str_eq(r.err.msg, "expected a number 'value' in the benchmark post");
+	pd_run_free(r.run);
+}
+END_TEST
+
+/* A trailing comma on payload line 3 (the "value" line): error at the post's line 1,
+ * the message says where in the payload. */
+START_TEST(test_console_malformed_benchmark_json_is_parse_error)
+{
+	struct result r = parse_str("2026-11-02T10:40:07 [INFO] Adding a benchmark: {\n"
+	                            "    \"metric\": \"m\",\n"
+	                            "    \"value\": 3525.0,\n"
+	                            "}\n");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	ck_assert_int_eq(r.err.line, 1);
+	ck_assert_ptr_nonnull(
+	        strstr(r.err.msg, "expected a JSON object after 'Adding a benchmark:'"));
+	ck_assert_uint_eq(r.run->n_kpis, 0);
+	pd_run_free(r.run);
+
+	r = parse_str("2026-11-02T10:40:07 [INFO] Adding a benchmark: \n");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	ck_assert_str_eq(r.err.msg, "expected '{' after 'Adding a benchmark:'");
+	pd_run_free(r.run);
+}
+END_TEST
+
+/* 1 MiB cap: 40000 lines of 30 bytes (1.2 MB, python: len(line) == 30) in one payload. */
+START_TEST(test_console_payload_over_cap_is_limit)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_adds(&b, "2026-11-02T10:25:04 [INFO] Starting rebalance with payload: {\n");
+	for (int i = 0; i < 40000; i++)
+		pd_buf_adds(&b, "    \"k\": \"abcdefghijklmnopq\",\n");
+	pd_buf_adds(&b, "    \"z\": 1\n}\n");
+	struct result r = parse_mem(b.ptr, b.len, "consoleText", NULL);
+	ck_assert_int_eq(r.rc, PD_ELIMIT);
+	ck_assert_int_eq(r.err.line, 1);
+	ck_assert_ptr_nonnull(strstr(r.err.msg, "longer than 1048576 bytes"));
+	pd_run_free(r.run);
+	pd_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_console_one_line_payload_and_node_lists)
+{
+	struct result r =
+	        parse_str("2026-11-02T10:25:04 [DEBUG] Starting rebalance with payload: "
+	                  "{\"knownNodes\": \"ns_1@a, ns_1@b,,c\", \"ejectedNodes\": \"\"}\n");
+	const struct pd_event *e;
+	ck_assert_int_eq(r.rc, 0);
+	e = event(&r, 0, PD_EV_REBALANCE_START, 1, DAY_2026_11_02 + 37504);
+	ck_assert_uint_eq(e->known.n, 3);
+	ck_assert_str_eq(e->known.v[0], "a");
+	ck_assert_str_eq(e->known.v[1], "b");
+	ck_assert_str_eq(e->known.v[2], "c"); /* no "ns_1@": kept as written */
+	ck_assert_uint_eq(e->ejected.n, 0);
+	pd_run_free(r.run);
+}
+END_TEST
+
+START_TEST(test_console_bad_host_or_snapshot_is_parse_error)
+{
+	struct result r = parse_str("x\n2026-11-02T10:25:00 [INFO] Failing over node: \n");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	ck_assert_int_eq(r.err.line, 2);
+	pd_run_free(r.run);
+	r = parse_str("2026-11-02T10:40:05 [INFO] HTML report: http://h/?snapshot=&x=1\n");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	ck_assert_str_eq(r.err.msg, "expected a snapshot name after 'snapshot='");
+	pd_run_free(r.run);
+	/* a report without a snapshot parameter is skipped */
+	r = parse_str("2026-11-02T10:40:05 [INFO] HTML report: http://h/reports/html/\n");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.run->n_events, 0);
+	pd_run_free(r.run);
+}
+END_TEST
+
+/* 1970-01-01T00:00:00 is 0; 1969-12-31T23:59:59 is -1; 2000-03-01 is day 10957 (to
+ * 2000-01-01: 30 * 365 + 7 leap days) + 31 + 29 (2000 is a leap year) = 11017, i.e.
+ * 951868800; 2100-03-01 follows 2100-02-28 (2100 is not a leap year): day 47541
+ * (date -u -d 2100-03-01 +%s = 4107542400). */
+START_TEST(test_console_time_conversion_edges)
+{
+	struct result r = parse_str("1970-01-01T00:00:00 [INFO] Cluster is balanced\n"
+	                            "1969-12-31T23:59:59 [INFO] Cluster is balanced\n"
+	                            "2000-03-01T00:00:00 [INFO] Cluster is balanced\n"
+	                            "2100-02-29T00:00:00 [INFO] Cluster is balanced\n"
+	                            "2100-03-01T00:00:00 [INFO] Cluster is balanced\n");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.run->n_events, 4);
+	event(&r, 0, PD_EV_REBALANCE_END, 1, 0);
+	event(&r, 1, PD_EV_REBALANCE_END, 2, -1);
+	event(&r, 2, PD_EV_REBALANCE_END, 3, 951868800LL);
+	event(&r, 3, PD_EV_REBALANCE_END, 5, 4107542400LL);
+	pd_run_free(r.run);
+}
+END_TEST
 
 Suite *pd_suite_console(void)
 {
 	Suite *s = suite_create("console");
+	TCase *tc = tcase_create("console");
+	tcase_add_test(tc, test_console_reads_format_example);
+	tcase_add_test(tc, test_console_reads_graceful_failover);
+	tcase_add_test(tc, test_console_reads_dry_run_post);
+	tcase_add_test(tc, test_console_keeps_phases_apart_in_order);
+	tcase_add_test(tc, test_console_skips_binary_garbage_and_near_misses);
+	tcase_add_test(tc, test_console_real_jenkins_log_has_no_events);
+	tcase_add_test(tc, test_console_result_only_from_last_line);
+	tcase_add_test(tc, test_console_long_line_passes_with_raised_limit);
+	tcase_add_test(tc, test_console_long_line_over_default_limit_is_limit);
+	tcase_add_test(tc, test_console_truncated_benchmark_is_parse_error_at_its_line);
+	tcase_add_test(tc, test_console_benchmark_without_metric_or_value_is_parse_error);
+	tcase_add_test(tc, test_console_malformed_benchmark_json_is_parse_error);
+	tcase_add_test(tc, test_console_payload_over_cap_is_limit);
+	tcase_add_test(tc, test_console_one_line_payload_and_node_lists);
+	tcase_add_test(tc, test_console_bad_host_or_snapshot_is_parse_error);
+	tcase_add_test(tc, test_console_time_conversion_edges);
+	suite_add_tcase(s, tc);
 	return s;
 }
