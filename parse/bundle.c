@@ -213,7 +213,8 @@ static int parse_json(struct loader *l, struct pd_series *s, struct pd_err *err)
 	return pd_perfdb_json_parse(s, &src, err);
 }
 
-/* perfdb's own files: <metric>.data beside <metric>.data.1 (its first timestamp). */
+/* perfdb's data files: <metric>.data, with <metric>.data.1 (first timestamp) when the
+ * file holds deltas. */
 static int parse_data(struct loader *l, struct pd_series *s, const char *db, const char *file,
 		      struct pd_err *err)
 {
@@ -222,10 +223,10 @@ static int parse_data(struct loader *l, struct pd_series *s, const char *db, con
 	int rc;
 	join(l, "perfdb", db);
 	pd_buf_addf(&l->path, "/%s.1", file);
-	if (!pd_file_exists(l->path.ptr))
-		return pd_err_at(err, PD_EPARSE, l->path.ptr, 0, 0,
-				 "missing file: a .data file needs its .data.1 (first timestamp)");
-	if ((rc = slurp(l, &src, err)) < 0 || (rc = pd_perfdb_first_ts_parse(&first, &src, err)) < 0)
+	/* perfdb's own layout has absolute timestamps and no .data.1; the delta layout
+	 * needs it (its first line's timestamp is 0) */
+	if (pd_file_exists(l->path.ptr) &&
+	    ((rc = slurp(l, &src, err)) < 0 || (rc = pd_perfdb_first_ts_parse(&first, &src, err)) < 0))
 		return rc;
 	join(l, "perfdb", db);
 	pd_buf_addf(&l->path, "/%s", file);

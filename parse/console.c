@@ -428,7 +428,11 @@ int pd_console_parse(struct pd_run *run, const struct pd_src *src, struct pd_err
 			continue;
 		result = finished_word(s.p, s.len);
 		pl.line = s.line;
-		if (parse_prefix(&pl, s.p, s.len) && (rc = on_perfrunner(&s, &pl)) < 0)
+		if (!parse_prefix(&pl, s.p, s.len))
+			continue;
+		if (!run->console_first_s)
+			run->console_first_s = pl.local_s; /* for the clock offset from the build */
+		if ((rc = on_perfrunner(&s, &pl)) < 0)
 			return rc;
 	}
 	if (rc < 0)

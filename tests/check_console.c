@@ -72,6 +72,8 @@ START_TEST(test_console_reads_format_example)
 	const struct pd_event *e;
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_str_eq(r.run->console_path, CDIR "failover.txt");
+	/* the first perfrunner line (line 4) is 09:58:10: 9 * 3600 + 58 * 60 + 10 = 35890 */
+	ck_assert_int_eq(r.run->console_first_s, DAY_2026_11_02 + 35890);
 	ck_assert_uint_eq(r.run->n_events, 7);
 	e = event(&r, 0, PD_EV_FAILOVER_HARD, 8, DAY_2026_11_02 + 37500); /* 10:25:00 */
 	ck_assert_str_eq(e->node, "172.23.100.40");
