@@ -91,6 +91,21 @@ enum pd_unit pd_unit_of(const char *collector, const char *metric)
 	return PD_UNIT_COUNT;
 }
 
+int pd_epoch_to_ms(int64_t ts, int64_t *ms)
+{
+	if (ts > 1000000000000000000LL)
+		*ms = ts / 1000000;
+	else if (ts > 1000000000000000LL)
+		*ms = ts / 1000;
+	else if (ts > 1000000000000LL)
+		*ms = ts;
+	else if (ts > 1000000000LL)
+		*ms = ts * 1000;
+	else
+		return 0;
+	return 1;
+}
+
 void pd_series_add(struct pd_series *s, int64_t t_ms, double v)
 {
 	if (s->n == s->cap) {

@@ -72,6 +72,10 @@ struct pd_series {
 	size_t n_unsorted;    /* samples that arrived before an earlier timestamp */
 };
 
+/* An epoch timestamp in ns, us, ms or s, told apart by size as perfdb's time.go does
+ * (> 1e18 ns, > 1e15 us, > 1e12 ms, > 1e9 s), converted to ms; 0 when it is none. */
+int pd_epoch_to_ms(int64_t ts, int64_t *ms);
+
 /* Appends one sample (unsorted input is fine until pd_series_normalize). */
 void pd_series_add(struct pd_series *s, int64_t t_ms, double v);
 /* Sorts by time (stable), drops repeated timestamps keeping the last, counts both. */

@@ -198,6 +198,31 @@ static struct pd_series *new_series(const char *db, const char *metric, size_t m
 	return s;
 }
 
+/* perfdb's API gives epoch ms; a body in s, us or ns (an older perfdb, a hand-made
+ * file) is rescaled by the first sample's size, and the run says so. */
+static int fix_time_unit(struct loader *l, struct pd_series *s, struct pd_err *err)
+{
+	static const char *const units[] = {"s", "ms", "us", "ns"};
+	int64_t first = s->n ? s->t_ms[0] : 0, ms, mul = 1, div = 1;
+	int unit;
+	if (!s->n || (first > 1000000000000LL && first <= 1000000000000000LL))
+		return 0;
+	if (!pd_epoch_to_ms(first, &ms))
+		return pd_err_at(err, PD_EPARSE, l->path.ptr, 0, 0,
+				 "expected epoch timestamps, found %lld in the first sample",
+				 (long long)first);
+	unit = first <= 1000000000000LL ? 0 : first <= 1000000000000000000LL ? 2 : 3;
+	if (unit == 0)
+		mul = 1000;
+	else
+		div = unit == 2 ? 1000 : 1000000;
+	for (size_t i = 0; i < s->n; i++)
+		s->t_ms[i] = s->t_ms[i] * mul / div;
+	note(l->run, "%s: timestamps in %s, read as ms", l->path.ptr + strlen(l->run->dir) + 1,
+	     units[unit]);
+	return 0;
+}
+
 /* A .json body is perfdb's [[ts, v], ...] or seriesly's {"ts": [v]}: the first byte says. */
 static int parse_json(struct loader *l, struct pd_series *s, struct pd_err *err)
 {
@@ -209,8 +234,10 @@ static int parse_json(struct loader *l, struct pd_series *s, struct pd_err *err)
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
 		p++;
 	if (p < end && *p == '{')
-		return pd_seriesly_parse(s, &src, err);
-	return pd_perfdb_json_parse(s, &src, err);
+		rc = pd_seriesly_parse(s, &src, err);
+	else
+		rc = pd_perfdb_json_parse(s, &src, err);
+	return rc < 0 ? rc : fix_time_unit(l, s, err);
 }
 
 /* perfdb's data files: <metric>.data, with <metric>.data.1 (first timestamp) when the

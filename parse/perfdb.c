@@ -405,22 +405,6 @@ done:
  * is absolute and its size tells its unit, by parseTimestamp's rule. Fields are split on
  * blanks, which reads perfdb's fixed columns as well. */
 
-/* Epoch ns, us, ms or s (by size, as perfdb's time.go) to ms; 0 when it is none. */
-static int epoch_to_ms(int64_t ts, int64_t *ms)
-{
-	if (ts > 1000000000000000000LL)
-		*ms = ts / 1000000;
-	else if (ts > 1000000000000000LL)
-		*ms = ts / 1000;
-	else if (ts > 1000000000000LL)
-		*ms = ts;
-	else if (ts > 1000000000LL)
-		*ms = ts * 1000;
-	else
-		return 0;
-	return 1;
-}
-
 /* A decimal integer [-]digits in int64; the cursor moves over it. */
 static int scan_int64(struct scan *sc, int64_t *out, const char *expected)
 {
@@ -497,7 +481,7 @@ static int scan_data_line(struct scan *sc, int64_t *ts, double *v)
 static int line_time(struct scan *sc, size_t at, int delta, int64_t ts, int64_t *t)
 {
 	if (!delta) {
-		if (!epoch_to_ms(ts, t))
+		if (!pd_epoch_to_ms(ts, t))
 			return pd_src_error(
 			        sc->err, PD_EPARSE, sc->src, at,
 			        "expected 0 (the first delta) or an epoch timestamp "

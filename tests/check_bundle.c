@@ -51,10 +51,10 @@ static const char spec[] = "[clusters]\nc =\n    10.0.0.1:kv\n    10.0.0.2:n1ql\
 static void small_bundle(void)
 {
 	put("perfrunner/c.spec", spec);
-	put("perfdb/atopc_1-2_access_abcd10001/memcached_cpu.json", "[[2000,2],[1000,1]]");
-	put("perfdb/atopc_1-2_access_abcd10002/cbq-engine_rss.json", "[[1000,5e9]]");
+	put("perfdb/atopc_1-2_access_abcd10001/memcached_cpu.json", "[[1762107605000,2],[1762107600000,1]]");
+	put("perfdb/atopc_1-2_access_abcd10002/cbq-engine_rss.json", "[[1762107600000,5e9]]");
 	put("perfdb/n1ql_statsc_1-2_access_abcd/query_requests.json", "[]");
-	put("perfdb/atopother10001/memcached_cpu.json", "[[1000,1]]");
+	put("perfdb/atopother10001/memcached_cpu.json", "[[1762107600000,1]]");
 }
 
 START_TEST(test_bundle_loads_a_directory_without_console)
@@ -75,7 +75,7 @@ START_TEST(test_bundle_loads_a_directory_without_console)
 	ck_assert_str_eq(run->series[0]->metric, "cbq-engine_rss");
 	ck_assert_str_eq(run->series[0]->server, "10.0.0.2");
 	ck_assert_str_eq(run->series[1]->metric, "memcached_cpu");
-	ck_assert_int_eq(run->series[1]->t_ms[0], 1000);
+	ck_assert_int_eq(run->series[1]->t_ms[0], 1762107600000LL);
 	ck_assert_int_eq(run->series[2]->scope, PD_SCOPE_CLUSTER);
 	pd_run_free(run);
 }
@@ -87,7 +87,7 @@ START_TEST(test_bundle_malformed_series_names_file_and_place)
 	struct pd_err err = PD_ERR_INIT;
 	char want[512];
 	small_bundle();
-	put("perfdb/atopc_1-2_access_abcd10001/memcached_rss.json", "[[1000,1],\n [2000,]]");
+	put("perfdb/atopc_1-2_access_abcd10001/memcached_rss.json", "[[1762107600000,1],\n [2000,]]");
 	ck_assert_int_eq(pd_bundle_load(&run, root, &pd_limits_default, &err), PD_EPARSE);
 	ck_assert_ptr_null(run);
 	snprintf(want, sizeof(want), "%s/perfdb/atopc_1-2_access_abcd10001/memcached_rss.json",
@@ -95,6 +95,23 @@ START_TEST(test_bundle_malformed_series_names_file_and_place)
 	ck_assert_str_eq(err.path, want);
 	ck_assert_int_eq(err.line, 2); /* the ']' where a value was expected: line 2, col 8 */
 	ck_assert_int_eq(err.col, 8);
+}
+END_TEST
+
+START_TEST(test_bundle_rescales_seconds_and_says_so)
+{
+	struct pd_run *run = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	small_bundle();
+	/* seconds: 1762107600 s is 1762107600000 ms */
+	put("perfdb/atopc_1-2_access_abcd10001/memcached_cpu.json", "[[1762107600,1],[1762107605,2]]");
+	ck_assert_int_eq(pd_bundle_load(&run, root, &pd_limits_default, &err), 0);
+	ck_assert_int_eq(run->series[1]->t_ms[1], 1762107605000LL);
+	/* no .test, no jenkins, no console, snapshot names from db names, the unit */
+	ck_assert_uint_eq(run->notes.n, 5);
+	ck_assert_str_eq(run->notes.v[4],
+			 "perfdb/atopc_1-2_access_abcd10001/memcached_cpu.json: timestamps in s, read as ms");
+	pd_run_free(run);
 }
 END_TEST
 
@@ -166,6 +183,7 @@ Suite *pd_suite_bundle(void)
 	tcase_add_test(tc, test_bundle_loads_a_directory_without_console);
 	tcase_add_test(tc, test_bundle_malformed_series_names_file_and_place);
 	tcase_add_test(tc, test_bundle_without_perfdb_is_an_input_error);
+	tcase_add_test(tc, test_bundle_rescales_seconds_and_says_so);
 	tcase_add_test(tc, test_bundle_series_limit_is_stated);
 	tcase_add_test(tc, test_bundle_reads_a_tarball);
 	tcase_add_test(tc, test_bundle_seed_runs_decode_every_series);
