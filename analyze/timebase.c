@@ -149,7 +149,7 @@ static void resolve_offset(struct pd_timebase *tb, const struct pd_run *run,
 
 static double local_to_t(const struct pd_timebase *tb, int64_t local_s)
 {
-	return (double)(local_s - tb->offset_s) - (double)tb->t0_ms / 1000.0;
+	return (double)((local_s - tb->offset_s) * 1000 - tb->t0_ms) / 1000.0;
 }
 
 static void kind_from_config(struct pd_timebase *tb, const struct pd_run *run)

@@ -2,6 +2,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "core/src.h"
+#include "analyze/timebase.h"
 #include "parse/bundle.h"
 #include "render/inspect.h"
 
@@ -25,6 +26,11 @@ static const char usage[] =
 	"  demo                   inspect the bundled seed fixture (two generated runs)\n"
 	"\n"
 	"options:\n"
+	"  --event-time S         the event (failover) happened S seconds into the measured\n"
+	"                         phase (default: from the console, the series or the config)\n"
+	"  --console-utc-offset ±HH:MM  the console's local time zone (default: found by\n"
+	"                         aligning its rebalance lines with the series, else from the\n"
+	"                         Jenkins build start)\n"
 	"  -h, --help             this text\n"
 	"  --version              the version\n"
 	"\n"
@@ -41,6 +47,7 @@ struct opts {
 	const char *run;
 	int json;
 	struct pd_limits lim;
+	struct pd_time_flags time;
 };
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -86,6 +93,32 @@ static int parse_limit(struct opts *o, const char *flag, const char *val)
 	return 0;
 }
 
+/* --console-utc-offset: +HH:MM or -HH:MM. */
+static int parse_utc_offset(struct opts *o, const char *val)
+{
+	int hh, mm, n = 0;
+	if (!val || (val[0] != '+' && val[0] != '-') ||
+	    sscanf(val + 1, "%2d:%2d%n", &hh, &mm, &n) != 2 || val[1 + n] || hh > 14 || mm > 59)
+		return usage_error("--console-utc-offset needs +HH:MM or -HH:MM, not '%s'",
+				   val ? val : "");
+	o->time.has_utc_offset = 1;
+	o->time.utc_offset_s = (val[0] == '-' ? -1 : 1) * (int64_t)(hh * 3600 + mm * 60);
+	return 0;
+}
+
+/* --event-time: seconds from the start of the measured phase. */
+static int parse_event_time(struct opts *o, const char *val)
+{
+	char *end;
+	double v = val ? strtod(val, &end) : 0;
+	if (!val || !*val || *end || !(v >= 0) || v > 1e9)
+		return usage_error("--event-time needs seconds from the start of the phase, not '%s'",
+				   val ? val : "");
+	o->time.has_event_time = 1;
+	o->time.event_time_s = v;
+	return 0;
+}
+
 static int is_limit_flag(const char *a)
 {
 	return !strcmp(a, "--max-file-size") || !strcmp(a, "--max-samples") ||
@@ -106,6 +139,12 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			return EXIT_OK;
 		} else if (!strcmp(a, "--json")) {
 			o->json = 1;
+		} else if (!strcmp(a, "--console-utc-offset")) {
+			if ((rc = parse_utc_offset(o, i + 1 < argc ? argv[++i] : NULL)))
+				return rc;
+		} else if (!strcmp(a, "--event-time")) {
+			if ((rc = parse_event_time(o, i + 1 < argc ? argv[++i] : NULL)))
+				return rc;
 		} else if (is_limit_flag(a)) {
 			if ((rc = parse_limit(o, a, i + 1 < argc ? argv[++i] : NULL)))
 				return rc;
@@ -141,12 +180,17 @@ static int cmd_inspect(const struct opts *o, const char *dir)
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_run *run = NULL;
 	struct pd_buf out = PD_BUF_INIT;
+	struct pd_timebase tb;
 	if (pd_bundle_load(&run, dir, &o->lim, &err) < 0)
 		return report_error(&err);
+	if (pd_timebase_resolve(&tb, run, &o->time, &err) < 0) {
+		pd_run_free(run);
+		return report_error(&err);
+	}
 	if (o->json)
-		pd_inspect_json(&out, run);
+		pd_inspect_json(&out, run, &tb);
 	else
-		pd_inspect_text(&out, run);
+		pd_inspect_text(&out, run, &tb);
 	fwrite(out.ptr, 1, out.len, stdout);
 	pd_buf_release(&out);
 	pd_run_free(run);

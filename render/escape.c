@@ -1,5 +1,8 @@
 #include "escape.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
@@ -55,6 +58,21 @@ void pd_esc_json(struct pd_buf *b, const char *s)
 		}
 	}
 	pd_buf_addch(b, '"');
+}
+
+void pd_esc_json_num(struct pd_buf *b, double v)
+{
+	char tmp[32];
+	if (!isfinite(v)) {
+		pd_buf_adds(b, "null");
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+		if (strtod(tmp, NULL) == v)
+			break;
+	}
+	pd_buf_adds(b, tmp);
 }
 
 void pd_esc_html(struct pd_buf *b, const char *s)

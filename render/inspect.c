@@ -211,10 +211,51 @@ static void text_list(struct pd_buf *b, const char *title, const struct pd_strv 
 	}
 }
 
-void pd_inspect_text(struct pd_buf *out, const struct pd_run *run)
+static void add_offset(struct pd_buf *b, int64_t off)
+{
+	int64_t a = off < 0 ? -off : off;
+	pd_buf_addf(b, "UTC%c%02d:%02d", off < 0 ? '-' : '+', (int)(a / 3600), (int)(a % 3600 / 60));
+}
+
+static void text_timebase(struct pd_buf *b, const struct pd_run *run, const struct pd_timebase *tb)
+{
+	struct pd_estimate thr = pd_series_throughput(run, tb);
+	pd_buf_adds(b, "\ntime base\n  phase start  ");
+	add_utc(b, tb->t0_ms);
+	pd_buf_addf(b, ", %.1f s long, interval %.1f s\n", (double)(tb->end_ms - tb->t0_ms) / 1000.0,
+		    (double)tb->interval_ms / 1000.0);
+	pd_buf_adds(b, "  console clock ");
+	if (tb->has_offset) {
+		add_offset(b, tb->offset_s);
+		pd_buf_addf(b, " (from %s", pd_source_name(tb->offset_source));
+		if (tb->offset_series.ok)
+			pd_buf_addf(b, "; series fit %+.0f s", tb->offset_series.value);
+		if (tb->offset_build.ok)
+			pd_buf_addf(b, "; build start %+.0f s", tb->offset_build.value);
+		pd_buf_adds(b, ")\n");
+	} else {
+		pd_buf_adds(b, "unknown (no rebalance in the series, no build start)\n");
+	}
+	pd_buf_addf(b, "  event        %s", pd_event_type_name(tb->event));
+	if (tb->event != PD_EVENT_NONE) {
+		pd_buf_adds(b, " of ");
+		pd_esc_text(b, or_dash(tb->node));
+		pd_buf_addf(b, " at %.1f s (from %s)\n  agreement    %s", tb->event_s,
+			    pd_source_name(tb->event_source), tb->agreement);
+		if (tb->rebalance_end_s.ok)
+			pd_buf_addf(b, "\n  rebalance    ends at %.1f s", tb->rebalance_end_s.value);
+	}
+	pd_buf_addch(b, '\n');
+	if (thr.ok)
+		pd_buf_addf(b, "  throughput   n1ql_stats/query_requests mean %.1f req/s over the phase\n",
+			    thr.value);
+}
+
+void pd_inspect_text(struct pd_buf *out, const struct pd_run *run, const struct pd_timebase *tb)
 {
 	text_header(out, run);
 	text_jenkins(out, run);
+	text_timebase(out, run, tb);
 	text_nodes(out, run);
 	text_series(out, run);
 	text_events(out, run);
@@ -305,8 +346,10 @@ static void json_events(struct pd_buf *b, const struct pd_run *run)
 		json_str(b, &f, "kind", pd_event_kind_name(e->kind));
 		pd_buf_addf(b, ",\"local_s\":%" PRId64 ",\"line\":%ld", e->local_s, e->line);
 		json_str(b, &f, "node", e->node);
-		if (e->kind == PD_EV_REBALANCE_PROGRESS)
-			pd_buf_addf(b, ",\"value\":%.17g", e->value);
+		if (e->kind == PD_EV_REBALANCE_PROGRESS) {
+			pd_buf_adds(b, ",\"value\":");
+			pd_esc_json_num(b, e->value);
+		}
 		if (e->kind == PD_EV_REBALANCE_START) {
 			json_strv(b, &f, "known", &e->known);
 			json_strv(b, &f, "ejected", &e->ejected);
@@ -324,9 +367,10 @@ static void json_kpis(struct pd_buf *b, const struct pd_run *run)
 		int f = 1;
 		pd_buf_adds(b, i ? ",{" : "{");
 		json_str(b, &f, "metric", k->metric);
-		pd_buf_addf(b, ",\"value\":%.17g,\"dry_run\":%s,\"local_s\":%" PRId64
-			       ",\"line\":%ld",
-			    k->value, k->dry_run ? "true" : "false", k->local_s, k->line);
+		pd_buf_adds(b, ",\"value\":");
+		pd_esc_json_num(b, k->value);
+		pd_buf_addf(b, ",\"dry_run\":%s,\"local_s\":%" PRId64 ",\"line\":%ld",
+			    k->dry_run ? "true" : "false", k->local_s, k->line);
 		json_str(b, &f, "build", k->build);
 		json_strv(b, &f, "snapshots", &k->snapshots);
 		pd_buf_addch(b, '}');
@@ -372,7 +416,49 @@ static void json_test(struct pd_buf *b, const struct pd_run *run)
 		    run->cfg.initial_nodes, run->cfg.access_time_s, run->cfg.stats_interval_s);
 }
 
-void pd_inspect_json(struct pd_buf *out, const struct pd_run *run)
+static void json_estimate(struct pd_buf *b, const char *key, struct pd_estimate e)
+{
+	pd_buf_addf(b, ",\"%s\":", key);
+	if (e.ok)
+		pd_esc_json_num(b, e.value);
+	else
+		pd_buf_adds(b, "null");
+}
+
+static void json_timebase(struct pd_buf *b, const struct pd_run *run, const struct pd_timebase *tb)
+{
+	int f = 1;
+	pd_buf_addf(b, "{\"t0_ms\":%" PRId64 ",\"end_ms\":%" PRId64 ",\"interval_ms\":%" PRId64,
+		    tb->t0_ms, tb->end_ms, tb->interval_ms);
+	f = 0;
+	if (tb->has_offset)
+		pd_buf_addf(b, ",\"utc_offset_s\":%" PRId64, tb->offset_s);
+	else
+		pd_buf_adds(b, ",\"utc_offset_s\":null");
+	json_str(b, &f, "offset_source", pd_source_name(tb->offset_source));
+	json_estimate(b, "offset_series_s", tb->offset_series);
+	json_estimate(b, "offset_build_s", tb->offset_build);
+	pd_buf_adds(b, ",\"event\":{");
+	int g = 1;
+	json_str(b, &g, "kind", pd_event_type_name(tb->event));
+	json_str(b, &g, "node", tb->node[0] ? tb->node : NULL);
+	pd_buf_adds(b, ",\"t_s\":");
+	if (tb->event != PD_EVENT_NONE)
+		pd_esc_json_num(b, tb->event_s);
+	else
+		pd_buf_adds(b, "null");
+	json_str(b, &g, "source", pd_source_name(tb->event_source));
+	json_estimate(b, "console_s", tb->ev_console);
+	json_estimate(b, "series_s", tb->ev_series);
+	json_estimate(b, "config_s", tb->ev_config);
+	json_estimate(b, "rebalance_end_s", tb->rebalance_end_s);
+	json_str(b, &g, "agreement", tb->agreement[0] ? tb->agreement : NULL);
+	pd_buf_addch(b, '}');
+	json_estimate(b, "series_throughput", pd_series_throughput(run, tb));
+	pd_buf_addch(b, '}');
+}
+
+void pd_inspect_json(struct pd_buf *out, const struct pd_run *run, const struct pd_timebase *tb)
 {
 	int f = 1;
 	int64_t interval = pd_run_interval_ms(run);
@@ -384,6 +470,8 @@ void pd_inspect_json(struct pd_buf *out, const struct pd_run *run)
 	json_test(out, run);
 	json_key(out, &f, "jenkins");
 	json_jenkins(out, &run->jenkins);
+	json_key(out, &f, "timebase");
+	json_timebase(out, run, tb);
 	json_key(out, &f, "nodes");
 	json_nodes(out, run);
 	pd_buf_addf(out, ",\"interval_ms\":%" PRId64 ",\"samples\":%zu,\"series\":[", interval,

@@ -7,6 +7,7 @@
 #include "render/escape.h"
 #include "analyze/normalize.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +144,14 @@ START_TEST(test_escape_json_html_text)
 	pd_buf_truncate(&b, 0);
 	pd_esc_text(&b, "a\x1b[2Jb");
 	ck_assert_str_eq(b.ptr, "a\\x1b[2Jb");
+	pd_buf_truncate(&b, 0);
+	/* 0.1 needs 1 digit, 1/3 needs 16 to read back, NaN is not JSON */
+	pd_esc_json_num(&b, 0.1);
+	pd_buf_addch(&b, ' ');
+	pd_esc_json_num(&b, 1.0 / 3.0);
+	pd_buf_addch(&b, ' ');
+	pd_esc_json_num(&b, NAN);
+	ck_assert_str_eq(b.ptr, "0.1 0.3333333333333333 null");
 	pd_buf_release(&b);
 }
 END_TEST

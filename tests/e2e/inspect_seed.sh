@@ -1,0 +1,46 @@
+# inspect on the seed fixture: nodes and roles, every series decoded, the time base,
+# the event from the console with the clock found from the series, and the KPIs.
+. "$(dirname "$0")/lib.sh"
+
+expect_code 0 "$PERFDELTA" inspect "$SEED/baseline"
+cp "$TMP/out" "$TMP/base"
+has "$TMP/base" '^nodes \(6\)$'
+for r in 'kv#1 +172\.23\.100\.210 +kv$' 'kv#4 +172\.23\.100\.213 +kv$' 'n1ql#1 +172\.23\.100\.55 +n1ql$' 'index#1 +172\.23\.100\.45 +index$'; do
+  has "$TMP/base" "^  $r"
+done
+hasnt "$TMP/base" '172\.23\.100\.40'
+hasnt "$TMP/base" 'undecoded'
+has "$TMP/base" '^  event +none$'
+has "$TMP/base" '^snapshot +iris_710-1345_access_a7b6$'
+has "$TMP/base" 'n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i_avg_query_requests_iris = 3916\.0$'
+# every db directory of the bundle is a decoded series group: count metric files
+nfiles=$(find "$SEED/baseline/perfdb" -name '*.json' -o -name '*.data' | wc -l)
+has "$TMP/base" "^series \($nfiles, "
+
+expect_code 0 "$PERFDELTA" inspect "$SEED/failover"
+cp "$TMP/out" "$TMP/fo"
+has "$TMP/fo" '^nodes \(7\)$'
+has "$TMP/fo" '^  n1ql#2 +172\.23\.100\.40 +n1ql$'
+hasnt "$TMP/fo" 'undecoded'
+nfiles=$(find "$SEED/failover/perfdb" -name '*.json' -o -name '*.data' | wc -l)
+has "$TMP/fo" "^series \($nfiles, "
+has "$TMP/fo" 'console clock UTC-08:00 \(from series'
+# the failover at 300 s, within one 5 s interval, from the console
+has "$TMP/fo" 'event +hard-failover of 172\.23\.100\.40 at (29[5-9]|30[0-5])\.[0-9] s \(from console\)'
+has "$TMP/fo" 'sources agree'
+has "$TMP/fo" 'n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_1s_1c_1i_avg_query_requests_iris = 3525\.0$'
+# ssh collectors keep sampling the removed node; REST ones stop at the failover
+has "$TMP/fo" '^  atop/cbq-engine_rss +server server=172\.23\.100\.40 +n=2[34][0-9] '
+has "$TMP/fo" '^  ns_server_system/cpu_utilization +server server=172\.23\.100\.40 +n=(5[0-9]|6[0-1]) '
+
+# the same run with its console in +05:30 gives the same event time
+expect_code 0 "$PERFDELTA" inspect "$SEED/failover-ist"
+has "$TMP/out" 'console clock UTC\+05:30 \(from series'
+t_pst=$(grep -Eo 'at [0-9.]+ s \(from console\)' "$TMP/fo")
+if grep -qF -- "$t_pst" "$TMP/out"; then ok; else fail "failover-ist: event differs from '$t_pst'"; fi
+
+# a flag overrides the clock: with the wrong zone the console event moves by 1 h
+expect_code 0 "$PERFDELTA" inspect "$SEED/failover" --console-utc-offset -09:00 --json
+has "$TMP/out" '"utc_offset_s":-32400'
+has "$TMP/out" '"offset_source":"flag"'
+finish
