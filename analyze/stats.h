@@ -1,0 +1,54 @@
+/* Statistics over plain arrays of doubles: pure functions, no I/O, no global state.
+ * NaN entries are never passed in (callers drop gaps first). */
+#ifndef PD_STATS_H
+#define PD_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pd_summary {
+	size_t n;
+	double mean, median, p5, p95, min, max;
+	double slope; /* least-squares slope of v against t, units per second; 0 when n < 2 */
+};
+
+/* Summary of v[0..n) sampled at times t[0..n) (seconds). n may be 0 (all NaN then,
+ * but n = 0 and slope 0). Sorts a private copy once. */
+void pd_stats_summary(struct pd_summary *out, const double *t, const double *v, size_t n);
+
+/* The q-quantile (0 <= q <= 1) of sorted[0..n), n > 0: linear interpolation between
+ * order statistics, R's type 7 (the default of R's quantile()). */
+double pd_stats_quantile_sorted(const double *sorted, size_t n, double q);
+
+/* Lag-1 autocorrelation of v[0..n) (0 when n < 3 or the variance is 0), clamped to
+ * [0, 0.99]: negative autocorrelation is treated as none. */
+double pd_stats_lag1(const double *v, size_t n);
+
+/* Effective sample size under AR(1): n (1 - r) / (1 + r), at least 1 (0 when n = 0). */
+double pd_stats_neff(size_t n, double r);
+
+/* Two-sided Mann-Whitney U test of x against y: U of x, normal approximation with tie
+ * correction and continuity correction. With inflate = 1 the variance is scaled by
+ * n / n_eff of each sample (lag-1 autocorrelation), so serially correlated series do not
+ * give falsely small p-values. Returns the p-value in [0, 1]; 1 when a sample is empty. */
+double pd_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+			     int inflate, double *u_out);
+
+/* Percentage change of medians, 100 (median(y) - median(x)) / |median(x)|, with a
+ * confidence interval from a moving-block bootstrap: each series resampled in blocks of
+ * length ceil(n^(1/3)) (at least 1) independently, reps resamples, the (alpha/2,
+ * 1-alpha/2) percentiles (type 7) of the resampled deltas. seed fixes the PRNG
+ * (splitmix64/xoshiro), so equal inputs give equal outputs. Returns NaN delta and CI
+ * when median(x) is 0 or a series is empty. */
+struct pd_delta_ci {
+	double delta_pct, lo_pct, hi_pct;
+};
+struct pd_delta_ci pd_stats_delta_ci(const double *x, size_t nx, const double *y, size_t ny,
+				     unsigned reps, double alpha, uint64_t seed);
+
+/* Holm's step-down adjustment of p[0..n) into adj[0..n) (same order as p). */
+void pd_stats_holm(double *adj, const double *p, size_t n);
+/* Benjamini-Hochberg's adjustment (false discovery rate), same shape. */
+void pd_stats_bh(double *adj, const double *p, size_t n);
+
+#endif
