@@ -27,10 +27,12 @@ double pd_stats_lag1(const double *v, size_t n);
 /* Effective sample size under AR(1): n (1 - r) / (1 + r), at least 1 (0 when n = 0). */
 double pd_stats_neff(size_t n, double r);
 
-/* Two-sided Mann-Whitney U test of x against y: U of x, normal approximation with tie
- * correction and continuity correction. With inflate = 1 the variance is scaled by
- * n / n_eff of each sample (lag-1 autocorrelation), so serially correlated series do not
- * give falsely small p-values. Returns the p-value in [0, 1]; 1 when a sample is empty. */
+/* Two-sided Mann-Whitney U test of x against y: U of x (pairs with x > y, ties 1/2) into
+ * *u_out unless NULL, normal approximation with tie correction and continuity correction
+ * (never past the mean: |U - mean| < 0.5 gives p = 1). With inflate = 1 the variance is
+ * scaled by the mean of n / n_eff of the two samples (lag-1 autocorrelation, arrays in
+ * time order), so serially correlated series do not give falsely small p-values.
+ * Returns the p-value in [0, 1]; 1 when a sample is empty or every value is tied. */
 double pd_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 			     int inflate, double *u_out);
 
@@ -38,8 +40,9 @@ double pd_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t
  * confidence interval from a moving-block bootstrap: each series resampled in blocks of
  * length ceil(n^(1/3)) (at least 1) independently, reps resamples, the (alpha/2,
  * 1-alpha/2) percentiles (type 7) of the resampled deltas. seed fixes the PRNG
- * (splitmix64/xoshiro), so equal inputs give equal outputs. Returns NaN delta and CI
- * when median(x) is 0 or a series is empty. */
+ * (splitmix64/xoshiro), so equal inputs give equal outputs. Resamples whose baseline
+ * median is 0 are dropped. Returns NaN delta and CI when median(x) is 0 or a series is
+ * empty; NaN CI alone when reps is 0 or fewer than half the resamples remain. */
 struct pd_delta_ci {
 	double delta_pct, lo_pct, hi_pct;
 };

@@ -1,36 +1,64 @@
 /* perfdelta: arguments to options, options to the pipeline, errors to exit codes. */
+#include "analyze/compare.h"
+#include "analyze/timebase.h"
 #include "core/buf.h"
 #include "core/err.h"
 #include "core/src.h"
-#include "analyze/timebase.h"
+#include "core/xalloc.h"
 #include "parse/bundle.h"
+#include "render/escape.h"
 #include "render/inspect.h"
+#include "render/report.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { EXIT_OK = 0, EXIT_REGRESSION = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_NOTCMP = 4 };
 
 static const char usage[] =
-	"usage: perfdelta <command> [options]\n"
+	"usage: perfdelta compare BASELINE TARGET -o DIR [options]\n"
+	"       perfdelta inspect RUN [--json] [options]\n"
+	"       perfdelta demo [-o DIR] [options]\n"
 	"\n"
 	"Compare two perfrunner runs of a Couchbase cluster (a baseline and a target, such as\n"
 	"the same workload with a node failed over mid-run) from their cbmonitor/perfdb\n"
-	"snapshots, Jenkins outputs and perfrunner configs.\n"
+	"snapshots, Jenkins outputs and perfrunner configs. A run is a bundle directory (or a\n"
+	".tar/.tar.gz of one): perfdb/<db>/<metric>.json, jenkins/build.json or build.xml,\n"
+	"jenkins/consoleText, perfrunner/*.spec and *.test.\n"
 	"\n"
 	"commands:\n"
-	"  inspect RUN [--json]   what was found in a run bundle: snapshots, nodes and roles,\n"
-	"                         series per collector, samples, time range, gaps, events, KPIs\n"
-	"  demo                   inspect the bundled seed fixture (two generated runs)\n"
+	"  compare BASELINE TARGET  align the runs on the event, compare every metric per node,\n"
+	"                         role and phase, and write OUT/summary.json\n"
+	"  inspect RUN            what was found in a bundle: snapshots, nodes and roles, series,\n"
+	"                         samples, time range, gaps, the time base, events and KPIs\n"
+	"  demo                   compare the bundled seed fixture (a baseline and a failover\n"
+	"                         run); writes to ./perfdelta-demo unless -o is given\n"
 	"\n"
-	"options:\n"
+	"compare options:\n"
+	"  -o, --output DIR       the output directory (replaced atomically): index.html,\n"
+	"                         charts/, summary.json, junit.xml, summary.md, summary.jira\n"
+	"  --single-file          inline the charts into index.html (for a ticket); with\n"
+	"                         -o FILE.html only that file is written\n"
+	"  --threshold PCT        practical threshold for a change (default 5)\n"
+	"  --threshold-for GLOB=PCT  a threshold for metrics matching GLOB (repeatable),\n"
+	"                         e.g. --threshold-for 'atop/*_rss=3'\n"
+	"  --metrics GLOB,...     compare only these collector/metric names\n"
+	"  --fail-on regression|never  exit 1 on a regression (default) or never\n"
+	"  --label-baseline L, --label-target L  names of the runs in the outputs\n"
+	"  --quiet                print nothing but errors\n"
+	"\n"
+	"time base options (for compare and inspect; they apply to the target):\n"
 	"  --event-time S         the event (failover) happened S seconds into the measured\n"
 	"                         phase (default: from the console, the series or the config)\n"
 	"  --console-utc-offset ±HH:MM  the console's local time zone (default: found by\n"
 	"                         aligning its rebalance lines with the series, else from the\n"
 	"                         Jenkins build start)\n"
+	"\n"
+	"other options:\n"
+	"  --json                 inspect: print JSON\n"
 	"  -h, --help             this text\n"
 	"  --version              the version\n"
 	"\n"
@@ -40,14 +68,24 @@ static const char usage[] =
 	"  --max-series N         series in one run (default 100000)\n"
 	"  --max-line BYTES       one console or INI line (default 1 MiB)\n"
 	"\n"
-	"exit codes: 0 ok, 1 regression found, 2 usage error, 3 input error, 4 runs not comparable\n";
+	"exit codes: 0 no regression, 1 regression found, 2 usage error, 3 input error\n"
+	"(unreadable or malformed input), 4 runs not comparable\n";
+
+#define MAX_ARGS 4
+#define MAX_GLOBS 64
 
 struct opts {
 	const char *cmd;
-	const char *run;
-	int json;
+	const char *args[MAX_ARGS];
+	int n_args;
+	int json, quiet, fail_on_regression, single_file;
+	const char *out;
+	const char *label_base, *label_target;
 	struct pd_limits lim;
-	struct pd_time_flags time;
+	struct pd_compare_opts cmp;
+	const char *globs[MAX_GLOBS];
+	struct pd_threshold thresholds[MAX_GLOBS];
+	char *metrics_arg; /* owned copy of --metrics, split in place */
 };
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -63,33 +101,26 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static int parse_size(size_t *out, const char *flag, const char *val)
+static int parse_count(size_t *out, const char *flag, const char *val)
 {
 	char *end;
 	unsigned long long v;
-	if (!val || !*val || *val == '-')
-		return usage_error("%s needs a positive number", flag);
+	if (!*val || *val == '-')
+		return usage_error("%s needs a positive number, not '%s'", flag, val);
 	v = strtoull(val, &end, 10);
 	if (*end || v == 0)
-		return usage_error("%s needs a positive number", flag);
+		return usage_error("%s needs a positive number, not '%s'", flag, val);
 	*out = (size_t)v;
 	return 0;
 }
 
-static int parse_limit(struct opts *o, const char *flag, const char *val)
+static int parse_pct(double *out, const char *flag, const char *val)
 {
-	size_t v = 0;
-	int rc = parse_size(&v, flag, val);
-	if (rc)
-		return rc;
-	if (!strcmp(flag, "--max-file-size"))
-		o->lim.max_file_bytes = v;
-	else if (!strcmp(flag, "--max-samples"))
-		o->lim.max_samples = v;
-	else if (!strcmp(flag, "--max-series"))
-		o->lim.max_series = v;
-	else
-		o->lim.max_line = v;
+	char *end;
+	double v = strtod(val, &end);
+	if (!*val || *end || !(v > 0) || v > 1000)
+		return usage_error("%s needs a percentage above 0, not '%s'", flag, val);
+	*out = v;
 	return 0;
 }
 
@@ -97,39 +128,123 @@ static int parse_limit(struct opts *o, const char *flag, const char *val)
 static int parse_utc_offset(struct opts *o, const char *val)
 {
 	int hh, mm, n = 0;
-	if (!val || (val[0] != '+' && val[0] != '-') ||
-	    sscanf(val + 1, "%2d:%2d%n", &hh, &mm, &n) != 2 || val[1 + n] || hh > 14 || mm > 59)
-		return usage_error("--console-utc-offset needs +HH:MM or -HH:MM, not '%s'",
-				   val ? val : "");
-	o->time.has_utc_offset = 1;
-	o->time.utc_offset_s = (val[0] == '-' ? -1 : 1) * (int64_t)(hh * 3600 + mm * 60);
+	if ((val[0] != '+' && val[0] != '-') || sscanf(val + 1, "%2d:%2d%n", &hh, &mm, &n) != 2 ||
+	    val[1 + n] || hh > 14 || mm > 59)
+		return usage_error("--console-utc-offset needs +HH:MM or -HH:MM, not '%s'", val);
+	o->cmp.time.has_utc_offset = 1;
+	o->cmp.time.utc_offset_s = (val[0] == '-' ? -1 : 1) * (int64_t)(hh * 3600 + mm * 60);
 	return 0;
 }
 
-/* --event-time: seconds from the start of the measured phase. */
 static int parse_event_time(struct opts *o, const char *val)
 {
 	char *end;
-	double v = val ? strtod(val, &end) : 0;
-	if (!val || !*val || *end || !(v >= 0) || v > 1e9)
+	double v = strtod(val, &end);
+	if (!*val || *end || !(v >= 0) || v > 1e9)
 		return usage_error("--event-time needs seconds from the start of the phase, not '%s'",
-				   val ? val : "");
-	o->time.has_event_time = 1;
-	o->time.event_time_s = v;
+				   val);
+	o->cmp.time.has_event_time = 1;
+	o->cmp.time.event_time_s = v;
 	return 0;
 }
 
-static int is_limit_flag(const char *a)
+static int parse_metrics(struct opts *o, const char *val)
 {
-	return !strcmp(a, "--max-file-size") || !strcmp(a, "--max-samples") ||
-	       !strcmp(a, "--max-series") || !strcmp(a, "--max-line");
+	free(o->metrics_arg);
+	o->metrics_arg = pd_xstrdup(val);
+	o->cmp.n_metric_globs = 0;
+	for (char *save = NULL, *g = strtok_r(o->metrics_arg, ",", &save); g;
+	     g = strtok_r(NULL, ",", &save)) {
+		if (o->cmp.n_metric_globs == MAX_GLOBS)
+			return usage_error("--metrics takes at most %d patterns", MAX_GLOBS);
+		o->globs[o->cmp.n_metric_globs++] = g;
+	}
+	if (!o->cmp.n_metric_globs)
+		return usage_error("%s", "--metrics needs at least one pattern");
+	o->cmp.metric_globs = o->globs;
+	return 0;
+}
+
+static int parse_threshold_for(struct opts *o, char *val)
+{
+	char *eq = strrchr(val, '=');
+	int rc;
+	if (!eq || eq == val)
+		return usage_error("--threshold-for needs GLOB=PCT, not '%s'", val);
+	if (o->cmp.n_overrides == MAX_GLOBS)
+		return usage_error("--threshold-for is limited to %d patterns", MAX_GLOBS);
+	struct pd_threshold *t = &o->thresholds[o->cmp.n_overrides];
+	if ((rc = parse_pct(&t->pct, "--threshold-for", eq + 1)))
+		return rc;
+	*eq = '\0'; /* argv is ours to split */
+	t->glob = val;
+	o->cmp.n_overrides++;
+	o->cmp.overrides = o->thresholds;
+	return 0;
+}
+
+static int parse_fail_on(struct opts *o, const char *val)
+{
+	if (!strcmp(val, "regression"))
+		o->fail_on_regression = 1;
+	else if (!strcmp(val, "never"))
+		o->fail_on_regression = 0;
+	else
+		return usage_error("--fail-on takes regression or never, not '%s'", val);
+	return 0;
+}
+
+/* An option that takes a value: applies it and returns 0 or an exit code. */
+static int with_value(struct opts *o, const char *flag, char *val)
+{
+	if (!strcmp(flag, "-o") || !strcmp(flag, "--output"))
+		o->out = val;
+	else if (!strcmp(flag, "--label-baseline"))
+		o->label_base = val;
+	else if (!strcmp(flag, "--label-target"))
+		o->label_target = val;
+	else if (!strcmp(flag, "--threshold"))
+		return parse_pct(&o->cmp.threshold_pct, flag, val);
+	else if (!strcmp(flag, "--threshold-for"))
+		return parse_threshold_for(o, val);
+	else if (!strcmp(flag, "--metrics"))
+		return parse_metrics(o, val);
+	else if (!strcmp(flag, "--fail-on"))
+		return parse_fail_on(o, val);
+	else if (!strcmp(flag, "--event-time"))
+		return parse_event_time(o, val);
+	else if (!strcmp(flag, "--console-utc-offset"))
+		return parse_utc_offset(o, val);
+	else if (!strcmp(flag, "--max-file-size"))
+		return parse_count(&o->lim.max_file_bytes, flag, val);
+	else if (!strcmp(flag, "--max-samples"))
+		return parse_count(&o->lim.max_samples, flag, val);
+	else if (!strcmp(flag, "--max-series"))
+		return parse_count(&o->lim.max_series, flag, val);
+	else if (!strcmp(flag, "--max-line"))
+		return parse_count(&o->lim.max_line, flag, val);
+	else
+		return -1;
+	return 0;
+}
+
+static int takes_value(const char *a)
+{
+	static const char *const flags[] = {
+		"-o", "--output", "--label-baseline", "--label-target", "--threshold",
+		"--threshold-for", "--metrics", "--fail-on", "--event-time", "--console-utc-offset",
+		"--max-file-size", "--max-samples", "--max-series", "--max-line"};
+	for (size_t i = 0; i < sizeof(flags) / sizeof(*flags); i++)
+		if (!strcmp(a, flags[i]))
+			return 1;
+	return 0;
 }
 
 /* Returns -1 to go on, else an exit code (help and version exit 0). */
 static int parse_args(struct opts *o, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		char *a = argv[i];
 		int rc;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
@@ -139,27 +254,27 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			return EXIT_OK;
 		} else if (!strcmp(a, "--json")) {
 			o->json = 1;
-		} else if (!strcmp(a, "--console-utc-offset")) {
-			if ((rc = parse_utc_offset(o, i + 1 < argc ? argv[++i] : NULL)))
-				return rc;
-		} else if (!strcmp(a, "--event-time")) {
-			if ((rc = parse_event_time(o, i + 1 < argc ? argv[++i] : NULL)))
-				return rc;
-		} else if (is_limit_flag(a)) {
-			if ((rc = parse_limit(o, a, i + 1 < argc ? argv[++i] : NULL)))
+		} else if (!strcmp(a, "--single-file")) {
+			o->single_file = 1;
+		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			o->quiet = 1;
+		} else if (takes_value(a)) {
+			if (i + 1 >= argc)
+				return usage_error("%s needs a value", a);
+			if ((rc = with_value(o, a, argv[++i])))
 				return rc;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown option '%s'", a);
 		} else if (!o->cmd) {
 			o->cmd = a;
-		} else if (!o->run) {
-			o->run = a;
+		} else if (o->n_args < MAX_ARGS) {
+			o->args[o->n_args++] = a;
 		} else {
 			return usage_error("unexpected argument '%s'", a);
 		}
 	}
 	if (!o->cmd)
-		return usage_error("%s", "a command is needed");
+		return usage_error("%s", "a command is needed: compare, inspect or demo");
 	return -1;
 }
 
@@ -175,15 +290,17 @@ static int report_error(const struct pd_err *err)
 	return EXIT_INPUT;
 }
 
-static int cmd_inspect(const struct opts *o, const char *dir)
+static int cmd_inspect(const struct opts *o)
 {
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_run *run = NULL;
 	struct pd_buf out = PD_BUF_INIT;
 	struct pd_timebase tb;
-	if (pd_bundle_load(&run, dir, &o->lim, &err) < 0)
+	if (o->n_args != 1)
+		return usage_error("%s", "inspect needs one run bundle: perfdelta inspect RUN");
+	if (pd_bundle_load(&run, o->args[0], &o->lim, &err) < 0)
 		return report_error(&err);
-	if (pd_timebase_resolve(&tb, run, &o->time, &err) < 0) {
+	if (pd_timebase_resolve(&tb, run, &o->cmp.time, &err) < 0) {
 		pd_run_free(run);
 		return report_error(&err);
 	}
@@ -197,31 +314,96 @@ static int cmd_inspect(const struct opts *o, const char *dir)
 	return EXIT_OK;
 }
 
+/* The verdict and the top findings, for the terminal. */
+static void print_summary(const struct pd_comparison *c, const struct pd_report_opts *ro)
+{
+	printf("verdict: %s (%zu deltas, %zu findings; threshold %.1f%%, %s correction)\n",
+	       pd_verdict_name(c->verdict), c->n_deltas, c->n_findings, c->threshold_pct,
+	       c->correction);
+	for (size_t i = 0; i < c->n_findings && i < 8; i++) {
+		struct pd_buf b = PD_BUF_INIT;
+		pd_esc_text(&b, c->findings[i].text);
+		printf("  %zu. [%s] %s\n", i + 1, pd_finding_kind_name(c->findings[i].kind), b.ptr);
+		pd_buf_release(&b);
+	}
+	if (pd_report_is_file(ro))
+		printf("report: %s\n", ro->out);
+	else
+		printf("report: %s/index.html (summary.json, junit.xml, summary.md, summary.jira "
+		       "beside it)\n",
+		       ro->out);
+}
+
+static int compare_runs(const struct opts *o, const char *base_dir, const char *target_dir,
+			const char *out)
+{
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_run *base = NULL, *target = NULL;
+	struct pd_comparison *c = NULL;
+	int rc = EXIT_OK;
+	if (pd_bundle_load(&base, base_dir, &o->lim, &err) < 0 ||
+	    pd_bundle_load(&target, target_dir, &o->lim, &err) < 0 ||
+	    pd_compare(&c, base, target, &o->cmp, &err) < 0) {
+		rc = report_error(&err);
+		goto done;
+	}
+	struct pd_report_opts ro = {out,
+				    {pd_run_label(base, o->label_base),
+				     pd_run_label(target, o->label_target)},
+				    o->single_file, !o->quiet && isatty(2)};
+	if (pd_report_write(c, &ro, &err) < 0) {
+		rc = report_error(&err);
+		goto done;
+	}
+	if (!o->quiet)
+		print_summary(c, &ro);
+	if (c->verdict == PD_VERDICT_NOT_COMPARABLE)
+		rc = EXIT_NOTCMP;
+	else if (c->verdict == PD_VERDICT_REGRESSION && o->fail_on_regression)
+		rc = EXIT_REGRESSION;
+done:
+	pd_comparison_free(c);
+	pd_run_free(base);
+	pd_run_free(target);
+	return rc;
+}
+
+static int cmd_compare(const struct opts *o)
+{
+	if (o->n_args != 2)
+		return usage_error("%s", "compare needs two run bundles: perfdelta compare BASELINE TARGET -o DIR");
+	if (!o->out)
+		return usage_error("%s", "compare needs an output directory: -o DIR");
+	return compare_runs(o, o->args[0], o->args[1], o->out);
+}
+
+/* The seed fixture's comparison; it holds regressions on purpose, so the demo exits 0
+ * once the report is written. */
 static int cmd_demo(const struct opts *o)
 {
-	static const char *const runs[] = {PD_SEED_DIR "/baseline", PD_SEED_DIR "/failover"};
-	for (int i = 0; i < 2; i++) {
-		int rc = cmd_inspect(o, runs[i]);
-		if (rc)
-			return rc;
-		if (!o->json && i == 0)
-			printf("\n");
-	}
-	return EXIT_OK;
+	const char *out = o->out ? o->out : "perfdelta-demo";
+	int rc;
+	if (o->n_args)
+		return usage_error("unexpected argument '%s'", o->args[0]);
+	rc = compare_runs(o, PD_SEED_DIR "/baseline", PD_SEED_DIR "/failover", out);
+	return rc == EXIT_REGRESSION ? EXIT_OK : rc;
 }
 
 int main(int argc, char **argv)
 {
-	struct opts o = {.lim = PD_LIMITS_DEFAULT};
+	struct opts o = {.lim = PD_LIMITS_DEFAULT, .cmp = PD_COMPARE_OPTS_INIT,
+			 .fail_on_regression = 1};
 	int rc = parse_args(&o, argc, argv);
-	if (rc >= 0)
-		return rc;
-	if (!strcmp(o.cmd, "inspect")) {
-		if (!o.run)
-			return usage_error("%s", "inspect needs a run bundle: perfdelta inspect RUN");
-		return cmd_inspect(&o, o.run);
+	if (rc < 0) {
+		if (!strcmp(o.cmd, "inspect"))
+			rc = cmd_inspect(&o);
+		else if (!strcmp(o.cmd, "compare"))
+			rc = cmd_compare(&o);
+		else if (!strcmp(o.cmd, "demo"))
+			rc = cmd_demo(&o);
+		else
+			rc = usage_error("unknown command '%s'", o.cmd);
 	}
-	if (!strcmp(o.cmd, "demo"))
-		return cmd_demo(&o);
-	return usage_error("unknown command '%s'", o.cmd);
+	free(o.metrics_arg);
+	return rc;
 }

@@ -1,6 +1,7 @@
 #include "model.h"
 #include "xalloc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,20 @@ const char *pd_unit_name(enum pd_unit u)
 {
 	static const char *const names[] = {"", "%", "B", "count", "/s", "B/s", "ms"};
 	return names[u];
+}
+
+void pd_unit_format(char *out, size_t n, double v, enum pd_unit u)
+{
+	if (u == PD_UNIT_BYTES && fabs(v) >= 1 << 30)
+		snprintf(out, n, "%.2f GiB", v / (1 << 30));
+	else if (u == PD_UNIT_BYTES)
+		snprintf(out, n, "%.1f MiB", v / (1 << 20));
+	else if (u == PD_UNIT_PERCENT)
+		snprintf(out, n, "%.1f%%", v);
+	else if (u == PD_UNIT_PER_SEC || u == PD_UNIT_BYTES_PER_SEC || u == PD_UNIT_MS)
+		snprintf(out, n, fabs(v) < 100 ? "%.2f %s" : "%.0f %s", v, pd_unit_name(u));
+	else
+		snprintf(out, n, fabs(v) < 100 ? "%.1f" : "%.0f", v);
 }
 
 static int ends_with(const char *s, const char *suffix)

@@ -5,14 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
+size_t pd_esc_utf8(const char *s, unsigned *cp)
 {
-	unsigned c = s[0];
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned c = u[0];
 	size_t n;
 	unsigned min;
-	if (c < 0x80)
+	if (c < 0x80) {
+		*cp = c;
 		return 1;
+	}
 	if (c >= 0xc2 && c <= 0xdf)
 		n = 2, min = 0x80;
 	else if (c >= 0xe0 && c <= 0xef)
@@ -21,15 +23,22 @@ static size_t utf8_len(const unsigned char *s)
 		n = 4, min = 0x10000;
 	else
 		return 0;
-	unsigned cp = c & (0x3f >> (n - 1));
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
+	unsigned v = c & (0x3f >> (n - 1));
+	for (size_t i = 1; i < n; i++) { /* stops at the first non-continuation, the NUL too */
+		if ((u[i] & 0xc0) != 0x80)
 			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
+		v = (v << 6) | (u[i] & 0x3f);
 	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
 		return 0;
+	*cp = v;
 	return n;
+}
+
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned cp;
+	return pd_esc_utf8((const char *)s, &cp);
 }
 
 void pd_esc_json(struct pd_buf *b, const char *s)
@@ -100,5 +109,81 @@ void pd_esc_text(struct pd_buf *b, const char *s)
 			pd_buf_addf(b, "\\x%02x", *p);
 		else
 			pd_buf_addch(b, (char)*p);
+	}
+}
+
+#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD in UTF-8 */
+
+void pd_esc_xml(struct pd_buf *b, const char *s)
+{
+	const char *p = s;
+	while (*p) {
+		unsigned cp;
+		size_t n = pd_esc_utf8(p, &cp);
+		if (!n) {
+			pd_buf_adds(b, "&#xfffd;"), p++;
+			continue;
+		}
+		switch (cp) {
+		case '&': pd_buf_adds(b, "&amp;"); break;
+		case '<': pd_buf_adds(b, "&lt;"); break;
+		case '>': pd_buf_adds(b, "&gt;"); break; /* also keeps "]]>" out of text */
+		case '"': pd_buf_adds(b, "&quot;"); break;
+		case '\'': pd_buf_adds(b, "&apos;"); break;
+		case '\t': pd_buf_adds(b, "&#9;"); break;
+		case '\n': pd_buf_adds(b, "&#10;"); break;
+		case '\r': pd_buf_adds(b, "&#13;"); break;
+		default:
+			/* XML 1.0 Char excludes the other C0 controls, U+FFFE and U+FFFF */
+			if (cp < 0x20 || cp == 0xfffe || cp == 0xffff)
+				pd_buf_adds(b, "&#xfffd;");
+			else
+				pd_buf_add(b, p, n);
+		}
+		p += n;
+	}
+}
+
+/* Appends the character at *p for a lightweight markup: special ones after a backslash,
+ * line breaks and tabs as a space, control characters and invalid UTF-8 as U+FFFD.
+ * Returns the number of bytes consumed. */
+static size_t markup_char(struct pd_buf *b, const char *p, const char *special)
+{
+	unsigned cp;
+	size_t n = pd_esc_utf8(p, &cp);
+	if (!n) {
+		pd_buf_adds(b, REPLACEMENT);
+		return 1;
+	}
+	if (cp == '\n' || cp == '\r' || cp == '\t')
+		pd_buf_addch(b, ' ');
+	else if (cp < 0x20 || cp == 0x7f)
+		pd_buf_adds(b, REPLACEMENT);
+	else if (cp < 0x80 && strchr(special, (int)cp)) /* strchr would truncate cp; not 0 */
+		pd_buf_addch(b, '\\'), pd_buf_addch(b, (char)cp);
+	else
+		pd_buf_add(b, p, n);
+	return n;
+}
+
+void pd_esc_md(struct pd_buf *b, const char *s)
+{
+	/* CommonMark lets a backslash escape any ASCII punctuation; these are the ones that
+	 * can start markup inline, in a GFM table cell or at the start of a line */
+	while (*s)
+		s += markup_char(b, s, "\\`*_{}[]()#+-.!|<>&~");
+}
+
+void pd_esc_jira(struct pd_buf *b, const char *s)
+{
+	while (*s) {
+		if (*s == '\\') {
+			/* Jira keeps a backslash before a non-special character, but "\\" is a
+			 * forced line break: an entity is the only literal backslash */
+			pd_buf_adds(b, "&#92;"), s++;
+			continue;
+		}
+		/* the characters Jira's BackslashEscapeRendererComponent unescapes */
+		s += markup_char(b, s, "-#*_+?^~|%{}[]()!@");
 	}
 }

@@ -14,5 +14,24 @@ void pd_esc_json_num(struct pd_buf *b, double v);
 void pd_esc_html(struct pd_buf *b, const char *s);
 /* Text for a terminal: control bytes shown as \xNN, so input cannot move the cursor. */
 void pd_esc_text(struct pd_buf *b, const char *s);
+/* XML 1.0 text or attribute value (also SVG text): & < > " ' as entities, tab, newline
+ * and carriage return as character references (so attribute values keep them); other
+ * control characters, U+FFFE, U+FFFF and bytes that are not valid UTF-8 become U+FFFD,
+ * so the document stays well-formed whatever the input. */
+void pd_esc_xml(struct pd_buf *b, const char *s);
+/* Markdown inline text: a backslash before each of \ ` * _ { } [ ] ( ) # + - . ! | < > & ~
+ * (so input cannot open emphasis, links, HTML, entities or table cells); line breaks and
+ * tabs become spaces, so a value cannot start a heading or a table row; other control
+ * characters and invalid UTF-8 become U+FFFD. */
+void pd_esc_md(struct pd_buf *b, const char *s);
+/* Jira wiki inline text: a backslash before each character Jira's renderer escapes
+ * (- # * _ + ? ^ ~ | % { } [ ] ( ) ! @), a backslash itself as &#92; (Jira reads "\\" as a
+ * line break), line breaks and tabs as spaces; other control characters and invalid UTF-8
+ * become U+FFFD. The caller places values inside a line, never at its start ("h1." and
+ * "bq." are only markup there). */
+void pd_esc_jira(struct pd_buf *b, const char *s);
+/* Length (1 to 4) of the valid UTF-8 sequence at s, with its code point in *cp; 0 when the
+ * bytes at s are not one (overlong, surrogate, above U+10FFFF, cut short by the NUL). */
+size_t pd_esc_utf8(const char *s, unsigned *cp);
 
 #endif

@@ -33,26 +33,41 @@ struct pd_plot_chart {
 	size_t n_bands;
 	double event_s;     /* a vertical marker; NaN for none */
 	int width, height;  /* pixels; 0 for the defaults 720 x 300 */
+	const char *event_label; /* text at the marker, from input: escaped; NULL for "event" */
 };
 
-/* Largest-triangle-three-buckets decimation of (t, v)[0..n) to at most max points
- * (keeping the first and last, and each bucket's most significant point, so peaks
- * survive), written to out_t/out_v (room for max); NaN gaps are kept as gaps. Returns
- * the number of points written. For drawing only, never for statistics. */
+/* Largest-triangle-three-buckets decimation of (t, v)[0..n) to at most max points,
+ * written to out_t/out_v (room for max); returns the number written. n <= max copies the
+ * input unchanged. Otherwise each run of finite points between gaps (v or t not finite)
+ * gets a share of max proportional to its length and keeps its first and last point and
+ * one point per bucket: the run's maximum and minimum in their buckets (the one with the
+ * larger triangle when a bucket holds both), elsewhere the point that makes the largest
+ * triangle with the previous kept point and the next bucket's mean, so peaks survive. Runs
+ * are separated by one (t, NaN) point where the gap began; a run whose share is 0 is
+ * dropped, and when there are max / 2 gaps or more they are all dropped (joined). For
+ * drawing only, never for statistics. */
 size_t pd_plot_decimate(double *out_t, double *out_v, const double *t, const double *v,
 			size_t n, size_t max);
 
 /* Appends to script the gnuplot commands and inline data that draw chart into
- * dir/chart->file with the svg terminal. Strings from input are quoted so that gnuplot
- * can never execute them. */
+ * dir/chart->file with the svg terminal (dir NULL or "" for the working directory). Lines
+ * longer than 2 x width points are decimated with pd_plot_decimate. Strings from input
+ * only ever appear as pd_plot_quote strings, so gnuplot can never execute them; a chart
+ * without any finite point is drawn as an empty frame saying "no data" (not an error).
+ * Same chart, same bytes. */
 void pd_plot_script(struct pd_buf *script, const struct pd_plot_chart *chart, const char *dir);
 
-/* Quotes s as a gnuplot single-quoted string (the only kind without escapes or
- * backquote command substitution), dropping control characters. */
+/* Quotes s as a gnuplot single-quoted string (the only kind without backslash escapes,
+ * backquote command substitution or @macro expansion; ' is written ''). Control
+ * characters are dropped; invalid UTF-8, U+FFFE and U+FFFF become U+FFFD, and a zero-width
+ * space goes into "]]>" and "\U" (gnuplot 6 reads \U+XXXX even in single quotes), so the
+ * SVG gnuplot writes from it stays well-formed. */
 void pd_plot_quote(struct pd_buf *b, const char *s);
 
-/* Runs one gnuplot process on script (fed on stdin). PD_EIO with gnuplot's first error
- * line when it fails or is missing. */
+/* Runs one gnuplot process on script (fed on stdin): "gnuplot -d" from PATH, with an
+ * argument vector and a fixed environment (no user or system init file, no GNUPLOT_LIB),
+ * stdout discarded. PD_EIO with gnuplot's first error line when it fails (gnuplot reads
+ * on after an error, so the other charts are still written), or when it is missing. */
 int pd_plot_run(const char *script, size_t len, struct pd_err *err);
 
 #endif

@@ -32,6 +32,9 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pd_suite_console());
 	srunner_add_suite(sr, pd_suite_bundle());
 	srunner_add_suite(sr, pd_suite_timebase());
+	srunner_add_suite(sr, pd_suite_plot());
+	srunner_add_suite(sr, pd_suite_escape());
+	srunner_add_suite(sr, pd_suite_stats());
 	if (argc > 1) /* run one suite: check_perfdelta perfdb */
 		srunner_run(sr, argv[1], NULL, CK_NORMAL);
 	else

@@ -12,6 +12,9 @@ Suite *pd_suite_jenkins(void);
 Suite *pd_suite_console(void);
 Suite *pd_suite_bundle(void);
 Suite *pd_suite_timebase(void);
+Suite *pd_suite_plot(void);
+Suite *pd_suite_escape(void);
+Suite *pd_suite_stats(void);
 
 /* Reads a file of the test tree into a NUL-terminated string (caller frees); aborts
  * the test when it is missing. */

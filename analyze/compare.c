@@ -1,0 +1,195 @@
+#include "compare_impl.h"
+#include "../core/xalloc.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *pd_phase_name(enum pd_phase p)
+{
+	static const char *const names[] = {"pre", "transient", "post", "whole"};
+	return names[p];
+}
+
+const char *pd_verdict_name(enum pd_verdict v)
+{
+	static const char *const names[] = {"same", "improvement", "regression", "inconclusive",
+					    "not-comparable"};
+	return names[v];
+}
+
+const char *pd_finding_kind_name(enum pd_finding_kind k)
+{
+	static const char *const names[] = {"not-comparable", "post-event-mismatch",
+					    "lingering-connections", "kpi-scope", "metric-shift",
+					    "recovery", "data-gap"};
+	return names[k];
+}
+
+double pd_compare_threshold(const struct pd_compare_opts *opts, const char *metric)
+{
+	for (size_t i = 0; i < opts->n_overrides; i++)
+		if (fnmatch(opts->overrides[i].glob, metric, 0) == 0)
+			return opts->overrides[i].pct;
+	return opts->threshold_pct;
+}
+
+/* Sections of a .test that define the workload; the event's own keys are left out. */
+static int workload_key(const char *section, const char *key)
+{
+	static const char *const sections[] = {"load", "access", "bucket", "index", "secondary",
+					       "collection", "compaction"};
+	if (!strcmp(section, "access") && !strcmp(key, "n1ql_shutdown_type"))
+		return 0;
+	if (!strncmp(section, "n1ql-", 5))
+		return 1;
+	for (size_t i = 0; i < sizeof(sections) / sizeof(*sections); i++)
+		if (!strcmp(section, sections[i]))
+			return 1;
+	return !strcmp(section, "cluster") && strcmp(key, "initial_nodes");
+}
+
+static void reason(struct pd_comparison *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void reason(struct pd_comparison *c, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	pd_strv_add(&c->reasons, line);
+}
+
+static void compare_configs(struct pd_comparison *c, const struct pd_ini *a, const struct pd_ini *b)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		const struct pd_ini_entry *e = &a->e[i];
+		const char *other = pd_ini_get(b, e->section, e->key);
+		if (workload_key(e->section, e->key) && (!other || strcmp(other, e->value)))
+			reason(c, "the workload differs: [%s] %s is '%s' in the baseline, '%s' in the target",
+			       e->section, e->key, e->value, other ? other : "(absent)");
+	}
+	for (size_t i = 0; i < b->n; i++) {
+		const struct pd_ini_entry *e = &b->e[i];
+		if (workload_key(e->section, e->key) && !pd_ini_get(a, e->section, e->key))
+			reason(c, "the workload differs: [%s] %s is only in the target's config",
+			       e->section, e->key);
+	}
+}
+
+/* The same test, or its shutdown variant (N1QLThroughputTest vs
+ * N1QLThroughputShutdownTest: the event is the point of the comparison). */
+static int same_test(const char *a, const char *b)
+{
+	char x[256], y[256], *p;
+	snprintf(x, sizeof(x), "%s", a);
+	snprintf(y, sizeof(y), "%s", b);
+	if ((p = strstr(x, "Shutdown")))
+		memmove(p, p + 8, strlen(p + 8) + 1);
+	if ((p = strstr(y, "Shutdown")))
+		memmove(p, p + 8, strlen(p + 8) + 1);
+	return !strcmp(x, y);
+}
+
+static void check_comparable(struct pd_comparison *c)
+{
+	const struct pd_run *a = c->base, *b = c->target;
+	double la = (double)(c->tb_base.end_ms - c->tb_base.t0_ms) / 1000;
+	double lb = (double)(c->tb_target.end_ms - c->tb_target.t0_ms) / 1000;
+	int64_t ia = c->tb_base.interval_ms, ib = c->tb_target.interval_ms;
+	if (a->cfg.test && b->cfg.test && !same_test(a->cfg.test, b->cfg.test))
+		reason(c, "different tests: %s vs %s", a->cfg.test, b->cfg.test);
+	if (a->test.path && b->test.path)
+		compare_configs(c, &a->test, &b->test);
+	if (fabs(la - lb) > 0.1 * fmax(la, lb))
+		reason(c, "the measured phases last %.0f s and %.0f s", la, lb);
+	if (ia > 0 && ib > 0 && llabs(ia - ib) * 10 > (ia > ib ? ia : ib))
+		reason(c, "sampling intervals differ: %.1f s vs %.1f s", (double)ia / 1000,
+		       (double)ib / 1000);
+}
+
+static enum pd_verdict overall(const struct pd_comparison *c)
+{
+	int regression = 0, improvement = 0;
+	if (c->reasons.n)
+		return PD_VERDICT_NOT_COMPARABLE;
+	for (size_t i = 0; i < c->n_deltas; i++) {
+		regression |= c->deltas[i].verdict == PD_VERDICT_REGRESSION;
+		improvement |= c->deltas[i].verdict == PD_VERDICT_IMPROVEMENT;
+	}
+	if (regression)
+		return PD_VERDICT_REGRESSION;
+	if (improvement)
+		return PD_VERDICT_IMPROVEMENT;
+	return c->n_deltas ? PD_VERDICT_SAME : PD_VERDICT_INCONCLUSIVE;
+}
+
+static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opts,
+		      struct pd_err *err)
+{
+	int rc;
+	if ((rc = pd_timebase_resolve(&c->tb_base, c->base, NULL, err)) < 0 ||
+	    (rc = pd_timebase_resolve(&c->tb_target, c->target, &opts->time, err)) < 0)
+		return rc;
+	int64_t step = c->tb_base.interval_ms ? c->tb_base.interval_ms : c->tb_target.interval_ms;
+	if (step <= 0)
+		return pd_err_set(err, PD_ECOMPARE,
+				  "cannot compare: a run has fewer than two samples per series");
+	c->step_s = (double)step / 1000;
+	c->length_s = (double)fmax(c->tb_base.end_ms - c->tb_base.t0_ms,
+				   c->tb_target.end_ms - c->tb_target.t0_ms) /
+		      1000;
+	return 0;
+}
+
+int pd_compare(struct pd_comparison **out, const struct pd_run *base, const struct pd_run *target,
+	       const struct pd_compare_opts *opts, struct pd_err *err)
+{
+	struct pd_comparison *c = pd_xcalloc(1, sizeof(*c));
+	int rc;
+	c->base = base;
+	c->target = target;
+	c->threshold_pct = opts->threshold_pct;
+	c->correction = "holm";
+	if ((rc = time_bases(c, opts, err)) < 0) {
+		pd_comparison_free(c);
+		*out = NULL;
+		return rc;
+	}
+	check_comparable(c);
+	pd_views_build(c, opts);
+	pd_phases_set(c, opts->settle_s);
+	pd_deltas_compute(c, opts);
+	pd_findings_build(c, opts);
+	c->verdict = overall(c);
+	*out = c;
+	return 0;
+}
+
+void pd_comparison_free(struct pd_comparison *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n_views; i++) {
+		free(c->views[i].metric);
+		free(c->views[i].scope);
+		free(c->views[i].nodes);
+		free(c->views[i].base);
+		free(c->views[i].target);
+	}
+	free(c->views);
+	free(c->deltas);
+	for (size_t i = 0; i < c->n_findings; i++) {
+		free(c->findings[i].metric);
+		free(c->findings[i].scope);
+		free(c->findings[i].text);
+	}
+	free(c->findings);
+	pd_strv_free(&c->reasons);
+	pd_strv_free(&c->matching);
+	free(c);
+}

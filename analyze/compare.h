@@ -1,0 +1,141 @@
+/* The comparison of a baseline run with a target run: aligned views, phases, deltas with
+ * verdicts, and ranked findings. Pure functions over the model: no I/O.
+ * (The comparison lives here rather than in core/ because it is made of the analysis'
+ * own types: time bases and summaries.) */
+#ifndef PD_COMPARE_H
+#define PD_COMPARE_H
+
+#include "stats.h"
+#include "timebase.h"
+#include "../core/err.h"
+#include "../core/model.h"
+
+enum pd_phase { PD_PHASE_PRE, PD_PHASE_TRANSIENT, PD_PHASE_POST, PD_PHASE_WHOLE };
+#define PD_PHASE_COUNT 4
+const char *pd_phase_name(enum pd_phase p); /* "pre", "transient", "post", "whole" */
+
+enum pd_verdict {
+	PD_VERDICT_SAME,
+	PD_VERDICT_IMPROVEMENT,
+	PD_VERDICT_REGRESSION,
+	PD_VERDICT_INCONCLUSIVE,
+	PD_VERDICT_NOT_COMPARABLE
+};
+const char *pd_verdict_name(enum pd_verdict v); /* "same", "improvement", ... */
+
+enum pd_finding_kind {
+	PD_FIND_NOT_COMPARABLE,
+	PD_FIND_POST_EVENT_MISMATCH,
+	PD_FIND_LINGERING,
+	PD_FIND_KPI_SCOPE,
+	PD_FIND_METRIC_SHIFT,
+	PD_FIND_RECOVERY,
+	PD_FIND_DATA_GAP
+};
+const char *pd_finding_kind_name(enum pd_finding_kind k); /* "metric-shift", ... */
+
+/* A time window of the measured phase, seconds from its start (the same offsets in
+ * both runs). */
+struct pd_window {
+	enum pd_phase phase;
+	double start_s, end_s; /* [start, end) */
+};
+
+enum pd_agg { PD_AGG_ONE, PD_AGG_SUM, PD_AGG_MEAN };
+
+/* One metric at one scope, both runs on the common grid t = i * step_s.
+ * Invariant: base and target have n entries; NaN where the run has no value there. */
+struct pd_view {
+	char *metric;    /* "atop/memcached_cpu" */
+	char *scope;     /* "cluster", "role:kv", "node:172.23.100.55", "removed", "survivors" */
+	char *nodes;     /* the target nodes it covers, "172.23.100.210,..." or "" */
+	enum pd_unit unit;
+	int worse;       /* +1 when up is worse, -1 when down is worse */
+	enum pd_agg agg;
+	size_t n;
+	double step_s;
+	double *base, *target;
+};
+
+struct pd_delta {
+	size_t view;      /* index into pd_comparison.views */
+	enum pd_phase phase;
+	struct pd_summary base, target;
+	double delta_pct; /* of medians; NaN when the baseline median is 0 */
+	double ci_lo, ci_hi;
+	double p_value, p_adj;
+	enum pd_verdict verdict;
+};
+
+struct pd_finding {
+	enum pd_finding_kind kind;
+	char *metric;     /* NULL when the finding is not about one metric */
+	char *scope;      /* NULL likewise */
+	int has_phase;
+	enum pd_phase phase;
+	int direction;    /* +1 up, -1 down, 0 none */
+	double delta_pct; /* NaN when none */
+	double value;     /* NaN when none */
+	double score;     /* higher first */
+	long view;        /* the view that shows it, or -1 */
+	char *text;       /* one sentence with the numbers, to paste */
+};
+
+/* A per-metric threshold: metrics matching glob (fnmatch) use pct. */
+struct pd_threshold {
+	const char *glob;
+	double pct;
+};
+
+struct pd_compare_opts {
+	double threshold_pct;                  /* practical threshold, default 5 */
+	const struct pd_threshold *overrides;  /* first match wins */
+	size_t n_overrides;
+	const char *const *metric_globs;       /* --metrics: only these (NULL = all) */
+	size_t n_metric_globs;
+	double settle_s;                       /* after the rebalance, default 60 */
+	double alpha;                          /* family-wise, default 0.05 */
+	unsigned reps;                         /* bootstrap resamples, default 400 */
+	uint64_t seed;
+	struct pd_time_flags time;             /* the target's --event-time and clock */
+};
+#define PD_COMPARE_OPTS_INIT {5.0, NULL, 0, NULL, 0, 60.0, 0.05, 400, 0x5eed, {0, 0, 0, 0}}
+
+struct pd_comparison {
+	const struct pd_run *base, *target; /* borrowed */
+	struct pd_timebase tb_base, tb_target;
+	double step_s;                      /* the common grid */
+	double length_s;
+	struct pd_window windows[PD_PHASE_COUNT];
+	size_t n_windows;                   /* 1 (whole) without an event, else 4 */
+	struct pd_view *views;
+	size_t n_views, cap_views;
+	struct pd_delta *deltas;
+	size_t n_deltas, cap_deltas;
+	struct pd_finding *findings;        /* ranked */
+	size_t n_findings, cap_findings;
+	struct pd_strv reasons;             /* why the runs are not comparable */
+	struct pd_strv matching;            /* how nodes were matched, one line each */
+	const char *correction;             /* "holm" */
+	double threshold_pct;
+	enum pd_verdict verdict;
+};
+
+/* Compares base with target into *out (caller frees with pd_comparison_free). Runs that
+ * cannot be compared still give a comparison, with verdict not-comparable and reasons.
+ * PD_EINVAL for a flag that contradicts the runs. */
+int pd_compare(struct pd_comparison **out, const struct pd_run *base, const struct pd_run *target,
+	       const struct pd_compare_opts *opts, struct pd_err *err);
+void pd_comparison_free(struct pd_comparison *c);
+
+/* The verdict on one delta: the interval inside +-thr is same; significant (p_adj < alpha,
+ * interval excluding 0) and at least thr is regression or improvement by the metric's
+ * direction (worse: +1 up is worse); significant but under thr is same; anything else
+ * (an interval reaching past thr that is not significant, or NaN) is inconclusive. */
+enum pd_verdict pd_verdict_of(double delta, double lo, double hi, double p_adj, double alpha,
+			      double thr, int worse);
+
+/* The threshold that applies to metric. */
+double pd_compare_threshold(const struct pd_compare_opts *opts, const char *metric);
+
+#endif

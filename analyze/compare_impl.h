@@ -1,0 +1,31 @@
+/* Internal to analyze/: the stages of pd_compare, each in its own file. */
+#ifndef PD_COMPARE_IMPL_H
+#define PD_COMPARE_IMPL_H
+
+#include "compare.h"
+
+/* +1 when a rise of collector/metric is worse (CPU, memory, connections, latency,
+ * errors), -1 when a fall is (throughput, free memory). */
+int pd_metric_worse(const char *collector, const char *metric);
+
+/* Matches nodes by role, records the matching, and builds every view of c (c->base,
+ * c->target and both time bases set). Metrics not matching opts' globs are left out. */
+void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts);
+
+/* Fills grid[0..n) with s's samples: the sample nearest each grid point t0 + i step;
+ * NaN where there is none within half a step. */
+void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0_ms,
+		   int64_t step_ms);
+
+/* deltas.c: sets c->windows from the target's event (pre, transient, post, whole; only
+ * whole without an event). */
+void pd_phases_set(struct pd_comparison *c, double settle_s);
+
+/* deltas.c: one delta per (view, window) with enough samples on both sides (10), the
+ * p-values adjusted by Holm's method across all of them, and a verdict each. */
+void pd_deltas_compute(struct pd_comparison *c, const struct pd_compare_opts *opts);
+
+/* findings.c: the ranked findings of c. */
+void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *opts);
+
+#endif

@@ -1,0 +1,120 @@
+#include "compare_impl.h"
+#include "../core/xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pd_phases_set(struct pd_comparison *c, double settle_s)
+{
+	const struct pd_timebase *tb = &c->tb_target;
+	double len = c->length_s, e = tb->event_s, te;
+	if (tb->event == PD_EVENT_NONE) {
+		c->windows[0] = (struct pd_window){PD_PHASE_WHOLE, 0, len};
+		c->n_windows = 1;
+		return;
+	}
+	te = (tb->rebalance_end_s.ok && tb->rebalance_end_s.value > e ? tb->rebalance_end_s.value
+								      : e) +
+	     settle_s;
+	if (te > len)
+		te = len;
+	c->windows[0] = (struct pd_window){PD_PHASE_PRE, 0, e};
+	c->windows[1] = (struct pd_window){PD_PHASE_TRANSIENT, e, te};
+	c->windows[2] = (struct pd_window){PD_PHASE_POST, te, len};
+	c->windows[3] = (struct pd_window){PD_PHASE_WHOLE, 0, len};
+	c->n_windows = 4;
+}
+
+enum pd_verdict pd_verdict_of(double delta, double lo, double hi, double p_adj, double alpha,
+			      double thr, int worse)
+{
+	int significant = p_adj < alpha && (lo > 0 || hi < 0);
+	if (isnan(delta) || isnan(lo) || isnan(hi))
+		return PD_VERDICT_INCONCLUSIVE;
+	if (lo >= -thr && hi <= thr)
+		return PD_VERDICT_SAME;
+	if (significant && fabs(delta) >= thr)
+		return (delta > 0) == (worse > 0) ? PD_VERDICT_REGRESSION : PD_VERDICT_IMPROVEMENT;
+	if (significant)
+		return PD_VERDICT_SAME;
+	return PD_VERDICT_INCONCLUSIVE;
+}
+
+/* The non-NaN points of one side of a view inside a window, with their times. */
+struct sample {
+	double *t, *v;
+	size_t n;
+};
+
+static void collect(struct sample *out, const double *side, const struct pd_view *view,
+		    const struct pd_window *w)
+{
+	out->n = 0;
+	for (size_t i = 0; i < view->n; i++) {
+		double t = (double)i * view->step_s;
+		if (t < w->start_s || t >= w->end_s || isnan(side[i]))
+			continue;
+		out->t[out->n] = t;
+		out->v[out->n++] = side[i];
+	}
+}
+
+static void add_delta(struct pd_comparison *c, const struct pd_compare_opts *opts, size_t vi,
+		      const struct pd_window *w, struct sample *b, struct sample *t)
+{
+	const struct pd_view *v = &c->views[vi];
+	struct pd_delta *d;
+	collect(b, v->base, v, w);
+	collect(t, v->target, v, w);
+	if (b->n < 10 || t->n < 10)
+		return;
+	PD_GROW(c->deltas, c->cap_deltas, c->n_deltas + 1);
+	d = &c->deltas[c->n_deltas++];
+	memset(d, 0, sizeof(*d));
+	d->view = vi;
+	d->phase = w->phase;
+	pd_stats_summary(&d->base, b->t, b->v, b->n);
+	pd_stats_summary(&d->target, t->t, t->v, t->n);
+	/* every delta its own stream, the same one on every run */
+	struct pd_delta_ci ci = pd_stats_delta_ci(b->v, b->n, t->v, t->n, opts->reps, 0.05,
+						  opts->seed + vi * PD_PHASE_COUNT + w->phase);
+	d->delta_pct = ci.delta_pct;
+	d->ci_lo = ci.lo_pct;
+	d->ci_hi = ci.hi_pct;
+	d->p_value = pd_stats_mann_whitney(b->v, b->n, t->v, t->n, 1, NULL);
+}
+
+static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
+	double *p = pd_xmalloc((c->n_deltas + 1) * sizeof(*p));
+	double *adj = pd_xmalloc((c->n_deltas + 1) * sizeof(*adj));
+	for (size_t i = 0; i < c->n_deltas; i++)
+		p[i] = c->deltas[i].p_value;
+	pd_stats_holm(adj, p, c->n_deltas);
+	c->correction = "holm";
+	for (size_t i = 0; i < c->n_deltas; i++) {
+		struct pd_delta *d = &c->deltas[i];
+		const struct pd_view *v = &c->views[d->view];
+		d->p_adj = adj[i];
+		d->verdict = pd_verdict_of(d->delta_pct, d->ci_lo, d->ci_hi, d->p_adj, opts->alpha,
+					   pd_compare_threshold(opts, v->metric), v->worse);
+	}
+	free(p);
+	free(adj);
+}
+
+void pd_deltas_compute(struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < c->n_views; i++)
+		if (c->views[i].n > n)
+			n = c->views[i].n;
+	struct sample b = {pd_xmalloc(n * sizeof(double)), pd_xmalloc(n * sizeof(double)), 0};
+	struct sample t = {pd_xmalloc(n * sizeof(double)), pd_xmalloc(n * sizeof(double)), 0};
+	for (size_t vi = 0; vi < c->n_views; vi++)
+		for (size_t w = 0; w < c->n_windows; w++)
+			add_delta(c, opts, vi, &c->windows[w], &b, &t);
+	judge(c, opts);
+	free(b.t), free(b.v), free(t.t), free(t.v);
+}

@@ -1,0 +1,171 @@
+#include "charts.h"
+#include "../core/xalloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct pd_chart *new_chart(struct pd_chart_plan *plan, enum pd_chart_kind kind,
+				  long finding, size_t view)
+{
+	PD_GROW(plan->charts, plan->cap, plan->n + 1);
+	struct pd_chart *ch = &plan->charts[plan->n++];
+	memset(ch, 0, sizeof(*ch));
+	ch->kind = kind;
+	ch->finding = finding;
+	ch->view = view;
+	return ch;
+}
+
+/* Decimates one series of a view into the chart's data at slot k. */
+static void add_line(struct pd_chart *ch, size_t k, const double *v, size_t n, double step,
+		     size_t max, const char *label, int style)
+{
+	double *t = pd_xmalloc((n + 1) * sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		t[i] = (double)i * step;
+	double *out = ch->data + k * 2 * max;
+	size_t m = pd_plot_decimate(out, out + max, t, v, n, max);
+	free(t);
+	ch->lines[k] = (struct pd_plot_line){label, out, out + max, m, style};
+}
+
+static long removed_view(const struct pd_comparison *c, const struct pd_view *v)
+{
+	for (size_t i = 0; i < c->n_views; i++)
+		if (!strcmp(c->views[i].metric, v->metric) && !strcmp(c->views[i].scope, "removed"))
+			return (long)i;
+	return -1;
+}
+
+static void finish(struct pd_chart *ch, const struct pd_chart_plan *plan,
+		   const struct pd_comparison *c, const char *ylabel, size_t n_lines)
+{
+	/* pointers into the chart are set once the array stops moving: see wire() */
+	ch->plot.ylabel = ylabel;
+	ch->plot.n_lines = n_lines;
+	ch->plot.n_bands = plan->n_bands;
+	ch->plot.event_s = c->n_windows > 1 ? c->tb_target.event_s : NAN;
+}
+
+/* Both runs of view vi, and the removed node apart when it has the metric. */
+static void view_chart(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t vi,
+		       enum pd_chart_kind kind, long finding, size_t max)
+{
+	const struct pd_view *v = &c->views[vi];
+	long r = strcmp(v->scope, "removed") ? removed_view(c, v) : -1;
+	struct pd_chart *ch = new_chart(plan, kind, finding, vi);
+	size_t k = 0;
+	ch->data = pd_xmalloc(3 * 2 * max * sizeof(double));
+	if (kind == PD_CHART_FINDING)
+		snprintf(ch->file, sizeof(ch->file), "f%02ld.svg", finding + 1);
+	else
+		snprintf(ch->file, sizeof(ch->file), "m%03zu.svg", vi);
+	snprintf(ch->title, sizeof(ch->title), "%s  (%s)", v->metric, v->scope);
+	if (strcmp(v->scope, "removed"))
+		add_line(ch, k++, v->base, v->n, v->step_s, max, "baseline", 0);
+	add_line(ch, k++, v->target, v->n, v->step_s, max,
+		 strcmp(v->scope, "removed") ? "target" : "removed node (target)", 1);
+	if (r >= 0)
+		add_line(ch, k++, c->views[r].target, c->views[r].n, c->views[r].step_s, max,
+			 "removed node (target)", 2);
+	finish(ch, plan, c, pd_unit_name(v->unit), k);
+}
+
+/* The target's difference from the baseline over time, in %, over a 30 s moving mean
+ * of each run (single samples are too noisy to read). */
+static void delta_chart(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t vi,
+			long finding, size_t max)
+{
+	const struct pd_view *v = &c->views[vi];
+	struct pd_chart *ch = new_chart(plan, PD_CHART_DELTA, finding, vi);
+	double *d = pd_xmalloc((v->n + 1) * sizeof(double));
+	size_t w = (size_t)fmax(1, round(30 / v->step_s));
+	for (size_t i = 0; i < v->n; i++) {
+		double sb = 0, st = 0;
+		size_t k = 0;
+		for (size_t j = i + 1 > w ? i + 1 - w : 0; j <= i; j++)
+			if (!isnan(v->base[j]) && !isnan(v->target[j]))
+				sb += v->base[j], st += v->target[j], k++;
+		d[i] = k && sb != 0 ? 100 * (st - sb) / fabs(sb) : NAN;
+	}
+	ch->data = pd_xmalloc(2 * max * sizeof(double));
+	snprintf(ch->file, sizeof(ch->file), "f%02ld-delta.svg", finding + 1);
+	snprintf(ch->title, sizeof(ch->title), "%s  (%s): target vs baseline, 30 s mean", v->metric,
+		 v->scope);
+	add_line(ch, 0, d, v->n, v->step_s, max, "difference", 3);
+	free(d);
+	finish(ch, plan, c, "%", 1);
+}
+
+static int broad(const char *scope)
+{
+	return !strcmp(scope, "cluster") || !strcmp(scope, "survivors");
+}
+
+/* The view to chart for a metric: cluster or survivors, else its first role, else the
+ * removed node. */
+static int metric_view(const struct pd_comparison *c, size_t vi)
+{
+	const struct pd_view *v = &c->views[vi];
+	long first = -1;
+	for (size_t i = 0; i < c->n_views; i++) {
+		if (strcmp(c->views[i].metric, v->metric))
+			continue;
+		if (broad(c->views[i].scope))
+			return i == vi;
+		if (first < 0 && strncmp(c->views[i].scope, "node:", 5))
+			first = (long)i;
+	}
+	return first == (long)vi;
+}
+
+static void wire(struct pd_chart_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		struct pd_chart *ch = &plan->charts[i];
+		ch->plot.file = ch->file;
+		ch->plot.title = ch->title;
+		ch->plot.lines = ch->lines;
+		ch->plot.bands = plan->bands;
+	}
+}
+
+void pd_chart_plan_build(struct pd_chart_plan *plan, const struct pd_comparison *c,
+			 size_t max_points)
+{
+	static const char *const names[] = {"pre", "transient", "post"};
+	memset(plan, 0, sizeof(*plan));
+	for (size_t i = 0; c->n_windows > 1 && i < 3; i++)
+		plan->bands[plan->n_bands++] =
+			(struct pd_plot_band){names[i], c->windows[i].start_s, c->windows[i].end_s};
+	for (size_t f = 0; f < c->n_findings; f++) {
+		if (c->findings[f].view < 0)
+			continue;
+		view_chart(plan, c, (size_t)c->findings[f].view, PD_CHART_FINDING, (long)f,
+			   max_points);
+		if (strcmp(c->views[c->findings[f].view].scope, "removed"))
+			delta_chart(plan, c, (size_t)c->findings[f].view, (long)f, max_points);
+	}
+	for (size_t vi = 0; vi < c->n_views; vi++)
+		if (metric_view(c, vi))
+			view_chart(plan, c, vi, PD_CHART_METRIC, -1, max_points);
+	wire(plan);
+}
+
+void pd_chart_plan_free(struct pd_chart_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		free(plan->charts[i].data);
+	free(plan->charts);
+	memset(plan, 0, sizeof(*plan));
+}
+
+const struct pd_chart *pd_chart_for_view(const struct pd_chart_plan *plan, size_t vi)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->charts[i].kind == PD_CHART_METRIC && plan->charts[i].view == vi)
+			return &plan->charts[i];
+	return NULL;
+}

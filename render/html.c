@@ -1,0 +1,444 @@
+#include "html.h"
+#include "escape.h"
+
+#include "../core/xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+
+static const char css[] =
+	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;"
+	"color:#1d2330;margin:0;background:#f6f7f9}"
+	"main{max-width:1180px;margin:0 auto;padding:24px 28px 48px}"
+	"h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:32px 0 10px;"
+	"border-bottom:1px solid #d9dde5;padding-bottom:4px}"
+	".sub{color:#5b6475;margin:0 0 14px}"
+	".verdict{display:inline-block;padding:4px 12px;border-radius:14px;font-weight:600;"
+	"font-size:15px;color:#fff;margin-right:8px}"
+	".v-regression{background:#c0392b}.v-improvement{background:#1e8449}"
+	".v-same{background:#5d6d7e}.v-inconclusive{background:#b9770e}"
+	".v-not-comparable{background:#6c3483}"
+	".card{background:#fff;border:1px solid #dde1e8;border-radius:8px;padding:14px 16px;"
+	"margin:12px 0}"
+	".kind{display:inline-block;font-size:12px;font-weight:600;padding:1px 8px;"
+	"border-radius:10px;background:#eef1f6;color:#2c3e50;margin-right:6px}"
+	".charts{display:flex;flex-wrap:wrap;gap:8px;margin-top:10px}"
+	".charts img{width:560px;max-width:100%;border:1px solid #eceff3;border-radius:4px;background:#fff}"
+	"table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}"
+	"th,td{border-bottom:1px solid #e6e9ef;padding:5px 8px;text-align:left;vertical-align:top}"
+	"th{background:#eef1f6;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+	".runs td:first-child{width:160px;color:#5b6475}"
+	".up{color:#c0392b}.down{color:#1e8449}"
+	".timeline{display:flex;height:30px;border-radius:6px;overflow:hidden;margin:8px 0 4px}"
+	".timeline div{display:flex;align-items:center;justify-content:center;color:#fff;"
+	"font-size:12px;white-space:nowrap;overflow:hidden}"
+	".ph-pre{background:#5d8aa8}.ph-transient{background:#d68910}.ph-post{background:#7d3c98}"
+	".ph-whole{background:#5d8aa8}"
+	"details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
+	"code{font-size:12.5px;background:#eef1f6;padding:0 4px;border-radius:3px}"
+	"footer{color:#7b8494;font-size:12px;margin-top:36px}";
+
+static void esc(struct pd_buf *b, const char *s)
+{
+	pd_esc_html(b, s ? s : "-");
+}
+
+/* Base64 of data, for data: URIs. */
+static void base64(struct pd_buf *b, const char *data, size_t len)
+{
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *p = (const unsigned char *)data;
+	pd_buf_grow(b, (len + 2) / 3 * 4);
+	for (size_t i = 0; i < len; i += 3) {
+		uint32_t v = (uint32_t)p[i] << 16;
+		if (i + 1 < len)
+			v |= (uint32_t)p[i + 1] << 8;
+		if (i + 2 < len)
+			v |= p[i + 2];
+		char q[4] = {tab[v >> 18 & 63], tab[v >> 12 & 63],
+			     i + 1 < len ? tab[v >> 6 & 63] : '=', i + 2 < len ? tab[v & 63] : '='};
+		pd_buf_add(b, q, 4);
+	}
+}
+
+static void chart_img(struct pd_buf *b, const struct pd_chart_plan *plan, const char *const *svg,
+		      const struct pd_chart *ch)
+{
+	size_t i = (size_t)(ch - plan->charts);
+	pd_buf_adds(b, "<img alt=\"");
+	esc(b, ch->title);
+	if (svg && svg[i]) {
+		pd_buf_adds(b, "\" src=\"data:image/svg+xml;base64,");
+		base64(b, svg[i], strlen(svg[i]));
+	} else {
+		pd_buf_adds(b, "\" src=\"charts/");
+		esc(b, ch->file);
+	}
+	pd_buf_adds(b, "\">");
+}
+
+static void header(struct pd_buf *b, const struct pd_comparison *c, const struct pd_labels *l)
+{
+	const char *v = pd_verdict_name(c->verdict);
+	pd_buf_adds(b, "<h1>perfdelta: ");
+	esc(b, l->target);
+	pd_buf_adds(b, " against ");
+	esc(b, l->base);
+	pd_buf_addf(b, "</h1>\n<p class=\"sub\"><span class=\"verdict v-%s\">%s</span>", v, v);
+	pd_buf_addf(b, "%zu findings, %zu deltas; practical threshold %.1f%%, p-values adjusted "
+		       "by %s's method across all %zu tests.</p>\n",
+		    c->n_findings, c->n_deltas, c->threshold_pct,
+		    strcmp(c->correction, "holm") ? c->correction : "Holm", c->n_deltas);
+}
+
+static void findings(struct pd_buf *b, const struct pd_comparison *c,
+		     const struct pd_chart_plan *plan, const char *const *svg)
+{
+	pd_buf_adds(b, "<h2>Findings</h2>\n");
+	if (!c->n_findings)
+		pd_buf_adds(b, "<p>Nothing worth a reader's attention: every metric stayed within "
+			       "the threshold or its change could not be told from noise.</p>\n");
+	for (size_t f = 0; f < c->n_findings; f++) {
+		pd_buf_addf(b, "<div class=\"card\" id=\"finding-%zu\"><p><b>%zu.</b> "
+			       "<span class=\"kind\">%s</span>",
+			    f + 1, f + 1, pd_finding_kind_name(c->findings[f].kind));
+		esc(b, c->findings[f].text);
+		pd_buf_adds(b, "</p>");
+		int open = 0;
+		for (size_t i = 0; i < plan->n; i++) {
+			if (plan->charts[i].finding != (long)f)
+				continue;
+			pd_buf_adds(b, open ? "" : "<div class=\"charts\">");
+			open = 1;
+			chart_img(b, plan, svg, &plan->charts[i]);
+		}
+		pd_buf_adds(b, open ? "</div></div>\n" : "</div>\n");
+	}
+}
+
+static void row_str(struct pd_buf *b, const char *label, const char *x, const char *y)
+{
+	pd_buf_addf(b, "<tr><td>%s</td><td>", label);
+	esc(b, x);
+	pd_buf_adds(b, "</td><td>");
+	esc(b, y);
+	pd_buf_adds(b, "</td></tr>\n");
+}
+
+static int safe_url(const char *u)
+{
+	return u && (!strncmp(u, "http://", 7) || !strncmp(u, "https://", 8));
+}
+
+static void jenkins_cell(struct pd_buf *b, const struct pd_jenkins *j)
+{
+	if (!j->present) {
+		pd_buf_adds(b, "-");
+		return;
+	}
+	if (safe_url(j->url)) {
+		pd_buf_adds(b, "<a href=\"");
+		esc(b, j->url);
+		pd_buf_adds(b, "\">");
+	}
+	esc(b, j->job);
+	pd_buf_addf(b, " #%ld", j->number);
+	pd_buf_adds(b, safe_url(j->url) ? "</a> " : " ");
+	esc(b, j->building ? "BUILDING" : j->result);
+}
+
+static void nodes_cell(struct pd_buf *b, const struct pd_run *run, const char *removed)
+{
+	for (size_t i = 0; i < run->n_nodes; i++) {
+		const struct pd_node *n = &run->nodes[i];
+		esc(b, n->role);
+		pd_buf_adds(b, " <code>");
+		esc(b, n->host);
+		pd_buf_adds(b, "</code>");
+		if (removed && !strcmp(n->host, removed))
+			pd_buf_adds(b, " <b>removed</b>");
+		pd_buf_adds(b, "<br>");
+	}
+	if (!run->n_nodes)
+		pd_buf_adds(b, "- (no spec)");
+}
+
+static void kpis_cell(struct pd_buf *b, const struct pd_run *run, const struct pd_timebase *tb)
+{
+	struct pd_estimate thr = pd_series_throughput(run, tb);
+	for (size_t i = 0; i < run->n_kpis; i++) {
+		esc(b, run->kpis[i].metric);
+		pd_buf_addf(b, " = <b>%.1f</b>%s<br>", run->kpis[i].value,
+			    run->kpis[i].dry_run ? " (dry run)" : "");
+	}
+	if (thr.ok)
+		pd_buf_addf(b, "series: n1ql_stats/query_requests mean %.0f req/s", thr.value);
+	else if (!run->n_kpis)
+		pd_buf_adds(b, "-");
+}
+
+static void event_cell(struct pd_buf *b, const struct pd_timebase *tb)
+{
+	if (tb->event == PD_EVENT_NONE) {
+		pd_buf_adds(b, "none");
+		return;
+	}
+	pd_buf_addf(b, "%s of <code>", pd_event_type_name(tb->event));
+	esc(b, tb->node[0] ? tb->node : "?");
+	pd_buf_addf(b, "</code> at <b>%.1f s</b> (from %s)<br>", tb->event_s,
+		    pd_source_name(tb->event_source));
+	esc(b, tb->agreement);
+}
+
+static void clock_cell(struct pd_buf *b, const struct pd_timebase *tb)
+{
+	if (!tb->has_offset) {
+		pd_buf_adds(b, "unknown");
+		return;
+	}
+	int64_t a = tb->offset_s < 0 ? -tb->offset_s : tb->offset_s;
+	pd_buf_addf(b, "UTC%c%02d:%02d (from %s)", tb->offset_s < 0 ? '-' : '+', (int)(a / 3600),
+		    (int)(a % 3600 / 60), pd_source_name(tb->offset_source));
+}
+
+typedef void (*run_cell)(struct pd_buf *b, const struct pd_comparison *c, int target);
+
+static void cell_jenkins(struct pd_buf *b, const struct pd_comparison *c, int t)
+{
+	jenkins_cell(b, t ? &c->target->jenkins : &c->base->jenkins);
+}
+static void cell_nodes(struct pd_buf *b, const struct pd_comparison *c, int t)
+{
+	nodes_cell(b, t ? c->target : c->base,
+		   t && c->tb_target.event != PD_EVENT_NONE ? c->tb_target.node : NULL);
+}
+static void cell_kpis(struct pd_buf *b, const struct pd_comparison *c, int t)
+{
+	kpis_cell(b, t ? c->target : c->base, t ? &c->tb_target : &c->tb_base);
+}
+static void cell_event(struct pd_buf *b, const struct pd_comparison *c, int t)
+{
+	event_cell(b, t ? &c->tb_target : &c->tb_base);
+}
+static void cell_clock(struct pd_buf *b, const struct pd_comparison *c, int t)
+{
+	clock_cell(b, t ? &c->tb_target : &c->tb_base);
+}
+static void cell_phase(struct pd_buf *b, const struct pd_comparison *c, int t)
+{
+	const struct pd_timebase *tb = t ? &c->tb_target : &c->tb_base;
+	pd_buf_addf(b, "%.0f s, sampled every %.1f s", (double)(tb->end_ms - tb->t0_ms) / 1000,
+		    (double)tb->interval_ms / 1000);
+}
+static void cell_notes(struct pd_buf *b, const struct pd_comparison *c, int t)
+{
+	const struct pd_run *r = t ? c->target : c->base;
+	for (size_t i = 0; i < r->notes.n; i++) {
+		esc(b, r->notes.v[i]);
+		pd_buf_adds(b, "<br>");
+	}
+	for (size_t i = 0; i < r->undecoded.n; i++) {
+		pd_buf_adds(b, "undecoded: ");
+		esc(b, r->undecoded.v[i]);
+		pd_buf_adds(b, "<br>");
+	}
+	if (!r->notes.n && !r->undecoded.n)
+		pd_buf_adds(b, "-");
+}
+
+static void row_fn(struct pd_buf *b, const char *label, const struct pd_comparison *c,
+		   run_cell fn)
+{
+	pd_buf_addf(b, "<tr><td>%s</td><td>", label);
+	fn(b, c, 0);
+	pd_buf_adds(b, "</td><td>");
+	fn(b, c, 1);
+	pd_buf_adds(b, "</td></tr>\n");
+}
+
+static void runs(struct pd_buf *b, const struct pd_comparison *c, const struct pd_labels *l)
+{
+	const struct pd_run *x = c->base, *y = c->target;
+	pd_buf_adds(b, "<h2>Runs</h2>\n<table class=\"runs\"><tr><th></th><th>baseline</th>"
+		       "<th>target</th></tr>\n");
+	row_str(b, "label", l->base, l->target);
+	row_fn(b, "Jenkins", c, cell_jenkins);
+	row_str(b, "snapshot", x->snapshots.n ? x->snapshots.v[0] : NULL,
+		y->snapshots.n ? y->snapshots.v[0] : NULL);
+	row_str(b, "build", pd_jenkins_param(&x->jenkins, "version"),
+		pd_jenkins_param(&y->jenkins, "version"));
+	row_str(b, "test", x->cfg.test, y->cfg.test);
+	row_fn(b, "nodes", c, cell_nodes);
+	row_fn(b, "KPIs", c, cell_kpis);
+	row_fn(b, "event", c, cell_event);
+	row_fn(b, "console clock", c, cell_clock);
+	row_fn(b, "measured phase", c, cell_phase);
+	row_fn(b, "notes", c, cell_notes);
+	row_str(b, "bundle", x->dir, y->dir);
+	pd_buf_adds(b, "</table>\n");
+}
+
+static void timeline(struct pd_buf *b, const struct pd_comparison *c)
+{
+	pd_buf_adds(b, "<h2>Phases</h2>\n<div class=\"timeline\">");
+	for (size_t i = 0; i < c->n_windows; i++) {
+		const struct pd_window *w = &c->windows[i];
+		if (w->phase == PD_PHASE_WHOLE && c->n_windows > 1)
+			continue;
+		double pct = c->length_s > 0 ? 100 * (w->end_s - w->start_s) / c->length_s : 100;
+		pd_buf_addf(b, "<div class=\"ph-%s\" style=\"width:%.2f%%\">%s %.0f&ndash;%.0f s</div>",
+			    pd_phase_name(w->phase), pct, pd_phase_name(w->phase), w->start_s, w->end_s);
+	}
+	pd_buf_adds(b, "</div>\n<p class=\"sub\">");
+	if (c->n_windows > 1)
+		pd_buf_adds(b, "Both runs are aligned at the start of the measured phase; the "
+			       "baseline is cut at the target's event offsets. After the rebalance "
+			       "(post) both clusters have the same nodes: a difference there is "
+			       "residue of the failover.");
+	else
+		pd_buf_adds(b, "No event in the target: the runs are compared over the whole phase.");
+	pd_buf_adds(b, "</p>\n<details><summary>Node matching (by role and order, not address)"
+		       "</summary><ul>");
+	for (size_t i = 0; i < c->matching.n; i++) {
+		pd_buf_adds(b, "<li>");
+		esc(b, c->matching.v[i]);
+		pd_buf_adds(b, "</li>");
+	}
+	pd_buf_adds(b, "</ul></details>\n");
+}
+
+static int verdict_rank(enum pd_verdict v)
+{
+	static const int rank[] = {3, 1, 0, 2, 4}; /* regression, improvement, inconclusive, same */
+	return rank[v];
+}
+
+static int cmp_delta(const void *a, const void *b)
+{
+	const struct pd_delta *x = *(const struct pd_delta *const *)a;
+	const struct pd_delta *y = *(const struct pd_delta *const *)b;
+	int rx = verdict_rank(x->verdict), ry = verdict_rank(y->verdict);
+	double dx = isnan(x->delta_pct) ? -1 : fabs(x->delta_pct);
+	double dy = isnan(y->delta_pct) ? -1 : fabs(y->delta_pct);
+	if (rx != ry)
+		return rx - ry;
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	return x < y ? -1 : x > y;
+}
+
+static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const struct pd_delta *d)
+{
+	const struct pd_view *v = &c->views[d->view];
+	char x[48], y[48];
+	pd_unit_format(x, sizeof(x), d->base.median, v->unit);
+	pd_unit_format(y, sizeof(y), d->target.median, v->unit);
+	pd_buf_adds(b, "<tr><td>");
+	esc(b, v->metric);
+	pd_buf_adds(b, "</td><td>");
+	esc(b, v->scope);
+	pd_buf_addf(b, "</td><td>%s</td><td class=\"n\">", pd_phase_name(d->phase));
+	esc(b, x);
+	pd_buf_adds(b, "</td><td class=\"n\">");
+	esc(b, y);
+	if (isnan(d->delta_pct))
+		pd_buf_adds(b, "</td><td class=\"n\">-</td><td class=\"n\">-");
+	else
+		pd_buf_addf(b, "</td><td class=\"n %s\">%+.1f%%</td><td class=\"n\">%+.1f .. %+.1f",
+			    d->delta_pct > 0 ? "up" : "down", d->delta_pct, d->ci_lo, d->ci_hi);
+	pd_buf_addf(b, "</td><td class=\"n\">%.2g</td><td><span class=\"verdict v-%s\" "
+		       "style=\"font-size:11px;padding:1px 7px\">%s</span></td></tr>\n",
+		    d->p_adj, pd_verdict_name(d->verdict), pd_verdict_name(d->verdict));
+}
+
+static void delta_table_head(struct pd_buf *b)
+{
+	pd_buf_adds(b, "<table><tr><th>metric</th><th>scope</th><th>phase</th><th>baseline "
+		       "median</th><th>target median</th><th>&Delta; median</th><th>95% CI</th>"
+		       "<th>p (Holm)</th><th>verdict</th></tr>\n");
+}
+
+static void deltas(struct pd_buf *b, const struct pd_comparison *c)
+{
+	const struct pd_delta **order = pd_xmalloc((c->n_deltas + 1) * sizeof(*order));
+	size_t i = 0, n = c->n_deltas;
+	for (size_t k = 0; k < n; k++)
+		order[k] = &c->deltas[k];
+	qsort(order, n, sizeof(*order), cmp_delta);
+	pd_buf_adds(b, "<h2>Changes</h2>\n<p class=\"sub\">Median of each phase, baseline against "
+		       "target; the interval is a moving-block bootstrap of the change, the p-value a "
+		       "Mann-Whitney test with its variance widened for autocorrelation, adjusted "
+		       "across all tests. Regressions and improvements first.</p>\n");
+	delta_table_head(b);
+	for (; i < n && verdict_rank(order[i]->verdict) <= 1; i++)
+		delta_row(b, c, order[i]);
+	pd_buf_adds(b, "</table>\n");
+	for (int group = 2; group <= 3; group++) {
+		size_t start = i;
+		while (i < n && verdict_rank(order[i]->verdict) == group)
+			i++;
+		pd_buf_addf(b, "<details><summary>%s (%zu)</summary>",
+			    group == 2 ? "Inconclusive" : "Same", i - start);
+		delta_table_head(b);
+		for (size_t k = start; k < i; k++)
+			delta_row(b, c, order[k]);
+		pd_buf_adds(b, "</table></details>\n");
+	}
+	free(order);
+}
+
+static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
+			  const struct pd_chart_plan *plan, const char *const *svg)
+{
+	const char *collector = NULL;
+	size_t len = 0;
+	pd_buf_adds(b, "<h2>Metrics</h2>\n<p class=\"sub\">Each metric at its broadest scope, "
+		       "both runs aligned at the start of the phase; phases shaded, the event "
+		       "dashed, the removed node apart.</p>\n");
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct pd_chart *ch = &plan->charts[i];
+		const char *m = c->views[ch->view].metric;
+		const char *slash = strchr(m, '/');
+		size_t l = slash ? (size_t)(slash - m) : strlen(m);
+		if (ch->kind != PD_CHART_METRIC)
+			continue;
+		if (!collector || l != len || strncmp(collector, m, l)) {
+			pd_buf_adds(b, collector ? "</div></details>\n" : "");
+			collector = m, len = l;
+			pd_buf_adds(b, "<details><summary>");
+			struct pd_buf name = PD_BUF_INIT;
+			pd_buf_add(&name, m, l);
+			esc(b, name.ptr);
+			pd_buf_release(&name);
+			pd_buf_adds(b, "</summary><div class=\"charts\">");
+		}
+		chart_img(b, plan, svg, ch);
+	}
+	pd_buf_adds(b, collector ? "</div></details>\n" : "");
+}
+
+void pd_html_report(struct pd_buf *out, const struct pd_comparison *c,
+		    const struct pd_chart_plan *plan, const char *const *svg,
+		    const struct pd_labels *labels)
+{
+	pd_buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+			 "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+			 "<title>perfdelta: ");
+	esc(out, labels->target);
+	pd_buf_adds(out, " against ");
+	esc(out, labels->base);
+	pd_buf_addf(out, "</title><style>%s</style></head><body><main>\n", css);
+	header(out, c, labels);
+	findings(out, c, plan, svg);
+	runs(out, c, labels);
+	timeline(out, c);
+	deltas(out, c);
+	metric_charts(out, c, plan, svg);
+	pd_buf_addf(out, "<footer>perfdelta %s. Deterministic: the same inputs and flags give the "
+			 "same report. Charts decimated for drawing only (largest triangle three "
+			 "buckets); statistics use every sample.</footer>\n</main></body></html>\n",
+		    PD_VERSION);
+}

@@ -1,0 +1,16 @@
+/* The HTML report: self-contained (no network, no script), readable in Jenkins' HTML
+ * Publisher and as a single file attached to a ticket. */
+#ifndef PD_HTML_H
+#define PD_HTML_H
+
+#include "charts.h"
+#include "summary_json.h"
+#include "../core/buf.h"
+
+/* Appends index.html for c to out. svg[i] is the SVG text of plan->charts[i] to inline
+ * (single-file mode, as data: URIs), or NULL to link charts/<file>. */
+void pd_html_report(struct pd_buf *out, const struct pd_comparison *c,
+		    const struct pd_chart_plan *plan, const char *const *svg,
+		    const struct pd_labels *labels);
+
+#endif

@@ -1,0 +1,175 @@
+#include "output.h"
+#include "../core/buf.h"
+#include "../core/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+static void rm_tree(const char *dir)
+{
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* "<dir>.<what>-XXXXXX" beside dir, without a trailing slash on dir. */
+static char *sibling(const char *dir, const char *what)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	pd_buf_add(&b, dir, n);
+	pd_buf_addf(&b, ".%s-XXXXXX", what);
+	return pd_buf_detach(&b);
+}
+
+int pd_outdir_begin(struct pd_outdir *o, const char *dir, int as_file, struct pd_err *err)
+{
+	struct stat st;
+	o->final = pd_xstrdup(dir);
+	o->tmp = NULL;
+	if (lstat(dir, &st) == 0 && (as_file ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode))) {
+		pd_err_at(err, PD_EIO, dir, 0, 0, "output exists and is not a %s",
+			  as_file ? "regular file" : "directory");
+		goto fail;
+	}
+	o->tmp = sibling(dir, "tmp");
+	if (!mkdtemp(o->tmp)) {
+		pd_err_at(err, PD_EIO, dir, 0, 0, "cannot create the output beside it: %s",
+			  strerror(errno));
+		goto fail;
+	}
+	chmod(o->tmp, 0755); /* mkdtemp makes 0700; a report is for others to read */
+	return 0;
+fail:
+	free(o->tmp);
+	free(o->final);
+	o->tmp = o->final = NULL;
+	return err->code;
+}
+
+char *pd_outdir_path(const struct pd_outdir *o, const char *name)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(&b, "%s/%s", o->tmp, name);
+	return pd_buf_detach(&b);
+}
+
+void pd_outdir_remove(struct pd_outdir *o, const char *name)
+{
+	char *p = pd_outdir_path(o, name);
+	rm_tree(p);
+	free(p);
+}
+
+int pd_outdir_mkdir(struct pd_outdir *o, const char *sub, struct pd_err *err)
+{
+	char *p = pd_outdir_path(o, sub);
+	int rc = 0;
+	if (mkdir(p, 0755) < 0)
+		rc = pd_err_at(err, PD_EIO, p, 0, 0, "cannot create directory: %s", strerror(errno));
+	free(p);
+	return rc;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int pd_outdir_write(struct pd_outdir *o, const char *name, const char *data, size_t len,
+		    struct pd_err *err)
+{
+	char *p = pd_outdir_path(o, name);
+	int rc = 0, fd;
+	if (strstr(name, "..") || name[0] == '/') {
+		rc = pd_err_set(err, PD_EINVAL, "refusing output name '%s'", name);
+		goto done;
+	}
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = pd_err_at(err, PD_EIO, p, 0, 0, "cannot create: %s", strerror(errno));
+		goto done;
+	}
+	if (write_all(fd, data, len) < 0 || close(fd) < 0) {
+		rc = pd_err_at(err, PD_EIO, p, 0, 0, "cannot write: %s",
+			       strerror(errno ? errno : ENOSPC));
+		if (fd >= 0)
+			close(fd);
+	}
+done:
+	free(p);
+	return rc;
+}
+
+int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err)
+{
+	struct stat st;
+	char *old = NULL;
+	int rc = 0;
+	if (lstat(o->final, &st) == 0) {
+		old = sibling(o->final, "old");
+		if (!mkdtemp(old) || rmdir(old) < 0 || rename(o->final, old) < 0) {
+			rc = pd_err_at(err, PD_EIO, o->final, 0, 0, "cannot replace: %s",
+				       strerror(errno));
+			free(old);
+			pd_outdir_abort(o);
+			return rc;
+		}
+	}
+	if (rename(o->tmp, o->final) < 0) {
+		rc = pd_err_at(err, PD_EIO, o->final, 0, 0, "cannot move the output into place: %s",
+			       strerror(errno));
+		if (old)
+			rename(old, o->final); /* put the old report back */
+		rm_tree(o->tmp);
+	} else if (old) {
+		rm_tree(old);
+	}
+	free(old);
+	free(o->tmp);
+	free(o->final);
+	o->tmp = o->final = NULL;
+	return rc;
+}
+
+int pd_outdir_commit_file(struct pd_outdir *o, const char *name, struct pd_err *err)
+{
+	char *p = pd_outdir_path(o, name);
+	int rc = 0;
+	if (rename(p, o->final) < 0)
+		rc = pd_err_at(err, PD_EIO, o->final, 0, 0, "cannot move the output into place: %s",
+			       strerror(errno));
+	free(p);
+	pd_outdir_abort(o);
+	return rc;
+}
+
+void pd_outdir_abort(struct pd_outdir *o)
+{
+	if (o->tmp)
+		rm_tree(o->tmp);
+	free(o->tmp);
+	free(o->final);
+	o->tmp = o->final = NULL;
+}

@@ -1,0 +1,544 @@
+#include "plot.h"
+
+#include "../core/xalloc.h"
+#include "escape.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DEFAULT_WIDTH  720
+#define DEFAULT_HEIGHT 300
+#define MIN_SIZE       120
+#define MAX_SIZE       4096
+#define ZWSP           "\xe2\x80\x8b" /* U+200B zero-width space */
+
+/* --- decimation ------------------------------------------------------------------- */
+
+static int usable(const double *t, const double *v, size_t i)
+{
+	return isfinite(t[i]) && isfinite(v[i]);
+}
+
+/* Twice the area of the triangle (ta, va), (t[j], v[j]), (tc, vc). */
+static double area2(double ta, double va, double tj, double vj, double tc, double vc)
+{
+	return fabs((ta - tc) * (vj - va) - (ta - tj) * (vc - va));
+}
+
+/* First index of bucket i of m - 2 over the inner points 1 .. n - 2 (integers, so the
+ * last bucket ends exactly at n - 1). */
+static size_t bucket(size_t i, size_t n, size_t m)
+{
+	size_t b = 1 + i * (n - 2) / (m - 2);
+	return b < n ? b : n;
+}
+
+/* LTTB of one run of n finite points to m points (n > m >= 3). */
+static size_t lttb(double *ot, double *ov, const double *t, const double *v, size_t n,
+		   size_t m)
+{
+	size_t imax = 0, imin = 0, a = 0, k = 0;
+	for (size_t j = 1; j < n; j++) {
+		imax = v[j] > v[imax] ? j : imax;
+		imin = v[j] < v[imin] ? j : imin;
+	}
+	ot[k] = t[0], ov[k++] = v[0];
+	for (size_t i = 0; i < m - 2; i++) {
+		size_t lo = bucket(i, n, m), hi = bucket(i + 1, n, m);
+		size_t nhi = i + 2 < m - 1 ? bucket(i + 2, n, m) : n;
+		double ct = 0, cv = 0;
+		for (size_t j = hi; j < nhi; j++)
+			ct += t[j], cv += v[j];
+		ct /= (double)(nhi - hi), cv /= (double)(nhi - hi);
+		/* the run's extremes win their bucket: a triangle can favour a point on a
+		 * steep slope over a peak next to it */
+		int forced = (imax >= lo && imax < hi) || (imin >= lo && imin < hi);
+		size_t best = lo;
+		double best_area = -1;
+		for (size_t j = lo; j < hi; j++) {
+			if (forced && j != imax && j != imin)
+				continue;
+			double ar = area2(t[a], v[a], t[j], v[j], ct, cv);
+			if (ar > best_area)
+				best = j, best_area = ar;
+		}
+		ot[k] = t[best], ov[k++] = v[best];
+		a = best;
+	}
+	ot[k] = t[n - 1], ov[k++] = v[n - 1];
+	return k;
+}
+
+/* One run (finite points) to at most m points. */
+static size_t decimate_run(double *ot, double *ov, const double *t, const double *v, size_t n,
+			   size_t m)
+{
+	if (n <= m) {
+		memcpy(ot, t, n * sizeof(*t));
+		memcpy(ov, v, n * sizeof(*v));
+		return n;
+	}
+	if (m < 3) {
+		ot[0] = t[0], ov[0] = v[0];
+		if (m == 2)
+			ot[1] = t[n - 1], ov[1] = v[n - 1];
+		return m;
+	}
+	return lttb(ot, ov, t, v, n, m);
+}
+
+/* All finite points as one run: used when gaps are too many to keep. */
+static size_t decimate_joined(double *out_t, double *out_v, const double *t, const double *v,
+			      size_t n, size_t finite, size_t max)
+{
+	double *ct = pd_xmalloc(finite * sizeof(*ct)), *cv = pd_xmalloc(finite * sizeof(*cv));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (usable(t, v, i))
+			ct[k] = t[i], cv[k++] = v[i];
+	k = decimate_run(out_t, out_v, ct, cv, finite, max);
+	free(ct);
+	free(cv);
+	return k;
+}
+
+size_t pd_plot_decimate(double *out_t, double *out_v, const double *t, const double *v,
+			size_t n, size_t max)
+{
+	if (n <= max) {
+		memcpy(out_t, t, n * sizeof(*t));
+		memcpy(out_v, v, n * sizeof(*v));
+		return n;
+	}
+	size_t runs = 0, finite = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!usable(t, v, i))
+			continue;
+		finite++;
+		runs += i == 0 || !usable(t, v, i - 1);
+	}
+	if (max == 0 || finite == 0)
+		return 0;
+	if (runs - 1 >= max / 2)
+		return decimate_joined(out_t, out_v, t, v, n, finite, max);
+	size_t avail = max - (runs - 1), k = 0, emitted = 0;
+	for (size_t i = 0; i < n;) {
+		if (!usable(t, v, i)) {
+			i++;
+			continue;
+		}
+		size_t lo = i;
+		while (i < n && usable(t, v, i))
+			i++;
+		/* floor of a proportional share: the shares and separators never pass max */
+		size_t share = (size_t)((double)avail * (double)(i - lo) / (double)finite);
+		if (share == 0)
+			continue;
+		if (emitted++) /* the separator sits where the gap before this run began */
+			out_t[k] = t[lo - 1], out_v[k++] = NAN;
+		k += decimate_run(out_t + k, out_v + k, t + lo, v + lo, i - lo, share);
+	}
+	return k;
+}
+
+/* --- script ----------------------------------------------------------------------- */
+
+void pd_plot_quote(struct pd_buf *b, const char *s)
+{
+	pd_buf_addch(b, '\'');
+	while (*s) {
+		unsigned cp;
+		size_t n = pd_esc_utf8(s, &cp);
+		if (!n || cp == 0xfffe || cp == 0xffff) {
+			pd_buf_adds(b, "\xef\xbf\xbd"); /* U+FFFD */
+			s += n ? n : 1;
+			continue;
+		}
+		/* gnuplot's svg terminal escapes & and < but not >, and XML text must not
+		 * hold "]]>"; gnuplot 6 turns \U+XXXX into a character, even a control one */
+		if (cp == '\'') {
+			pd_buf_adds(b, "''");
+		} else if (cp == ']' && strncmp(s, "]]>", 3) == 0) {
+			pd_buf_adds(b, "]]" ZWSP);
+			n = 2;
+		} else if (cp == '\\' && s[1] == 'U') {
+			pd_buf_adds(b, "\\" ZWSP);
+		} else if (cp >= 0x20 && (cp < 0x7f || cp >= 0xa0)) { /* no C0, DEL, C1 */
+			pd_buf_add(b, s, n);
+		}
+		s += n;
+	}
+	pd_buf_addch(b, '\'');
+}
+
+/* Style of each pd_plot_line.style: colour, width, dash type. */
+static const struct {
+	const char *color;
+	double width;
+	int dash;
+} line_styles[] = {
+	{"#5b7fa8", 1.6, 1}, /* baseline: grey-blue */
+	{"#e8740c", 1.8, 1}, /* target: orange */
+	{"#d62728", 1.6, 2}, /* removed node: red, dashed */
+	{"#7b4fa6", 1.6, 1}, /* delta: purple */
+};
+#define N_STYLES (sizeof(line_styles) / sizeof(line_styles[0]))
+
+/* Phase bands alternate between two pale greys, so neighbours stay apart. */
+static const char *const band_fill[] = {"#eef1f5", "#e2e7ee"};
+
+static void num(struct pd_buf *b, double x)
+{
+	pd_buf_addf(b, "%.9g", x);
+}
+
+static void set_output(struct pd_buf *b, const char *dir, const char *file)
+{
+	struct pd_buf path = PD_BUF_INIT;
+	if (dir && *dir)
+		pd_buf_addf(&path, "%s/", dir);
+	pd_buf_adds(&path, file);
+	/* gnuplot opens "|cmd" as a pipe to a shell and expands "~/": neither may lead */
+	if (path.ptr[0] != '/' && path.ptr[0] != '.') {
+		struct pd_buf rel = PD_BUF_INIT;
+		pd_buf_addf(&rel, "./%s", path.ptr);
+		pd_buf_release(&path);
+		path = rel;
+	}
+	pd_buf_adds(b, "set output ");
+	pd_plot_quote(b, path.ptr);
+	pd_buf_addch(b, '\n');
+	pd_buf_release(&path);
+}
+
+static void frame(struct pd_buf *b, const struct pd_plot_chart *c, int w, int h)
+{
+	pd_buf_addf(b, "reset\nset encoding utf8\n"
+		       "set terminal svg size %d,%d fixed noenhanced font 'sans-serif,11' "
+		       "linewidth 1 background '#ffffff'\n",
+		    w, h);
+	pd_buf_adds(b, "set title ");
+	pd_plot_quote(b, c->title ? c->title : "");
+	pd_buf_adds(b, " font ',13' textcolor rgb '#222222'\nset xlabel 'seconds from phase start'\nset ylabel ");
+	pd_plot_quote(b, c->ylabel ? c->ylabel : "");
+	pd_buf_adds(b, "\nset border 3 linecolor rgb '#9aa3ad'\n"
+		       "set tics nomirror out scale 0.5 textcolor rgb '#444444'\n"
+		       "set grid xtics ytics linetype 1 linecolor rgb '#dde1e6' linewidth 0.8\n"
+		       "set key outside bottom center horizontal Left reverse noautotitle "
+		       "samplen 2 spacing 1.1 width 2 textcolor rgb '#333333'\n"
+		       "set autoscale xfix\nset autoscale yfix\n"
+		       "set offsets 0, 0, graph 0.15, graph 0.04\n");
+	for (size_t i = 0; i < N_STYLES; i++)
+		pd_buf_addf(b, "set style line %zu linecolor rgb '%s' linewidth %.1f dashtype %d\n",
+			    i + 1, line_styles[i].color, line_styles[i].width,
+			    line_styles[i].dash);
+}
+
+static void bands(struct pd_buf *b, const struct pd_plot_chart *c)
+{
+	for (size_t i = 0; i < c->n_bands; i++) {
+		const struct pd_plot_band *bd = &c->bands[i];
+		if (!isfinite(bd->start) || !isfinite(bd->end) || bd->end <= bd->start)
+			continue;
+		pd_buf_addf(b, "set object %zu rectangle from first ", i + 1);
+		num(b, bd->start);
+		pd_buf_adds(b, ", graph 0 to first ");
+		num(b, bd->end);
+		pd_buf_addf(b, ", graph 1 behind fillcolor rgb '%s' fillstyle solid 1.0 noborder\n",
+			    band_fill[i % 2]);
+		if (!bd->label || !*bd->label)
+			continue;
+		pd_buf_addf(b, "set label %zu ", i + 1);
+		pd_plot_quote(b, bd->label);
+		pd_buf_adds(b, " at first ");
+		num(b, bd->start);
+		/* from the band's start, clear of an event line on the boundary; every other
+		 * one a row lower, so a narrow band's label does not run into the next one */
+		pd_buf_addf(b, ", graph %s left offset character 0.5, 0 "
+			       "textcolor rgb '#5f6b78' front\n", i % 2 ? "0.87" : "0.95");
+	}
+}
+
+static void event(struct pd_buf *b, const struct pd_plot_chart *c)
+{
+	if (!isfinite(c->event_s))
+		return;
+	pd_buf_adds(b, "set arrow 1 from first ");
+	num(b, c->event_s);
+	pd_buf_adds(b, ", graph 0 to first ");
+	num(b, c->event_s);
+	pd_buf_adds(b, ", graph 1 nohead linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 front\n"
+		       "set label 1000 ");
+	pd_plot_quote(b, c->event_label ? c->event_label : "event");
+	pd_buf_adds(b, " at first ");
+	num(b, c->event_s);
+	/* above the frame, where no line or phase label can cover it */
+	pd_buf_adds(b, ", graph 1 center offset 0, character 0.6 textcolor rgb '#3b3b3b' front\n");
+}
+
+/* Writes line i as the datablock $pd_i, one "t v" per row, a blank row for each gap. */
+static size_t datablock(struct pd_buf *b, size_t i, const struct pd_plot_line *l, size_t max,
+			double *dt, double *dv)
+{
+	size_t n = pd_plot_decimate(dt, dv, l->t, l->v, l->n, max), finite = 0;
+	int gap = 1; /* no blank row first, and never two: two would start a new data set */
+	pd_buf_addf(b, "$pd_%zu << EOD\n", i);
+	for (size_t j = 0; j < n; j++) {
+		if (!isfinite(dt[j]) || !isfinite(dv[j])) {
+			if (!gap)
+				pd_buf_addch(b, '\n');
+			gap = 1;
+			continue;
+		}
+		num(b, dt[j]);
+		pd_buf_addch(b, ' ');
+		num(b, dv[j]);
+		pd_buf_addch(b, '\n');
+		gap = 0, finite++;
+	}
+	pd_buf_adds(b, "EOD\n");
+	return finite;
+}
+
+static void plot(struct pd_buf *b, const struct pd_plot_chart *c)
+{
+	pd_buf_adds(b, "plot");
+	for (size_t i = 0; i < c->n_lines; i++) {
+		const struct pd_plot_line *l = &c->lines[i];
+		int st = l->style >= 0 && (size_t)l->style < N_STYLES ? l->style : 0;
+		pd_buf_addf(b, "%s $pd_%zu using 1:2 with lines linestyle %d title ",
+			    i ? ", \\\n    " : "", i, st + 1);
+		pd_plot_quote(b, l->label ? l->label : "");
+	}
+	pd_buf_addch(b, '\n');
+}
+
+/* Nothing to draw: an empty frame over the bands (or 0..1) that says so. */
+static void no_data(struct pd_buf *b, const struct pd_plot_chart *c)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < c->n_bands; i++) {
+		if (isfinite(c->bands[i].start) && isfinite(c->bands[i].end))
+			lo = fmin(lo, c->bands[i].start), hi = fmax(hi, c->bands[i].end);
+	}
+	if (!(lo < hi))
+		lo = 0, hi = 1;
+	pd_buf_adds(b, "set xrange [");
+	num(b, lo);
+	pd_buf_addch(b, ':');
+	num(b, hi);
+	pd_buf_adds(b, "]\nset yrange [0:1]\nset ytics format ''\nunset key\n"
+		       "set label 1001 'no data' at graph 0.5, graph 0.5 center "
+		       "textcolor rgb '#888888'\nplot NaN notitle\n");
+}
+
+void pd_plot_script(struct pd_buf *script, const struct pd_plot_chart *chart, const char *dir)
+{
+	int w = chart->width > 0 ? chart->width : DEFAULT_WIDTH;
+	int h = chart->height > 0 ? chart->height : DEFAULT_HEIGHT;
+	w = w < MIN_SIZE ? MIN_SIZE : w > MAX_SIZE ? MAX_SIZE : w;
+	h = h < MIN_SIZE ? MIN_SIZE : h > MAX_SIZE ? MAX_SIZE : h;
+	size_t max = 2 * (size_t)w, finite = 0;
+	double *dt = pd_xmalloc(max * sizeof(*dt)), *dv = pd_xmalloc(max * sizeof(*dv));
+
+	frame(script, chart, w, h);
+	set_output(script, dir, chart->file);
+	bands(script, chart);
+	event(script, chart);
+	for (size_t i = 0; i < chart->n_lines; i++)
+		finite += datablock(script, i, &chart->lines[i], max, dt, dv);
+	if (finite)
+		plot(script, chart);
+	else
+		no_data(script, chart);
+	pd_buf_adds(script, "unset output\n");
+	if (chart->n_lines) {
+		pd_buf_adds(script, "undefine");
+		for (size_t i = 0; i < chart->n_lines; i++)
+			pd_buf_addf(script, " $pd_%zu", i);
+		pd_buf_addch(script, '\n');
+	}
+	free(dt);
+	free(dv);
+}
+
+/* --- running gnuplot -------------------------------------------------------------- */
+
+/* Writes all of data to fd with SIGPIPE blocked, so a gnuplot that died early turns into
+ * EPIPE here (and its own error message) instead of killing us. */
+static int write_all(int fd, const char *data, size_t len)
+{
+	sigset_t pipe_set, old, pending;
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigpending(&pending);
+	int was_pending = sigismember(&pending, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	int rc = 0;
+	while (len > 0) {
+		ssize_t k = write(fd, data, len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			rc = -errno;
+			break;
+		}
+		data += k, len -= (size_t)k;
+	}
+	if (rc == -EPIPE && !was_pending) { /* take the SIGPIPE we caused, none other */
+		struct timespec zero = {0, 0};
+		sigtimedwait(&pipe_set, NULL, &zero);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/* The message of gnuplot's first error in its stderr: the text after "line N: " that is
+ * not a warning, else the first line that is not an echo, a caret or a warning. */
+static void first_error(char *out, size_t size, FILE *f)
+{
+	char line[512], fallback[512] = "";
+	out[0] = '\0';
+	int split = 0;
+	while (fgets(line, sizeof(line), f)) {
+		int rest = split; /* the rest of a line longer than line[]: never a message */
+		split = !strchr(line, '\n');
+		if (rest)
+			continue;
+		char *p = line + strspn(line, " \t");
+		if (strncmp(p, "gnuplot>", 8) == 0) /* the echo of the command: input text */
+			continue;
+		const char *msg = strstr(p, "line ");
+		long n;
+		int used = 0;
+		if (msg && sscanf(msg, "line %ld: %n", &n, &used) >= 1 && used > 0) {
+			msg += used;
+			if (strncmp(msg, "warning:", 8) == 0)
+				continue;
+			snprintf(out, size, "%s", msg);
+			break;
+		}
+		if (!fallback[0] && *p && *p != '\n' && *p != '^' && strncasecmp(p, "warning", 7))
+			snprintf(fallback, sizeof(fallback), "%s", p);
+	}
+	if (!out[0])
+		snprintf(out, size, "%s", fallback);
+	for (char *p = out; *p; p++) /* one printable line */
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = *p == '\n' || *p == '\r' ? '\0' : '?';
+}
+
+/* An unlinked temporary file for gnuplot's stderr: no pipe to drain, no deadlock. */
+static int temp_fd(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[256];
+	if (!dir || dir[0] != '/' || strlen(dir) > 200)
+		dir = "/tmp";
+	snprintf(path, sizeof(path), "%s/pd-gnuplot-XXXXXX", dir);
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+}
+
+static int spawn(pid_t *pid, int in_fd, int err_fd)
+{
+	static char *const argv[] = {"gnuplot", "-d", NULL};
+	static char *const envp[] = {"HOME=/nonexistent", "PATH=/usr/bin:/bin", "LC_ALL=C",
+				     NULL};
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t none, pipe_set;
+	sigemptyset(&none);
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in_fd, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, err_fd, 2);
+	posix_spawnattr_init(&attr);
+	/* gnuplot gets a clean signal state whatever ours is (an ignored SIGPIPE is
+	 * inherited through exec) */
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &pipe_set);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	int rc = posix_spawnp(pid, "gnuplot", &fa, &attr, argv, envp);
+	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&fa);
+	return rc;
+}
+
+static int wait_for(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+int pd_plot_run(const char *script, size_t len, struct pd_err *err)
+{
+	int pipefd[2] = {-1, -1}, err_fd = temp_fd(), status = 0, rc = 0;
+	pid_t pid;
+	if (err_fd < 0 || pipe(pipefd) < 0) {
+		rc = pd_err_set(err, PD_EIO, "cannot run gnuplot: %s", strerror(errno));
+		goto done;
+	}
+	fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
+	fcntl(pipefd[1], F_SETFD, FD_CLOEXEC);
+	int sp = spawn(&pid, pipefd[0], err_fd);
+	if (sp == ENOENT) {
+		rc = pd_err_set(err, PD_EIO, "gnuplot not found: install gnuplot-nox");
+		goto done;
+	} else if (sp) {
+		rc = pd_err_set(err, PD_EIO, "cannot run gnuplot: %s", strerror(sp));
+		goto done;
+	}
+	close(pipefd[0]);
+	pipefd[0] = -1;
+	int wr = write_all(pipefd[1], script, len);
+	close(pipefd[1]);
+	pipefd[1] = -1;
+	if (wait_for(pid, &status) < 0) {
+		rc = pd_err_set(err, PD_EIO, "cannot wait for gnuplot: %s", strerror(errno));
+		goto done;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		if (wr < 0) /* it quit early ("exit" in the script): charts are missing */
+			rc = pd_err_set(err, PD_EIO, "gnuplot stopped reading its script: %s",
+					strerror(-wr));
+		goto done;
+	}
+	char msg[200];
+	FILE *f = lseek(err_fd, 0, SEEK_SET) == 0 ? fdopen(err_fd, "r") : NULL;
+	if (f) {
+		first_error(msg, sizeof(msg), f);
+		fclose(f); /* closes err_fd */
+		err_fd = -1;
+	}
+	if (!f || !msg[0])
+		snprintf(msg, sizeof(msg), WIFEXITED(status) ? "exit status %d" : "signal %d",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	rc = pd_err_set(err, PD_EIO, "gnuplot failed: %s", msg);
+done:
+	if (pipefd[0] >= 0)
+		close(pipefd[0]);
+	if (pipefd[1] >= 0)
+		close(pipefd[1]);
+	if (err_fd >= 0)
+		close(err_fd);
+	return rc;
+}

@@ -1,0 +1,207 @@
+#include "text.h"
+#include "escape.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define TOP_FINDINGS 10
+
+/* A lightweight markup: how it writes a heading, bold, a list item and a table. */
+struct markup {
+	const char *h2, *bold, *item;
+	const char *th_open, *th_sep, *th_close, *rule;
+	const char *td_open, *td_sep, *td_close;
+	void (*esc)(struct pd_buf *b, const char *s);
+};
+
+static const struct markup md = {"## ", "**", "1. ", "| ", " | ", " |\n",
+				 "|---|---|---|---|---|\n", "| ", " | ", " |\n", pd_esc_md};
+static const struct markup jira = {"h2. ", "*", "# ", "|| ", " || ", " ||\n", "", "| ",
+				   " | ", " |\n", pd_esc_jira};
+
+static void run_line(struct pd_buf *b, const struct markup *m, const char *what,
+		     const struct pd_run *run, const char *label)
+{
+	pd_buf_addf(b, "%s%s%s: ", m->bold, what, m->bold);
+	m->esc(b, label);
+	if (run->snapshots.n) {
+		pd_buf_adds(b, ", snapshot ");
+		m->esc(b, run->snapshots.v[0]);
+	}
+	for (size_t i = 0; i < run->n_kpis; i++) {
+		pd_buf_adds(b, ", KPI ");
+		m->esc(b, run->kpis[i].metric);
+		pd_buf_addf(b, " = %.1f", run->kpis[i].value);
+	}
+	pd_buf_addf(b, ", %zu nodes\n\n", run->n_nodes);
+}
+
+static void summary(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c,
+		    const struct pd_labels *l)
+{
+	pd_buf_addf(b, "%sperfdelta: ", m->h2);
+	m->esc(b, l->target);
+	pd_buf_adds(b, " against ");
+	m->esc(b, l->base);
+	pd_buf_addf(b, "\n\nVerdict: %s%s%s (threshold %.1f%%, %zu deltas, p-values adjusted by "
+		       "Holm's method)\n\n",
+		    m->bold, pd_verdict_name(c->verdict), m->bold, c->threshold_pct, c->n_deltas);
+	run_line(b, m, "Baseline", c->base, l->base);
+	run_line(b, m, "Target", c->target, l->target);
+	if (c->tb_target.event != PD_EVENT_NONE) {
+		pd_buf_addf(b, "%sEvent%s: %s of ", m->bold, m->bold,
+			    pd_event_type_name(c->tb_target.event));
+		m->esc(b, c->tb_target.node);
+		pd_buf_addf(b, " at %.1f s (from %s)\n\n", c->tb_target.event_s,
+			    pd_source_name(c->tb_target.event_source));
+	}
+	pd_buf_addf(b, "%sFindings%s (%zu, most important first):\n\n", m->bold, m->bold,
+		    c->n_findings);
+	for (size_t i = 0; i < c->n_findings && i < TOP_FINDINGS; i++) {
+		pd_buf_addf(b, "%s[%s] ", m->item, pd_finding_kind_name(c->findings[i].kind));
+		m->esc(b, c->findings[i].text);
+		pd_buf_addch(b, '\n');
+	}
+	if (!c->n_findings)
+		pd_buf_adds(b, "none\n");
+}
+
+/* The regressions and improvements at the broadest scopes, as a table. */
+static void table(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c)
+{
+	int header = 0;
+	for (size_t i = 0; i < c->n_deltas; i++) {
+		const struct pd_delta *d = &c->deltas[i];
+		const struct pd_view *v = &c->views[d->view];
+		char x[48], y[48];
+		if ((d->verdict != PD_VERDICT_REGRESSION && d->verdict != PD_VERDICT_IMPROVEMENT) ||
+		    !strncmp(v->scope, "node:", 5) || d->phase == PD_PHASE_TRANSIENT)
+			continue;
+		if (!header++)
+			pd_buf_addf(b, "\n%smetric%sscope%sphase%sbaseline → target%schange%s%s",
+				    m->th_open, m->th_sep, m->th_sep, m->th_sep, m->th_sep,
+				    m->th_close, m->rule);
+		pd_unit_format(x, sizeof(x), d->base.median, v->unit);
+		pd_unit_format(y, sizeof(y), d->target.median, v->unit);
+		pd_buf_adds(b, m->td_open);
+		m->esc(b, v->metric);
+		pd_buf_adds(b, m->td_sep);
+		m->esc(b, v->scope);
+		pd_buf_addf(b, "%s%s%s", m->td_sep, pd_phase_name(d->phase), m->td_sep);
+		m->esc(b, x);
+		pd_buf_adds(b, " → ");
+		m->esc(b, y);
+		pd_buf_addf(b, "%s%+.1f%% (%s)%s", m->td_sep, d->delta_pct,
+			    pd_verdict_name(d->verdict), m->td_close);
+	}
+}
+
+void pd_summary_md(struct pd_buf *out, const struct pd_comparison *c,
+		   const struct pd_labels *labels)
+{
+	summary(out, &md, c, labels);
+	table(out, &md, c);
+}
+
+void pd_summary_jira(struct pd_buf *out, const struct pd_comparison *c,
+		     const struct pd_labels *labels)
+{
+	summary(out, &jira, c, labels);
+	table(out, &jira, c);
+}
+
+static int finding_fails(const struct pd_comparison *c, const struct pd_finding *f)
+{
+	if (f->kind == PD_FIND_LINGERING)
+		return 1;
+	if (f->kind != PD_FIND_POST_EVENT_MISMATCH && f->kind != PD_FIND_METRIC_SHIFT)
+		return 0;
+	const struct pd_view *v = f->view >= 0 ? &c->views[f->view] : NULL;
+	return v && (f->delta_pct > 0) == (v->worse > 0);
+}
+
+static void attr(struct pd_buf *b, const char *name, const char *value)
+{
+	pd_buf_addf(b, " %s=\"", name);
+	pd_esc_xml(b, value);
+	pd_buf_addch(b, '"');
+}
+
+static void junit_findings(struct pd_buf *b, const struct pd_comparison *c)
+{
+	size_t fails = 0, errors = 0;
+	for (size_t i = 0; i < c->n_findings; i++) {
+		fails += finding_fails(c, &c->findings[i]);
+		errors += c->findings[i].kind == PD_FIND_NOT_COMPARABLE;
+	}
+	pd_buf_addf(b, "  <testsuite name=\"perfdelta.findings\" tests=\"%zu\" failures=\"%zu\" "
+		       "errors=\"%zu\">\n",
+		    c->n_findings, fails, errors);
+	for (size_t i = 0; i < c->n_findings; i++) {
+		const struct pd_finding *f = &c->findings[i];
+		char name[400];
+		snprintf(name, sizeof(name), "%02zu %s %s %s", i + 1, pd_finding_kind_name(f->kind),
+			 f->metric ? f->metric : "", f->scope ? f->scope : "");
+		pd_buf_adds(b, "    <testcase classname=\"perfdelta.findings\"");
+		attr(b, "name", name);
+		pd_buf_adds(b, ">");
+		const char *tag = f->kind == PD_FIND_NOT_COMPARABLE ? "error"
+				  : finding_fails(c, f)		      ? "failure"
+									      : "system-out";
+		pd_buf_addf(b, "<%s", tag);
+		if (strcmp(tag, "system-out")) {
+			attr(b, "type", pd_finding_kind_name(f->kind));
+			attr(b, "message", f->text);
+		}
+		pd_buf_adds(b, ">");
+		pd_esc_xml(b, f->text);
+		pd_buf_addf(b, "</%s></testcase>\n", tag);
+	}
+	pd_buf_adds(b, "  </testsuite>\n");
+}
+
+static void junit_deltas(struct pd_buf *b, const struct pd_comparison *c)
+{
+	size_t fails = 0;
+	for (size_t i = 0; i < c->n_deltas; i++)
+		fails += c->deltas[i].verdict == PD_VERDICT_REGRESSION;
+	pd_buf_addf(b, "  <testsuite name=\"perfdelta.deltas\" tests=\"%zu\" failures=\"%zu\">\n",
+		    c->n_deltas, fails);
+	for (size_t i = 0; i < c->n_deltas; i++) {
+		const struct pd_delta *d = &c->deltas[i];
+		const struct pd_view *v = &c->views[d->view];
+		char name[400], msg[200];
+		snprintf(name, sizeof(name), "%s %s", v->scope, pd_phase_name(d->phase));
+		snprintf(msg, sizeof(msg), "median %+.1f%% (95%% CI %+.1f%% to %+.1f%%, p %.2g): %s",
+			 d->delta_pct, d->ci_lo, d->ci_hi, d->p_adj, pd_verdict_name(d->verdict));
+		pd_buf_adds(b, "    <testcase");
+		attr(b, "classname", v->metric);
+		attr(b, "name", name);
+		if (d->verdict == PD_VERDICT_REGRESSION) {
+			pd_buf_adds(b, "><failure type=\"regression\"");
+			attr(b, "message", msg);
+			pd_buf_adds(b, "/></testcase>\n");
+		} else {
+			pd_buf_adds(b, "><system-out>");
+			pd_esc_xml(b, msg);
+			pd_buf_adds(b, "</system-out></testcase>\n");
+		}
+	}
+	pd_buf_adds(b, "  </testsuite>\n");
+}
+
+void pd_junit_xml(struct pd_buf *out, const struct pd_comparison *c,
+		  const struct pd_labels *labels)
+{
+	pd_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
+	attr(out, "name", "perfdelta");
+	char what[600];
+	snprintf(what, sizeof(what), "%s against %s: %s", labels->target, labels->base,
+		 pd_verdict_name(c->verdict));
+	attr(out, "description", what);
+	pd_buf_adds(out, ">\n");
+	junit_findings(out, c);
+	junit_deltas(out, c);
+	pd_buf_adds(out, "</testsuites>\n");
+}

@@ -1,0 +1,159 @@
+#include "check_suites.h"
+
+#include "render/escape.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*escaper)(struct pd_buf *, const char *);
+
+/* Every expected string below is written by hand from the escaper's documented rules. */
+static void check(escaper f, const char *in, const char *want)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_adds(&b, "pre:"); /* escapers append: what was there stays */
+	f(&b, in);
+	ck_assert_str_eq(b.ptr + 4, want);
+	ck_assert(strncmp(b.ptr, "pre:", 4) == 0);
+	pd_buf_release(&b);
+}
+
+#define FFFD "\xef\xbf\xbd"
+#define SCRIPT "<script>alert(1)</script>"
+
+START_TEST(test_esc_utf8_rejects_overlong_surrogate_and_cut_sequences)
+{
+	unsigned cp = 0;
+	ck_assert_uint_eq(pd_esc_utf8("A", &cp), 1);
+	ck_assert_uint_eq(cp, 0x41);
+	ck_assert_uint_eq(pd_esc_utf8("\xe2\x82\xac", &cp), 3); /* EURO SIGN */
+	ck_assert_uint_eq(cp, 0x20ac);
+	ck_assert_uint_eq(pd_esc_utf8("\xf0\x9f\x98\x80", &cp), 4); /* U+1F600 */
+	ck_assert_uint_eq(cp, 0x1f600);
+	ck_assert_uint_eq(pd_esc_utf8("\xc0\xaf", &cp), 0);         /* overlong '/' */
+	ck_assert_uint_eq(pd_esc_utf8("\xe0\x80\xaf", &cp), 0);     /* overlong, 3 bytes */
+	ck_assert_uint_eq(pd_esc_utf8("\xed\xa0\x80", &cp), 0);     /* U+D800 */
+	ck_assert_uint_eq(pd_esc_utf8("\xf4\x90\x80\x80", &cp), 0); /* U+110000 */
+	ck_assert_uint_eq(pd_esc_utf8("\xe2\x82", &cp), 0);         /* cut short by NUL */
+	ck_assert_uint_eq(pd_esc_utf8("\x80", &cp), 0);             /* lone continuation */
+	ck_assert_uint_eq(pd_esc_utf8("\xff", &cp), 0);
+}
+END_TEST
+
+START_TEST(test_esc_json_hostile_strings)
+{
+	check(pd_esc_json, SCRIPT, "\"\\u003cscript>alert(1)\\u003c/script>\"");
+	check(pd_esc_json, "a\"b\\c", "\"a\\\"b\\\\c\"");
+	check(pd_esc_json, "\n\t\x01\x7f", "\"\\n\\t\\u0001\\u007f\"");
+	check(pd_esc_json, "x\xffy\xc3", "\"x\\ufffdy\\ufffd\"");
+	check(pd_esc_json, "]]> {code} |", "\"]]> {code} |\"");
+}
+END_TEST
+
+START_TEST(test_esc_html_hostile_strings)
+{
+	check(pd_esc_html, SCRIPT, "&lt;script&gt;alert(1)&lt;/script&gt;");
+	check(pd_esc_html, "\"'&", "&quot;&#39;&amp;");
+	check(pd_esc_html, "a\nb\x01", "a\nb&#xfffd;");
+	check(pd_esc_html, "]]>", "]]&gt;");
+}
+END_TEST
+
+START_TEST(test_esc_text_hostile_strings)
+{
+	check(pd_esc_text, "\x1b[31mred\x1b[0m", "\\x1b[31mred\\x1b[0m");
+	check(pd_esc_text, "a\\b\r\n\x7f", "a\\x5cb\\x0d\\x0a\\x7f");
+	check(pd_esc_text, SCRIPT, SCRIPT); /* a terminal shows markup as it is */
+}
+END_TEST
+
+START_TEST(test_esc_xml_hostile_strings)
+{
+	check(pd_esc_xml, SCRIPT, "&lt;script&gt;alert(1)&lt;/script&gt;");
+	check(pd_esc_xml, "a\"b'c&d", "a&quot;b&apos;c&amp;d");
+	check(pd_esc_xml, "x]]>y", "x]]&gt;y");
+	check(pd_esc_xml, "l1\nl2\tt\rr", "l1&#10;l2&#9;t&#13;r");
+	/* C0 controls are not XML 1.0 characters; DEL is */
+	check(pd_esc_xml, "\x01\x1f\x7f", "&#xfffd;&#xfffd;\x7f");
+	/* 0xff, a cut sequence, U+FFFE, and an overlong '/' (two bad bytes) */
+	check(pd_esc_xml, "a\xff" "b\xc3", "a&#xfffd;b&#xfffd;");
+	check(pd_esc_xml, "\xef\xbf\xbe\xef\xbf\xbf", "&#xfffd;&#xfffd;");
+	check(pd_esc_xml, "\xc0\xaf", "&#xfffd;&#xfffd;");
+	check(pd_esc_xml, "caf\xc3\xa9 {code}", "caf\xc3\xa9 {code}");
+}
+END_TEST
+
+/* libxml2 as the independent judge: the escaped value in an attribute and in text
+ * parses, and reads back as the input with the invalid characters replaced. */
+START_TEST(test_esc_xml_round_trips_through_libxml2)
+{
+	const char *in = "a<b>&\"'\t\n\r]]>\x01\xff" SCRIPT;
+	const char *want = "a<b>&\"'\t\n\r]]>" FFFD FFFD SCRIPT;
+	struct pd_buf doc = PD_BUF_INIT;
+	pd_buf_adds(&doc, "<r a=\"");
+	pd_esc_xml(&doc, in);
+	pd_buf_adds(&doc, "\">");
+	pd_esc_xml(&doc, in);
+	pd_buf_adds(&doc, "</r>");
+	xmlDocPtr x = xmlReadMemory(doc.ptr, (int)doc.len, "t.xml", "UTF-8",
+				    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	ck_assert_ptr_nonnull(x);
+	xmlNodePtr root = xmlDocGetRootElement(x);
+	xmlChar *attr = xmlGetProp(root, (const xmlChar *)"a");
+	xmlChar *text = xmlNodeGetContent(root);
+	ck_assert_str_eq((const char *)attr, want);
+	ck_assert_str_eq((const char *)text, want);
+	xmlFree(attr);
+	xmlFree(text);
+	xmlFreeDoc(x);
+	pd_buf_release(&doc);
+}
+END_TEST
+
+START_TEST(test_esc_md_hostile_strings)
+{
+	check(pd_esc_md, SCRIPT, "\\<script\\>alert\\(1\\)\\</script\\>");
+	/* a value cannot start a heading or a table row on a line of its own */
+	check(pd_esc_md, "x\n# h1\n| a | b |", "x \\# h1 \\| a \\| b \\|");
+	check(pd_esc_md, "*x* _y_ [l](u) {c} ``k`` !i. +-~&amp;",
+	      "\\*x\\* \\_y\\_ \\[l\\]\\(u\\) \\{c\\} \\`\\`k\\`\\` \\!i\\. \\+\\-\\~\\&amp;");
+	check(pd_esc_md, "back\\slash ]]> \"q\"", "back\\\\slash \\]\\]\\> \"q\"");
+	check(pd_esc_md, "a\r\nb\tc\x01\xff", "a  b c" FFFD FFFD);
+	/* U+012A and U+015C end in the bytes of '*' and '\': they are letters */
+	check(pd_esc_md, "\xc4\xaa\xc5\x9c caf\xc3\xa9", "\xc4\xaa\xc5\x9c caf\xc3\xa9");
+}
+END_TEST
+
+START_TEST(test_esc_jira_hostile_strings)
+{
+	check(pd_esc_jira, "{code}x{code}", "\\{code\\}x\\{code\\}");
+	check(pd_esc_jira, "|a|b|", "\\|a\\|b\\|");
+	check(pd_esc_jira, "*b* _i_ -d- +u+ ^s^ ~s~ ?? !i! #1 [l] (x) % @u",
+	      "\\*b\\* \\_i\\_ \\-d\\- \\+u\\+ \\^s\\^ \\~s\\~ \\?\\? \\!i\\! \\#1 \\[l\\] "
+	      "\\(x\\) \\% \\@u");
+	/* "\\" is a forced line break in Jira: a backslash is an entity */
+	check(pd_esc_jira, "a\\b \\\\", "a&#92;b &#92;&#92;");
+	check(pd_esc_jira, "l1\nl2\r\tx", "l1 l2  x");
+	/* Jira escapes HTML itself; only the parentheses are markup (emoticons) */
+	check(pd_esc_jira, SCRIPT, "<script>alert\\(1\\)</script>");
+	check(pd_esc_jira, "\x1b\xff\xc4\xaa", FFFD FFFD "\xc4\xaa");
+}
+END_TEST
+
+Suite *pd_suite_escape(void)
+{
+	Suite *s = suite_create("escape");
+	TCase *tc = tcase_create("escape");
+	tcase_add_test(tc, test_esc_utf8_rejects_overlong_surrogate_and_cut_sequences);
+	tcase_add_test(tc, test_esc_json_hostile_strings);
+	tcase_add_test(tc, test_esc_html_hostile_strings);
+	tcase_add_test(tc, test_esc_text_hostile_strings);
+	tcase_add_test(tc, test_esc_xml_hostile_strings);
+	tcase_add_test(tc, test_esc_xml_round_trips_through_libxml2);
+	tcase_add_test(tc, test_esc_md_hostile_strings);
+	tcase_add_test(tc, test_esc_jira_hostile_strings);
+	suite_add_tcase(s, tc);
+	return s;
+}
