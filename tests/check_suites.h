@@ -12,6 +12,7 @@ Suite *pd_suite_jenkins(void);
 Suite *pd_suite_console(void);
 Suite *pd_suite_bundle(void);
 Suite *pd_suite_timebase(void);
+Suite *pd_suite_compare(void);
 Suite *pd_suite_plot(void);
 Suite *pd_suite_escape(void);
 Suite *pd_suite_stats(void);

@@ -1,0 +1,174 @@
+#include "check_suites.h"
+
+#include "analyze/compare.h"
+#include "parse/bundle.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct pd_run *load(const char *name)
+{
+	struct pd_run *run = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s/%s", PD_SEED_DIR, name);
+	ck_assert_msg(pd_bundle_load(&run, dir, &pd_limits_default, &err) == 0, "%s: %s", dir,
+		      err.msg);
+	return run;
+}
+
+static struct pd_comparison *compare(struct pd_run *a, struct pd_run *b)
+{
+	struct pd_comparison *c = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
+	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), 0);
+	return c;
+}
+
+/* The first finding of kind about metric at scope (NULL: any), or NULL. */
+static const struct pd_finding *finding(const struct pd_comparison *c, enum pd_finding_kind kind,
+					const char *metric, const char *scope)
+{
+	for (size_t i = 0; i < c->n_findings; i++) {
+		const struct pd_finding *f = &c->findings[i];
+		if (f->kind == kind && (!metric || (f->metric && !strcmp(f->metric, metric))) &&
+		    (!scope || (f->scope && !strcmp(f->scope, scope))))
+			return f;
+	}
+	return NULL;
+}
+
+static int count_kind(const struct pd_comparison *c, enum pd_finding_kind kind)
+{
+	int n = 0;
+	for (size_t i = 0; i < c->n_findings; i++)
+		n += c->findings[i].kind == kind;
+	return n;
+}
+
+/* The story of DESIGN section 1, with the sizes the seed generator puts in (see
+ * fixtures/seed-README.md): a) memcached CPU +15 % on kv for the whole run, b) connections
+ * up on the survivors after the failover and ~70 left on the removed node, c) cbq-engine
+ * RSS on the surviving query node up to ~10 %, d) cluster CPU 80 -> 90 % after it. */
+START_TEST(test_compare_seed_finds_the_story)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_comparison *c = compare(a, b);
+	const struct pd_finding *f;
+	ck_assert_int_eq(c->verdict, PD_VERDICT_REGRESSION);
+	ck_assert_int_eq(c->n_windows, 4);
+	ck_assert_double_eq_tol(c->windows[1].start_s, 300, 5);
+	/* a) */
+	f = finding(c, PD_FIND_POST_EVENT_MISMATCH, "atop/memcached_cpu", "role:kv");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_double_eq_tol(f->delta_pct, 15, 5);
+	/* b) */
+	f = finding(c, PD_FIND_POST_EVENT_MISMATCH, "net/ESTABLISHED", "survivors");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->phase, PD_PHASE_POST);
+	ck_assert_int_eq(f->direction, 1);
+	f = finding(c, PD_FIND_LINGERING, "net/ESTABLISHED", "node:172.23.100.40");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_double_eq_tol(f->value, 70, 10);
+	/* c) */
+	f = finding(c, PD_FIND_POST_EVENT_MISMATCH, "atop/cbq-engine_rss", "role:n1ql");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_double_eq_tol(f->delta_pct, 9.5, 2.5);
+	/* d) */
+	f = finding(c, PD_FIND_POST_EVENT_MISMATCH, "ns_server/cpu_utilization_rate", "cluster");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_double_eq_tol(f->delta_pct, 12.5, 3);
+	/* 3525 against a series mean near 3876: about 9 % below */
+	f = finding(c, PD_FIND_KPI_SCOPE, NULL, NULL);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_double_eq_tol(f->value, 3525, 0.01);
+	ck_assert_double_eq_tol(f->delta_pct, -9, 2);
+	ck_assert_ptr_nonnull(finding(c, PD_FIND_RECOVERY, "n1ql_stats/query_requests", "cluster"));
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+START_TEST(test_compare_aa_finds_nothing)
+{
+	struct pd_run *a = load("baseline"), *b = load("baseline-aa");
+	struct pd_comparison *c = compare(a, b);
+	ck_assert_int_eq(c->verdict, PD_VERDICT_SAME);
+	ck_assert_int_eq(c->n_windows, 1);
+	ck_assert_int_eq(count_kind(c, PD_FIND_METRIC_SHIFT), 0);
+	ck_assert_int_eq(count_kind(c, PD_FIND_POST_EVENT_MISMATCH), 0);
+	ck_assert_int_eq(count_kind(c, PD_FIND_KPI_SCOPE), 0);
+	for (size_t i = 0; i < c->n_deltas; i++)
+		ck_assert_msg(c->deltas[i].verdict != PD_VERDICT_REGRESSION &&
+				      c->deltas[i].verdict != PD_VERDICT_IMPROVEMENT,
+			      "%s %s", c->views[c->deltas[i].view].metric,
+			      c->views[c->deltas[i].view].scope);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+START_TEST(test_compare_clean_failover_leaves_no_residue)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover-clean");
+	struct pd_comparison *c = compare(a, b);
+	ck_assert_int_eq(count_kind(c, PD_FIND_POST_EVENT_MISMATCH), 0);
+	ck_assert_int_eq(count_kind(c, PD_FIND_LINGERING), 0);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+START_TEST(test_compare_is_deterministic)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_comparison *x = compare(a, b), *y = compare(a, b);
+	ck_assert_uint_eq(x->n_deltas, y->n_deltas);
+	for (size_t i = 0; i < x->n_deltas; i++) {
+		ck_assert(memcmp(&x->deltas[i].ci_lo, &y->deltas[i].ci_lo, sizeof(double)) == 0);
+		ck_assert(memcmp(&x->deltas[i].ci_hi, &y->deltas[i].ci_hi, sizeof(double)) == 0);
+	}
+	pd_comparison_free(x);
+	pd_comparison_free(y);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+/* Verdicts with threshold 5 %, alpha 0.05, up is worse (hand-made cases). */
+START_TEST(test_verdict_rules)
+{
+	/* interval inside +-5 %: same, even when significant */
+	ck_assert_int_eq(pd_verdict_of(2, 1, 3, 1e-9, 0.05, 5, 1), PD_VERDICT_SAME);
+	/* significant, beyond the threshold, up is worse: regression; down is worse: improvement */
+	ck_assert_int_eq(pd_verdict_of(15, 12, 18, 1e-6, 0.05, 5, 1), PD_VERDICT_REGRESSION);
+	ck_assert_int_eq(pd_verdict_of(15, 12, 18, 1e-6, 0.05, 5, -1), PD_VERDICT_IMPROVEMENT);
+	ck_assert_int_eq(pd_verdict_of(-15, -18, -12, 1e-6, 0.05, 5, -1), PD_VERDICT_REGRESSION);
+	/* significant but tiny (estimate under the threshold, interval reaching past it): same */
+	ck_assert_int_eq(pd_verdict_of(3, 1, 6, 1e-6, 0.05, 5, 1), PD_VERDICT_SAME);
+	/* a wide interval across 0: inconclusive */
+	ck_assert_int_eq(pd_verdict_of(8, -4, 20, 0.3, 0.05, 5, 1), PD_VERDICT_INCONCLUSIVE);
+	/* interval excluding 0 but not significant after adjustment: inconclusive */
+	ck_assert_int_eq(pd_verdict_of(8, 1, 15, 0.2, 0.05, 5, 1), PD_VERDICT_INCONCLUSIVE);
+	ck_assert_int_eq(pd_verdict_of(NAN, NAN, NAN, 1, 0.05, 5, 1), PD_VERDICT_INCONCLUSIVE);
+}
+END_TEST
+
+Suite *pd_suite_compare(void)
+{
+	Suite *s = suite_create("compare");
+	TCase *tc = tcase_create("compare");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_verdict_rules);
+	tcase_add_test(tc, test_compare_seed_finds_the_story);
+	tcase_add_test(tc, test_compare_aa_finds_nothing);
+	tcase_add_test(tc, test_compare_clean_failover_leaves_no_residue);
+	tcase_add_test(tc, test_compare_is_deterministic);
+	suite_add_tcase(s, tc);
+	return s;
+}
