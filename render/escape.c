@@ -125,14 +125,30 @@ void pd_esc_xml(struct pd_buf *b, const char *s)
 			continue;
 		}
 		switch (cp) {
-		case '&': pd_buf_adds(b, "&amp;"); break;
-		case '<': pd_buf_adds(b, "&lt;"); break;
-		case '>': pd_buf_adds(b, "&gt;"); break; /* also keeps "]]>" out of text */
-		case '"': pd_buf_adds(b, "&quot;"); break;
-		case '\'': pd_buf_adds(b, "&apos;"); break;
-		case '\t': pd_buf_adds(b, "&#9;"); break;
-		case '\n': pd_buf_adds(b, "&#10;"); break;
-		case '\r': pd_buf_adds(b, "&#13;"); break;
+		case '&':
+			pd_buf_adds(b, "&amp;");
+			break;
+		case '<':
+			pd_buf_adds(b, "&lt;");
+			break;
+		case '>': /* also keeps "]]>" out of text */
+			pd_buf_adds(b, "&gt;");
+			break;
+		case '"':
+			pd_buf_adds(b, "&quot;");
+			break;
+		case '\'':
+			pd_buf_adds(b, "&apos;");
+			break;
+		case '\t':
+			pd_buf_adds(b, "&#9;");
+			break;
+		case '\n':
+			pd_buf_adds(b, "&#10;");
+			break;
+		case '\r':
+			pd_buf_adds(b, "&#13;");
+			break;
 		default:
 			/* XML 1.0 Char excludes the other C0 controls, U+FFFE and U+FFFF */
 			if (cp < 0x20 || cp == 0xfffe || cp == 0xffff)

@@ -3,6 +3,7 @@
 #include "../core/xalloc.h"
 #include "escape.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -44,8 +45,7 @@ static size_t bucket(size_t i, size_t n, size_t m)
 }
 
 /* LTTB of one run of n finite points to m points (n > m >= 3). */
-static size_t lttb(double *ot, double *ov, const double *t, const double *v, size_t n,
-		   size_t m)
+static size_t lttb(double *ot, double *ov, const double *t, const double *v, size_t n, size_t m)
 {
 	size_t imax = 0, imin = 0, a = 0, k = 0;
 	for (size_t j = 1; j < n; j++) {
@@ -81,7 +81,7 @@ static size_t lttb(double *ot, double *ov, const double *t, const double *v, siz
 
 /* One run (finite points) to at most m points. */
 static size_t decimate_run(double *ot, double *ov, const double *t, const double *v, size_t n,
-			   size_t m)
+                           size_t m)
 {
 	if (n <= m) {
 		memcpy(ot, t, n * sizeof(*t));
@@ -99,7 +99,7 @@ static size_t decimate_run(double *ot, double *ov, const double *t, const double
 
 /* All finite points as one run: used when gaps are too many to keep. */
 static size_t decimate_joined(double *out_t, double *out_v, const double *t, const double *v,
-			      size_t n, size_t finite, size_t max)
+                              size_t n, size_t finite, size_t max)
 {
 	double *ct = pd_xmalloc(finite * sizeof(*ct)), *cv = pd_xmalloc(finite * sizeof(*cv));
 	size_t k = 0;
@@ -113,7 +113,7 @@ static size_t decimate_joined(double *out_t, double *out_v, const double *t, con
 }
 
 size_t pd_plot_decimate(double *out_t, double *out_v, const double *t, const double *v,
-			size_t n, size_t max)
+                        size_t n, size_t max)
 {
 	if (n <= max) {
 		memcpy(out_t, t, n * sizeof(*t));
@@ -131,7 +131,7 @@ size_t pd_plot_decimate(double *out_t, double *out_v, const double *t, const dou
 		return 0;
 	if (runs - 1 >= max / 2)
 		return decimate_joined(out_t, out_v, t, v, n, finite, max);
-	size_t avail = max - (runs - 1), k = 0, emitted = 0;
+	size_t avail = max - (runs - 1), k = 0, emitted = 0, gap = 0;
 	for (size_t i = 0; i < n;) {
 		if (!usable(t, v, i)) {
 			i++;
@@ -144,9 +144,10 @@ size_t pd_plot_decimate(double *out_t, double *out_v, const double *t, const dou
 		size_t share = (size_t)((double)avail * (double)(i - lo) / (double)finite);
 		if (share == 0)
 			continue;
-		if (emitted++) /* the separator sits where the gap before this run began */
-			out_t[k] = t[lo - 1], out_v[k++] = NAN;
+		if (emitted++) /* the separator sits where the gap after the last run began */
+			out_t[k] = t[gap], out_v[k++] = NAN;
 		k += decimate_run(out_t + k, out_v + k, t + lo, v + lo, i - lo, share);
+		gap = i;
 	}
 	return k;
 }
@@ -187,10 +188,10 @@ static const struct {
 	double width;
 	int dash;
 } line_styles[] = {
-	{"#5b7fa8", 1.6, 1}, /* baseline: grey-blue */
-	{"#e8740c", 1.8, 1}, /* target: orange */
-	{"#d62728", 1.6, 2}, /* removed node: red, dashed */
-	{"#7b4fa6", 1.6, 1}, /* delta: purple */
+        {"#5b7fa8", 1.6, 1}, /* baseline: grey-blue */
+        {"#e8740c", 1.8, 1}, /* target: orange */
+        {"#d62728", 1.6, 2}, /* removed node: red, dashed */
+        {"#7b4fa6", 1.6, 1}, /* delta: purple */
 };
 #define N_STYLES (sizeof(line_styles) / sizeof(line_styles[0]))
 
@@ -223,25 +224,29 @@ static void set_output(struct pd_buf *b, const char *dir, const char *file)
 
 static void frame(struct pd_buf *b, const struct pd_plot_chart *c, int w, int h)
 {
-	pd_buf_addf(b, "reset\nset encoding utf8\n"
-		       "set terminal svg size %d,%d fixed noenhanced font 'sans-serif,11' "
-		       "linewidth 1 background '#ffffff'\n",
-		    w, h);
+	pd_buf_addf(b,
+	            "reset\nset encoding utf8\n"
+	            "set terminal svg size %d,%d fixed noenhanced font 'sans-serif,11' "
+	            "linewidth 1 background '#ffffff'\n",
+	            w, h);
 	pd_buf_adds(b, "set title ");
 	pd_plot_quote(b, c->title ? c->title : "");
-	pd_buf_adds(b, " font ',13' textcolor rgb '#222222'\nset xlabel 'seconds from phase start'\nset ylabel ");
+	pd_buf_adds(b, " font ',13' textcolor rgb '#222222'\n"
+	               "set xlabel 'seconds from phase start'\nset ylabel ");
 	pd_plot_quote(b, c->ylabel ? c->ylabel : "");
 	pd_buf_adds(b, "\nset border 3 linecolor rgb '#9aa3ad'\n"
-		       "set tics nomirror out scale 0.5 textcolor rgb '#444444'\n"
-		       "set grid xtics ytics linetype 1 linecolor rgb '#dde1e6' linewidth 0.8\n"
-		       "set key outside bottom center horizontal Left reverse noautotitle "
-		       "samplen 2 spacing 1.1 width 2 textcolor rgb '#333333'\n"
-		       "set autoscale xfix\nset autoscale yfix\n"
-		       "set offsets 0, 0, graph 0.15, graph 0.04\n");
-	for (size_t i = 0; i < N_STYLES; i++)
-		pd_buf_addf(b, "set style line %zu linecolor rgb '%s' linewidth %.1f dashtype %d\n",
-			    i + 1, line_styles[i].color, line_styles[i].width,
-			    line_styles[i].dash);
+	               "set tics nomirror out scale 0.5 textcolor rgb '#444444'\n"
+	               "set grid xtics ytics linetype 1 linecolor rgb '#dde1e6' linewidth 0.8\n"
+	               "set key outside bottom center horizontal Left reverse noautotitle "
+	               "samplen 2 spacing 1.1 width 2 textcolor rgb '#333333'\n"
+	               "set autoscale xfix\nset autoscale yfix\n"
+	               "set offsets 0, 0, graph 0.15, graph 0.04\n");
+	for (size_t i = 0; i < N_STYLES; i++) {
+		pd_buf_addf(b, "set style line %zu linecolor rgb '%s' ", i + 1,
+		            line_styles[i].color);
+		pd_buf_addf(b, "linewidth %.1f dashtype %d\n", line_styles[i].width,
+		            line_styles[i].dash);
+	}
 }
 
 static void bands(struct pd_buf *b, const struct pd_plot_chart *c)
@@ -250,22 +255,24 @@ static void bands(struct pd_buf *b, const struct pd_plot_chart *c)
 		const struct pd_plot_band *bd = &c->bands[i];
 		if (!isfinite(bd->start) || !isfinite(bd->end) || bd->end <= bd->start)
 			continue;
-		pd_buf_addf(b, "set object %zu rectangle from first ", i + 1);
+		pd_buf_adds(b, "set object rectangle from first ");
 		num(b, bd->start);
 		pd_buf_adds(b, ", graph 0 to first ");
 		num(b, bd->end);
-		pd_buf_addf(b, ", graph 1 behind fillcolor rgb '%s' fillstyle solid 1.0 noborder\n",
-			    band_fill[i % 2]);
+		pd_buf_addf(b, ", graph 1 behind fillcolor rgb '%s' ", band_fill[i % 2]);
+		pd_buf_adds(b, "fillstyle solid 1.0 noborder\n");
 		if (!bd->label || !*bd->label)
 			continue;
-		pd_buf_addf(b, "set label %zu ", i + 1);
+		pd_buf_adds(b, "set label ");
 		pd_plot_quote(b, bd->label);
 		pd_buf_adds(b, " at first ");
 		num(b, bd->start);
 		/* from the band's start, clear of an event line on the boundary; every other
 		 * one a row lower, so a narrow band's label does not run into the next one */
-		pd_buf_addf(b, ", graph %s left offset character 0.5, 0 "
-			       "textcolor rgb '#5f6b78' front\n", i % 2 ? "0.87" : "0.95");
+		pd_buf_addf(b,
+		            ", graph %s left offset character 0.5, 0 "
+		            "textcolor rgb '#5f6b78' front\n",
+		            i % 2 ? "0.87" : "0.95");
 	}
 }
 
@@ -273,22 +280,24 @@ static void event(struct pd_buf *b, const struct pd_plot_chart *c)
 {
 	if (!isfinite(c->event_s))
 		return;
-	pd_buf_adds(b, "set arrow 1 from first ");
+	pd_buf_adds(b, "set arrow from first ");
 	num(b, c->event_s);
 	pd_buf_adds(b, ", graph 0 to first ");
 	num(b, c->event_s);
-	pd_buf_adds(b, ", graph 1 nohead linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 front\n"
-		       "set label 1000 ");
+	pd_buf_adds(b,
+	            ", graph 1 nohead linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 front\n"
+	            "set label ");
 	pd_plot_quote(b, c->event_label ? c->event_label : "event");
 	pd_buf_adds(b, " at first ");
 	num(b, c->event_s);
 	/* above the frame, where no line or phase label can cover it */
-	pd_buf_adds(b, ", graph 1 center offset 0, character 0.6 textcolor rgb '#3b3b3b' front\n");
+	pd_buf_adds(b,
+	            ", graph 1 center offset 0, character 0.6 textcolor rgb '#3b3b3b' front\n");
 }
 
 /* Writes line i as the datablock $pd_i, one "t v" per row, a blank row for each gap. */
 static size_t datablock(struct pd_buf *b, size_t i, const struct pd_plot_line *l, size_t max,
-			double *dt, double *dv)
+                        double *dt, double *dv)
 {
 	size_t n = pd_plot_decimate(dt, dv, l->t, l->v, l->n, max), finite = 0;
 	int gap = 1; /* no blank row first, and never two: two would start a new data set */
@@ -317,7 +326,7 @@ static void plot(struct pd_buf *b, const struct pd_plot_chart *c)
 		const struct pd_plot_line *l = &c->lines[i];
 		int st = l->style >= 0 && (size_t)l->style < N_STYLES ? l->style : 0;
 		pd_buf_addf(b, "%s $pd_%zu using 1:2 with lines linestyle %d title ",
-			    i ? ", \\\n    " : "", i, st + 1);
+		            i ? ", \\\n    " : "", i, st + 1);
 		pd_plot_quote(b, l->label ? l->label : "");
 	}
 	pd_buf_addch(b, '\n');
@@ -338,12 +347,13 @@ static void no_data(struct pd_buf *b, const struct pd_plot_chart *c)
 	pd_buf_addch(b, ':');
 	num(b, hi);
 	pd_buf_adds(b, "]\nset yrange [0:1]\nset ytics format ''\nunset key\n"
-		       "set label 1001 'no data' at graph 0.5, graph 0.5 center "
-		       "textcolor rgb '#888888'\nplot NaN notitle\n");
+	               "set label 'no data' at graph 0.5, graph 0.5 center "
+	               "textcolor rgb '#888888'\nplot NaN notitle\n");
 }
 
 void pd_plot_script(struct pd_buf *script, const struct pd_plot_chart *chart, const char *dir)
 {
+	assert(chart->file);
 	int w = chart->width > 0 ? chart->width : DEFAULT_WIDTH;
 	int h = chart->height > 0 ? chart->height : DEFAULT_HEIGHT;
 	w = w < MIN_SIZE ? MIN_SIZE : w > MAX_SIZE ? MAX_SIZE : w;
@@ -403,6 +413,14 @@ static int write_all(int fd, const char *data, size_t len)
 	return rc;
 }
 
+/* Copies s into out (size bytes), cut short when it does not fit. */
+static void copy_str(char *out, size_t size, const char *s)
+{
+	size_t n = strnlen(s, size - 1);
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
 /* The message of gnuplot's first error in its stderr: the text after "line N: " that is
  * not a warning, else the first line that is not an echo, a caret or a warning. */
 static void first_error(char *out, size_t size, FILE *f)
@@ -425,14 +443,15 @@ static void first_error(char *out, size_t size, FILE *f)
 			msg += used;
 			if (strncmp(msg, "warning:", 8) == 0)
 				continue;
-			snprintf(out, size, "%s", msg);
+			copy_str(out, size, msg);
 			break;
 		}
-		if (!fallback[0] && *p && *p != '\n' && *p != '^' && strncasecmp(p, "warning", 7))
-			snprintf(fallback, sizeof(fallback), "%s", p);
+		if (!fallback[0] && *p && *p != '\n' && *p != '^' &&
+		    strncasecmp(p, "warning", 7))
+			copy_str(fallback, sizeof(fallback), p);
 	}
 	if (!out[0])
-		snprintf(out, size, "%s", fallback);
+		copy_str(out, size, fallback);
 	for (char *p = out; *p; p++) /* one printable line */
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = *p == '\n' || *p == '\r' ? '\0' : '?';
@@ -458,7 +477,7 @@ static int spawn(pid_t *pid, int in_fd, int err_fd)
 {
 	static char *const argv[] = {"gnuplot", "-d", NULL};
 	static char *const envp[] = {"HOME=/nonexistent", "PATH=/usr/bin:/bin", "LC_ALL=C",
-				     NULL};
+	                             NULL};
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t none, pipe_set;
@@ -519,7 +538,7 @@ int pd_plot_run(const char *script, size_t len, struct pd_err *err)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		if (wr < 0) /* it quit early ("exit" in the script): charts are missing */
 			rc = pd_err_set(err, PD_EIO, "gnuplot stopped reading its script: %s",
-					strerror(-wr));
+			                strerror(-wr));
 		goto done;
 	}
 	char msg[200];
@@ -531,7 +550,7 @@ int pd_plot_run(const char *script, size_t len, struct pd_err *err)
 	}
 	if (!f || !msg[0])
 		snprintf(msg, sizeof(msg), WIFEXITED(status) ? "exit status %d" : "signal %d",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		         WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 	rc = pd_err_set(err, PD_EIO, "gnuplot failed: %s", msg);
 done:
 	if (pipefd[0] >= 0)

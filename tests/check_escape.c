@@ -20,7 +20,7 @@ static void check(escaper f, const char *in, const char *want)
 	pd_buf_release(&b);
 }
 
-#define FFFD "\xef\xbf\xbd"
+#define FFFD   "\xef\xbf\xbd"
 #define SCRIPT "<script>alert(1)</script>"
 
 START_TEST(test_esc_utf8_rejects_overlong_surrogate_and_cut_sequences)
@@ -78,7 +78,10 @@ START_TEST(test_esc_xml_hostile_strings)
 	/* C0 controls are not XML 1.0 characters; DEL is */
 	check(pd_esc_xml, "\x01\x1f\x7f", "&#xfffd;&#xfffd;\x7f");
 	/* 0xff, a cut sequence, U+FFFE, and an overlong '/' (two bad bytes) */
-	check(pd_esc_xml, "a\xff" "b\xc3", "a&#xfffd;b&#xfffd;");
+	check(pd_esc_xml,
+	      "a\xff"
+	      "b\xc3",
+	      "a&#xfffd;b&#xfffd;");
 	check(pd_esc_xml, "\xef\xbf\xbe\xef\xbf\xbf", "&#xfffd;&#xfffd;");
 	check(pd_esc_xml, "\xc0\xaf", "&#xfffd;&#xfffd;");
 	check(pd_esc_xml, "caf\xc3\xa9 {code}", "caf\xc3\xa9 {code}");
@@ -98,7 +101,7 @@ START_TEST(test_esc_xml_round_trips_through_libxml2)
 	pd_esc_xml(&doc, in);
 	pd_buf_adds(&doc, "</r>");
 	xmlDocPtr x = xmlReadMemory(doc.ptr, (int)doc.len, "t.xml", "UTF-8",
-				    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	                            XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	ck_assert_ptr_nonnull(x);
 	xmlNodePtr root = xmlDocGetRootElement(x);
 	xmlChar *attr = xmlGetProp(root, (const xmlChar *)"a");

@@ -1,9 +1,417 @@
 #include "check_suites.h"
 
+#include "render/plot.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ZWSP "\xe2\x80\x8b"
+
+static char *quote(const char *s)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_plot_quote(&b, s);
+	return pd_buf_detach(&b);
+}
+
+START_TEST(test_plot_quote_doubles_quotes_and_leaves_the_rest_literal)
+{
+	/* inside '...' gnuplot reads \, `, @ and " as themselves; ' is written '' */
+	char *q = quote("it's \"x\" `id` @m \\n ; # system('id')");
+	ck_assert_str_eq(q, "'it''s \"x\" `id` @m \\n ; # system(''id'')'");
+	free(q);
+	q = quote("");
+	ck_assert_str_eq(q, "''");
+	free(q);
+}
+END_TEST
+
+START_TEST(test_plot_quote_keeps_the_svg_well_formed)
+{
+	/* control characters (C0, DEL, C1 U+0085) dropped: a newline would end the command */
+	char *q = quote("a\nb\rc\x01"
+	                "d\x7f"
+	                "e\xc2\x85"
+	                "f");
+	ck_assert_str_eq(q, "'abcdef'");
+	free(q);
+	/* invalid UTF-8 and U+FFFE become U+FFFD; valid UTF-8 stays */
+	q = quote("\xff\xc3 \xef\xbf\xbe caf\xc3\xa9");
+	ck_assert_str_eq(q, "'\xef\xbf\xbd\xef\xbf\xbd \xef\xbf\xbd caf\xc3\xa9'");
+	free(q);
+	/* gnuplot writes '>' raw into SVG text, and gnuplot 6 reads \U+XXXX */
+	q = quote("x]]]>y \\U+0001");
+	ck_assert_str_eq(q, "'x]]]" ZWSP ">y \\" ZWSP "U+0001'");
+	free(q);
+}
+END_TEST
+
+START_TEST(test_plot_decimate_short_input_is_unchanged)
+{
+	double t[] = {0, 1, 2, 3, 4}, v[] = {5, NAN, 7, NAN, 9}, ot[5], ov[5];
+	ck_assert_uint_eq(pd_plot_decimate(ot, ov, t, v, 5, 5), 5);
+	for (int i = 0; i < 5; i++) {
+		ck_assert_double_eq(ot[i], t[i]);
+		ck_assert(isnan(v[i]) ? isnan(ov[i]) : ov[i] == v[i]);
+	}
+}
+END_TEST
+
+/* n = 8 to m = 5: buckets over 1..6 start at 1 + i*6/3 = 1, 3, 5: {1,2} {3,4} {5,6}.
+ * Twice the areas, with a the last kept point and c the next bucket's mean:
+ *  {1,2}: a (0,0), c (3.5,0): j=1 |(-3.5)(1) - (-1)(0)| = 3.5, j=2 |(-3.5)(2)| = 7 -> 2
+ *  {3,4}: a (2,2), c (5.5,-1): j=3 |(-3.5)(-2) - (-1)(-3)| = 4, j=4 |(-3.5)(-2) - (-2)(-3)| = 1
+ *         -> 3
+ *  {5,6}: holds the maximum 10 (5) and the minimum -12 (6): one of them wins; a (3,0),
+ *         c (7,0): j=5 |(-4)(10)| = 40, j=6 |(-4)(-12)| = 48 -> 6 */
+START_TEST(test_plot_decimate_picks_largest_triangles)
+{
+	double t[] = {0, 1, 2, 3, 4, 5, 6, 7}, v[] = {0, 1, 2, 0, 0, 10, -12, 0};
+	double ot[5], ov[5], want[] = {0, 2, 3, 6, 7};
+	ck_assert_uint_eq(pd_plot_decimate(ot, ov, t, v, 8, 5), 5);
+	for (int i = 0; i < 5; i++)
+		ck_assert_double_eq(ot[i], want[i]);
+}
+END_TEST
+
+/* n = 7 to m = 4: buckets start at 1 + i*5/2 = 1, 3: {1,2} {3,4,5}.
+ *  {1,2}: a (0,0), c (4,9): j=1 |(-4)(-10) - (-1)(9)| = 49, j=2 |(-4)(10) - (-2)(9)| = 22:
+ *         the triangle picks 1, but 2 holds the run's maximum 10 and wins
+ *  {3,4,5}: a (2,10), c is the last point (6,-20): j=3 |(-4)(-1) - (-1)(-30)| = 26,
+ *         j=4 |4 - 60| = 56, j=5 |4 - 90| = 86 -> 5 */
+START_TEST(test_plot_decimate_extreme_wins_its_bucket)
+{
+	double t[] = {0, 1, 2, 3, 4, 5, 6}, v[] = {0, -10, 10, 9, 9, 9, -20};
+	double ot[4], ov[4], want[] = {0, 2, 5, 6};
+	ck_assert_uint_eq(pd_plot_decimate(ot, ov, t, v, 7, 4), 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert_double_eq(ot[i], want[i]);
+}
+END_TEST
+
+START_TEST(test_plot_decimate_spike_survives_long_flat_series)
+{
+	enum { N = 10000, M = 100 };
+	double *t = malloc(N * sizeof(*t)), *v = malloc(N * sizeof(*v)), ot[M], ov[M];
+	for (int i = 0; i < N; i++)
+		t[i] = i * 0.5, v[i] = i == 5003 ? 100 : 1;
+	v[7777] = -50; /* and a dip */
+	size_t n = pd_plot_decimate(ot, ov, t, v, N, M);
+	ck_assert_uint_eq(n, M);
+	ck_assert_double_eq(ot[0], 0);
+	ck_assert_double_eq(ot[n - 1], (N - 1) * 0.5);
+	int spike = 0, dip = 0;
+	for (size_t i = 0; i < n; i++) {
+		spike |= ov[i] == 100 && ot[i] == 5003 * 0.5;
+		dip |= ov[i] == -50 && ot[i] == 7777 * 0.5;
+		if (i)
+			ck_assert(ot[i] > ot[i - 1]);
+	}
+	ck_assert(spike && dip);
+	free(t);
+	free(v);
+}
+END_TEST
+
+/* 2000 points, a gap at 1000..1099: runs of 1000 and 900 finite points, max 100:
+ * 99 points after the one separator, shares floor(99*1000/1900) = 52 and
+ * floor(99*900/1900) = 46, so 52 + 1 + 46 = 99 points, the separator at t[1000]. */
+START_TEST(test_plot_decimate_keeps_gaps)
+{
+	enum { N = 2000, M = 100 };
+	double t[N], v[N], ot[M], ov[M];
+	for (int i = 0; i < N; i++)
+		t[i] = i, v[i] = (i >= 1000 && i < 1100) ? NAN : sin(i / 10.0);
+	size_t n = pd_plot_decimate(ot, ov, t, v, N, M), gaps = 0, at = 0;
+	ck_assert_uint_eq(n, 99);
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(ov[i]))
+			gaps++, at = i;
+		if (i)
+			ck_assert(ot[i] > ot[i - 1]);
+	}
+	ck_assert_uint_eq(gaps, 1);
+	ck_assert_uint_eq(at, 52);
+	ck_assert_double_eq(ot[at], 1000);
+	ck_assert_double_eq(ot[at - 1], 999); /* each run keeps its ends */
+	ck_assert_double_eq(ot[at + 1], 1100);
+	ck_assert_double_eq(ot[0], 0);
+	ck_assert_double_eq(ot[n - 1], N - 1);
+}
+END_TEST
+
+/* 100 points, every other one NaN: 49 gaps >= 10 / 2, so the 50 finite points are joined
+ * and decimated as one run to 10, without a NaN. */
+START_TEST(test_plot_decimate_joins_when_gaps_are_too_many)
+{
+	double t[100], v[100], ot[10], ov[10];
+	for (int i = 0; i < 100; i++)
+		t[i] = i, v[i] = i % 2 ? NAN : i;
+	ck_assert_uint_eq(pd_plot_decimate(ot, ov, t, v, 100, 10), 10);
+	for (int i = 0; i < 10; i++)
+		ck_assert(!isnan(ov[i]) && (i == 0 || ot[i] > ot[i - 1]));
+	ck_assert_double_eq(ot[9], 98);
+	ck_assert_uint_eq(pd_plot_decimate(ot, ov, t, v, 100, 0), 0);
+}
+END_TEST
+
+static const double T3[] = {0, 5, 10}, V3[] = {1, NAN, 2.5};
+
+static char *small_script(const char *dir)
+{
+	struct pd_plot_line lines[] = {{"base 'a'", T3, V3, 3, 0}};
+	struct pd_plot_band bands[] = {{"pre", 0, 5}, {"post", 5, NAN}};
+	struct pd_plot_chart c = {.file = "c001.svg",
+	                          .title = "cpu",
+	                          .ylabel = "%",
+	                          .lines = lines,
+	                          .n_lines = 1,
+	                          .bands = bands,
+	                          .n_bands = 2,
+	                          .event_s = 5,
+	                          .event_label = "failover"};
+	struct pd_buf b = PD_BUF_INIT;
+	pd_plot_script(&b, &c, dir);
+	return pd_buf_detach(&b);
+}
+
+static void has(const char *s, const char *want)
+{
+	ck_assert_msg(strstr(s, want) != NULL, "missing \"%s\" in:\n%s", want, s);
+}
+
+START_TEST(test_plot_script_small_chart)
+{
+	char *s = small_script("out/charts");
+	has(s, "set terminal svg size 720,300 fixed noenhanced");
+	has(s, "\nset title 'cpu'");
+	has(s, "\nset ylabel '%'\n");
+	has(s, "\nset output './out/charts/c001.svg'\n");
+	/* the band with a NaN end is left out */
+	has(s, "\nset object rectangle from first 0, graph 0 to first 5, graph 1 behind ");
+	ck_assert_ptr_null(strstr(strstr(s, "set object") + 1, "set object"));
+	has(s, "\nset label 'pre' at first 0, graph 0.95 left ");
+	has(s, "\nset arrow from first 5, graph 0 to first 5, graph 1 nohead ");
+	has(s, "\nset label 'failover' at first 5, graph 1 center ");
+	/* the NaN is a blank row: gnuplot breaks the line there */
+	has(s, "\n$pd_0 << EOD\n0 1\n\n10 2.5\nEOD\n"
+	       "plot $pd_0 using 1:2 with lines linestyle 1 title 'base ''a'''\n"
+	       "unset output\nundefine $pd_0\n");
+	char *again = small_script("out/charts");
+	ck_assert_str_eq(s, again); /* same chart, same bytes */
+	free(again);
+	free(s);
+}
+END_TEST
+
+START_TEST(test_plot_script_output_cannot_be_a_pipe_or_home)
+{
+	char *s = small_script("|touch pwned");
+	has(s, "\nset output './|touch pwned/c001.svg'\n");
+	free(s);
+	s = small_script("~/x");
+	has(s, "\nset output './~/x/c001.svg'\n");
+	free(s);
+	s = small_script("/abs");
+	has(s, "\nset output '/abs/c001.svg'\n");
+	free(s);
+	s = small_script(NULL);
+	has(s, "\nset output './c001.svg'\n");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_plot_script_decimates_long_lines)
+{
+	enum { N = 5000 };
+	double *t = malloc(N * sizeof(*t)), *v = malloc(N * sizeof(*v));
+	for (int i = 0; i < N; i++)
+		t[i] = i, v[i] = i % 7;
+	struct pd_plot_line l = {"x", t, v, N, 1};
+	struct pd_plot_chart c = {.file = "c.svg",
+	                          .title = "t",
+	                          .ylabel = "y",
+	                          .lines = &l,
+	                          .n_lines = 1,
+	                          .event_s = NAN,
+	                          .width = 200,
+	                          .height = 150};
+	struct pd_buf b = PD_BUF_INIT;
+	pd_plot_script(&b, &c, "d");
+	has(b.ptr, "set terminal svg size 200,150 ");
+	ck_assert_ptr_null(strstr(b.ptr, "set arrow")); /* no event */
+	const char *p = strstr(b.ptr, "$pd_0 << EOD\n"), *end = strstr(b.ptr, "\nEOD\n");
+	ck_assert(p && end);
+	int rows = 0;
+	for (p = strchr(p, '\n'); p < end; p = strchr(p + 1, '\n'))
+		rows++;
+	ck_assert_int_eq(rows, 400); /* 2 x width */
+	pd_buf_release(&b);
+	free(t);
+	free(v);
+}
+END_TEST
+
+/* Counts the <text> elements of the SVG whose text is want. */
+static int svg_count_text(xmlNodePtr n, const char *want)
+{
+	int count = 0;
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (strcmp((const char *)n->name, "text") == 0) {
+			xmlChar *c = xmlNodeGetContent(n);
+			count += strcmp((const char *)c, want) == 0;
+			xmlFree(c);
+		}
+		count += svg_count_text(n->children, want);
+	}
+	return count;
+}
+
+static xmlDocPtr read_svg(const char *path)
+{
+	return xmlReadFile(path, NULL,
+	                   XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+}
+
+/* The issue's attack: quotes, system() and backquotes in every string that reaches
+ * gnuplot. The real gnuplot renders it; nothing runs, and the text comes out as text. */
+START_TEST(test_plot_run_hostile_strings_stay_text)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX", pwn1[64], pwn2[64], evil[512], svg[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(pwn1, sizeof(pwn1), "%s/pwned1", dir);
+	snprintf(pwn2, sizeof(pwn2), "%s/pwned2", dir);
+	snprintf(evil, sizeof(evil),
+	         "it's \"m\" '; system(\"touch %s\"); ' `touch %s` @x <b>&amp; ]]> \\U+0001 \n"
+	         "set output '%s/x'",
+	         pwn1, pwn2, dir);
+	double t[] = {0, 10, 20}, v[] = {1, 2, 1.5}, nan3[] = {NAN, NAN, NAN};
+	struct pd_plot_line lines[] = {{evil, t, v, 3, 0}, {evil, t, v, 3, 7}};
+	struct pd_plot_band bands[] = {{evil, 0, 10}};
+	struct pd_plot_chart c = {.file = "c1.svg",
+	                          .title = evil,
+	                          .ylabel = evil,
+	                          .lines = lines,
+	                          .n_lines = 2,
+	                          .bands = bands,
+	                          .n_bands = 1,
+	                          .event_s = 10,
+	                          .event_label = evil};
+	struct pd_plot_line empty = {"none", t, nan3, 3, 1};
+	struct pd_plot_chart c2 = {.file = "c2.svg",
+	                           .title = evil,
+	                           .ylabel = "y",
+	                           .lines = &empty,
+	                           .n_lines = 1,
+	                           .event_s = NAN};
+	struct pd_buf s = PD_BUF_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	pd_plot_script(&s, &c, dir);
+	pd_plot_script(&s, &c2, dir);
+	ck_assert_int_eq(pd_plot_run(s.ptr, s.len, &err), 0);
+	ck_assert_int_eq(access(pwn1, F_OK), -1);
+	ck_assert_int_eq(access(pwn2, F_OK), -1);
+
+	/* by hand: the newline dropped, "]]>" and "\U" split by a zero-width space */
+	char want[512];
+	snprintf(want, sizeof(want),
+	         "it's \"m\" '; system(\"touch %s\"); ' `touch %s` @x <b>&amp; ]]" ZWSP
+	         "> \\" ZWSP "U+0001 set output '%s/x'",
+	         pwn1, pwn2, dir);
+	snprintf(svg, sizeof(svg), "%s/c1.svg", dir);
+	xmlDocPtr x = read_svg(svg);
+	ck_assert_msg(x != NULL, "%s is not well-formed XML", svg);
+	/* title, y label, phase label, event label and the two legend entries */
+	ck_assert_int_eq(svg_count_text(xmlDocGetRootElement(x), want), 6);
+	ck_assert_int_eq(svg_count_text(xmlDocGetRootElement(x), " 20"), 1); /* a tic */
+	xmlFreeDoc(x);
+	snprintf(svg, sizeof(svg), "%s/c2.svg", dir);
+	x = read_svg(svg);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_int_eq(svg_count_text(xmlDocGetRootElement(x), "no data"), 1);
+	xmlFreeDoc(x);
+
+	snprintf(svg, sizeof(svg), "%s/c1.svg", dir);
+	unlink(svg);
+	snprintf(svg, sizeof(svg), "%s/c2.svg", dir);
+	unlink(svg);
+	ck_assert_int_eq(rmdir(dir), 0); /* nothing else was written there */
+	pd_buf_release(&s);
+}
+END_TEST
+
+START_TEST(test_plot_run_reports_gnuplot_error)
+{
+	static const char script[] = "set terminal svg\nset output '/dev/null'\n"
+	                             "set nonsense 'line 9: not this'\nplot x\n";
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(pd_plot_run(script, sizeof(script) - 1, &err), PD_EIO);
+	ck_assert_int_eq(err.code, PD_EIO);
+	/* gnuplot 5.4: "line 0: unrecognized option - see 'help set'." after the echo */
+	ck_assert_msg(strncmp(err.msg, "gnuplot failed: unrecognized option", 35) == 0, "%s",
+	              err.msg);
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
+}
+END_TEST
+
+START_TEST(test_plot_run_reports_missing_gnuplot)
+{
+	static const char script[] = "print 1\n";
+	struct pd_err err = PD_ERR_INIT;
+	setenv("PATH", "/nonexistent", 1); /* the test runs in its own process */
+	ck_assert_int_eq(pd_plot_run(script, sizeof(script) - 1, &err), PD_EIO);
+	ck_assert_str_eq(err.msg, "gnuplot not found: install gnuplot-nox");
+}
+END_TEST
+
+/* gnuplot quits on the first line; the rest (far more than a pipe holds) meets a closed
+ * pipe: an error, not a SIGPIPE that kills us, and SIGPIPE is unblocked again. */
+START_TEST(test_plot_run_survives_gnuplot_quitting_early)
+{
+	struct pd_buf s = PD_BUF_INIT;
+	pd_buf_adds(&s, "exit\n");
+	while (s.len < (4 << 20))
+		pd_buf_adds(&s, "# padding padding padding padding padding padding padding\n");
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(pd_plot_run(s.ptr, s.len, &err), PD_EIO);
+	ck_assert_str_eq(err.msg, "gnuplot stopped reading its script: Broken pipe");
+	sigset_t cur, pending;
+	pthread_sigmask(SIG_BLOCK, NULL, &cur);
+	ck_assert(!sigismember(&cur, SIGPIPE));
+	sigpending(&pending);
+	ck_assert(!sigismember(&pending, SIGPIPE));
+	pd_buf_release(&s);
+}
+END_TEST
+
 Suite *pd_suite_plot(void)
 {
 	Suite *s = suite_create("plot");
 	TCase *tc = tcase_create("plot");
+	tcase_add_test(tc, test_plot_quote_doubles_quotes_and_leaves_the_rest_literal);
+	tcase_add_test(tc, test_plot_quote_keeps_the_svg_well_formed);
+	tcase_add_test(tc, test_plot_decimate_short_input_is_unchanged);
+	tcase_add_test(tc, test_plot_decimate_picks_largest_triangles);
+	tcase_add_test(tc, test_plot_decimate_extreme_wins_its_bucket);
+	tcase_add_test(tc, test_plot_decimate_spike_survives_long_flat_series);
+	tcase_add_test(tc, test_plot_decimate_keeps_gaps);
+	tcase_add_test(tc, test_plot_decimate_joins_when_gaps_are_too_many);
+	tcase_add_test(tc, test_plot_script_small_chart);
+	tcase_add_test(tc, test_plot_script_output_cannot_be_a_pipe_or_home);
+	tcase_add_test(tc, test_plot_script_decimates_long_lines);
+	tcase_add_test(tc, test_plot_run_hostile_strings_stay_text);
+	tcase_add_test(tc, test_plot_run_reports_gnuplot_error);
+	tcase_add_test(tc, test_plot_run_reports_missing_gnuplot);
+	tcase_add_test(tc, test_plot_run_survives_gnuplot_quitting_early);
 	suite_add_tcase(s, tc);
 	return s;
 }
