@@ -86,29 +86,43 @@ void pd_esc_json_num(struct pd_buf *b, double v)
 
 void pd_esc_html(struct pd_buf *b, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
+	while (*s) {
+		unsigned cp;
+		size_t n = pd_esc_utf8(s, &cp);
+		if (!n) { /* invalid UTF-8 would let a browser guess the encoding */
+			pd_buf_adds(b, "&#xfffd;"), s++;
+			continue;
+		}
+		switch (cp) {
 		case '&': pd_buf_adds(b, "&amp;"); break;
 		case '<': pd_buf_adds(b, "&lt;"); break;
 		case '>': pd_buf_adds(b, "&gt;"); break;
 		case '"': pd_buf_adds(b, "&quot;"); break;
 		case '\'': pd_buf_adds(b, "&#39;"); break;
 		default:
-			if (*p < 0x20 && *p != '\n' && *p != '\t')
+			if ((cp < 0x20 && cp != '\n' && cp != '\t') || (cp >= 0x7f && cp < 0xa0))
 				pd_buf_adds(b, "&#xfffd;");
 			else
-				pd_buf_addch(b, (char)*p);
+				pd_buf_add(b, s, n);
 		}
+		s += n;
 	}
 }
 
 void pd_esc_text(struct pd_buf *b, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '\\')
-			pd_buf_addf(b, "\\x%02x", *p);
-		else
-			pd_buf_addch(b, (char)*p);
+	while (*s) {
+		unsigned cp;
+		size_t n = pd_esc_utf8(s, &cp);
+		/* C0 and C1 controls (U+009B is CSI to xterm) and bytes that are not UTF-8 */
+		if (!n || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == '\\') {
+			for (size_t i = 0; i < (n ? n : 1); i++)
+				pd_buf_addf(b, "\\x%02x", (unsigned char)s[i]);
+			s += n ? n : 1;
+		} else {
+			pd_buf_add(b, s, n);
+			s += n;
+		}
 	}
 }
 
