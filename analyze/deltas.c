@@ -2,8 +2,10 @@
 #include "../core/xalloc.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void pd_phases_set(struct pd_comparison *c, double settle_s)
 {
@@ -60,29 +62,83 @@ static void collect(struct sample *out, const double *side, const struct pd_view
 	}
 }
 
-static void add_delta(struct pd_comparison *c, const struct pd_compare_opts *opts, size_t vi,
-		      const struct pd_window *w, struct sample *b, struct sample *t)
+static size_t count_in(const double *side, const struct pd_view *view, const struct pd_window *w)
 {
-	const struct pd_view *v = &c->views[vi];
-	struct pd_delta *d;
-	collect(b, v->base, v, w);
-	collect(t, v->target, v, w);
-	if (b->n < 10 || t->n < 10)
-		return;
-	PD_GROW(c->deltas, c->cap_deltas, c->n_deltas + 1);
-	d = &c->deltas[c->n_deltas++];
-	memset(d, 0, sizeof(*d));
-	d->view = vi;
-	d->phase = w->phase;
+	size_t n = 0;
+	for (size_t i = 0; i < view->n; i++) {
+		double t = (double)i * view->step_s;
+		n += t >= w->start_s && t < w->end_s && !isnan(side[i]);
+	}
+	return n;
+}
+
+/* The (view, window) pairs with enough samples on both sides, in a fixed order. */
+static void plan_deltas(struct pd_comparison *c)
+{
+	for (size_t vi = 0; vi < c->n_views; vi++)
+		for (size_t w = 0; w < c->n_windows; w++) {
+			const struct pd_view *v = &c->views[vi];
+			if (count_in(v->base, v, &c->windows[w]) < 10 ||
+			    count_in(v->target, v, &c->windows[w]) < 10)
+				continue;
+			PD_GROW(c->deltas, c->cap_deltas, c->n_deltas + 1);
+			struct pd_delta *d = &c->deltas[c->n_deltas++];
+			memset(d, 0, sizeof(*d));
+			d->view = vi;
+			d->phase = c->windows[w].phase;
+		}
+}
+
+static const struct pd_window *window_of(const struct pd_comparison *c, enum pd_phase p)
+{
+	for (size_t i = 0; i < c->n_windows; i++)
+		if (c->windows[i].phase == p)
+			return &c->windows[i];
+	return &c->windows[0];
+}
+
+static void fill_delta(const struct pd_comparison *c, const struct pd_compare_opts *opts,
+		       struct pd_delta *d, struct sample *b, struct sample *t)
+{
+	const struct pd_view *v = &c->views[d->view];
+	collect(b, v->base, v, window_of(c, d->phase));
+	collect(t, v->target, v, window_of(c, d->phase));
 	pd_stats_summary(&d->base, b->t, b->v, b->n);
 	pd_stats_summary(&d->target, t->t, t->v, t->n);
-	/* every delta its own stream, the same one on every run */
+	/* every delta its own stream, the same one on every run and every thread count */
 	struct pd_delta_ci ci = pd_stats_delta_ci(b->v, b->n, t->v, t->n, opts->reps, 0.05,
-						  opts->seed + vi * PD_PHASE_COUNT + w->phase);
+						  opts->seed + d->view * PD_PHASE_COUNT + d->phase);
 	d->delta_pct = ci.delta_pct;
 	d->ci_lo = ci.lo_pct;
 	d->ci_hi = ci.hi_pct;
 	d->p_value = pd_stats_mann_whitney(b->v, b->n, t->v, t->n, 1, NULL);
+}
+
+/* One worker fills every k-th delta from its first; workers share nothing but reads. */
+struct worker {
+	pthread_t thread;
+	struct pd_comparison *c;
+	const struct pd_compare_opts *opts;
+	size_t first, stride, grid;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	size_t n = w->grid;
+	struct sample b = {pd_xmalloc(n * sizeof(double)), pd_xmalloc(n * sizeof(double)), 0};
+	struct sample t = {pd_xmalloc(n * sizeof(double)), pd_xmalloc(n * sizeof(double)), 0};
+	for (size_t k = w->first; k < w->c->n_deltas; k += w->stride)
+		fill_delta(w->c, w->opts, &w->c->deltas[k], &b, &t);
+	free(b.t), free(b.v), free(t.t), free(t.v);
+	return NULL;
+}
+
+/* Threads for the statistics: one per online core, at most 8. */
+static size_t thread_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
 static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
@@ -106,15 +162,24 @@ static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
 
 void pd_deltas_compute(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
-	size_t n = 1;
+	size_t grid = 1, nt = thread_count();
+	struct worker w[8];
 	for (size_t i = 0; i < c->n_views; i++)
-		if (c->views[i].n > n)
-			n = c->views[i].n;
-	struct sample b = {pd_xmalloc(n * sizeof(double)), pd_xmalloc(n * sizeof(double)), 0};
-	struct sample t = {pd_xmalloc(n * sizeof(double)), pd_xmalloc(n * sizeof(double)), 0};
-	for (size_t vi = 0; vi < c->n_views; vi++)
-		for (size_t w = 0; w < c->n_windows; w++)
-			add_delta(c, opts, vi, &c->windows[w], &b, &t);
+		if (c->views[i].n > grid)
+			grid = c->views[i].n;
+	plan_deltas(c);
+	for (size_t i = 0; i < nt; i++) {
+		w[i] = (struct worker){0, c, opts, i, nt, grid};
+		/* a thread that cannot start leaves its share to the caller */
+		if (i && pthread_create(&w[i].thread, NULL, work, &w[i]) != 0)
+			w[i].stride = 0;
+	}
+	work(&w[0]);
+	for (size_t i = 1; i < nt; i++) {
+		if (w[i].stride)
+			pthread_join(w[i].thread, NULL);
+		else
+			work(&(struct worker){0, c, opts, i, nt, grid});
+	}
 	judge(c, opts);
-	free(b.t), free(b.v), free(t.t), free(t.v);
 }
