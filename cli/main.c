@@ -341,16 +341,25 @@ static int compare_runs(const struct opts *o, const char *base_dir, const char *
 	struct pd_run *base = NULL, *target = NULL;
 	struct pd_comparison *c = NULL;
 	int rc = EXIT_OK;
+	int progress = !o->quiet && isatty(2);
+	if (progress)
+		fprintf(stderr, "perfdelta: reading the runs\n");
 	if (pd_bundle_load(&base, base_dir, &o->lim, &err) < 0 ||
-	    pd_bundle_load(&target, target_dir, &o->lim, &err) < 0 ||
-	    pd_compare(&c, base, target, &o->cmp, &err) < 0) {
+	    pd_bundle_load(&target, target_dir, &o->lim, &err) < 0) {
+		rc = report_error(&err);
+		goto done;
+	}
+	if (progress)
+		fprintf(stderr, "perfdelta: comparing %zu and %zu series\n", base->n_series,
+			target->n_series);
+	if (pd_compare(&c, base, target, &o->cmp, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
 	}
 	struct pd_report_opts ro = {out,
 				    {pd_run_label(base, o->label_base),
 				     pd_run_label(target, o->label_target)},
-				    o->single_file, !o->quiet && isatty(2)};
+				    o->single_file, progress};
 	if (pd_report_write(c, &ro, &err) < 0) {
 		rc = report_error(&err);
 		goto done;

@@ -1,0 +1,15 @@
+# The man page and --help name the same flags, and the man page renders cleanly.
+. "$(dirname "$0")/lib.sh"
+man=$SRC/cli/perfdelta.1
+expect_code 0 "$PERFDELTA" --help
+grep -oE -- '--[a-z][a-z-]+' "$TMP/out" | sort -u >"$TMP/help.flags"
+sed 's/\\-/-/g' "$man" | grep -oE -- '--[a-z][a-z-]+' | sort -u >"$TMP/man.flags"
+missing=$(comm -23 "$TMP/help.flags" "$TMP/man.flags" | tr '\n' ' ')
+if [ -z "$missing" ]; then ok; else fail "in --help but not in the man page: $missing"; fi
+missing=$(comm -13 "$TMP/help.flags" "$TMP/man.flags" | tr '\n' ' ')
+if [ -z "$missing" ]; then ok; else fail "in the man page but not in --help: $missing"; fi
+if command -v groff >/dev/null; then
+  groff -man -Tutf8 -ww -z "$man" 2>"$TMP/groff.err"
+  if [ -s "$TMP/groff.err" ]; then fail "groff warns: $(head -1 "$TMP/groff.err")"; else ok; fi
+fi
+finish
