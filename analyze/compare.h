@@ -95,11 +95,9 @@ struct pd_compare_opts {
 	size_t n_metric_globs;
 	double settle_s;                       /* after the rebalance, default 60 */
 	double alpha;                          /* family-wise, default 0.05 */
-	unsigned reps;                         /* bootstrap resamples, default 400 */
-	uint64_t seed;
 	struct pd_time_flags time;             /* the target's --event-time and clock */
 };
-#define PD_COMPARE_OPTS_INIT {5.0, NULL, 0, NULL, 0, 60.0, 0.05, 400, 0x5eed, {0, 0, 0, 0}}
+#define PD_COMPARE_OPTS_INIT {5.0, NULL, 0, NULL, 0, 60.0, 0.05, {0, 0, 0, 0}}
 
 struct pd_comparison {
 	const struct pd_run *base, *target; /* borrowed */

@@ -97,28 +97,26 @@ static const struct pd_window *window_of(const struct pd_comparison *c, enum pd_
 	return &c->windows[0];
 }
 
-static void fill_delta(const struct pd_comparison *c, const struct pd_compare_opts *opts,
-		       struct pd_delta *d, struct sample *b, struct sample *t)
+static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct sample *b,
+		       struct sample *t)
 {
 	const struct pd_view *v = &c->views[d->view];
 	collect(b, v->base, v, window_of(c, d->phase));
 	collect(t, v->target, v, window_of(c, d->phase));
 	pd_stats_summary(&d->base, b->t, b->v, b->n);
 	pd_stats_summary(&d->target, t->t, t->v, t->n);
-	/* every delta its own stream, the same one on every run and every thread count */
-	struct pd_delta_ci ci = pd_stats_delta_ci(b->v, b->n, t->v, t->n, opts->reps, 0.05,
-						  opts->seed + d->view * PD_PHASE_COUNT + d->phase);
+	struct pd_delta_ci ci = pd_stats_delta_ci(b->v, b->n, t->v, t->n, 0.05);
 	d->delta_pct = ci.delta_pct;
 	d->ci_lo = ci.lo_pct;
 	d->ci_hi = ci.hi_pct;
 	d->p_value = pd_stats_mann_whitney(b->v, b->n, t->v, t->n, 1, NULL);
 }
 
-/* One worker fills every k-th delta from its first; workers share nothing but reads. */
+/* One worker fills every k-th delta from its first; workers share nothing but reads, and
+ * a delta's numbers do not depend on which worker computed it. */
 struct worker {
 	pthread_t thread;
 	struct pd_comparison *c;
-	const struct pd_compare_opts *opts;
 	size_t first, stride, grid;
 };
 
@@ -129,7 +127,7 @@ static void *work(void *arg)
 	struct sample b = {pd_xmalloc(n * sizeof(double)), pd_xmalloc(n * sizeof(double)), 0};
 	struct sample t = {pd_xmalloc(n * sizeof(double)), pd_xmalloc(n * sizeof(double)), 0};
 	for (size_t k = w->first; k < w->c->n_deltas; k += w->stride)
-		fill_delta(w->c, w->opts, &w->c->deltas[k], &b, &t);
+		fill_delta(w->c, &w->c->deltas[k], &b, &t);
 	free(b.t), free(b.v), free(t.t), free(t.v);
 	return NULL;
 }
@@ -169,7 +167,7 @@ void pd_deltas_compute(struct pd_comparison *c, const struct pd_compare_opts *op
 			grid = c->views[i].n;
 	plan_deltas(c);
 	for (size_t i = 0; i < nt; i++) {
-		w[i] = (struct worker){0, c, opts, i, nt, grid};
+		w[i] = (struct worker){0, c, i, nt, grid};
 		/* a thread that cannot start leaves its share to the caller */
 		if (i && pthread_create(&w[i].thread, NULL, work, &w[i]) != 0)
 			w[i].stride = 0;
@@ -179,7 +177,7 @@ void pd_deltas_compute(struct pd_comparison *c, const struct pd_compare_opts *op
 		if (w[i].stride)
 			pthread_join(w[i].thread, NULL);
 		else
-			work(&(struct worker){0, c, opts, i, nt, grid});
+			work(&(struct worker){0, c, i, nt, grid});
 	}
 	judge(c, opts);
 }

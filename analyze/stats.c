@@ -1,4 +1,4 @@
-/* Descriptive statistics, Mann-Whitney, block-bootstrap delta CI, multiple-test
+/* Descriptive statistics, Mann-Whitney, the interval of a change of medians, multiple-test
  * adjustment (DESIGN section 4). */
 #include "analyze/stats.h"
 
@@ -12,6 +12,59 @@ static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
+}
+
+/* Doubles as unsigned keys in the same order (negative ones bit-flipped). */
+static uint64_t key_of(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof(u));
+	return (u >> 63) ? ~u : u | (1ull << 63);
+}
+
+static double value_of(uint64_t k)
+{
+	uint64_t u = (k >> 63) ? k & ~(1ull << 63) : ~k;
+	double d;
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+/* One LSD radix pass on 11 bits; returns 0 when every key has the same digit (no move). */
+static int radix_pass(uint64_t *dst, const uint64_t *src, size_t n, unsigned shift)
+{
+	size_t count[2048] = {0};
+	for (size_t i = 0; i < n; i++)
+		count[(src[i] >> shift) & 2047]++;
+	for (size_t d = 0; d < 2048; d++)
+		if (count[d] == n)
+			return 0;
+	for (size_t d = 0, sum = 0; d < 2048; d++) {
+		size_t c = count[d];
+		count[d] = sum;
+		sum += c;
+	}
+	for (size_t i = 0; i < n; i++)
+		dst[count[(src[i] >> shift) & 2047]++] = src[i];
+	return 1;
+}
+
+void pd_stats_sort(double *v, size_t n)
+{
+	if (n < 256) { /* qsort wins below a few hundred */
+		qsort(v, n, sizeof(*v), cmp_double);
+		return;
+	}
+	uint64_t *a = pd_xmalloc(n * sizeof(*a)), *b = pd_xmalloc(n * sizeof(*b)), *t;
+	for (size_t i = 0; i < n; i++)
+		a[i] = key_of(v[i]);
+	for (unsigned shift = 0; shift < 64; shift += 11)
+		if (radix_pass(b, a, n, shift))
+			t = a, a = b, b = t;
+	for (size_t i = 0; i < n; i++)
+		v[i] = value_of(a[i]);
+	free(a);
+	free(b);
 }
 
 struct ranked {
@@ -69,7 +122,7 @@ void pd_stats_summary(struct pd_summary *out, const double *t, const double *v, 
 	}
 	double *s = pd_xmalloc(n * sizeof(*s));
 	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	pd_stats_sort(s, n);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
 		sum += v[i];
@@ -113,40 +166,32 @@ double pd_stats_neff(size_t n, double r)
 
 /* ---- Mann-Whitney ---- */
 
-struct tagged {
-	double v;
-	int from_x;
-};
-
-static int cmp_tagged(const void *a, const void *b)
-{
-	return cmp_double(&((const struct tagged *)a)->v, &((const struct tagged *)b)->v);
-}
-
-/* Rank sum of x in the pooled sample (midranks for ties); *ties gets sum(t^3 - t). */
+/* Rank sum of x in the pooled sample (midranks for ties); *ties gets sum(t^3 - t).
+ * Each sample is sorted on its own, then the two are merged: O(n) after the sorts. */
 static double rank_sum_x(const double *x, size_t nx, const double *y, size_t ny, double *ties)
 {
-	size_t n = nx + ny;
-	struct tagged *a = pd_xmalloc(n * sizeof(*a));
-	for (size_t i = 0; i < nx; i++)
-		a[i] = (struct tagged){x[i], 1};
-	for (size_t i = 0; i < ny; i++)
-		a[nx + i] = (struct tagged){y[i], 0};
-	qsort(a, n, sizeof(*a), cmp_tagged);
+	double *a = pd_xmalloc((nx + 1) * sizeof(*a)), *b = pd_xmalloc((ny + 1) * sizeof(*b));
+	memcpy(a, x, nx * sizeof(*a));
+	memcpy(b, y, ny * sizeof(*b));
+	pd_stats_sort(a, nx);
+	pd_stats_sort(b, ny);
 	double rx = 0;
+	size_t i = 0, j = 0, rank = 0; /* ranks before the current group */
 	*ties = 0;
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1, in_x = 0;
-		while (j < n && a[j].v == a[i].v)
-			j++;
-		double t = (double)(j - i), midrank = (double)(i + 1 + j) / 2;
-		for (size_t k = i; k < j; k++)
-			in_x += (size_t)a[k].from_x;
+	while (i < nx || j < ny) {
+		double v = j >= ny || (i < nx && a[i] <= b[j]) ? a[i] : b[j];
+		size_t in_x = 0, in_y = 0;
+		while (i < nx && a[i] == v)
+			i++, in_x++;
+		while (j < ny && b[j] == v)
+			j++, in_y++;
+		double t = (double)(in_x + in_y), midrank = (double)rank + (t + 1) / 2;
 		rx += midrank * (double)in_x;
 		*ties += t * t * t - t;
-		i = j;
+		rank += in_x + in_y;
 	}
 	free(a);
+	free(b);
 	return rx;
 }
 
@@ -177,172 +222,65 @@ double pd_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t
 	return p > 1 ? 1 : p;
 }
 
-/* ---- block bootstrap ---- */
+/* ---- the interval of a change of medians ---- */
 
-struct rng {
-	uint64_t s[4];
-};
-
-static uint64_t splitmix64(uint64_t *x)
+/* The z of a two-sided interval of level 1 - alpha: erfc^-1(alpha) by Newton's method on
+ * erfc (alpha in (0, 1)); 0.05 gives 1.3859 (z = 1.95996). */
+static double erfc_inv(double alpha)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static void rng_seed(struct rng *r, uint64_t seed)
-{
-	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-/* xoshiro256** (Blackman and Vigna). */
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
-}
-
-/* Uniform in [0, m), m > 0, without modulo bias (rejection of the short tail). */
-static uint64_t rng_below(struct rng *r, uint64_t m)
-{
-	uint64_t limit = (UINT64_MAX % m + 1) % m; /* 2^64 mod m */
-	uint64_t x;
-	do
-		x = rng_next(r);
-	while (x < limit);
-	return x % m;
-}
-
-/* One series prepared for resampling. A resample only repeats the series' own values,
- * so its k-th smallest is sorted[k-th smallest rank]: counting ranks finds it in O(n)
- * with no comparisons: 6-7x faster than a quickselect of the values (about 1.3 against
- * 9 ms for 240 + 240 samples and 1000 reps at -O2), with bit-identical results. */
-struct boot {
-	size_t n, l;    /* samples, block length */
-	double *sorted; /* the values in increasing order */
-	size_t *rank;   /* rank[i]: position of v[i] in sorted */
-};
-
-static size_t block_len(size_t n)
-{
-	size_t l = 1;
-	while (l * l * l < n) /* ceil(cbrt(n)) in integers: exact at cubes */
-		l++;
-	return l;
-}
-
-static void boot_init(struct boot *b, const double *v, size_t n)
-{
-	struct ranked *r = sort_ranked(v, n);
-	b->n = n;
-	b->l = block_len(n);
-	b->sorted = pd_xmalloc(n * sizeof(*b->sorted));
-	b->rank = pd_xmalloc(n * sizeof(*b->rank));
-	for (size_t k = 0; k < n; k++) {
-		b->sorted[k] = r[k].v;
-		b->rank[r[k].i] = k;
+	double x = 1.0;
+	for (int i = 0; i < 50; i++) {
+		double f = erfc(x) - alpha, d = -2 / sqrt(M_PI) * exp(-x * x);
+		double step = f / d;
+		x -= step;
+		if (fabs(step) < 1e-15)
+			break;
 	}
-	free(r);
+	return x;
 }
 
-static void boot_release(struct boot *b)
+/* The median of v (time order) with its standard error under AR(1): the distribution-
+ * free interval of the median for n_eff samples, x_(n/2 -+ z sqrt(n)/2), read as the
+ * quantiles 0.5 -+ z / (2 sqrt(n_eff)) of the n samples, halved over z. */
+static void median_se(double *median, double *se, const double *v, size_t n)
 {
-	free(b->sorted);
-	free(b->rank);
+	double *s = pd_xmalloc(n * sizeof(*s)), z = 1.959963984540054;
+	memcpy(s, v, n * sizeof(*s));
+	pd_stats_sort(s, n);
+	double ne = pd_stats_neff(n, pd_stats_lag1(v, n)), h = z / (2 * sqrt(ne));
+	double lo = pd_stats_quantile_sorted(s, n, fmax(0, 0.5 - h));
+	double hi = pd_stats_quantile_sorted(s, n, fmin(1, 0.5 + h));
+	*median = pd_stats_quantile_sorted(s, n, 0.5);
+	*se = (hi - lo) / (2 * z);
+	free(s);
 }
 
-/* The value of the k-th smallest rank counted in cnt[0..n). */
-static double kth_counted(const struct boot *b, const size_t *cnt, size_t k)
-{
-	size_t seen = 0, i = 0;
-	while ((seen += cnt[i]) <= k)
-		i++;
-	return b->sorted[i];
-}
-
-/* Type-7 median of one moving-block resample: blocks of b->l consecutive samples from
- * uniform starts in [0, n - l], concatenated and cut at n. cnt has room for n counts. */
-static double boot_median(const struct boot *b, size_t *cnt, struct rng *r)
-{
-	size_t n = b->n, l = b->l;
-	memset(cnt, 0, n * sizeof(*cnt));
-	for (size_t len = 0; len < n;) {
-		const size_t *rk = b->rank + rng_below(r, n - l + 1);
-		size_t take = n - len < l ? n - len : l;
-		for (size_t j = 0; j < take; j++)
-			cnt[rk[j]]++;
-		len += take;
-	}
-	size_t k = (n - 1) / 2;
-	double lo = kth_counted(b, cnt, k);
-	if (n % 2)
-		return lo;
-	return lo + 0.5 * (kth_counted(b, cnt, k + 1) - lo); /* as pd_stats_quantile_sorted */
-}
-
-/* Fills deltas with the resampled deltas whose baseline median is not 0; returns how
- * many. y is drawn even for a skipped rep, so one stream serves both series. */
-static size_t boot_deltas(double *deltas, const struct boot *bx, const struct boot *by,
-                          unsigned reps, uint64_t seed)
-{
-	size_t *cnt = pd_xmalloc((bx->n > by->n ? bx->n : by->n) * sizeof(*cnt));
-	struct rng r;
-	size_t kept = 0;
-	rng_seed(&r, seed);
-	for (unsigned i = 0; i < reps; i++) {
-		double mx = boot_median(bx, cnt, &r);
-		double my = boot_median(by, cnt, &r);
-		if (mx != 0)
-			deltas[kept++] = 100 * (my - mx) / fabs(mx);
-	}
-	free(cnt);
-	return kept;
-}
-
+/* The delta method on the ratio of medians (on the log scale when both are positive, so
+ * the interval is not symmetric around a large change). */
 struct pd_delta_ci pd_stats_delta_ci(const double *x, size_t nx, const double *y, size_t ny,
-                                     unsigned reps, double alpha, uint64_t seed)
+				     double alpha)
 {
 	struct pd_delta_ci ci = {NAN, NAN, NAN};
 	if (nx == 0 || ny == 0)
 		return ci;
-	struct boot bx, by;
-	double *deltas = NULL;
-	boot_init(&bx, x, nx);
-	boot_init(&by, y, ny);
-	double mx = pd_stats_quantile_sorted(bx.sorted, nx, 0.5);
-	double my = pd_stats_quantile_sorted(by.sorted, ny, 0.5);
+	double mx, sx, my, sy, z = sqrt(2.0) * erfc_inv(alpha);
+	median_se(&mx, &sx, x, nx);
+	median_se(&my, &sy, y, ny);
 	if (mx == 0)
-		goto done;
+		return ci;
 	ci.delta_pct = 100 * (my - mx) / fabs(mx);
-	if (reps == 0)
-		goto done;
-	deltas = pd_xmalloc(reps * sizeof(*deltas));
-	size_t kept = boot_deltas(deltas, &bx, &by, reps, seed);
-	if (kept * 2 < reps) /* mostly zero baselines: no interval worth reporting */
-		goto done;
-	qsort(deltas, kept, sizeof(*deltas), cmp_double);
-	ci.lo_pct = pd_stats_quantile_sorted(deltas, kept, alpha / 2);
-	ci.hi_pct = pd_stats_quantile_sorted(deltas, kept, 1 - alpha / 2);
-done:
-	free(deltas);
-	boot_release(&bx);
-	boot_release(&by);
+	if (mx > 0 && my > 0) {
+		double rel = sqrt((sx / mx) * (sx / mx) + (sy / my) * (sy / my));
+		ci.lo_pct = 100 * (my / mx * exp(-z * rel) - 1);
+		ci.hi_pct = 100 * (my / mx * exp(z * rel) - 1);
+	} else {
+		double se = 100 * sqrt(sy * sy + (my / mx) * (my / mx) * sx * sx) / fabs(mx);
+		ci.lo_pct = ci.delta_pct - z * se;
+		ci.hi_pct = ci.delta_pct + z * se;
+	}
 	return ci;
 }
+
 
 /* ---- multiple testing ---- */
 

@@ -16,6 +16,10 @@ struct pd_summary {
  * but n = 0 and slope 0). Sorts a private copy once. */
 void pd_stats_summary(struct pd_summary *out, const double *t, const double *v, size_t n);
 
+/* Sorts v[0..n) in increasing order (NaN not allowed): a radix sort of the values' bits
+ * above a few hundred, so sorting is linear in the samples. */
+void pd_stats_sort(double *v, size_t n);
+
 /* The q-quantile (0 <= q <= 1) of sorted[0..n), n > 0: linear interpolation between
  * order statistics, R's type 7 (the default of R's quantile()). */
 double pd_stats_quantile_sorted(const double *sorted, size_t n, double q);
@@ -37,17 +41,19 @@ double pd_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t
 			     int inflate, double *u_out);
 
 /* Percentage change of medians, 100 (median(y) - median(x)) / |median(x)|, with a
- * confidence interval from a moving-block bootstrap: each series resampled in blocks of
- * length ceil(n^(1/3)) (at least 1) independently, reps resamples, the (alpha/2,
- * 1-alpha/2) percentiles (type 7) of the resampled deltas. seed fixes the PRNG
- * (splitmix64/xoshiro), so equal inputs give equal outputs. Resamples whose baseline
- * median is 0 are dropped. Returns NaN delta and CI when median(x) is 0 or a series is
- * empty; NaN CI alone when reps is 0 or fewer than half the resamples remain. */
+ * confidence interval of level 1 - alpha that respects autocorrelation: each median's
+ * standard error comes from the distribution-free order-statistic interval of a median
+ * taken for n_eff = n (1 - r) / (1 + r) samples (r: lag-1 autocorrelation of the series
+ * in time order), combined by the delta method on the ratio of medians (log scale when
+ * both are positive). Linear in the samples after one sort per series. (A moving-block
+ * bootstrap was tried first: on AR(1) noise with phi 0.9 its 95 % interval excluded a
+ * true zero 24 % of the time, this one 2-4 %; see tests/check_stats.c.) NaN delta and
+ * interval when median(x) is 0 or a series is empty. */
 struct pd_delta_ci {
 	double delta_pct, lo_pct, hi_pct;
 };
 struct pd_delta_ci pd_stats_delta_ci(const double *x, size_t nx, const double *y, size_t ny,
-				     unsigned reps, double alpha, uint64_t seed);
+				     double alpha);
 
 /* Holm's step-down adjustment of p[0..n) into adj[0..n) (same order as p). */
 void pd_stats_holm(double *adj, const double *p, size_t n);

@@ -369,7 +369,8 @@ static void deltas(struct pd_buf *b, const struct pd_comparison *c)
 		order[k] = &c->deltas[k];
 	qsort(order, n, sizeof(*order), cmp_delta);
 	pd_buf_adds(b, "<h2>Changes</h2>\n<p class=\"sub\">Median of each phase, baseline against "
-		       "target; the interval is a moving-block bootstrap of the change, the p-value a "
+		       "target; the 95% interval of the change allows for autocorrelation (effective sample "
+		       "size), the p-value is a "
 		       "Mann-Whitney test with its variance widened for autocorrelation, adjusted "
 		       "across all tests. Regressions and improvements first.</p>\n");
 	delta_table_head(b);

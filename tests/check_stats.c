@@ -3,6 +3,8 @@
 #include "analyze/stats.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Expected values are worked by hand below; where the arithmetic needs more digits than
@@ -240,7 +242,7 @@ START_TEST(test_mann_whitney_no_evidence_gives_one)
 }
 END_TEST
 
-/* ---- block bootstrap ---- */
+/* ---- the interval of a change of medians ---- */
 
 /* A deterministic N(0, 1) source for the tests (PCG-style LCG + Box-Muller). */
 static uint64_t lcg_state;
@@ -267,34 +269,18 @@ static void ar1(double *v, size_t n, double phi)
 	}
 }
 
-START_TEST(test_bootstrap_same_seed_same_bits)
-{
-	double x[240], y[240];
-	lcg_state = 11;
-	ar1(x, 240, 0.3);
-	ar1(y, 240, 0.3);
-	struct pd_delta_ci a = pd_stats_delta_ci(x, 240, y, 240, 500, 0.05, 42);
-	struct pd_delta_ci b = pd_stats_delta_ci(x, 240, y, 240, 500, 0.05, 42);
-	struct pd_delta_ci c = pd_stats_delta_ci(x, 240, y, 240, 500, 0.05, 43);
-	ck_assert(memcmp(&a, &b, sizeof(a)) == 0);
-	ck_assert_double_eq(a.delta_pct, c.delta_pct); /* the point estimate has no PRNG */
-	ck_assert(a.lo_pct != c.lo_pct || a.hi_pct != c.hi_pct);
-	ck_assert(a.lo_pct < a.delta_pct && a.delta_pct < a.hi_pct);
-}
-END_TEST
-
-START_TEST(test_bootstrap_identical_series_cover_zero)
+START_TEST(test_interval_identical_series_cover_zero)
 {
 	double x[240];
 	lcg_state = 5;
 	ar1(x, 240, 0);
-	struct pd_delta_ci ci = pd_stats_delta_ci(x, 240, x, 240, 1000, 0.05, 1);
+	struct pd_delta_ci ci = pd_stats_delta_ci(x, 240, x, 240, 0.05);
 	ck_assert_double_eq(ci.delta_pct, 0);
 	ck_assert(ci.lo_pct < 0 && 0 < ci.hi_pct);
 }
 END_TEST
 
-START_TEST(test_bootstrap_ten_percent_shift)
+START_TEST(test_interval_ten_percent_shift)
 {
 	/* y = 1.1 x keeps the order, so median(y) = 1.1 median(x) and the delta is 10 % */
 	double x[240], y[240];
@@ -302,93 +288,65 @@ START_TEST(test_bootstrap_ten_percent_shift)
 	ar1(x, 240, 0);
 	for (int i = 0; i < 240; i++)
 		y[i] = 1.1 * x[i];
-	struct pd_delta_ci ci = pd_stats_delta_ci(x, 240, y, 240, 1000, 0.05, 7);
+	struct pd_delta_ci ci = pd_stats_delta_ci(x, 240, y, 240, 0.05);
 	ck_assert_double_eq_tol(ci.delta_pct, 10, 1e-9);
 	ck_assert(ci.lo_pct < 10 && 10 < ci.hi_pct);
 	ck_assert(ci.lo_pct > 9 && ci.hi_pct < 11); /* sd 1 around 100: a tight interval */
 }
 END_TEST
 
-START_TEST(test_bootstrap_wider_for_autocorrelated_series)
+START_TEST(test_interval_by_hand)
 {
-	/* Same marginal variance (1), phi 0.9 against white noise: blocks carry the serial
-	 * dependence, so the interval must be clearly wider (n_eff 240 * 0.1 / 1.9 = 12.6
-	 * would say 4.4x; blocks of 7 recover about 2x). */
+	/* x = 1 3 1 3 ... (100 samples), y = x + 1. Lag-1 autocorrelation is -1, clamped to
+	 * 0: n_eff = 100. h = 1.959964 / (2 sqrt(100)) = 0.0979982.
+	 * x sorted: 50 ones, 50 threes. Type 7 at q = 0.4020018: 99 q = 39.798, x[39] = 1;
+	 * at q = 0.5979982: 59.202, x[59] = x[60] = 3. se_x = (3 - 1) / (2 z) = 0.5102135;
+	 * median 2. y: median 3, same se. rel = sqrt((0.5102135/2)^2 + (0.5102135/3)^2)
+	 * = sqrt(0.0650795 + 0.0289249) = 0.3066001; z rel = 0.6009252.
+	 * delta = 50 %; lo = 100 (1.5 exp(-0.6009252) - 1) = -17.754 %,
+	 * hi = 100 (1.5 exp(0.6009252) - 1) = +173.571 % (python3's math as the calculator). */
+	double x[100], y[100];
+	for (int i = 0; i < 100; i++)
+		x[i] = i % 2 ? 3 : 1, y[i] = x[i] + 1;
+	struct pd_delta_ci ci = pd_stats_delta_ci(x, 100, y, 100, 0.05);
+	ck_assert_double_eq_tol(ci.delta_pct, 50, 1e-9);
+	ck_assert_double_eq_tol(ci.lo_pct, -17.754, 0.001);
+	ck_assert_double_eq_tol(ci.hi_pct, 173.571, 0.001);
+}
+END_TEST
+
+START_TEST(test_interval_wider_for_autocorrelated_series)
+{
+	/* Same marginal variance (1), phi 0.9 against white noise: n_eff = 240 * 0.1 / 1.9
+	 * = 12.6 against 240, so the interval should be about sqrt(19) = 4.4 times wider
+	 * (the estimated r varies around 0.9: ask for 2.5) */
 	double x[240], y[240];
 	lcg_state = 1;
 	ar1(x, 240, 0.9);
 	ar1(y, 240, 0.9);
-	struct pd_delta_ci ar = pd_stats_delta_ci(x, 240, y, 240, 1000, 0.05, 1);
+	struct pd_delta_ci ar = pd_stats_delta_ci(x, 240, y, 240, 0.05);
 	lcg_state = 1;
 	ar1(x, 240, 0);
 	ar1(y, 240, 0);
-	struct pd_delta_ci white = pd_stats_delta_ci(x, 240, y, 240, 1000, 0.05, 1);
-	ck_assert(ar.hi_pct - ar.lo_pct > 1.5 * (white.hi_pct - white.lo_pct));
+	struct pd_delta_ci white = pd_stats_delta_ci(x, 240, y, 240, 0.05);
+	ck_assert(ar.hi_pct - ar.lo_pct > 2.5 * (white.hi_pct - white.lo_pct));
 }
 END_TEST
 
-START_TEST(test_bootstrap_two_samples_resample_as_one_block)
+START_TEST(test_interval_negative_baseline_and_nan_cases)
 {
-	/* n = 2: block length ceil(cbrt 2) = 2 = n, so every resample is the series itself
-	 * and the interval collapses on the delta: medians 4 and 5, 100 (5 - 4) / 4 = 25 */
-	const double x[] = {2, 6}, y[] = {3, 7};
-	struct pd_delta_ci ci = pd_stats_delta_ci(x, 2, y, 2, 200, 0.05, 3);
+	/* medians -4 and -3: 100 (-3 - -4) / |-4| = 25 */
+	const double nx[] = {-2, -6, -4}, ny[] = {-1, -5, -3};
+	struct pd_delta_ci ci = pd_stats_delta_ci(nx, 3, ny, 3, 0.05);
 	ck_assert_double_eq_tol(ci.delta_pct, 25, 1e-12);
-	ck_assert_double_eq_tol(ci.lo_pct, 25, 1e-12);
-	ck_assert_double_eq_tol(ci.hi_pct, 25, 1e-12);
-	/* a negative baseline: 100 (-3 - -4) / |-4| = 25 */
-	const double nx[] = {-2, -6}, ny[] = {-1, -5};
-	ci = pd_stats_delta_ci(nx, 2, ny, 2, 10, 0.05, 3);
-	ck_assert_double_eq_tol(ci.delta_pct, 25, 1e-12);
-}
-END_TEST
-
-START_TEST(test_bootstrap_block_length_is_integer_cube_root)
-{
-	/* n = 8: blocks of ceil(cbrt 8) = 2 (not 3). Every block of 2 from 1 3 1 3 ... holds
-	 * one 1 and one 3, so every resample has four of each, median 2: the interval of
-	 * x against itself is exactly [0, 0]. Blocks of 3 would give 3, 4 or 5 ones and
-	 * medians 3, 2 or 1. Likewise n = 9 (ceil(2.08) = 3) with the period-3 series
-	 * 1 2 3 ...: blocks of 3 always hold 1, 2, 3; blocks of 2 would not. n = 1: the
-	 * series itself, medians 4 and 5: 25 % with a collapsed interval. */
-	const double alt[] = {1, 3, 1, 3, 1, 3, 1, 3}, per3[] = {1, 2, 3, 1, 2, 3, 1, 2, 3};
-	struct pd_delta_ci ci = pd_stats_delta_ci(alt, 8, alt, 8, 300, 0.05, 5);
-	ck_assert(ci.lo_pct == 0 && ci.hi_pct == 0);
-	ci = pd_stats_delta_ci(per3, 9, per3, 9, 300, 0.05, 5);
-	ck_assert(ci.lo_pct == 0 && ci.hi_pct == 0);
-	const double four[] = {4}, five[] = {5};
-	ci = pd_stats_delta_ci(four, 1, five, 1, 50, 0.05, 5);
-	ck_assert_double_eq_tol(ci.lo_pct, 25, 1e-12);
-	ck_assert_double_eq_tol(ci.hi_pct, 25, 1e-12);
-}
-END_TEST
-
-START_TEST(test_bootstrap_nan_on_zero_baseline)
-{
+	ck_assert(ci.lo_pct < 25 && 25 < ci.hi_pct);
 	const double zero[] = {-1, 0, 1}, y[] = {1, 2, 3};
-	struct pd_delta_ci ci = pd_stats_delta_ci(zero, 3, y, 3, 100, 0.05, 1);
+	ci = pd_stats_delta_ci(zero, 3, y, 3, 0.05);
 	ck_assert(isnan(ci.delta_pct) && isnan(ci.lo_pct) && isnan(ci.hi_pct));
-	ci = pd_stats_delta_ci(y, 0, y, 3, 100, 0.05, 1);
+	ci = pd_stats_delta_ci(y, 0, y, 3, 0.05);
 	ck_assert(isnan(ci.delta_pct) && isnan(ci.lo_pct) && isnan(ci.hi_pct));
-	ci = pd_stats_delta_ci(y, 3, y, 0, 100, 0.05, 1);
+	ci = pd_stats_delta_ci(y, 3, y, 0, 0.05);
 	ck_assert(isnan(ci.delta_pct));
-	/* no reps: the point estimate alone */
-	ci = pd_stats_delta_ci(y, 3, y, 3, 0, 0.05, 1);
-	ck_assert_double_eq(ci.delta_pct, 0);
-	ck_assert(isnan(ci.lo_pct) && isnan(ci.hi_pct));
-}
-END_TEST
-
-START_TEST(test_bootstrap_nan_ci_when_most_baselines_are_zero)
-{
-	/* x = 1 0 0 1 (median 0.5). Blocks of ceil(cbrt 4) = 2 start at 0, 1 or 2: (1 0),
-	 * (0 0), (0 1), holding 1, 2, 1 zeros. Two blocks make a resample; its median is 0
-	 * when it holds 3 or 4 zeros: 5 of the 9 start pairs (0-1, 1-0, 1-1, 1-2, 2-1).
-	 * So about 4/9 of 2000 reps (889, sd 22) stay, fewer than half: no interval. */
-	const double x[] = {1, 0, 0, 1};
-	struct pd_delta_ci ci = pd_stats_delta_ci(x, 4, x, 4, 2000, 0.05, 1);
-	ck_assert_double_eq(ci.delta_pct, 0);
-	ck_assert(isnan(ci.lo_pct) && isnan(ci.hi_pct));
 }
 END_TEST
 
@@ -435,6 +393,62 @@ START_TEST(test_holm_caps_at_one_and_bh_stays_monotone)
 }
 END_TEST
 
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The radix sort against qsort on 3000 values with negatives, zeros of both signs,
+ * repeats and infinities (the comparison is qsort's, an independent implementation). */
+START_TEST(test_sort_matches_qsort)
+{
+	enum { N = 3000 };
+	static double a[N], b[N];
+	uint64_t x = 12345;
+	for (int i = 0; i < N; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		double v = (double)(int64_t)(x >> 11) / 1e12;
+		a[i] = i % 97 == 0 ? -0.0 : i % 89 == 0 ? INFINITY : i % 83 == 0 ? -INFINITY
+		     : i % 7 == 0 ? 3.5 : v;
+		b[i] = a[i];
+	}
+	pd_stats_sort(a, N);
+	qsort(b, N, sizeof(double), cmp_d);
+	for (int i = 0; i < N; i++)
+		ck_assert_msg(a[i] == b[i], "position %d: %g vs %g", i, a[i], b[i]);
+}
+END_TEST
+
+/* Coverage: over 200 pairs of independent AR(1) series of
+ * 1000 samples (phi 0.7, unit variance) with equal levels (100), the 95 % interval should exclude 0 about 5 % of
+ * the time (a binomial 200 x 0.05 = 10, sd 3.1: more than 20 means the interval ignores
+ * the autocorrelation; with n instead of n_eff it would be ~40 %); with the target 10 %
+ * higher (110) it should contain 10 as often. */
+START_TEST(test_interval_covers_under_autocorrelation)
+{
+	enum { N = 1000, PAIRS = 200 };
+	static double x[N], y[N];
+	int miss0 = 0, miss10 = 0;
+	lcg_state = 99;
+	for (int k = 0; k < PAIRS; k++) {
+		ar1(x, N, 0.7);
+		ar1(y, N, 0.7);
+		struct pd_delta_ci a = pd_stats_delta_ci(x, N, y, N, 0.05);
+		miss0 += a.lo_pct > 0 || a.hi_pct < 0;
+		ar1(y, N, 0.7);
+		for (int i = 0; i < N; i++)
+			y[i] += 10;
+		struct pd_delta_ci b = pd_stats_delta_ci(x, N, y, N, 0.05);
+		miss10 += b.lo_pct > 10 || b.hi_pct < 10;
+		ck_assert(b.lo_pct < b.delta_pct && b.delta_pct < b.hi_pct);
+	}
+	ck_assert_msg(miss0 <= 20, "0 missed %d times of %d", miss0, PAIRS);
+	ck_assert_msg(miss10 <= 20, "10 missed %d times of %d", miss10, PAIRS);
+	ck_assert_msg(miss0 >= 1, "never missed: the interval is too wide to mean anything");
+}
+END_TEST
+
 Suite *pd_suite_stats(void)
 {
 	Suite *s = suite_create("stats");
@@ -454,16 +468,15 @@ Suite *pd_suite_stats(void)
 	tcase_add_test(tc, test_mann_whitney_separated_samples);
 	tcase_add_test(tc, test_mann_whitney_inflation_widens_for_autocorrelation);
 	tcase_add_test(tc, test_mann_whitney_no_evidence_gives_one);
-	tcase_add_test(tc, test_bootstrap_same_seed_same_bits);
-	tcase_add_test(tc, test_bootstrap_identical_series_cover_zero);
-	tcase_add_test(tc, test_bootstrap_ten_percent_shift);
-	tcase_add_test(tc, test_bootstrap_wider_for_autocorrelated_series);
-	tcase_add_test(tc, test_bootstrap_two_samples_resample_as_one_block);
-	tcase_add_test(tc, test_bootstrap_block_length_is_integer_cube_root);
-	tcase_add_test(tc, test_bootstrap_nan_on_zero_baseline);
-	tcase_add_test(tc, test_bootstrap_nan_ci_when_most_baselines_are_zero);
+	tcase_add_test(tc, test_interval_identical_series_cover_zero);
+	tcase_add_test(tc, test_interval_ten_percent_shift);
+	tcase_add_test(tc, test_interval_by_hand);
+	tcase_add_test(tc, test_interval_wider_for_autocorrelated_series);
+	tcase_add_test(tc, test_interval_negative_baseline_and_nan_cases);
 	tcase_add_test(tc, test_holm_and_bh_known_example);
 	tcase_add_test(tc, test_holm_caps_at_one_and_bh_stays_monotone);
+	tcase_add_test(tc, test_sort_matches_qsort);
+	tcase_add_test(tc, test_interval_covers_under_autocorrelation);
 	suite_add_tcase(s, tc);
 	return s;
 }
