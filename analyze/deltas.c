@@ -45,7 +45,7 @@ enum pd_verdict pd_verdict_of(double delta, double lo, double hi, double p_adj, 
 
 /* The non-NaN points of one side of a view inside a window, with their times. */
 struct sample {
-	double *t, *v;
+	double *t, *v, *sorted;
 	size_t n;
 };
 
@@ -101,15 +101,18 @@ static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct
 		       struct sample *t)
 {
 	const struct pd_view *v = &c->views[d->view];
+	struct pd_sample x, y;
 	collect(b, v->base, v, window_of(c, d->phase));
 	collect(t, v->target, v, window_of(c, d->phase));
-	pd_stats_summary(&d->base, b->t, b->v, b->n);
-	pd_stats_summary(&d->target, t->t, t->v, t->n);
-	struct pd_delta_ci ci = pd_stats_delta_ci(b->v, b->n, t->v, t->n, 0.05);
+	pd_sample_prepare(&x, b->t, b->v, b->n, b->sorted);
+	pd_sample_prepare(&y, t->t, t->v, t->n, t->sorted);
+	pd_stats_summary_of(&d->base, &x);
+	pd_stats_summary_of(&d->target, &y);
+	struct pd_delta_ci ci = pd_stats_delta_ci_of(&x, &y, 0.05);
 	d->delta_pct = ci.delta_pct;
 	d->ci_lo = ci.lo_pct;
 	d->ci_hi = ci.hi_pct;
-	d->p_value = pd_stats_mann_whitney(b->v, b->n, t->v, t->n, 1, NULL);
+	d->p_value = pd_stats_mann_whitney_of(&x, &y, 1, NULL);
 }
 
 /* One worker fills every k-th delta from its first; workers share nothing but reads, and
@@ -124,11 +127,13 @@ static void *work(void *arg)
 {
 	struct worker *w = arg;
 	size_t n = w->grid;
-	struct sample b = {pd_xmalloc(n * sizeof(double)), pd_xmalloc(n * sizeof(double)), 0};
-	struct sample t = {pd_xmalloc(n * sizeof(double)), pd_xmalloc(n * sizeof(double)), 0};
+	struct sample b = {pd_xmalloc(n * sizeof(double)), pd_xmalloc(n * sizeof(double)),
+			   pd_xmalloc(n * sizeof(double)), 0};
+	struct sample t = {pd_xmalloc(n * sizeof(double)), pd_xmalloc(n * sizeof(double)),
+			   pd_xmalloc(n * sizeof(double)), 0};
 	for (size_t k = w->first; k < w->c->n_deltas; k += w->stride)
 		fill_delta(w->c, &w->c->deltas[k], &b, &t);
-	free(b.t), free(b.v), free(t.t), free(t.v);
+	free(b.t), free(b.v), free(b.sorted), free(t.t), free(t.v), free(t.sorted);
 	return NULL;
 }
 

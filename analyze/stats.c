@@ -30,37 +30,42 @@ static double value_of(uint64_t k)
 	return d;
 }
 
-/* One LSD radix pass on 11 bits; returns 0 when every key has the same digit (no move). */
-static int radix_pass(uint64_t *dst, const uint64_t *src, size_t n, unsigned shift)
+/* LSD radix sort of keys on 8-bit digits: one pass fills all eight histograms, and a
+ * digit that every key shares is skipped (most of a series' keys share their top bytes). */
+static void radix_sort(uint64_t *a, uint64_t *b, size_t n)
 {
-	size_t count[2048] = {0};
+	static const size_t zero[8][256];
+	size_t (*count)[256] = pd_xmalloc(sizeof(zero));
+	memcpy(count, zero, sizeof(zero));
 	for (size_t i = 0; i < n; i++)
-		count[(src[i] >> shift) & 2047]++;
-	for (size_t d = 0; d < 2048; d++)
-		if (count[d] == n)
-			return 0;
-	for (size_t d = 0, sum = 0; d < 2048; d++) {
-		size_t c = count[d];
-		count[d] = sum;
-		sum += c;
+		for (unsigned d = 0; d < 8; d++)
+			count[d][(a[i] >> (8 * d)) & 255]++;
+	for (unsigned d = 0; d < 8; d++) {
+		size_t *c = count[d], sum = 0, shift = 8 * d;
+		if (c[(a[0] >> shift) & 255] == n)
+			continue;
+		for (size_t k = 0; k < 256; k++) {
+			size_t x = c[k];
+			c[k] = sum;
+			sum += x;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[c[(a[i] >> shift) & 255]++] = a[i];
+		memcpy(a, b, n * sizeof(*a));
 	}
-	for (size_t i = 0; i < n; i++)
-		dst[count[(src[i] >> shift) & 2047]++] = src[i];
-	return 1;
+	free(count);
 }
 
 void pd_stats_sort(double *v, size_t n)
 {
-	if (n < 256) { /* qsort wins below a few hundred */
+	if (n < 64) { /* qsort wins on a few dozen */
 		qsort(v, n, sizeof(*v), cmp_double);
 		return;
 	}
-	uint64_t *a = pd_xmalloc(n * sizeof(*a)), *b = pd_xmalloc(n * sizeof(*b)), *t;
+	uint64_t *a = pd_xmalloc(n * sizeof(*a)), *b = pd_xmalloc(n * sizeof(*b));
 	for (size_t i = 0; i < n; i++)
 		a[i] = key_of(v[i]);
-	for (unsigned shift = 0; shift < 64; shift += 11)
-		if (radix_pass(b, a, n, shift))
-			t = a, a = b, b = t;
+	radix_sort(a, b, n);
 	for (size_t i = 0; i < n; i++)
 		v[i] = value_of(a[i]);
 	free(a);
@@ -112,29 +117,46 @@ static double ols_slope(const double *t, const double *v, size_t n, double vmean
 	return sxx > 0 ? sxy / sxx : 0;
 }
 
-void pd_stats_summary(struct pd_summary *out, const double *t, const double *v, size_t n)
+void pd_sample_prepare(struct pd_sample *s, const double *t, const double *v, size_t n,
+		       double *sorted)
 {
+	s->t = t;
+	s->v = v;
+	s->n = n;
+	s->sorted = sorted;
+	memcpy(sorted, v, n * sizeof(*sorted));
+	pd_stats_sort(sorted, n);
+	s->lag1 = pd_stats_lag1(v, n);
+}
+
+void pd_stats_summary_of(struct pd_summary *out, const struct pd_sample *s)
+{
+	size_t n = s->n;
 	out->n = n;
 	out->slope = 0;
 	if (n == 0) {
 		out->mean = out->median = out->p5 = out->p95 = out->min = out->max = NAN;
 		return;
 	}
-	double *s = pd_xmalloc(n * sizeof(*s));
-	memcpy(s, v, n * sizeof(*s));
-	pd_stats_sort(s, n);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
-		sum += v[i];
+		sum += s->v[i];
 	out->mean = sum / (double)n;
-	out->median = pd_stats_quantile_sorted(s, n, 0.5);
-	out->p5 = pd_stats_quantile_sorted(s, n, 0.05);
-	out->p95 = pd_stats_quantile_sorted(s, n, 0.95);
-	out->min = s[0];
-	out->max = s[n - 1];
+	out->median = pd_stats_quantile_sorted(s->sorted, n, 0.5);
+	out->p5 = pd_stats_quantile_sorted(s->sorted, n, 0.05);
+	out->p95 = pd_stats_quantile_sorted(s->sorted, n, 0.95);
+	out->min = s->sorted[0];
+	out->max = s->sorted[n - 1];
 	if (n >= 2)
-		out->slope = ols_slope(t, v, n, out->mean);
-	free(s);
+		out->slope = ols_slope(s->t, s->v, n, out->mean);
+}
+
+void pd_stats_summary(struct pd_summary *out, const double *t, const double *v, size_t n)
+{
+	struct pd_sample s;
+	pd_sample_prepare(&s, t, v, n, pd_xmalloc((n + 1) * sizeof(double)));
+	pd_stats_summary_of(out, &s);
+	free(s.sorted);
 }
 
 double pd_stats_lag1(const double *v, size_t n)
@@ -167,14 +189,9 @@ double pd_stats_neff(size_t n, double r)
 /* ---- Mann-Whitney ---- */
 
 /* Rank sum of x in the pooled sample (midranks for ties); *ties gets sum(t^3 - t).
- * Each sample is sorted on its own, then the two are merged: O(n) after the sorts. */
-static double rank_sum_x(const double *x, size_t nx, const double *y, size_t ny, double *ties)
+ * The two sorted samples are merged: O(n). */
+static double rank_sum_x(const double *a, size_t nx, const double *b, size_t ny, double *ties)
 {
-	double *a = pd_xmalloc((nx + 1) * sizeof(*a)), *b = pd_xmalloc((ny + 1) * sizeof(*b));
-	memcpy(a, x, nx * sizeof(*a));
-	memcpy(b, y, ny * sizeof(*b));
-	pd_stats_sort(a, nx);
-	pd_stats_sort(b, ny);
 	double rx = 0;
 	size_t i = 0, j = 0, rank = 0; /* ranks before the current group */
 	*ties = 0;
@@ -190,26 +207,25 @@ static double rank_sum_x(const double *x, size_t nx, const double *y, size_t ny,
 		*ties += t * t * t - t;
 		rank += in_x + in_y;
 	}
-	free(a);
-	free(b);
 	return rx;
 }
 
-double pd_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
-                             int inflate, double *u_out)
+double pd_stats_mann_whitney_of(const struct pd_sample *x, const struct pd_sample *y,
+				int inflate, double *u_out)
 {
+	size_t nx = x->n, ny = y->n;
 	if (u_out)
 		*u_out = 0;
 	if (nx == 0 || ny == 0)
 		return 1;
 	double ties, dx = (double)nx, dy = (double)ny, n = dx + dy;
-	double u = rank_sum_x(x, nx, y, ny, &ties) - dx * (dx + 1) / 2;
+	double u = rank_sum_x(x->sorted, nx, y->sorted, ny, &ties) - dx * (dx + 1) / 2;
 	if (u_out)
 		*u_out = u;
 	double var = dx * dy / 12 * ((n + 1) - ties / (n * (n - 1)));
 	if (inflate) {
-		double fx = dx / pd_stats_neff(nx, pd_stats_lag1(x, nx));
-		double fy = dy / pd_stats_neff(ny, pd_stats_lag1(y, ny));
+		double fx = dx / pd_stats_neff(nx, x->lag1);
+		double fy = dy / pd_stats_neff(ny, y->lag1);
 		var *= (fx + fy) / 2;
 	}
 	if (!(var > 0)) /* every value tied: no evidence of a shift */
@@ -220,6 +236,18 @@ double pd_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t
 	double z = d > 0 ? d / sqrt(var) : 0;
 	double p = erfc(z / sqrt(2.0)); /* 2 (1 - Phi(z)) */
 	return p > 1 ? 1 : p;
+}
+
+double pd_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+                             int inflate, double *u_out)
+{
+	struct pd_sample a, b;
+	pd_sample_prepare(&a, x, x, nx, pd_xmalloc((nx + 1) * sizeof(double)));
+	pd_sample_prepare(&b, y, y, ny, pd_xmalloc((ny + 1) * sizeof(double)));
+	double p = pd_stats_mann_whitney_of(&a, &b, inflate, u_out);
+	free(a.sorted);
+	free(b.sorted);
+	return p;
 }
 
 /* ---- the interval of a change of medians ---- */
@@ -239,33 +267,29 @@ static double erfc_inv(double alpha)
 	return x;
 }
 
-/* The median of v (time order) with its standard error under AR(1): the distribution-
- * free interval of the median for n_eff samples, x_(n/2 -+ z sqrt(n)/2), read as the
+/* The median of a sample with its standard error under AR(1): the distribution-free
+ * interval of the median for n_eff samples, x_(n/2 -+ z sqrt(n)/2), read as the
  * quantiles 0.5 -+ z / (2 sqrt(n_eff)) of the n samples, halved over z. */
-static void median_se(double *median, double *se, const double *v, size_t n)
+static void median_se(double *median, double *se, const struct pd_sample *s)
 {
-	double *s = pd_xmalloc(n * sizeof(*s)), z = 1.959963984540054;
-	memcpy(s, v, n * sizeof(*s));
-	pd_stats_sort(s, n);
-	double ne = pd_stats_neff(n, pd_stats_lag1(v, n)), h = z / (2 * sqrt(ne));
-	double lo = pd_stats_quantile_sorted(s, n, fmax(0, 0.5 - h));
-	double hi = pd_stats_quantile_sorted(s, n, fmin(1, 0.5 + h));
-	*median = pd_stats_quantile_sorted(s, n, 0.5);
+	double z = 1.959963984540054, ne = pd_stats_neff(s->n, s->lag1), h = z / (2 * sqrt(ne));
+	double lo = pd_stats_quantile_sorted(s->sorted, s->n, fmax(0, 0.5 - h));
+	double hi = pd_stats_quantile_sorted(s->sorted, s->n, fmin(1, 0.5 + h));
+	*median = pd_stats_quantile_sorted(s->sorted, s->n, 0.5);
 	*se = (hi - lo) / (2 * z);
-	free(s);
 }
 
 /* The delta method on the ratio of medians (on the log scale when both are positive, so
  * the interval is not symmetric around a large change). */
-struct pd_delta_ci pd_stats_delta_ci(const double *x, size_t nx, const double *y, size_t ny,
-				     double alpha)
+struct pd_delta_ci pd_stats_delta_ci_of(const struct pd_sample *x, const struct pd_sample *y,
+					double alpha)
 {
 	struct pd_delta_ci ci = {NAN, NAN, NAN};
-	if (nx == 0 || ny == 0)
+	if (x->n == 0 || y->n == 0)
 		return ci;
 	double mx, sx, my, sy, z = sqrt(2.0) * erfc_inv(alpha);
-	median_se(&mx, &sx, x, nx);
-	median_se(&my, &sy, y, ny);
+	median_se(&mx, &sx, x);
+	median_se(&my, &sy, y);
 	if (mx == 0)
 		return ci;
 	ci.delta_pct = 100 * (my - mx) / fabs(mx);
@@ -281,6 +305,18 @@ struct pd_delta_ci pd_stats_delta_ci(const double *x, size_t nx, const double *y
 	return ci;
 }
 
+
+struct pd_delta_ci pd_stats_delta_ci(const double *x, size_t nx, const double *y, size_t ny,
+				     double alpha)
+{
+	struct pd_sample a, b;
+	pd_sample_prepare(&a, x, x, nx, pd_xmalloc((nx + 1) * sizeof(double)));
+	pd_sample_prepare(&b, y, y, ny, pd_xmalloc((ny + 1) * sizeof(double)));
+	struct pd_delta_ci ci = pd_stats_delta_ci_of(&a, &b, alpha);
+	free(a.sorted);
+	free(b.sorted);
+	return ci;
+}
 
 /* ---- multiple testing ---- */
 

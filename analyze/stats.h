@@ -6,6 +6,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One series' values in a window, prepared once for every statistic below: in time
+ * order (borrowed), sorted (in a buffer of the caller's), and their lag-1
+ * autocorrelation. */
+struct pd_sample {
+	const double *t, *v;
+	double *sorted;
+	size_t n;
+	double lag1;
+};
+
+/* Fills s from t, v (n values in time order); sorted has room for n and is the caller's. */
+void pd_sample_prepare(struct pd_sample *s, const double *t, const double *v, size_t n,
+		       double *sorted);
+
 struct pd_summary {
 	size_t n;
 	double mean, median, p5, p95, min, max;
@@ -19,6 +33,9 @@ void pd_stats_summary(struct pd_summary *out, const double *t, const double *v, 
 /* Sorts v[0..n) in increasing order (NaN not allowed): a radix sort of the values' bits
  * above a few hundred, so sorting is linear in the samples. */
 void pd_stats_sort(double *v, size_t n);
+
+/* The same statistics on prepared samples (what the comparison calls: one sort each). */
+void pd_stats_summary_of(struct pd_summary *out, const struct pd_sample *s);
 
 /* The q-quantile (0 <= q <= 1) of sorted[0..n), n > 0: linear interpolation between
  * order statistics, R's type 7 (the default of R's quantile()). */
@@ -54,6 +71,11 @@ struct pd_delta_ci {
 };
 struct pd_delta_ci pd_stats_delta_ci(const double *x, size_t nx, const double *y, size_t ny,
 				     double alpha);
+
+double pd_stats_mann_whitney_of(const struct pd_sample *x, const struct pd_sample *y,
+				int inflate, double *u_out);
+struct pd_delta_ci pd_stats_delta_ci_of(const struct pd_sample *x, const struct pd_sample *y,
+					double alpha);
 
 /* Holm's step-down adjustment of p[0..n) into adj[0..n) (same order as p). */
 void pd_stats_holm(double *adj, const double *p, size_t n);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { EXIT_OK = 0, EXIT_REGRESSION = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_NOTCMP = 4 };
@@ -49,6 +50,7 @@ static const char usage[] =
 	"  --fail-on regression|never  exit 1 on a regression (default) or never\n"
 	"  --label-baseline L, --label-target L  names of the runs in the outputs\n"
 	"  --quiet                print nothing but errors\n"
+	"  --timings              print the time of each stage (parse, analyze, render)\n"
 	"\n"
 	"time base options (for compare and inspect; they apply to the target):\n"
 	"  --event-time S         the event (failover) happened S seconds into the measured\n"
@@ -78,7 +80,7 @@ struct opts {
 	const char *cmd;
 	const char *args[MAX_ARGS];
 	int n_args;
-	int json, quiet, fail_on_regression, single_file;
+	int json, quiet, fail_on_regression, single_file, timings;
 	const char *out;
 	const char *label_base, *label_target;
 	struct pd_limits lim;
@@ -254,6 +256,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			return EXIT_OK;
 		} else if (!strcmp(a, "--json")) {
 			o->json = 1;
+		} else if (!strcmp(a, "--timings")) {
+			o->timings = 1;
 		} else if (!strcmp(a, "--single-file")) {
 			o->single_file = 1;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -334,6 +338,13 @@ static void print_summary(const struct pd_comparison *c, const struct pd_report_
 		       ro->out);
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static int compare_runs(const struct opts *o, const char *base_dir, const char *target_dir,
 			const char *out)
 {
@@ -342,6 +353,7 @@ static int compare_runs(const struct opts *o, const char *base_dir, const char *
 	struct pd_comparison *c = NULL;
 	int rc = EXIT_OK;
 	int progress = !o->quiet && isatty(2);
+	double t0 = now_s(), t1 = 0, t2 = 0;
 	if (progress)
 		fprintf(stderr, "perfdelta: reading the runs\n");
 	if (pd_bundle_load(&base, base_dir, &o->lim, &err) < 0 ||
@@ -352,6 +364,7 @@ static int compare_runs(const struct opts *o, const char *base_dir, const char *
 	if (progress)
 		fprintf(stderr, "perfdelta: comparing %zu and %zu series\n", base->n_series,
 			target->n_series);
+	t1 = now_s();
 	if (pd_compare(&c, base, target, &o->cmp, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
@@ -360,10 +373,14 @@ static int compare_runs(const struct opts *o, const char *base_dir, const char *
 				    {pd_run_label(base, o->label_base),
 				     pd_run_label(target, o->label_target)},
 				    o->single_file, progress};
+	t2 = now_s();
 	if (pd_report_write(c, &ro, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
 	}
+	if (o->timings)
+		fprintf(stderr, "timings: parse %.4f s, analyze %.4f s, render %.4f s\n", t1 - t0,
+			t2 - t1, now_s() - t2);
 	if (!o->quiet)
 		print_summary(c, &ro);
 	if (c->verdict == PD_VERDICT_NOT_COMPARABLE)
