@@ -1,0 +1,37 @@
+# Nothing lost: a full disk, a read-only directory and a symlinked output are clear
+# errors (exit 3, one line naming the place), leave no temporary directory behind, and an
+# existing report survives. Needs root for tmpfs mounts; skipped (77) otherwise.
+. "$(dirname "$0")/lib.sh"
+B=$SEED/baseline F=$SEED/failover
+mnt=$TMP/mnt
+mkdir -p "$mnt"
+if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=200k tmpfs "$mnt" 2>/dev/null; then
+  echo "skipped: tmpfs mounts need root"; exit 77
+fi
+trap 'umount "$mnt" 2>/dev/null; rm -rf "$TMP"' EXIT
+
+# a full disk: the old report stays, nothing half-written stays
+mkdir "$mnt/out" && echo old >"$mnt/out/summary.json"
+expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$mnt/out" --quiet
+lines "$TMP/err" 1
+has "$TMP/err" 'No space left on device'
+has "$mnt/out/summary.json" '^old$'
+left=$(ls -A "$mnt" | grep -v '^out$' || true)
+if [ -z "$left" ]; then ok; else fail "left behind on a full disk: $left"; fi
+umount "$mnt"
+
+# a read-only directory
+mount -t tmpfs -o size=10m,ro tmpfs "$mnt"
+expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$mnt/out" --quiet
+lines "$TMP/err" 1
+has "$TMP/err" "^perfdelta: $mnt/out: cannot create the output beside it: Read-only file system"
+umount "$mnt"
+
+# an output path that is a symlink is not followed out of place
+mkdir "$TMP/elsewhere" && echo keep >"$TMP/elsewhere/file"
+ln -s "$TMP/elsewhere" "$TMP/link"
+expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$TMP/link" --quiet
+has "$TMP/err" 'exists and is not a directory'
+has "$TMP/elsewhere/file" '^keep$'
+if [ "$(ls -A "$TMP/elsewhere")" = file ]; then ok; else fail "wrote through the symlink"; fi
+finish
