@@ -18,16 +18,34 @@ static struct pd_chart *new_chart(struct pd_chart_plan *plan, enum pd_chart_kind
 	return ch;
 }
 
-/* Decimates one series of a view into the chart's data at slot k. */
+/* Bytes are drawn in MiB or GiB: axis ticks of 2.3e+09 are hard to read. Returns the
+ * divisor for the values of v and sets the axis label. */
+static double byte_scale(const struct pd_view *v, const char **ylabel)
+{
+	static const char *const units[2][2] = {{"MiB", "GiB"}, {"MiB/s", "GiB/s"}};
+	double hi = 0;
+	if (v->unit != PD_UNIT_BYTES && v->unit != PD_UNIT_BYTES_PER_SEC)
+		return 1;
+	for (size_t i = 0; i < v->n; i++)
+		hi = fmax(hi, fmax(fabs(v->base[i]), fabs(v->target[i]))); /* fmax skips NaN */
+	int gib = hi >= (double)(1 << 30), rate = v->unit == PD_UNIT_BYTES_PER_SEC;
+	*ylabel = units[rate][gib];
+	return gib ? (double)(1 << 30) : (double)(1 << 20);
+}
+
+/* Decimates one series of a view, divided by scale, into the chart's data at slot k. */
 static void add_line(struct pd_chart *ch, size_t k, const double *v, size_t n, double step,
-		     size_t max, const char *label, int style)
+		     size_t max, const char *label, int style, double scale)
 {
 	double *t = pd_xmalloc((n + 1) * sizeof(double));
+	double *y = pd_xmalloc((n + 1) * sizeof(double));
 	for (size_t i = 0; i < n; i++)
-		t[i] = (double)i * step;
+		t[i] = (double)i * step, y[i] = v[i] / scale;
+	v = y;
 	double *out = ch->data + k * 2 * max;
 	size_t m = pd_plot_decimate(out, out + max, t, v, n, max);
 	free(t);
+	free(y);
 	ch->lines[k] = (struct pd_plot_line){label, out, out + max, m, style};
 }
 
@@ -63,14 +81,16 @@ static void view_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 	else
 		snprintf(ch->file, sizeof(ch->file), "m%03zu.svg", vi);
 	snprintf(ch->title, sizeof(ch->title), "%s  (%s)", v->metric, v->scope);
+	const char *ylabel = pd_unit_name(v->unit);
+	double scale = byte_scale(v, &ylabel);
 	if (strcmp(v->scope, "removed"))
-		add_line(ch, k++, v->base, v->n, v->step_s, max, "baseline", 0);
+		add_line(ch, k++, v->base, v->n, v->step_s, max, "baseline", 0, scale);
 	add_line(ch, k++, v->target, v->n, v->step_s, max,
-		 strcmp(v->scope, "removed") ? "target" : "removed node (target)", 1);
+		 strcmp(v->scope, "removed") ? "target" : "removed node (target)", 1, scale);
 	if (r >= 0)
 		add_line(ch, k++, c->views[r].target, c->views[r].n, c->views[r].step_s, max,
-			 "removed node (target)", 2);
-	finish(ch, plan, c, pd_unit_name(v->unit), k);
+			 "removed node (target)", 2, scale);
+	finish(ch, plan, c, ylabel, k);
 }
 
 /* The target's difference from the baseline over time, in %, over a 30 s moving mean
@@ -94,7 +114,7 @@ static void delta_chart(struct pd_chart_plan *plan, const struct pd_comparison *
 	snprintf(ch->file, sizeof(ch->file), "f%02ld-delta.svg", finding + 1);
 	snprintf(ch->title, sizeof(ch->title), "%s  (%s): target vs baseline, 30 s mean", v->metric,
 		 v->scope);
-	add_line(ch, 0, d, v->n, v->step_s, max, "difference", 3);
+	add_line(ch, 0, d, v->n, v->step_s, max, "difference", 3, 1);
 	free(d);
 	finish(ch, plan, c, "%", 1);
 }
