@@ -18,3 +18,5 @@ has() { if grep -Eq -- "$2" "$1"; then ok; else fail "$(basename "$1") lacks /$2
 hasnt() { if grep -Eq -- "$2" "$1"; then fail "$(basename "$1") has /$2/"; else ok; fi; }
 lines() { local n; n=$(wc -l <"$1"); if [ "$n" = "$2" ]; then ok; else fail "$(basename "$1") has $n lines, want $2"; fi; }
 finish() { echo "$((checks - fails)) passed, $fails failed"; [ "$fails" = 0 ]; }
+# hasf FILE STRING: FILE holds STRING literally
+hasf() { if grep -qF -- "$2" "$1"; then ok; else fail "$(basename "$1") lacks '$2'"; fi; }

@@ -1,0 +1,28 @@
+# Strings from inputs land escaped: a metric whose name holds quotes, system("...") and
+# backquotes reaches gnuplot as a string and runs nothing; it reaches the HTML, JSON,
+# JUnit, Markdown and Jira outputs as text.
+. "$(dirname "$0")/lib.sh"
+evil='q'"'"'x"; system("touch pwned1") `touch pwned2` <b>&amp;'
+for run in baseline failover; do
+  cp -r "$SEED/$run" "$TMP/$run"
+  for db in "$TMP/$run"/perfdb/atop*; do
+    [ -f "$db/memcached_cpu.json" ] && cp "$db/memcached_cpu.json" "$db/$evil.json"
+  done
+done
+cd "$TMP"
+expect_code 1 "$PERFDELTA" compare baseline failover -o report --quiet
+for f in pwned1 pwned2; do
+  if [ -e "$TMP/$f" ] || [ -e "$TMP/report/$f" ]; then fail "gnuplot ran a command from a metric name ($f)"; else ok; fi
+done
+n=$(grep -l "system(" report/charts/*.svg | wc -l)
+if [ "$n" -ge 1 ]; then ok; else fail "the hostile name is in no chart title"; fi
+has report/index.html 'q&#39;x&quot;; system\(&quot;touch pwned1&quot;\) `touch pwned2` &lt;b&gt;&amp;amp;'
+hasnt report/index.html '<b>&amp;'
+has report/summary.json '"metric":"atop/q'"'"'x\\"; system\(\\"touch pwned1\\"\) `touch pwned2` \\u003cb>&amp;"'
+if command -v xmllint >/dev/null; then
+  if xmllint --noout report/junit.xml 2>/dev/null; then ok; else fail "junit.xml is not well-formed"; fi
+fi
+has report/junit.xml 'classname="atop/q&apos;x&quot;; system\(&quot;touch pwned1&quot;\) `touch pwned2` &lt;b&gt;&amp;amp;"'
+hasf report/summary.md 'atop/q'"'"'x"; system\("touch pwned1"\) \`touch pwned2\` \<b\>\&amp;'
+hasf report/summary.jira 'atop/q'"'"'x"; system\("touch pwned1"\) `touch pwned2` <b>&amp;'
+finish
