@@ -8,8 +8,6 @@ missing=$(comm -23 "$TMP/help.flags" "$TMP/man.flags" | tr '\n' ' ')
 if [ -z "$missing" ]; then ok; else fail "in --help but not in the man page: $missing"; fi
 missing=$(comm -13 "$TMP/help.flags" "$TMP/man.flags" | tr '\n' ' ')
 if [ -z "$missing" ]; then ok; else fail "in the man page but not in --help: $missing"; fi
-if command -v groff >/dev/null; then
-  groff -man -Tutf8 -ww -z "$man" 2>"$TMP/groff.err"
-  if [ -s "$TMP/groff.err" ]; then fail "groff warns: $(head -1 "$TMP/groff.err")"; else ok; fi
-fi
+if groff -man -Tutf8 -ww -z "$man" 2>"$TMP/groff.err" && [ ! -s "$TMP/groff.err" ]; then ok
+else fail "groff (groff-base) missing or warns: $(head -1 "$TMP/groff.err")"; fi
 finish
