@@ -85,3 +85,9 @@ void pd_buf_release(struct pd_buf *b)
 	b->ptr = pd_buf_empty;
 	b->len = b->alloc = 0;
 }
+
+int pd_str_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}

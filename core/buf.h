@@ -24,4 +24,7 @@ char *pd_buf_detach(struct pd_buf *b);
 /* Frees the memory and leaves b empty and reusable. */
 void pd_buf_release(struct pd_buf *b);
 
+/* 1 when s ends with suffix. */
+int pd_str_ends_with(const char *s, const char *suffix);
+
 #endif

@@ -9,6 +9,9 @@
  * PD_EIO; the error names path. */
 int pd_file_read(struct pd_buf *out, const char *path, size_t limit, struct pd_err *err);
 
+/* Removes path and everything below it, never following a symlink; best effort. */
+void pd_rm_tree(const char *path);
+
 /* 1 if path exists and is a regular file, else 0. */
 int pd_file_exists(const char *path);
 

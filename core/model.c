@@ -1,4 +1,5 @@
 #include "model.h"
+#include "buf.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -80,24 +81,18 @@ void pd_unit_format(char *out, size_t n, double v, enum pd_unit u)
 		snprintf(out, n, fabs(v) < 100 ? "%.1f" : "%.0f", v);
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
 enum pd_unit pd_unit_of(const char *collector, const char *metric)
 {
 	if (strstr(metric, "cpu"))
 		return PD_UNIT_PERCENT;
-	if (ends_with(metric, "_rss") || ends_with(metric, "_vsize") ||
-	    ends_with(metric, "_mem_resident") || ends_with(metric, "_size"))
+	if (pd_str_ends_with(metric, "_rss") || pd_str_ends_with(metric, "_vsize") ||
+	    pd_str_ends_with(metric, "_mem_resident") || pd_str_ends_with(metric, "_size"))
 		return PD_UNIT_BYTES;
-	if (ends_with(metric, "bytes_per_sec"))
+	if (pd_str_ends_with(metric, "bytes_per_sec"))
 		return PD_UNIT_BYTES_PER_SEC;
-	if (ends_with(metric, "_per_sec"))
+	if (pd_str_ends_with(metric, "_per_sec"))
 		return PD_UNIT_PER_SEC;
-	if (ends_with(metric, "_time") || strstr(metric, "latency"))
+	if (pd_str_ends_with(metric, "_time") || strstr(metric, "latency"))
 		return PD_UNIT_MS;
 	if (!strcmp(metric, "rebalance_progress"))
 		return PD_UNIT_PERCENT;

@@ -10,7 +10,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdarg.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -58,12 +57,6 @@ static int is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
 /* Sets l->path to "<run dir>/<a>[/<b>]" and returns it. */
 static const char *join(struct loader *l, const char *a, const char *b)
 {
@@ -102,7 +95,7 @@ static const char *pick(struct loader *l, const struct pd_strv *names, const cha
 {
 	const char *found = NULL;
 	for (size_t i = 0; i < names->n; i++) {
-		if (!ends_with(names->v[i], suffix))
+		if (!pd_str_ends_with(names->v[i], suffix))
 			continue;
 		if (!found)
 			found = names->v[i];
@@ -265,10 +258,10 @@ static int parse_data(struct loader *l, struct pd_series *s, const char *db, con
 static int load_metric(struct loader *l, const char *db, const char *file,
 		       const struct pd_dbname *d, struct pd_err *err)
 {
-	int json = ends_with(file, ".json"), data = ends_with(file, ".data");
+	int json = pd_str_ends_with(file, ".json"), data = pd_str_ends_with(file, ".data");
 	struct pd_series *s;
 	int rc;
-	if (ends_with(file, ".data.1") || ends_with(file, ".data.n"))
+	if (pd_str_ends_with(file, ".data.1") || pd_str_ends_with(file, ".data.n"))
 		return 0; /* read beside their .data */
 	if (!json && !data) {
 		note(l->run, "perfdb/%s/%s ignored: not a .json or .data series", db, file);
@@ -365,15 +358,9 @@ static int run_tar(const char *tarball, const char *dir, struct pd_err *err)
 	return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
-
 static int is_tarball(const char *path)
 {
-	return ends_with(path, ".tar") || ends_with(path, ".tar.gz") || ends_with(path, ".tgz");
+	return pd_str_ends_with(path, ".tar") || pd_str_ends_with(path, ".tar.gz") || pd_str_ends_with(path, ".tgz");
 }
 
 /* The bundle root inside an unpacked tarball: the top, or its single subdirectory. */
@@ -409,7 +396,7 @@ static int load_tarball(struct pd_run *run, const char *path, const struct pd_li
 		free(run->dir);
 		run->dir = pd_xstrdup(path);
 	}
-	nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	pd_rm_tree(tmp);
 	return rc;
 }
 

@@ -1,26 +1,15 @@
 #include "output.h"
 #include "../core/buf.h"
+#include "../core/file.h"
 #include "../core/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
-
-static void rm_tree(const char *dir)
-{
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* "<dir>.<what>-XXXXXX" beside dir, without a trailing slash on dir. */
 static char *sibling(const char *dir, const char *what)
@@ -69,7 +58,7 @@ char *pd_outdir_path(const struct pd_outdir *o, const char *name)
 void pd_outdir_remove(struct pd_outdir *o, const char *name)
 {
 	char *p = pd_outdir_path(o, name);
-	rm_tree(p);
+	pd_rm_tree(p);
 	free(p);
 }
 
@@ -142,9 +131,9 @@ int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err)
 			       strerror(errno));
 		if (old)
 			rename(old, o->final); /* put the old report back */
-		rm_tree(o->tmp);
+		pd_rm_tree(o->tmp);
 	} else if (old) {
-		rm_tree(old);
+		pd_rm_tree(old);
 	}
 	free(old);
 	free(o->tmp);
@@ -168,7 +157,7 @@ int pd_outdir_commit_file(struct pd_outdir *o, const char *name, struct pd_err *
 void pd_outdir_abort(struct pd_outdir *o)
 {
 	if (o->tmp)
-		rm_tree(o->tmp);
+		pd_rm_tree(o->tmp);
 	free(o->tmp);
 	free(o->final);
 	o->tmp = o->final = NULL;

@@ -18,8 +18,7 @@
 
 int pd_report_is_file(const struct pd_report_opts *o)
 {
-	size_t n = strlen(o->out);
-	return o->single_file && n > 5 && !strcmp(o->out + n - 5, ".html");
+	return o->single_file && pd_str_ends_with(o->out, ".html");
 }
 
 static void progress(const struct pd_report_opts *o, const char *what)

@@ -1,8 +1,8 @@
 #include "check_suites.h"
 
+#include "core/file.h"
 #include "parse/bundle.h"
 
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,12 +28,6 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
-
 static void setup(void)
 {
 	strcpy(root, "/tmp/pd-check-bundle-XXXXXX");
@@ -42,7 +36,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	pd_rm_tree(root);
 }
 
 static const char spec[] = "[clusters]\nc =\n    10.0.0.1:kv\n    10.0.0.2:n1ql\n";
