@@ -1,0 +1,107 @@
+#include "check_suites.h"
+
+#include "analyze/compare.h"
+#include "parse/bundle.h"
+#include "render/inspect.h"
+#include "render/summary_json.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct pd_run *load(const char *name)
+{
+	struct pd_run *run = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s/%s", PD_SEED_DIR, name);
+	ck_assert_msg(pd_bundle_load(&run, dir, &pd_limits_default, &err) == 0, "%s", err.msg);
+	return run;
+}
+
+/* inspect --json is JSON (cJSON reads it back) with the facts of the seed failover. */
+START_TEST(test_inspect_json_reads_back)
+{
+	struct pd_run *run = load("failover");
+	struct pd_timebase tb;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_buf b = PD_BUF_INIT;
+	ck_assert_int_eq(pd_timebase_resolve(&tb, run, NULL, &err), 0);
+	pd_inspect_json(&b, run, &tb);
+	cJSON *doc = cJSON_Parse(b.ptr);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "nodes")), 7);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "series")), (int)run->n_series);
+	cJSON *ev = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "timebase"), "event");
+	ck_assert_str_eq(cJSON_GetObjectItem(ev, "node")->valuestring, "172.23.100.40");
+	ck_assert_double_eq_tol(cJSON_GetObjectItem(ev, "t_s")->valuedouble, 300, 5);
+	cJSON *kpi = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "kpis"), 0);
+	ck_assert_double_eq(cJSON_GetObjectItem(kpi, "value")->valuedouble, 3525.0);
+	cJSON_Delete(doc);
+	pd_buf_release(&b);
+	pd_run_free(run);
+}
+END_TEST
+
+/* summary.json has the contract's keys and types (DESIGN section 5), read back by cJSON. */
+START_TEST(test_summary_json_contract)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_comparison *c = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
+	struct pd_buf out = PD_BUF_INIT;
+	struct pd_labels labels = {"A", "B"};
+	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), 0);
+	pd_summary_json(&out, c, &labels);
+	cJSON *doc = cJSON_Parse(out.ptr);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_str_eq(cJSON_GetObjectItem(doc, "tool")->valuestring, "perfdelta");
+	ck_assert_str_eq(cJSON_GetObjectItem(doc, "verdict")->valuestring, "regression");
+	cJSON *base = cJSON_GetObjectItem(doc, "baseline");
+	ck_assert_str_eq(cJSON_GetObjectItem(base, "label")->valuestring, "A");
+	ck_assert_str_eq(cJSON_GetObjectItem(base, "snapshot")->valuestring,
+			 "iris_710-1345_access_a7b6");
+	cJSON *j = cJSON_GetObjectItem(base, "jenkins");
+	ck_assert_double_eq(cJSON_GetObjectItem(j, "number")->valuedouble, 12081);
+	ck_assert_str_eq(cJSON_GetObjectItem(j, "result")->valuestring, "SUCCESS");
+	cJSON *node = cJSON_GetArrayItem(cJSON_GetObjectItem(base, "nodes"), 0);
+	ck_assert_str_eq(cJSON_GetObjectItem(node, "role")->valuestring, "kv#1");
+	ck_assert(cJSON_IsArray(cJSON_GetObjectItem(node, "services")));
+	cJSON *ev = cJSON_GetObjectItem(doc, "event");
+	ck_assert_str_eq(cJSON_GetObjectItem(ev, "kind")->valuestring, "hard-failover");
+	ck_assert_str_eq(cJSON_GetObjectItem(ev, "source")->valuestring, "console");
+	cJSON *phases = cJSON_GetObjectItem(doc, "phases");
+	ck_assert_int_eq(cJSON_GetArraySize(phases), 4);
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(phases, 0), "name")->valuestring, "pre");
+	cJSON *d = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "deltas"), 0);
+	const char *keys[] = {"metric", "scope", "phase", "baseline", "target", "delta_pct",
+			      "ci_pct", "p_value", "verdict"};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+		ck_assert_msg(cJSON_GetObjectItem(d, keys[i]) != NULL, "delta lacks %s", keys[i]);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(d, "ci_pct")), 2);
+	ck_assert(cJSON_IsNumber(cJSON_GetObjectItem(cJSON_GetObjectItem(d, "baseline"), "n")));
+	cJSON *f = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "findings"), 0);
+	const char *fkeys[] = {"kind", "metric", "scope", "phase", "direction", "delta_pct",
+			       "value", "text"};
+	for (size_t i = 0; i < sizeof(fkeys) / sizeof(*fkeys); i++)
+		ck_assert_msg(cJSON_GetObjectItem(f, fkeys[i]) != NULL, "finding lacks %s", fkeys[i]);
+	cJSON_Delete(doc);
+	pd_buf_release(&out);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+Suite *pd_suite_render(void)
+{
+	Suite *s = suite_create("render");
+	TCase *tc = tcase_create("render");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_inspect_json_reads_back);
+	tcase_add_test(tc, test_summary_json_contract);
+	suite_add_tcase(s, tc);
+	return s;
+}
