@@ -1,0 +1,34 @@
+# compare beyond the seed story: runs that cannot be compared (exit 4, the reason said),
+# a hole in a live node's series (a data-gap finding), --metrics and --threshold-for.
+. "$(dirname "$0")/lib.sh"
+B=$SEED/baseline F=$SEED/failover
+
+# another workload: exit 4, the differing key named in the finding
+cp -r "$F" "$TMP/other"
+sed -i 's/^workers = 20$/workers = 40/' "$TMP/other"/perfrunner/*.test
+expect_code 4 "$PERFDELTA" compare "$B" "$TMP/other" -o "$TMP/r1"
+has "$TMP/out" '^verdict: not-comparable'
+has "$TMP/r1/summary.json" '"kind":"not-comparable"'
+hasf "$TMP/r1/summary.json" "[access] workers is '20' in the baseline, '40' in the target"
+
+# a 100 s hole (20 samples) in one kv node's memcached CPU, in the middle of the run
+cp -r "$F" "$TMP/gap"
+f=$(find "$TMP/gap/perfdb" -path '*17223100211/memcached_cpu.json')
+tr -d '\n' <"$f" | sed 's/\],\[/]\n[/g' >"$TMP/samples"
+n=$(wc -l <"$TMP/samples")
+{ sed -n "1,$((n / 2))p" "$TMP/samples"; sed -n "$((n / 2 + 21)),\$p" "$TMP/samples"; } |
+  paste -sd, >"$f"
+expect_code 1 "$PERFDELTA" compare "$B" "$TMP/gap" -o "$TMP/r2" --quiet
+has "$TMP/r2/summary.json" '"kind":"data-gap","metric":"atop/memcached_cpu","scope":"node:172\.23\.100\.211"'
+hasf "$TMP/r2/summary.json" "the longest hole is 10"
+
+# only the metrics asked for
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/r3" --quiet --metrics 'atop/memcached_*,net/*'
+if grep -o '"metric":"[^"]*/[^"]*"' "$TMP/r3/summary.json" | sort -u | grep -vqE '"metric":"(atop/memcached_|net/)'; then
+  fail "--metrics let other metrics through"
+else ok; fi
+# a threshold of 20 % for CPU: memcached's +15 % is no longer a regression
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/r4" --quiet --threshold-for '*cpu*=20'
+hasnt "$TMP/r4/summary.json" '"metric":"atop/memcached_cpu","scope":"role:kv","phase":"post"[^}]*\}[^}]*\}[^}]*"verdict":"regression"'
+has "$TMP/r4/summary.json" '"kind":"lingering-connections"'
+finish
