@@ -9,6 +9,7 @@
 #include "../core/xalloc.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <spawn.h>
@@ -416,5 +417,45 @@ int pd_bundle_load(struct pd_run **out, const char *path, const struct pd_limits
 		return rc;
 	}
 	*out = run;
+	return 0;
+}
+
+struct load_job {
+	struct pd_run *run;
+	const char *path;
+	const struct pd_limits *lim;
+	struct pd_err err;
+	int rc;
+};
+
+static void *load_job(void *arg)
+{
+	struct load_job *j = arg;
+	j->rc = pd_bundle_load(&j->run, j->path, j->lim, &j->err);
+	return NULL;
+}
+
+int pd_bundle_load_pair(struct pd_run **base, struct pd_run **target, const char *base_path,
+			const char *target_path, const struct pd_limits *lim, struct pd_err *err)
+{
+	struct load_job a = {NULL, base_path, lim, PD_ERR_INIT, 0};
+	struct load_job b = {NULL, target_path, lim, PD_ERR_INIT, 0};
+	pthread_t t;
+	pd_jenkins_xml_init();
+	int threaded = pthread_create(&t, NULL, load_job, &a) == 0;
+	load_job(&b);
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		load_job(&a);
+	if (a.rc < 0 || b.rc < 0) {
+		*err = a.rc < 0 ? a.err : b.err;
+		pd_run_free(a.run);
+		pd_run_free(b.run);
+		*base = *target = NULL;
+		return a.rc < 0 ? a.rc : b.rc;
+	}
+	*base = a.run;
+	*target = b.run;
 	return 0;
 }

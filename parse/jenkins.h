@@ -17,4 +17,8 @@ int pd_jenkins_xml_parse(struct pd_jenkins *out, const struct pd_src *src, struc
  * fullDisplayName before its last " #"; NULL when neither says. Used by both readers. */
 void pd_jenkins_set_job(struct pd_jenkins *j);
 
+/* Initializes libxml2 once; call it before readers run on several threads (libxml2's
+ * own initialization is not safe to race). */
+void pd_jenkins_xml_init(void);
+
 #endif

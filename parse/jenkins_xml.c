@@ -96,6 +96,11 @@ static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 	xmlSAX2EndElementNs(ctx, localname, prefix, uri);
 }
 
+void pd_jenkins_xml_init(void)
+{
+	xmlInitParser();
+}
+
 static int parse_doc(xmlDocPtr *doc, const struct pd_src *src, struct pd_err *err)
 {
 	struct state st = {src, err, 0};

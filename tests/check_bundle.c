@@ -169,6 +169,25 @@ START_TEST(test_bundle_seed_runs_decode_every_series)
 }
 END_TEST
 
+START_TEST(test_bundle_pair_loads_both_and_reports_the_baseline_first)
+{
+	struct pd_run *a = NULL, *b = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(pd_bundle_load_pair(&a, &b, PD_SEED_DIR "/baseline",
+					     PD_SEED_DIR "/failover", &pd_limits_default, &err), 0);
+	ck_assert_uint_eq(a->n_nodes, 6);
+	ck_assert_uint_eq(b->n_nodes, 7);
+	pd_run_free(a);
+	pd_run_free(b);
+	/* both missing: the message is the baseline's, whichever thread failed first */
+	ck_assert_int_eq(pd_bundle_load_pair(&a, &b, "/nonexistent/a", "/nonexistent/b",
+					     &pd_limits_default, &err), PD_EIO);
+	ck_assert_str_eq(err.path, "/nonexistent/a");
+	ck_assert_ptr_null(a);
+	ck_assert_ptr_null(b);
+}
+END_TEST
+
 Suite *pd_suite_bundle(void)
 {
 	Suite *s = suite_create("bundle");
@@ -181,6 +200,7 @@ Suite *pd_suite_bundle(void)
 	tcase_add_test(tc, test_bundle_series_limit_is_stated);
 	tcase_add_test(tc, test_bundle_reads_a_tarball);
 	tcase_add_test(tc, test_bundle_seed_runs_decode_every_series);
+	tcase_add_test(tc, test_bundle_pair_loads_both_and_reports_the_baseline_first);
 	suite_add_tcase(s, tc);
 	return s;
 }
