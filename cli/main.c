@@ -6,6 +6,7 @@
 #include "core/src.h"
 #include "core/xalloc.h"
 #include "parse/bundle.h"
+#include "parse/pull.h"
 #include "render/escape.h"
 #include "render/inspect.h"
 #include "render/report.h"
@@ -23,6 +24,7 @@ static const char usage[] =
 	"usage: perfdelta compare BASELINE TARGET -o DIR [options]\n"
 	"       perfdelta inspect RUN [--json] [options]\n"
 	"       perfdelta demo [-o DIR] [options]\n"
+	"       perfdelta pull --jenkins URL [--snapshot NAME]... -o RUN_DIR [options]\n"
 	"\n"
 	"Compare two perfrunner runs of a Couchbase cluster (a baseline and a target, such as\n"
 	"the same workload with a node failed over mid-run) from their cbmonitor/perfdb\n"
@@ -37,6 +39,9 @@ static const char usage[] =
 	"                         samples, time range, gaps, the time base, events and KPIs\n"
 	"  demo                   compare the bundled seed fixture (a baseline and a failover\n"
 	"                         run); writes to ./perfdelta-demo unless -o is given\n"
+	"  pull                   build a run bundle from a Jenkins build and perfdb: the build's\n"
+	"                         api/json and consoleText, every series of the console's\n"
+	"                         snapshots, the spec and test config; written atomically\n"
 	"\n"
 	"compare options:\n"
 	"  -o, --output DIR       the output directory (replaced atomically): index.html,\n"
@@ -52,6 +57,23 @@ static const char usage[] =
 	"  --quiet                print nothing but errors\n"
 	"  --timings              print the time of each stage (parse, analyze, render)\n"
 	"\n"
+	"pull options:\n"
+	"  --jenkins URL          the build (.../job/J/N/); credentials from the environment\n"
+	"                         (PERFDELTA_JENKINS_USER, PERFDELTA_JENKINS_TOKEN) or --netrc\n"
+	"  --jenkins-api json|xml  build.json from api/json (default) or build.xml from api/xml\n"
+	"  --perfdb URL           perfdb (default: the console's cbmonitor host, port 8080)\n"
+	"  --snapshot NAME        pull this snapshot (repeatable; default: the console's)\n"
+	"  --perfrunner-dir DIR   a perfrunner checkout: copy clusters/<cluster> and\n"
+	"                         tests/<test_config> named by the build's parameters\n"
+	"  --netrc                credentials from ~/.netrc\n"
+	"  --parallel N           transfers at once (default 8, at most 64)\n"
+	"  --timeout S            connect and total time of one try (default 120)\n"
+	"  --retries N            tries again on 5xx, 408, 429 and connection errors, waiting\n"
+	"                         0.5 s, then 1 s, 2 s... (default 3)\n"
+	"\n";
+
+/* The rest of --help (one string would pass the 4095 bytes C99 promises). */
+static const char usage_more[] =
 	"time base options (for compare and inspect; they apply to the target):\n"
 	"  --event-time S         the event (failover) happened S seconds into the measured\n"
 	"                         phase (default: from the console, the series or the config)\n"
@@ -88,6 +110,8 @@ struct opts {
 	const char *globs[MAX_GLOBS];
 	struct pd_threshold thresholds[MAX_GLOBS];
 	char *metrics_arg; /* owned copy of --metrics, split in place */
+	struct pd_pull_opts pull;
+	const char *snapshots[MAX_GLOBS];
 };
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -196,6 +220,42 @@ static int parse_fail_on(struct opts *o, const char *val)
 	return 0;
 }
 
+/* pull's flags that take a checked value. */
+static int parse_pull_flag(struct opts *o, const char *flag, const char *val)
+{
+	unsigned long lo = 1, hi = 86400, v = 0; /* --timeout: up to a day */
+	char *end = NULL;
+	if (!strcmp(flag, "--snapshot")) {
+		if (o->pull.n_snapshots == MAX_GLOBS)
+			return usage_error("--snapshot is limited to %d names", MAX_GLOBS);
+		o->snapshots[o->pull.n_snapshots++] = val;
+		o->pull.snapshots = o->snapshots;
+		return 0;
+	}
+	if (!strcmp(flag, "--jenkins-api")) {
+		if (strcmp(val, "json") && strcmp(val, "xml"))
+			return usage_error("--jenkins-api takes json or xml, not '%s'", val);
+		o->pull.jenkins_xml = !strcmp(val, "xml");
+		return 0;
+	}
+	if (!strcmp(flag, "--parallel"))
+		hi = 64;
+	else if (!strcmp(flag, "--retries"))
+		lo = 0, hi = 20;
+	if (*val >= '0' && *val <= '9')
+		v = strtoul(val, &end, 10);
+	if (!end || *end || v < lo || v > hi)
+		return usage_error("%s needs a whole number from %lu to %lu, not '%s'", flag, lo, hi,
+				   val);
+	if (!strcmp(flag, "--parallel"))
+		o->pull.parallel = (unsigned)v;
+	else if (!strcmp(flag, "--timeout"))
+		o->pull.timeout_s = (long)v;
+	else
+		o->pull.retries = (unsigned)v;
+	return 0;
+}
+
 /* An option that takes a value: applies it and returns 0 or an exit code. */
 static int with_value(struct opts *o, const char *flag, char *val)
 {
@@ -217,6 +277,16 @@ static int with_value(struct opts *o, const char *flag, char *val)
 		return parse_event_time(o, val);
 	else if (!strcmp(flag, "--console-utc-offset"))
 		return parse_utc_offset(o, val);
+	else if (!strcmp(flag, "--jenkins"))
+		o->pull.jenkins = val;
+	else if (!strcmp(flag, "--perfdb"))
+		o->pull.perfdb = val;
+	else if (!strcmp(flag, "--perfrunner-dir"))
+		o->pull.perfrunner_dir = val;
+	else if (!strcmp(flag, "--snapshot") || !strcmp(flag, "--jenkins-api") ||
+		 !strcmp(flag, "--parallel") || !strcmp(flag, "--timeout") ||
+		 !strcmp(flag, "--retries"))
+		return parse_pull_flag(o, flag, val);
 	else if (!strcmp(flag, "--max-file-size"))
 		return parse_count(&o->lim.max_file_bytes, flag, val);
 	else if (!strcmp(flag, "--max-samples"))
@@ -235,7 +305,9 @@ static int takes_value(const char *a)
 	static const char *const flags[] = {
 		"-o", "--output", "--label-baseline", "--label-target", "--threshold",
 		"--threshold-for", "--metrics", "--fail-on", "--event-time", "--console-utc-offset",
-		"--max-file-size", "--max-samples", "--max-series", "--max-line"};
+		"--max-file-size", "--max-samples", "--max-series", "--max-line",
+		"--jenkins", "--perfdb", "--perfrunner-dir", "--snapshot", "--jenkins-api",
+		"--parallel", "--timeout", "--retries"};
 	for (size_t i = 0; i < sizeof(flags) / sizeof(*flags); i++)
 		if (!strcmp(a, flags[i]))
 			return 1;
@@ -250,6 +322,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		int rc;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
+			fputs(usage_more, stdout);
 			return EXIT_OK;
 		} else if (!strcmp(a, "--version")) {
 			printf("perfdelta %s\n", PD_VERSION);
@@ -260,6 +333,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			o->timings = 1;
 		} else if (!strcmp(a, "--single-file")) {
 			o->single_file = 1;
+		} else if (!strcmp(a, "--netrc")) {
+			o->pull.netrc = 1;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			o->quiet = 1;
 		} else if (takes_value(a)) {
@@ -278,7 +353,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		}
 	}
 	if (!o->cmd)
-		return usage_error("%s", "a command is needed: compare, inspect or demo");
+		return usage_error("%s", "a command is needed: compare, inspect, demo or pull");
 	return -1;
 }
 
@@ -415,10 +490,73 @@ static int cmd_demo(const struct opts *o)
 	return rc == EXIT_REGRESSION ? EXIT_OK : rc;
 }
 
+/* What pull shows: a progress line on a terminal, notes (retries) unless --quiet. */
+struct pull_ui {
+	int tty, quiet, shown;
+	double last;
+	struct pd_pull_progress p;
+};
+
+static void pull_progress(void *ctx, const struct pd_pull_progress *p)
+{
+	struct pull_ui *ui = ctx;
+	double t = now_s();
+	ui->p = *p;
+	if (!ui->tty || (!p->finished && t - ui->last < 0.1))
+		return;
+	ui->last = t;
+	fprintf(stderr, "\rperfdelta: pulled %zu of %zu, %.1f MiB%s", p->done, p->total,
+		(double)p->bytes / 1048576, p->finished ? "\n" : "");
+	ui->shown = !p->finished;
+}
+
+static void pull_note(void *ctx, const char *msg)
+{
+	struct pull_ui *ui = ctx;
+	if (ui->quiet)
+		return;
+	if (ui->shown)
+		fputs("\r\033[K", stderr);
+	ui->shown = 0;
+	fprintf(stderr, "perfdelta: %s\n", msg);
+}
+
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+static int cmd_pull(const struct opts *o)
+{
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_pull_opts po = o->pull;
+	struct pull_ui ui = {isatty(2) && !o->quiet, o->quiet, 0, 0, {0}};
+	if (o->n_args)
+		return usage_error("unexpected argument '%s'", o->args[0]);
+	if (!o->out)
+		return usage_error("%s", "pull needs a bundle directory: -o RUN_DIR");
+	po.out = o->out;
+	po.lim = &o->lim;
+	po.jenkins_user = env("PERFDELTA_JENKINS_USER");
+	po.jenkins_token = env("PERFDELTA_JENKINS_TOKEN");
+	if (!po.jenkins_user != !po.jenkins_token)
+		return usage_error("%s", "PERFDELTA_JENKINS_USER and PERFDELTA_JENKINS_TOKEN go together");
+	po.progress = pull_progress;
+	po.note = pull_note;
+	po.ctx = &ui;
+	if (pd_pull(&po, &err) < 0)
+		return report_error(&err);
+	if (!o->quiet)
+		printf("pulled %s: %zu requests, %.1f MiB, %zu retried\n", o->out, ui.p.done,
+		       (double)ui.p.bytes / 1048576, ui.p.retries);
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {.lim = PD_LIMITS_DEFAULT, .cmp = PD_COMPARE_OPTS_INIT,
-			 .fail_on_regression = 1};
+			 .fail_on_regression = 1, .pull = PD_PULL_OPTS_INIT};
 	int rc = parse_args(&o, argc, argv);
 	if (rc < 0) {
 		if (!strcmp(o.cmd, "inspect"))
@@ -427,6 +565,8 @@ int main(int argc, char **argv)
 			rc = cmd_compare(&o);
 		else if (!strcmp(o.cmd, "demo"))
 			rc = cmd_demo(&o);
+		else if (!strcmp(o.cmd, "pull"))
+			rc = cmd_pull(&o);
 		else
 			rc = usage_error("unknown command '%s'", o.cmd);
 	}

@@ -1,0 +1,171 @@
+# perfdelta pull against a fake perfdb and Jenkins on 127.0.0.1 (tests/pull/fake_server.c)
+# that serves the seed bundles: the pulled bundle is the original, a 503 and a timeout are
+# retried, failures name the URL and leave nothing, credentials go nowhere but Jenkins.
+. "$(dirname "$0")/lib.sh"
+SERVER=$BUILD/pd_fake_server
+F=$SEED/failover B=$SEED/baseline
+JOB=job/iris-multi-query/12082
+USER_SECRET=pd-user-Zq81 TOKEN_SECRET=pd-token-Xk52wq
+pids=""
+trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+
+# serve NAME ROOT [server flags]: starts a server, sets PORT; its log is $TMP/NAME.log
+serve() {
+  local name=$1 root=$2; shift 2
+  rm -f "$TMP/$name.port"
+  "$SERVER" --root "$root" --port-file "$TMP/$name.port" --log "$TMP/$name.log" \
+    --lifetime 120 "$@" &
+  pids="$pids $!"
+  for _ in $(seq 100); do [ -s "$TMP/$name.port" ] && break; sleep 0.05; done
+  PORT=$(cat "$TMP/$name.port")
+  URL=http://127.0.0.1:$PORT
+}
+quit() { curl -fsS "$URL/quit" >/dev/null; }
+# nothing at $1 and nothing beside it (no temporary directory left)
+left_nothing() {
+  if [ ! -e "$1" ] && ! ls -d "$1".tmp-* >/dev/null 2>&1; then ok; else fail "left behind: $(ls -d "$1"*)"; fi
+}
+# count FILE REGEX N: FILE has N lines matching REGEX
+count() {
+  local n; n=$(grep -cE -- "$2" "$1")
+  if [ "$n" = "$3" ]; then ok; else fail "$(basename "$1"): $n lines match /$2/, want $3"; fi
+}
+
+# A perfrunner checkout holding the configs the build's parameters name.
+pr=$TMP/perfrunner
+mkdir -p "$pr/clusters" "$pr/tests/n1ql/collections"
+cp "$F"/perfrunner/*.spec "$pr/clusters/"
+cp "$F"/perfrunner/*.test "$pr/tests/n1ql/collections/"
+
+# 1. The failover run (api/xml), with a 503 on a series and a metric list that answers
+# after the client's timeout, both on their first try only.
+S503=/n1ql_statsiris_710-1345_failover_8a92/query_requests
+SLOW=/atopiris_710-1345_failover_8a921722310040
+serve fo "$F" --fail-once "$S503" --slow-once "$SLOW" --slow-ms 6000
+PERFDELTA_JENKINS_USER=$USER_SECRET PERFDELTA_JENKINS_TOKEN=$TOKEN_SECRET \
+  expect_code 0 "$PERFDELTA" pull --jenkins "$URL/$JOB/" --jenkins-api xml --perfdb "$URL" \
+  --perfrunner-dir "$pr" --timeout 2 -o "$TMP/run"
+cp "$TMP/err" "$TMP/fo.err"
+for part in perfdb jenkins perfrunner; do
+  if diff -r "$F/$part" "$TMP/run/$part" >"$TMP/diff"; then ok; else fail "pulled $part differs: $(head -3 "$TMP/diff")"; fi
+done
+if [ "$(ls -A "$TMP/run")" = "$(printf 'jenkins\nperfdb\nperfrunner')" ]; then ok; else fail "extra files in the bundle: $(ls -A "$TMP/run")"; fi
+# inspect reads the same run from both, but for where it is
+"$PERFDELTA" inspect "$F" | sed "s#$F#RUN#g" >"$TMP/inspect.orig"
+"$PERFDELTA" inspect "$TMP/run" | sed "s#$TMP/run#RUN#g" >"$TMP/inspect.pulled"
+if [ -s "$TMP/inspect.orig" ] && cmp -s "$TMP/inspect.orig" "$TMP/inspect.pulled"; then ok; else fail "inspect differs: $(diff "$TMP/inspect.orig" "$TMP/inspect.pulled" | head -3)"; fi
+# the server saw the 503 and the held answer, then a second try of each that succeeded
+count "$TMP/fo.log" "^GET $S503 503 " 1
+count "$TMP/fo.log" "^GET $S503 200 " 1
+count "$TMP/fo.log" "^GET $SLOW 200 .* slow$" 1
+count "$TMP/fo.log" "^GET $SLOW 200 noauth$" 1
+has "$TMP/fo.err" "^perfdelta: $URL$S503: HTTP 503, try 2 of 4 in 0\.5 s$"
+has "$TMP/fo.err" "^perfdelta: $URL$SLOW: .*timed out.*, try 2 of 4 in 0\.5 s$"
+# each request once but the two retried: 2 Jenkins, 1 db list, a metric list per db
+# and a series per file (46 and 199 in the seed; find counts them)
+n=$((2 + 1 + $(find "$F/perfdb" -mindepth 1 -maxdepth 1 -type d | wc -l) + $(find "$F/perfdb" -name '*.json' | wc -l)))
+has "$TMP/out" "^pulled $TMP/run: $n requests, [0-9.]+ MiB, 2 retried$"
+lines "$TMP/fo.log" $((n + 2))
+# credentials: sent to Jenkins only, written and printed nowhere
+count "$TMP/fo.log" ' auth$' 2
+count "$TMP/fo.log" "^GET /$JOB/api/xml 200 auth$" 1
+for s in "$USER_SECRET" "$TOKEN_SECRET"; do
+  if grep -rqF -- "$s" "$TMP/run" "$TMP/fo.err" "$TMP/out"; then fail "credential $s leaked"; else ok; fi
+done
+quit
+
+# 2. The baseline run (api/json), snapshot given, from a .netrc: every request carries it.
+# (Its perfdb/ holds perfdb data files too: the server does not serve them.)
+mkdir -p "$TMP/home"
+serve base "$B"
+printf 'machine 127.0.0.1\nlogin netrc-user\npassword %s\n' "$TOKEN_SECRET" >"$TMP/home/.netrc"
+chmod 600 "$TMP/home/.netrc"
+HOME=$TMP/home expect_code 0 "$PERFDELTA" pull --jenkins "$URL/$JOB" --perfdb "$URL/" \
+  --snapshot iris_710-1345_access_a7b6 --netrc --parallel 3 -o "$TMP/base" --quiet
+for part in perfdb jenkins; do
+  if diff -r -x '*.data*' "$B/$part" "$TMP/base/$part" >"$TMP/diff"; then ok; else fail "pulled baseline $part differs: $(head -3 "$TMP/diff")"; fi
+done
+[ -e "$TMP/base/perfrunner" ] && fail "perfrunner/ without --perfrunner-dir" || ok
+if [ -s "$TMP/out" ] || [ -s "$TMP/err" ]; then fail "--quiet printed: $(cat "$TMP/out" "$TMP/err")"; else ok; fi
+hasnt "$TMP/base.log" ' noauth$'
+if grep -rqF -- "$TOKEN_SECRET" "$TMP/base"; then fail "netrc password in the bundle"; else ok; fi
+# an output that exists is left alone
+expect_code 2 "$PERFDELTA" pull --jenkins "$URL/$JOB" --perfdb "$URL" -o "$TMP/base"
+has "$TMP/err" "^perfdelta: $TMP/base: exists"
+
+# 3. Names from the server that would leave the bundle or hide in it are refused.
+bad() { # bad PATH BODY REGEX: the server answers PATH with BODY; the pull fails on it
+  printf '%s' "$2" >"$TMP/body"
+  serve bad "$F" --serve "$1" "$TMP/body"
+  expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb "$URL" \
+    -o "$TMP/bad" --retries 0
+  has "$TMP/err" "$3"
+  lines "$TMP/err" 1
+  left_nothing "$TMP/bad"
+  quit
+}
+DB=ns_serveriris_710-1345_failover_8a92bucket-1
+bad / '["iris_710-1345_failover_8a92/../../x"]' "^perfdelta: http://127\.0\.0\.1:[0-9]+/: refusing database name 'iris_710-1345_failover_8a92/\.\./\.\./x': it holds '/'"
+bad / '["..iris_710-1345_failover_8a92"]' "refusing database name '\.\.iris_710-1345_failover_8a92': it starts with '\.'"
+bad / '{"dbs": []}' '/: expected a JSON array of names$'
+bad / '["'"$DB"'", 7]' 'expected a JSON array of names, found a non-string$'
+bad / '["other_snapshot_0000"]' "/: no database of snapshot 'iris_710-1345_failover_8a92' among the 1 listed$"
+bad "/$DB" '["cpu", "a\u0000/../../etc/passwd"]' "/$DB: refusing a name with a NUL character$"
+bad "/$DB" '["cpu\u0007"]' "refusing metric name 'cpu\\\\x07': it holds a control character"
+bad "/$DB" '[".hidden"]' "refusing metric name '\.hidden': it starts with '\.'"
+bad "/$DB" '["a..b"]' "refusing metric name 'a\.\.b': it holds '\.\.'"
+bad "/$DB" '[""]' "refusing metric name '': it is empty"
+long=$(printf 'm%.0s' $(seq 251))
+bad "/$DB" "[\"$long\"]" "refusing metric name 'm{64}\.\.\.': it is too long \(max 250 bytes\)"
+
+# 4. Failures name the request and leave nothing.
+serve down "$F" --always-fail
+expect_code 3 "$PERFDELTA" pull --jenkins "http://$USER_SECRET:$TOKEN_SECRET@127.0.0.1:$PORT/$JOB/" \
+  --perfdb "$URL" --retries 1 -o "$TMP/down"
+lines "$TMP/err" 3
+count "$TMP/err" "^perfdelta: $URL/$JOB/(api/json|consoleText): HTTP 503, try 2 of 2 in 0\.5 s$" 2
+has "$TMP/err" "^perfdelta: $URL/$JOB/(api/json|consoleText): HTTP 503 after 2 tries$"
+left_nothing "$TMP/down"
+if grep -qF -e "$USER_SECRET" -e "$TOKEN_SECRET" "$TMP/err"; then fail "credentials of the URL printed"; else ok; fi
+
+quit
+serve big "$F"
+expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb "$URL" \
+  --max-file-size 2000 -o "$TMP/big"
+has "$TMP/err" "^perfdelta: $URL/.*: response over the limit of 2000 bytes \(--max-file-size\)$"
+left_nothing "$TMP/big"
+# a 404 is not retried
+expect_code 3 "$PERFDELTA" pull --jenkins "$URL/job/nope/1" --perfdb "$URL" -o "$TMP/big"
+has "$TMP/err" "^perfdelta: $URL/job/nope/1/(api/json|consoleText): HTTP 404$"
+quit
+# nobody listening: a connection error, retried, then named
+sleep 0.2
+expect_code 3 "$PERFDELTA" pull --snapshot x --perfdb "$URL" --retries 1 -o "$TMP/gone"
+has "$TMP/err" "^perfdelta: $URL/: .*(onnect|refused).* after 2 tries$"
+left_nothing "$TMP/gone"
+# flags
+expect_code 2 "$PERFDELTA" pull --snapshot x -o "$TMP/gone"
+has "$TMP/err" 'needs --perfdb'
+expect_code 2 "$PERFDELTA" pull --jenkins "$URL/$JOB" --parallel 65 -o "$TMP/gone"
+has "$TMP/err" '--parallel needs a whole number from 1 to 64'
+PERFDELTA_JENKINS_USER=u expect_code 2 "$PERFDELTA" pull --jenkins "$URL/$JOB" -o "$TMP/gone"
+has "$TMP/err" 'PERFDELTA_JENKINS_USER and PERFDELTA_JENKINS_TOKEN go together'
+
+# 5. The build's parameters name the configs: a path out of the checkout is refused, a
+# missing file is named; without --perfdb, perfdb is the console's report host, port 8080.
+printf '{"number": 7, "actions": [{"parameters": [{"name": "cluster", "value": "../../etc/x.spec"}]}]}' >"$TMP/build.json"
+serve params "$F" --serve "/$JOB/api/json" "$TMP/build.json"
+expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --perfdb "$URL" --perfrunner-dir "$pr" -o "$TMP/p"
+has "$TMP/err" "^perfdelta: the build's parameters: refusing cluster name '\.\.': it starts with '\.'"
+left_nothing "$TMP/p"
+rm "$pr/clusters/iris_extra_n1ql.spec"
+expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb "$URL" --perfrunner-dir "$pr" -o "$TMP/p"
+has "$TMP/err" "^perfdelta: $pr/clusters/iris_extra_n1ql\.spec"
+left_nothing "$TMP/p"
+sed "s#http://cbmonitor.sc.couchbase.com/#http://127.0.0.1:$PORT/#" "$F/jenkins/consoleText" >"$TMP/console"
+quit
+serve console "$F" --serve "/$JOB/consoleText" "$TMP/console"
+expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --retries 0 -o "$TMP/p"
+has "$TMP/err" "^perfdelta: http://127\.0\.0\.1:8080/: "
+quit
+finish
