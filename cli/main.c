@@ -431,8 +431,7 @@ static int compare_runs(const struct opts *o, const char *base_dir, const char *
 	double t0 = now_s(), t1 = 0, t2 = 0;
 	if (progress)
 		fprintf(stderr, "perfdelta: reading the runs\n");
-	if (pd_bundle_load(&base, base_dir, &o->lim, &err) < 0 ||
-	    pd_bundle_load(&target, target_dir, &o->lim, &err) < 0) {
+	if (pd_bundle_load_pair(&base, &target, base_dir, target_dir, &o->lim, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
 	}

@@ -7,7 +7,7 @@
 #include "../core/file.h"
 #include "../core/model.h"
 #include "../core/xalloc.h"
-#include "../render/output.h"
+#include "../core/outdir.h"
 
 #include <cjson/cJSON.h>
 #include <curl/curl.h>

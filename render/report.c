@@ -1,7 +1,7 @@
 #include "report.h"
 #include "charts.h"
 #include "html.h"
-#include "output.h"
+#include "../core/outdir.h"
 #include "plot.h"
 #include "text.h"
 #include "../core/file.h"

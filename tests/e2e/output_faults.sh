@@ -11,7 +11,7 @@ fi
 trap 'umount "$mnt" 2>/dev/null; rm -rf "$TMP"' EXIT
 
 # a full disk: the old report stays, nothing half-written stays
-mkdir "$mnt/out" && echo old >"$mnt/out/summary.json"
+mkdir "$mnt/out" && echo old >"$mnt/out/summary.json" && echo '<title>perfdelta</title>' >"$mnt/out/index.html"
 expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$mnt/out" --quiet
 lines "$TMP/err" 1
 has "$TMP/err" 'No space left on device'
@@ -34,4 +34,17 @@ expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$TMP/link" --quiet
 has "$TMP/err" 'exists and is not a directory'
 has "$TMP/elsewhere/file" '^keep$'
 if [ "$(ls -A "$TMP/elsewhere")" = file ]; then ok; else fail "wrote through the symlink"; fi
+
+# an existing directory or file that is not a report is never replaced
+mkdir "$TMP/home" && echo precious >"$TMP/home/notes.txt"
+expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$TMP/home" --quiet
+has "$TMP/err" 'refusing to replace it: it exists and is not a perfdelta report'
+has "$TMP/home/notes.txt" '^precious$'
+echo '<html>mine</html>' >"$TMP/page.html"
+expect_code 3 "$PERFDELTA" compare "$B" "$F" --single-file -o "$TMP/page.html" --quiet
+has "$TMP/page.html" 'mine'
+# an empty directory, and an earlier report, are fine
+mkdir "$TMP/empty"
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/empty" --quiet
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/empty" --quiet
 finish

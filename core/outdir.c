@@ -1,8 +1,9 @@
-#include "output.h"
-#include "../core/buf.h"
-#include "../core/file.h"
-#include "../core/xalloc.h"
+#include "outdir.h"
+#include "buf.h"
+#include "file.h"
+#include "xalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,6 +24,41 @@ static char *sibling(const char *dir, const char *what)
 	return pd_buf_detach(&b);
 }
 
+/* Whether the file at path starts like a report of ours (its first 1 kB names us). */
+static int ours(const char *path)
+{
+	char head[1024];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(head, 1, sizeof(head) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	head[n] = '\0';
+	return strstr(head, "perfdelta") != NULL;
+}
+
+/* An existing output is replaced only when it is an earlier report (or an empty
+ * directory): -o $HOME by mistake must not move a home directory aside. */
+static int replaceable(const char *dir, int as_file)
+{
+	if (as_file)
+		return ours(dir);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int empty = 1;
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = 0;
+	if (d)
+		closedir(d);
+	if (empty)
+		return 1;
+	struct pd_buf index = PD_BUF_INIT;
+	pd_buf_addf(&index, "%s/index.html", dir);
+	int r = ours(index.ptr);
+	pd_buf_release(&index);
+	return r;
+}
+
 int pd_outdir_begin(struct pd_outdir *o, const char *dir, int as_file, struct pd_err *err)
 {
 	struct stat st;
@@ -31,6 +67,12 @@ int pd_outdir_begin(struct pd_outdir *o, const char *dir, int as_file, struct pd
 	if (lstat(dir, &st) == 0 && (as_file ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode))) {
 		pd_err_at(err, PD_EIO, dir, 0, 0, "output exists and is not a %s",
 			  as_file ? "regular file" : "directory");
+		goto fail;
+	}
+	if (lstat(dir, &st) == 0 && !replaceable(dir, as_file)) {
+		pd_err_at(err, PD_EIO, dir, 0, 0,
+			  "refusing to replace it: it exists and is not a perfdelta report "
+			  "(choose a new output or remove it)");
 		goto fail;
 	}
 	o->tmp = sibling(dir, "tmp");

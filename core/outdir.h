@@ -1,10 +1,10 @@
 /* Writing an output directory atomically: every file goes into a private temporary
  * directory beside the destination, which is renamed into place at the end. A failed
  * run leaves an existing report as it was and no half-written one. */
-#ifndef PD_OUTPUT_H
-#define PD_OUTPUT_H
+#ifndef PD_OUTDIR_H
+#define PD_OUTDIR_H
 
-#include "../core/err.h"
+#include "err.h"
 
 #include <stddef.h>
 
@@ -14,8 +14,9 @@ struct pd_outdir {
 };
 
 /* Creates the temporary directory beside dir (whose parent must exist). PD_EIO when it
- * cannot, or when dir exists and is not what is asked (a directory, or with as_file a
- * regular file). */
+ * cannot, when dir exists and is not what is asked (a directory, or with as_file a
+ * regular file), or when it exists and is neither empty nor an earlier report (its
+ * index.html, or the file itself, names perfdelta in its first kB). */
 int pd_outdir_begin(struct pd_outdir *o, const char *dir, int as_file, struct pd_err *err);
 
 /* Creates sub (one level, e.g. "charts") inside the temporary directory. */
