@@ -23,9 +23,10 @@ const char *pd_verdict_name(enum pd_verdict v)
 
 const char *pd_finding_kind_name(enum pd_finding_kind k)
 {
-	static const char *const names[] = {"not-comparable", "post-event-mismatch",
-					    "lingering-connections", "kpi-scope", "metric-shift",
-					    "recovery", "data-gap"};
+	static const char *const names[] = {
+		"not-comparable", "post-event-mismatch", "lingering-connections",
+		"kpi-scope",      "metric-shift",        "recovery",
+		"data-gap"};
 	return names[k];
 }
 
@@ -40,8 +41,8 @@ double pd_compare_threshold(const struct pd_compare_opts *opts, const char *metr
 /* Sections of a .test that define the workload; the event's own keys are left out. */
 static int workload_key(const char *section, const char *key)
 {
-	static const char *const sections[] = {"load", "access", "bucket", "index", "secondary",
-					       "collection", "compaction"};
+	static const char *const sections[] = {"load",      "access",     "bucket",    "index",
+					       "secondary", "collection", "compaction"};
 	if (!strcmp(section, "access") && !strcmp(key, "n1ql_shutdown_type"))
 		return 0;
 	if (!strncmp(section, "n1ql-", 5))
@@ -52,7 +53,8 @@ static int workload_key(const char *section, const char *key)
 	return !strcmp(section, "cluster") && strcmp(key, "initial_nodes");
 }
 
-static void reason(struct pd_comparison *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void reason(struct pd_comparison *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static void reason(struct pd_comparison *c, const char *fmt, ...)
 {
@@ -64,19 +66,23 @@ static void reason(struct pd_comparison *c, const char *fmt, ...)
 	pd_strv_add(&c->reasons, line);
 }
 
-static void compare_configs(struct pd_comparison *c, const struct pd_ini *a, const struct pd_ini *b)
+static void compare_configs(struct pd_comparison *c, const struct pd_ini *a,
+			    const struct pd_ini *b)
 {
 	for (size_t i = 0; i < a->n; i++) {
 		const struct pd_ini_entry *e = &a->e[i];
 		const char *other = pd_ini_get(b, e->section, e->key);
 		if (workload_key(e->section, e->key) && (!other || strcmp(other, e->value)))
-			reason(c, "the workload differs: [%s] %s is '%s' in the baseline, '%s' in the target",
+			reason(c,
+			       "the workload differs: [%s] %s is '%s' in the baseline, '%s' in "
+			       "the target",
 			       e->section, e->key, e->value, other ? other : "(absent)");
 	}
 	for (size_t i = 0; i < b->n; i++) {
 		const struct pd_ini_entry *e = &b->e[i];
 		if (workload_key(e->section, e->key) && !pd_ini_get(a, e->section, e->key))
-			reason(c, "the workload differs: [%s] %s is only in the target's config",
+			reason(c,
+			       "the workload differs: [%s] %s is only in the target's config",
 			       e->section, e->key);
 	}
 }
@@ -135,10 +141,12 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 	if ((rc = pd_timebase_resolve(&c->tb_base, c->base, NULL, err)) < 0 ||
 	    (rc = pd_timebase_resolve(&c->tb_target, c->target, &opts->time, err)) < 0)
 		return rc;
-	int64_t step = c->tb_base.interval_ms ? c->tb_base.interval_ms : c->tb_target.interval_ms;
+	int64_t step =
+		c->tb_base.interval_ms ? c->tb_base.interval_ms : c->tb_target.interval_ms;
 	if (step <= 0)
-		return pd_err_set(err, PD_ECOMPARE,
-				  "cannot compare: a run has fewer than two samples per series");
+		return pd_err_set(
+			err, PD_ECOMPARE,
+			"cannot compare: a run has fewer than two samples per series");
 	c->step_s = (double)step / 1000;
 	c->length_s = (double)fmax(c->tb_base.end_ms - c->tb_base.t0_ms,
 				   c->tb_target.end_ms - c->tb_target.t0_ms) /
@@ -146,8 +154,9 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 	return 0;
 }
 
-int pd_compare(struct pd_comparison **out, const struct pd_run *base, const struct pd_run *target,
-	       const struct pd_compare_opts *opts, struct pd_err *err)
+int pd_compare(struct pd_comparison **out, const struct pd_run *base,
+	       const struct pd_run *target, const struct pd_compare_opts *opts,
+	       struct pd_err *err)
 {
 	struct pd_comparison *c = pd_xcalloc(1, sizeof(*c));
 	int rc;

@@ -46,11 +46,11 @@ enum pd_agg { PD_AGG_ONE, PD_AGG_SUM, PD_AGG_MEAN };
 /* One metric at one scope, both runs on the common grid t = i * step_s.
  * Invariant: base and target have n entries; NaN where the run has no value there. */
 struct pd_view {
-	char *metric;    /* "atop/memcached_cpu" */
-	char *scope;     /* "cluster", "role:kv", "node:172.23.100.55", "removed", "survivors" */
-	char *nodes;     /* the target nodes it covers, "172.23.100.210,..." or "" */
+	char *metric; /* "atop/memcached_cpu" */
+	char *scope;  /* "cluster", "role:kv", "node:172.23.100.55", "removed", "survivors" */
+	char *nodes;  /* the target nodes it covers, "172.23.100.210,..." or "" */
 	enum pd_unit unit;
-	int worse;       /* +1 when up is worse, -1 when down is worse */
+	int worse; /* +1 when up is worse, -1 when down is worse */
 	enum pd_agg agg;
 	size_t n;
 	double step_s;
@@ -58,7 +58,7 @@ struct pd_view {
 };
 
 struct pd_delta {
-	size_t view;      /* index into pd_comparison.views */
+	size_t view; /* index into pd_comparison.views */
 	enum pd_phase phase;
 	struct pd_summary base, target;
 	double delta_pct; /* of medians; NaN when the baseline median is 0 */
@@ -69,8 +69,8 @@ struct pd_delta {
 
 struct pd_finding {
 	enum pd_finding_kind kind;
-	char *metric;     /* NULL when the finding is not about one metric */
-	char *scope;      /* NULL likewise */
+	char *metric; /* NULL when the finding is not about one metric */
+	char *scope;  /* NULL likewise */
 	int has_phase;
 	enum pd_phase phase;
 	int direction;    /* +1 up, -1 down, 0 none */
@@ -88,33 +88,39 @@ struct pd_threshold {
 };
 
 struct pd_compare_opts {
-	double threshold_pct;                  /* practical threshold, default 5 */
-	const struct pd_threshold *overrides;  /* first match wins */
+	double threshold_pct;                 /* practical threshold, default 5 */
+	const struct pd_threshold *overrides; /* first match wins */
 	size_t n_overrides;
-	const char *const *metric_globs;       /* --metrics: only these (NULL = all) */
+	const char *const *metric_globs; /* --metrics: only these (NULL = all) */
 	size_t n_metric_globs;
-	double settle_s;                       /* after the rebalance, default 60 */
-	double alpha;                          /* family-wise, default 0.05 */
-	struct pd_time_flags time;             /* the target's --event-time and clock */
+	double settle_s;           /* after the rebalance, default 60 */
+	double alpha;              /* family-wise, default 0.05 */
+	struct pd_time_flags time; /* the target's --event-time and clock */
 };
-#define PD_COMPARE_OPTS_INIT {5.0, NULL, 0, NULL, 0, 60.0, 0.05, {0, 0, 0, 0}}
+#define PD_COMPARE_OPTS_INIT                                                                   \
+	{                                                                                      \
+		5.0, NULL, 0, NULL, 0, 60.0, 0.05,                                             \
+		{                                                                              \
+			0, 0, 0, 0                                                             \
+		}                                                                              \
+	}
 
 struct pd_comparison {
 	const struct pd_run *base, *target; /* borrowed */
 	struct pd_timebase tb_base, tb_target;
-	double step_s;                      /* the common grid */
+	double step_s; /* the common grid */
 	double length_s;
 	struct pd_window windows[PD_PHASE_COUNT];
-	size_t n_windows;                   /* 1 (whole) without an event, else 4 */
+	size_t n_windows; /* 1 (whole) without an event, else 4 */
 	struct pd_view *views;
 	size_t n_views, cap_views;
 	struct pd_delta *deltas;
 	size_t n_deltas, cap_deltas;
-	struct pd_finding *findings;        /* ranked */
+	struct pd_finding *findings; /* ranked */
 	size_t n_findings, cap_findings;
-	struct pd_strv reasons;             /* why the runs are not comparable */
-	struct pd_strv matching;            /* how nodes were matched, one line each */
-	const char *correction;             /* "holm" */
+	struct pd_strv reasons;  /* why the runs are not comparable */
+	struct pd_strv matching; /* how nodes were matched, one line each */
+	const char *correction;  /* "holm" */
 	double threshold_pct;
 	enum pd_verdict verdict;
 };
@@ -122,8 +128,9 @@ struct pd_comparison {
 /* Compares base with target into *out (caller frees with pd_comparison_free). Runs that
  * cannot be compared still give a comparison, with verdict not-comparable and reasons.
  * PD_EINVAL for a flag that contradicts the runs. */
-int pd_compare(struct pd_comparison **out, const struct pd_run *base, const struct pd_run *target,
-	       const struct pd_compare_opts *opts, struct pd_err *err);
+int pd_compare(struct pd_comparison **out, const struct pd_run *base,
+	       const struct pd_run *target, const struct pd_compare_opts *opts,
+	       struct pd_err *err);
 void pd_comparison_free(struct pd_comparison *c);
 
 /* The verdict on one delta: the interval inside +-thr is same; significant (p_adj < alpha,

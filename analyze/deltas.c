@@ -16,8 +16,9 @@ void pd_phases_set(struct pd_comparison *c, double settle_s)
 		c->n_windows = 1;
 		return;
 	}
-	te = (tb->rebalance_end_s.ok && tb->rebalance_end_s.value > e ? tb->rebalance_end_s.value
-								      : e) +
+	te = (tb->rebalance_end_s.ok && tb->rebalance_end_s.value > e
+		      ? tb->rebalance_end_s.value
+		      : e) +
 	     settle_s;
 	if (te > len)
 		te = len;
@@ -37,7 +38,8 @@ enum pd_verdict pd_verdict_of(double delta, double lo, double hi, double p_adj, 
 	if (lo >= -thr && hi <= thr)
 		return PD_VERDICT_SAME;
 	if (significant && fabs(delta) >= thr)
-		return (delta > 0) == (worse > 0) ? PD_VERDICT_REGRESSION : PD_VERDICT_IMPROVEMENT;
+		return (delta > 0) == (worse > 0) ? PD_VERDICT_REGRESSION
+						  : PD_VERDICT_IMPROVEMENT;
 	if (significant)
 		return PD_VERDICT_SAME;
 	return PD_VERDICT_INCONCLUSIVE;
@@ -62,7 +64,8 @@ static void collect(struct sample *out, const double *side, const struct pd_view
 	}
 }
 
-static size_t count_in(const double *side, const struct pd_view *view, const struct pd_window *w)
+static size_t count_in(const double *side, const struct pd_view *view,
+		       const struct pd_window *w)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < view->n; i++) {
@@ -156,8 +159,9 @@ static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
 		struct pd_delta *d = &c->deltas[i];
 		const struct pd_view *v = &c->views[d->view];
 		d->p_adj = adj[i];
-		d->verdict = pd_verdict_of(d->delta_pct, d->ci_lo, d->ci_hi, d->p_adj, opts->alpha,
-					   pd_compare_threshold(opts, v->metric), v->worse);
+		d->verdict =
+			pd_verdict_of(d->delta_pct, d->ci_lo, d->ci_hi, d->p_adj, opts->alpha,
+				      pd_compare_threshold(opts, v->metric), v->worse);
 	}
 	free(p);
 	free(adj);

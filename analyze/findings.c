@@ -31,7 +31,8 @@ static struct pd_finding *add(struct pd_comparison *c, enum pd_finding_kind kind
 	return f;
 }
 
-static void set_text(struct pd_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_text(struct pd_finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static void set_text(struct pd_finding *f, const char *fmt, ...)
 {
@@ -64,8 +65,8 @@ static const struct pd_delta *find_delta(const struct pd_comparison *c, size_t v
 static void scope_words(char *out, size_t n, const struct pd_view *v)
 {
 	if (!strncmp(v->scope, "role:", 5))
-		snprintf(out, n, "the %s node%s (%s)", v->scope + 5, strchr(v->nodes, ',') ? "s" : "",
-			 v->nodes);
+		snprintf(out, n, "the %s node%s (%s)", v->scope + 5,
+			 strchr(v->nodes, ',') ? "s" : "", v->nodes);
 	else if (!strncmp(v->scope, "node:", 5))
 		snprintf(out, n, "node %s", v->scope + 5);
 	else if (!strcmp(v->scope, "survivors"))
@@ -79,13 +80,15 @@ static void scope_words(char *out, size_t n, const struct pd_view *v)
 static const char *phase_words(enum pd_phase p)
 {
 	static const char *const w[] = {"before the event", "during the failover and rebalance",
-					"after the failover and rebalance", "over the whole run"};
+					"after the failover and rebalance",
+					"over the whole run"};
 	return w[p];
 }
 
 static int shifted(const struct pd_delta *d)
 {
-	return d && (d->verdict == PD_VERDICT_REGRESSION || d->verdict == PD_VERDICT_IMPROVEMENT);
+	return d &&
+	       (d->verdict == PD_VERDICT_REGRESSION || d->verdict == PD_VERDICT_IMPROVEMENT);
 }
 
 static int scope_rank(const char *scope)
@@ -137,7 +140,8 @@ static void shift_finding(struct pd_comparison *c, size_t vi, int event)
 		d = event && shifted(pre) ? pre : NULL;
 	if (!d || covered(c, v->metric, scope_rank(v->scope)))
 		return;
-	enum pd_finding_kind kind = d == post ? PD_FIND_POST_EVENT_MISMATCH : PD_FIND_METRIC_SHIFT;
+	enum pd_finding_kind kind =
+		d == post ? PD_FIND_POST_EVENT_MISMATCH : PD_FIND_METRIC_SHIFT;
 	struct pd_finding *f = add(c, kind, v, (long)vi, d->delta_pct / c->threshold_pct);
 	f->has_phase = 1, f->phase = d->phase;
 	f->direction = d->delta_pct > 0 ? 1 : -1;
@@ -153,7 +157,9 @@ static void shift_finding(struct pd_comparison *c, size_t vi, int event)
 			 pre->delta_pct);
 	else if (d == post)
 		snprintf(also, sizeof(also), "; before the event the runs agreed");
-	set_text(f, "%s on %s is %.1f%% %s than the baseline %s (median %s vs %s, 95%% CI %+.1f%% to %+.1f%%, adjusted p %.2g)%s%s, a %s.",
+	set_text(f,
+		 "%s on %s is %.1f%% %s than the baseline %s (median %s vs %s, 95%% CI %+.1f%% "
+		 "to %+.1f%%, adjusted p %.2g)%s%s, a %s.",
 		 v->metric, where, fabs(d->delta_pct), d->delta_pct > 0 ? "higher" : "lower",
 		 phase_words(d->phase), a, b, d->ci_lo, d->ci_hi, d->p_adj, roles, also,
 		 pd_verdict_name(d->verdict));
@@ -174,7 +180,8 @@ static struct pd_summary window_summary(const struct pd_view *v, const double *s
 					const struct pd_window *w)
 {
 	struct pd_summary s;
-	double *t = pd_xmalloc((v->n + 1) * sizeof(double)), *x = pd_xmalloc((v->n + 1) * sizeof(double));
+	double *t = pd_xmalloc((v->n + 1) * sizeof(double)),
+	       *x = pd_xmalloc((v->n + 1) * sizeof(double));
 	size_t n = 0;
 	for (size_t i = 0; i < v->n; i++) {
 		double ti = (double)i * v->step_s;
@@ -215,12 +222,17 @@ static void lingering_finding(struct pd_comparison *c)
 	f->value = post.median;
 	char held[160];
 	if (until >= c->length_s - 2 * v->step_s)
-		snprintf(held, sizeof(held), "still has %.0f or more at the end of the run, %.0f s after its failover at %.0f s",
+		snprintf(held, sizeof(held),
+			 "still has %.0f or more at the end of the run, %.0f s after its "
+			 "failover at %.0f s",
 			 PD_LINGER_MIN, until - e, e);
 	else
-		snprintf(held, sizeof(held), "keeps %.0f or more for %.0f s after its failover at %.0f s",
+		snprintf(held, sizeof(held),
+			 "keeps %.0f or more for %.0f s after its failover at %.0f s",
 			 PD_LINGER_MIN, until - e, e);
-	set_text(f, "The removed node %s still holds %.0f established connections after it left the cluster (median from %.0f s, range %.0f to %.0f) and %s.",
+	set_text(f,
+		 "The removed node %s still holds %.0f established connections after it left "
+		 "the cluster (median from %.0f s, range %.0f to %.0f) and %s.",
 		 v->nodes, post.median, c->windows[2].start_s, post.min, post.max, held);
 }
 
@@ -263,7 +275,12 @@ static void kpi_explain(char *out, size_t n, const struct pd_comparison *c, long
 	const struct pd_view *v = &c->views[vi];
 	double pre = window_summary(v, v->target, &c->windows[0]).mean;
 	double est = series - share * pre * e / c->length_s;
-	snprintf(out, n, " perfrunner sums requests.count over the first n1ql node of the spec only (2017 to July 2022) or over the active n1ql nodes only (from August 2022): either way the requests that %s served before its failover at %.0f s (%.0f%% of the query load then, by cbq-engine CPU) are left out; without them the series give %.0f req/s, %.1f%% from the KPI.",
+	snprintf(out, n,
+		 " perfrunner sums requests.count over the first n1ql node of the spec only "
+		 "(2017 to July 2022) or over the active n1ql nodes only (from August 2022): "
+		 "either way the requests that %s served before its failover at %.0f s (%.0f%% "
+		 "of the query load then, by cbq-engine CPU) are left out; without them the "
+		 "series give %.0f req/s, %.1f%% from the KPI.",
 		 c->tb_target.node, e, 100 * share, est, 100 * (kpi - est) / est);
 }
 
@@ -279,14 +296,17 @@ static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
 	double diff = 100 * (k->value - thr.value) / thr.value;
 	if (fabs(diff) <= c->threshold_pct)
 		return;
-	struct pd_finding *f =
-		add(c, PD_FIND_KPI_SCOPE, vi >= 0 ? &c->views[vi] : NULL, vi, diff / c->threshold_pct);
+	struct pd_finding *f = add(c, PD_FIND_KPI_SCOPE, vi >= 0 ? &c->views[vi] : NULL, vi,
+				   diff / c->threshold_pct);
 	f->has_phase = 1, f->phase = PD_PHASE_WHOLE;
 	f->direction = diff > 0 ? 1 : -1;
 	f->delta_pct = diff;
 	f->value = k->value;
 	kpi_explain(why, sizeof(why), c, run == c->target ? vi : -1, thr.value, k->value);
-	set_text(f, "The %s's reported throughput KPI %s = %.1f is %.1f%% %s the cluster-wide query rate of its own series (%.0f req/s over the run): it does not count every query node.%s",
+	set_text(f,
+		 "The %s's reported throughput KPI %s = %.1f is %.1f%% %s the cluster-wide "
+		 "query rate of its own series (%.0f req/s over the run): it does not count "
+		 "every query node.%s",
 		 who, k->metric, k->value, fabs(diff), diff < 0 ? "below" : "above", thr.value,
 		 why);
 }
@@ -297,15 +317,18 @@ static void recovery_finding(struct pd_comparison *c)
 	if (vi < 0 || c->n_windows < 4)
 		return;
 	const struct pd_view *v = &c->views[vi];
-	double ref = window_summary(v, v->base, &c->windows[3]).median, thr = c->threshold_pct / 100;
+	double ref = window_summary(v, v->base, &c->windows[3]).median,
+	       thr = c->threshold_pct / 100;
 	size_t e = (size_t)ceil(c->tb_target.event_s / v->step_s), lo = e, rec = 0;
 	for (size_t i = e; i < v->n && (double)(i - e) * v->step_s <= 120; i++)
-		if (!isnan(v->target[i]) && (isnan(v->target[lo]) || v->target[i] < v->target[lo]))
+		if (!isnan(v->target[i]) &&
+		    (isnan(v->target[lo]) || v->target[i] < v->target[lo]))
 			lo = i;
 	if (!(ref > 0) || isnan(v->target[lo]) || v->target[lo] >= ref * (1 - thr))
 		return;
 	for (size_t i = lo; i + 2 < v->n && !rec; i++)
-		if (fabs(v->target[i] / ref - 1) <= thr && fabs(v->target[i + 1] / ref - 1) <= thr &&
+		if (fabs(v->target[i] / ref - 1) <= thr &&
+		    fabs(v->target[i + 1] / ref - 1) <= thr &&
 		    fabs(v->target[i + 2] / ref - 1) <= thr)
 			rec = i;
 	double dip = 100 * (v->target[lo] - ref) / ref;
@@ -316,13 +339,17 @@ static void recovery_finding(struct pd_comparison *c)
 	char back[120];
 	if (rec) {
 		f->value = (double)rec * v->step_s - c->tb_target.event_s;
-		snprintf(back, sizeof(back), "was back within %.0f%% of it %.0f s after the event",
+		snprintf(back, sizeof(back),
+			 "was back within %.0f%% of it %.0f s after the event",
 			 c->threshold_pct, f->value);
 	} else {
 		snprintf(back, sizeof(back), "had not come back within %.0f%% of it by the end",
 			 c->threshold_pct);
 	}
-	set_text(f, "Query throughput (n1ql_stats/query_requests) dipped %.1f%% below the baseline's median at the %s (to %.0f req/s at %.0f s, baseline %.0f req/s) and %s.",
+	set_text(f,
+		 "Query throughput (n1ql_stats/query_requests) dipped %.1f%% below the "
+		 "baseline's median at the %s (to %.0f req/s at %.0f s, baseline %.0f req/s) "
+		 "and %s.",
 		 -dip, pd_event_type_name(c->tb_target.event), v->target[lo],
 		 (double)lo * v->step_s, ref, back);
 }
@@ -334,7 +361,8 @@ static void gap_finding(struct pd_comparison *c, const struct pd_run *run,
 			const struct pd_timebase *tb, const char *who)
 {
 	const struct pd_series *worst = NULL;
-	int64_t worst_ms = 0, end = tb->t0_ms + (int64_t)(c->length_s * 1000), iv = tb->interval_ms;
+	int64_t worst_ms = 0, end = tb->t0_ms + (int64_t)(c->length_s * 1000),
+		iv = tb->interval_ms;
 	size_t count = 0;
 	for (size_t i = 0; i < run->n_series && iv > 0; i++) {
 		const struct pd_series *s = run->series[i];
@@ -359,7 +387,9 @@ static void gap_finding(struct pd_comparison *c, const struct pd_run *run,
 	snprintf(scope, sizeof(scope), "%s/%s", worst->collector, worst->metric);
 	f->metric = pd_xstrdup(scope);
 	f->value = (double)count;
-	set_text(f, "The %s misses samples on live nodes: %zu series lack three or more samples in a row or stop early; the longest hole is %.0f s in %s%s%s.",
+	set_text(f,
+		 "The %s misses samples on live nodes: %zu series lack three or more samples "
+		 "in a row or stop early; the longest hole is %.0f s in %s%s%s.",
 		 who, count, (double)worst_ms / 1000, scope, worst->server ? " on " : "",
 		 worst->server ? worst->server : "");
 }

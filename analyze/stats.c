@@ -35,7 +35,7 @@ static double value_of(uint64_t k)
 static void radix_sort(uint64_t *a, uint64_t *b, size_t n)
 {
 	static const size_t zero[8][256];
-	size_t (*count)[256] = pd_xmalloc(sizeof(zero));
+	size_t(*count)[256] = pd_xmalloc(sizeof(zero));
 	memcpy(count, zero, sizeof(zero));
 	for (size_t i = 0; i < n; i++)
 		for (unsigned d = 0; d < 8; d++)
@@ -239,7 +239,7 @@ double pd_stats_mann_whitney_of(const struct pd_sample *x, const struct pd_sampl
 }
 
 double pd_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
-                             int inflate, double *u_out)
+			     int inflate, double *u_out)
 {
 	struct pd_sample a, b;
 	pd_sample_prepare(&a, x, x, nx, pd_xmalloc((nx + 1) * sizeof(double)));
@@ -304,7 +304,6 @@ struct pd_delta_ci pd_stats_delta_ci_of(const struct pd_sample *x, const struct 
 	}
 	return ci;
 }
-
 
 struct pd_delta_ci pd_stats_delta_ci(const double *x, size_t nx, const double *y, size_t ny,
 				     double alpha)

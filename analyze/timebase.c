@@ -16,8 +16,8 @@ const char *pd_event_type_name(enum pd_event_type t)
 
 const char *pd_source_name(enum pd_source s)
 {
-	static const char *const names[] = {"none", "console", "series", "config", "build",
-					    "flag"};
+	static const char *const names[] = {"none",   "console", "series",
+					    "config", "build",   "flag"};
 	return names[s];
 }
 
@@ -58,7 +58,8 @@ struct window {
 static struct window series_rebalance(const struct pd_run *run)
 {
 	struct window w = {0, 0, 0, 0};
-	const struct pd_series *s = pd_run_series(run, "active_tasks", "rebalance_progress", NULL);
+	const struct pd_series *s =
+		pd_run_series(run, "active_tasks", "rebalance_progress", NULL);
 	size_t i = 0;
 	if (!s)
 		return w;
@@ -102,8 +103,8 @@ static void offset_from_series(struct pd_timebase *tb, const struct pd_run *run)
 {
 	struct window w = series_rebalance(run);
 	const struct pd_event *start = find_event(run, PD_EV_REBALANCE_START, INT64_MIN);
-	const struct pd_event *end = start ? find_event(run, PD_EV_REBALANCE_END, start->local_s)
-					   : NULL;
+	const struct pd_event *end =
+		start ? find_event(run, PD_EV_REBALANCE_END, start->local_s) : NULL;
 	double sum = 0, half = (double)tb->interval_ms / 2000.0;
 	int n = 0;
 	if (!w.ok || !start)
@@ -197,9 +198,11 @@ static void event_candidates(struct pd_timebase *tb, const struct pd_run *run)
 	if (fo && tb->has_offset)
 		tb->ev_console = (struct pd_estimate){1, local_to_t(tb, fo->local_s)};
 	if (w.ok)
-		tb->ev_series = (struct pd_estimate){1, (double)(w.start_ms - tb->t0_ms) / 1000.0};
+		tb->ev_series =
+			(struct pd_estimate){1, (double)(w.start_ms - tb->t0_ms) / 1000.0};
 	if (w.ok && w.ended)
-		tb->rebalance_end_s = (struct pd_estimate){1, (double)(w.end_ms - tb->t0_ms) / 1000.0};
+		tb->rebalance_end_s =
+			(struct pd_estimate){1, (double)(w.end_ms - tb->t0_ms) / 1000.0};
 	if (run->cfg.shutdown_type && run->cfg.access_time_s > 0) {
 		tb->ev_config = (struct pd_estimate){1, (double)(run->cfg.access_time_s / 4)};
 		if (tb->event == PD_EVENT_NONE)
@@ -213,7 +216,8 @@ static void event_candidates(struct pd_timebase *tb, const struct pd_run *run)
 static void console_rebalance_end(struct pd_timebase *tb, const struct pd_run *run)
 {
 	const struct pd_event *rb = find_event(run, PD_EV_REBALANCE_START, INT64_MIN);
-	const struct pd_event *end = rb ? find_event(run, PD_EV_REBALANCE_END, rb->local_s) : NULL;
+	const struct pd_event *end =
+		rb ? find_event(run, PD_EV_REBALANCE_END, rb->local_s) : NULL;
 	if (!tb->rebalance_end_s.ok && end && tb->has_offset)
 		tb->rebalance_end_s = (struct pd_estimate){1, local_to_t(tb, end->local_s)};
 }
@@ -256,9 +260,10 @@ static int choose_event(struct pd_timebase *tb, const struct pd_time_flags *flag
 	double len = (double)(tb->end_ms - tb->t0_ms) / 1000.0;
 	if (flags && flags->has_event_time) {
 		if (flags->event_time_s < 0 || flags->event_time_s > len)
-			return pd_err_set(err, PD_EINVAL,
-					  "--event-time %.1f is outside the phase (0 to %.1f s)",
-					  flags->event_time_s, len);
+			return pd_err_set(
+				err, PD_EINVAL,
+				"--event-time %.1f is outside the phase (0 to %.1f s)",
+				flags->event_time_s, len);
 		tb->event_s = flags->event_time_s, tb->event_source = PD_SRC_FLAG;
 		if (tb->event == PD_EVENT_NONE)
 			tb->event = PD_EVENT_HARD;

@@ -9,14 +9,20 @@
 enum pd_event_type { PD_EVENT_NONE, PD_EVENT_HARD, PD_EVENT_GRACEFUL, PD_EVENT_REBALANCE_OUT };
 const char *pd_event_type_name(enum pd_event_type t); /* "none", "hard-failover", ... */
 
-enum pd_source { PD_SRC_NONE, PD_SRC_CONSOLE, PD_SRC_SERIES, PD_SRC_CONFIG, PD_SRC_BUILD,
-		 PD_SRC_FLAG };
+enum pd_source {
+	PD_SRC_NONE,
+	PD_SRC_CONSOLE,
+	PD_SRC_SERIES,
+	PD_SRC_CONFIG,
+	PD_SRC_BUILD,
+	PD_SRC_FLAG
+};
 const char *pd_source_name(enum pd_source s); /* "none", "console", "series", ... */
 
 /* What the user forces on the command line. */
 struct pd_time_flags {
 	int has_event_time;
-	double event_time_s;  /* --event-time: seconds from the start of the phase */
+	double event_time_s; /* --event-time: seconds from the start of the phase */
 	int has_utc_offset;
 	int64_t utc_offset_s; /* --console-utc-offset: local = UTC + offset */
 };
@@ -28,8 +34,8 @@ struct pd_estimate {
 };
 
 struct pd_timebase {
-	int64_t t0_ms;       /* start of the measured phase (median of the series' first samples) */
-	int64_t end_ms;      /* its end (median of the series' last samples) */
+	int64_t t0_ms;  /* start of the measured phase (median of the series' first samples) */
+	int64_t end_ms; /* its end (median of the series' last samples) */
 	int64_t interval_ms; /* sampling interval */
 
 	int has_offset;
@@ -39,12 +45,12 @@ struct pd_timebase {
 	struct pd_estimate offset_build;  /* raw offset from the first line vs build start, s */
 
 	enum pd_event_type event;
-	char node[64];                   /* the node failed over or removed, "" if unknown */
-	double event_s;                  /* seconds from t0 */
+	char node[64];  /* the node failed over or removed, "" if unknown */
+	double event_s; /* seconds from t0 */
 	enum pd_source event_source;
 	struct pd_estimate ev_console, ev_series, ev_config; /* each source's event time, s */
 	struct pd_estimate rebalance_end_s; /* end of the rebalance, s from t0 */
-	char agreement[320];             /* one line: how the sources agree, or where not */
+	char agreement[320];                /* one line: how the sources agree, or where not */
 };
 
 /* Resolves the time base of run. PD_EINVAL when a flag contradicts the run (an event time

@@ -9,8 +9,9 @@
 
 int pd_metric_worse(const char *collector, const char *metric)
 {
-	static const char *const down_worse[] = {"query_requests", "query_selects", "ops",
-						 "index_num_requests", "MemFree", "Cached"};
+	static const char *const down_worse[] = {
+		"query_requests",     "query_selects", "ops",
+		"index_num_requests", "MemFree",       "Cached"};
 	(void)collector;
 	for (size_t i = 0; i < sizeof(down_worse) / sizeof(*down_worse); i++)
 		if (!strcmp(metric, down_worse[i]))
@@ -81,8 +82,9 @@ static void match_nodes(struct pd_comparison *c, struct matching *m)
 		if (c->tb_target.event != PD_EVENT_NONE && !strcmp(tn->host, c->tb_target.node))
 			m->removed = (long)i;
 		snprintf(line, sizeof(line), "%s: %s %s %s%s", tn->role,
-			 m->base[i] ? m->base[i]->host : "-", m->base[i] ? "matches" : "(none) for",
-			 tn->host, m->removed == (long)i ? " (removed)" : "");
+			 m->base[i] ? m->base[i]->host : "-",
+			 m->base[i] ? "matches" : "(none) for", tn->host,
+			 m->removed == (long)i ? " (removed)" : "");
 		pd_strv_add(&c->matching, line);
 	}
 	for (size_t k = 0; k < b->n_nodes; k++) {
@@ -90,8 +92,8 @@ static void match_nodes(struct pd_comparison *c, struct matching *m)
 		for (size_t i = 0; i < t->n_nodes; i++)
 			used |= m->base[i] == &b->nodes[k];
 		if (!used) {
-			snprintf(line, sizeof(line), "%s: %s only in the baseline", b->nodes[k].role,
-				 b->nodes[k].host);
+			snprintf(line, sizeof(line), "%s: %s only in the baseline",
+				 b->nodes[k].role, b->nodes[k].host);
 			pd_strv_add(&c->matching, line);
 		}
 	}
@@ -162,8 +164,8 @@ struct builder {
 	struct pd_comparison *c;
 	struct matching m;
 	int64_t step_ms;
-	double *tmp;   /* one grid of scratch */
-	size_t *idx;   /* target node indices of one view */
+	double *tmp; /* one grid of scratch */
+	size_t *idx; /* target node indices of one view */
 };
 
 /* A view over the target nodes idx[0..k) and their baseline matches. */
@@ -191,7 +193,8 @@ static size_t members(struct builder *b, struct group tg, unsigned svc)
 	size_t k = 0;
 	for (size_t i = 0; i < b->c->target->n_nodes; i++) {
 		const struct pd_node *n = &b->c->target->nodes[i];
-		if ((long)i == b->m.removed || (svc && n->first != svc) || !group_server(tg, n->host))
+		if ((long)i == b->m.removed || (svc && n->first != svc) ||
+		    !group_server(tg, n->host))
 			continue;
 		b->idx[k++] = i;
 	}
@@ -211,7 +214,8 @@ static void server_views(struct builder *b, struct group tg, struct group bg)
 		snprintf(scope, sizeof(scope), "role:%s", pd_service_name(svc));
 		node_set_view(b, tg, bg, b->idx, k, scope, agg);
 		for (size_t j = 0; k >= 2 && j < k; j++) {
-			snprintf(scope, sizeof(scope), "node:%s", b->c->target->nodes[b->idx[j]].host);
+			snprintf(scope, sizeof(scope), "node:%s",
+				 b->c->target->nodes[b->idx[j]].host);
 			node_set_view(b, tg, bg, &b->idx[j], 1, scope, agg);
 		}
 	}
@@ -232,8 +236,8 @@ static void cluster_view(struct builder *b, struct group tg, struct group bg)
 	for (size_t j = 0; j < tg.n; j++)
 		accumulate(v->target, b->tmp, v->n, tg.s[j], &c->tb_target, b->step_ms, j == 0);
 	for (size_t j = 0; j < bg.n || j == 0; j++)
-		accumulate(v->base, b->tmp, v->n, bg.n ? bg.s[j] : NULL, &c->tb_base, b->step_ms,
-			   j == 0);
+		accumulate(v->base, b->tmp, v->n, bg.n ? bg.s[j] : NULL, &c->tb_base,
+			   b->step_ms, j == 0);
 	if (tg.n > 1 && agg == PD_AGG_MEAN)
 		for (size_t i = 0; i < v->n; i++)
 			v->target[i] /= (double)tg.n;
@@ -260,8 +264,8 @@ static void note_base_only(struct pd_comparison *c, const struct pd_compare_opts
 		snprintf(line, sizeof(line), "%s/%s", s->collector, s->metric);
 		if (!skipped(s) && wanted(opts, line) &&
 		    !find_group(c->target, s->collector, s->metric).n) {
-			snprintf(line, sizeof(line), "%s/%s: only in the baseline", s->collector,
-				 s->metric);
+			snprintf(line, sizeof(line), "%s/%s: only in the baseline",
+				 s->collector, s->metric);
 			pd_strv_add(&c->matching, line);
 		}
 	}

@@ -33,13 +33,16 @@ static const char usage[] =
 	"jenkins/consoleText, perfrunner/*.spec and *.test.\n"
 	"\n"
 	"commands:\n"
-	"  compare BASELINE TARGET  align the runs on the event, compare every metric per node,\n"
+	"  compare BASELINE TARGET  align the runs on the event, compare every metric per "
+	"node,\n"
 	"                         role and phase, and write OUT/summary.json\n"
-	"  inspect RUN            what was found in a bundle: snapshots, nodes and roles, series,\n"
+	"  inspect RUN            what was found in a bundle: snapshots, nodes and roles, "
+	"series,\n"
 	"                         samples, time range, gaps, the time base, events and KPIs\n"
 	"  demo                   compare the bundled seed fixture (a baseline and a failover\n"
 	"                         run); writes to ./perfdelta-demo unless -o is given\n"
-	"  pull                   build a run bundle from a Jenkins build and perfdb: the build's\n"
+	"  pull                   build a run bundle from a Jenkins build and perfdb: the "
+	"build's\n"
 	"                         api/json and consoleText, every series of the console's\n"
 	"                         snapshots, the spec and test config; written atomically\n"
 	"\n"
@@ -59,8 +62,10 @@ static const char usage[] =
 	"\n"
 	"pull options:\n"
 	"  --jenkins URL          the build (.../job/J/N/); credentials from the environment\n"
-	"                         (PERFDELTA_JENKINS_USER, PERFDELTA_JENKINS_TOKEN) or --netrc\n"
-	"  --jenkins-api json|xml  build.json from api/json (default) or build.xml from api/xml\n"
+	"                         (PERFDELTA_JENKINS_USER, PERFDELTA_JENKINS_TOKEN) or "
+	"--netrc\n"
+	"  --jenkins-api json|xml  build.json from api/json (default) or build.xml from "
+	"api/xml\n"
 	"  --perfdb URL           perfdb (default: the console's cbmonitor host, port 8080)\n"
 	"  --snapshot NAME        pull this snapshot (repeatable; default: the console's)\n"
 	"  --perfrunner-dir DIR   a perfrunner checkout: copy clusters/<cluster> and\n"
@@ -95,7 +100,7 @@ static const char usage_more[] =
 	"exit codes: 0 no regression, 1 regression found, 2 usage error, 3 input error\n"
 	"(unreadable or malformed input), 4 runs not comparable\n";
 
-#define MAX_ARGS 4
+#define MAX_ARGS  4
 #define MAX_GLOBS 64
 
 struct opts {
@@ -154,9 +159,10 @@ static int parse_pct(double *out, const char *flag, const char *val)
 static int parse_utc_offset(struct opts *o, const char *val)
 {
 	int hh, mm, n = 0;
-	if ((val[0] != '+' && val[0] != '-') || sscanf(val + 1, "%2d:%2d%n", &hh, &mm, &n) != 2 ||
-	    val[1 + n] || hh > 14 || mm > 59)
-		return usage_error("--console-utc-offset needs +HH:MM or -HH:MM, not '%s'", val);
+	if ((val[0] != '+' && val[0] != '-') ||
+	    sscanf(val + 1, "%2d:%2d%n", &hh, &mm, &n) != 2 || val[1 + n] || hh > 14 || mm > 59)
+		return usage_error("--console-utc-offset needs +HH:MM or -HH:MM, not '%s'",
+				   val);
 	o->cmp.time.has_utc_offset = 1;
 	o->cmp.time.utc_offset_s = (val[0] == '-' ? -1 : 1) * (int64_t)(hh * 3600 + mm * 60);
 	return 0;
@@ -167,8 +173,9 @@ static int parse_event_time(struct opts *o, const char *val)
 	char *end;
 	double v = strtod(val, &end);
 	if (!*val || *end || !(v >= 0) || v > 1e9)
-		return usage_error("--event-time needs seconds from the start of the phase, not '%s'",
-				   val);
+		return usage_error(
+			"--event-time needs seconds from the start of the phase, not '%s'",
+			val);
 	o->cmp.time.has_event_time = 1;
 	o->cmp.time.event_time_s = v;
 	return 0;
@@ -245,8 +252,8 @@ static int parse_pull_flag(struct opts *o, const char *flag, const char *val)
 	if (*val >= '0' && *val <= '9')
 		v = strtoul(val, &end, 10);
 	if (!end || *end || v < lo || v > hi)
-		return usage_error("%s needs a whole number from %lu to %lu, not '%s'", flag, lo, hi,
-				   val);
+		return usage_error("%s needs a whole number from %lu to %lu, not '%s'", flag,
+				   lo, hi, val);
 	if (!strcmp(flag, "--parallel"))
 		o->pull.parallel = (unsigned)v;
 	else if (!strcmp(flag, "--timeout"))
@@ -302,12 +309,28 @@ static int with_value(struct opts *o, const char *flag, char *val)
 
 static int takes_value(const char *a)
 {
-	static const char *const flags[] = {
-		"-o", "--output", "--label-baseline", "--label-target", "--threshold",
-		"--threshold-for", "--metrics", "--fail-on", "--event-time", "--console-utc-offset",
-		"--max-file-size", "--max-samples", "--max-series", "--max-line",
-		"--jenkins", "--perfdb", "--perfrunner-dir", "--snapshot", "--jenkins-api",
-		"--parallel", "--timeout", "--retries"};
+	static const char *const flags[] = {"-o",
+					    "--output",
+					    "--label-baseline",
+					    "--label-target",
+					    "--threshold",
+					    "--threshold-for",
+					    "--metrics",
+					    "--fail-on",
+					    "--event-time",
+					    "--console-utc-offset",
+					    "--max-file-size",
+					    "--max-samples",
+					    "--max-series",
+					    "--max-line",
+					    "--jenkins",
+					    "--perfdb",
+					    "--perfrunner-dir",
+					    "--snapshot",
+					    "--jenkins-api",
+					    "--parallel",
+					    "--timeout",
+					    "--retries"};
 	for (size_t i = 0; i < sizeof(flags) / sizeof(*flags); i++)
 		if (!strcmp(a, flags[i]))
 			return 1;
@@ -402,13 +425,15 @@ static void print_summary(const struct pd_comparison *c, const struct pd_report_
 	for (size_t i = 0; i < c->n_findings && i < 8; i++) {
 		struct pd_buf b = PD_BUF_INIT;
 		pd_esc_text(&b, c->findings[i].text);
-		printf("  %zu. [%s] %s\n", i + 1, pd_finding_kind_name(c->findings[i].kind), b.ptr);
+		printf("  %zu. [%s] %s\n", i + 1, pd_finding_kind_name(c->findings[i].kind),
+		       b.ptr);
 		pd_buf_release(&b);
 	}
 	if (pd_report_is_file(ro))
 		printf("report: %s\n", ro->out);
 	else
-		printf("report: %s/index.html (summary.json, junit.xml, summary.md, summary.jira "
+		printf("report: %s/index.html (summary.json, junit.xml, summary.md, "
+		       "summary.jira "
 		       "beside it)\n",
 		       ro->out);
 }
@@ -443,18 +468,19 @@ static int compare_runs(const struct opts *o, const char *base_dir, const char *
 		rc = report_error(&err);
 		goto done;
 	}
-	struct pd_report_opts ro = {out,
-				    {pd_run_label(base, o->label_base),
-				     pd_run_label(target, o->label_target)},
-				    o->single_file, progress};
+	struct pd_report_opts ro = {
+		out,
+		{pd_run_label(base, o->label_base), pd_run_label(target, o->label_target)},
+		o->single_file,
+		progress};
 	t2 = now_s();
 	if (pd_report_write(c, &ro, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
 	}
 	if (o->timings)
-		fprintf(stderr, "timings: parse %.4f s, analyze %.4f s, render %.4f s\n", t1 - t0,
-			t2 - t1, now_s() - t2);
+		fprintf(stderr, "timings: parse %.4f s, analyze %.4f s, render %.4f s\n",
+			t1 - t0, t2 - t1, now_s() - t2);
 	if (!o->quiet)
 		print_summary(c, &ro);
 	if (c->verdict == PD_VERDICT_NOT_COMPARABLE)
@@ -471,7 +497,8 @@ done:
 static int cmd_compare(const struct opts *o)
 {
 	if (o->n_args != 2)
-		return usage_error("%s", "compare needs two run bundles: perfdelta compare BASELINE TARGET -o DIR");
+		return usage_error("%s", "compare needs two run bundles: perfdelta compare "
+					 "BASELINE TARGET -o DIR");
 	if (!o->out)
 		return usage_error("%s", "compare needs an output directory: -o DIR");
 	return compare_runs(o, o->args[0], o->args[1], o->out);
@@ -540,7 +567,8 @@ static int cmd_pull(const struct opts *o)
 	po.jenkins_user = env("PERFDELTA_JENKINS_USER");
 	po.jenkins_token = env("PERFDELTA_JENKINS_TOKEN");
 	if (!po.jenkins_user != !po.jenkins_token)
-		return usage_error("%s", "PERFDELTA_JENKINS_USER and PERFDELTA_JENKINS_TOKEN go together");
+		return usage_error(
+			"%s", "PERFDELTA_JENKINS_USER and PERFDELTA_JENKINS_TOKEN go together");
 	po.progress = pull_progress;
 	po.note = pull_note;
 	po.ctx = &ui;
@@ -554,8 +582,10 @@ static int cmd_pull(const struct opts *o)
 
 int main(int argc, char **argv)
 {
-	struct opts o = {.lim = PD_LIMITS_DEFAULT, .cmp = PD_COMPARE_OPTS_INIT,
-			 .fail_on_regression = 1, .pull = PD_PULL_OPTS_INIT};
+	struct opts o = {.lim = PD_LIMITS_DEFAULT,
+			 .cmp = PD_COMPARE_OPTS_INIT,
+			 .fail_on_regression = 1,
+			 .pull = PD_PULL_OPTS_INIT};
 	int rc = parse_args(&o, argc, argv);
 	if (rc < 0) {
 		if (!strcmp(o.cmd, "inspect"))

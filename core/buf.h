@@ -11,7 +11,10 @@ struct pd_buf {
 };
 
 extern char pd_buf_empty[];
-#define PD_BUF_INIT {pd_buf_empty, 0, 0}
+#define PD_BUF_INIT                                                                            \
+	{                                                                                      \
+		pd_buf_empty, 0, 0                                                             \
+	}
 
 void pd_buf_grow(struct pd_buf *b, size_t extra);
 void pd_buf_add(struct pd_buf *b, const void *data, size_t len);

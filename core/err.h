@@ -4,10 +4,10 @@
 
 enum {
 	PD_OK = 0,
-	PD_EIO = -1,     /* a file could not be read or written */
-	PD_EPARSE = -2,  /* input bytes are not what the format allows */
-	PD_EINVAL = -3,  /* a caller or a flag asked for something invalid */
-	PD_ELIMIT = -4,  /* input exceeds a stated limit */
+	PD_EIO = -1,    /* a file could not be read or written */
+	PD_EPARSE = -2, /* input bytes are not what the format allows */
+	PD_EINVAL = -3, /* a caller or a flag asked for something invalid */
+	PD_ELIMIT = -4, /* input exceeds a stated limit */
 	PD_ENOTFOUND = -5,
 	PD_ECOMPARE = -6 /* the runs cannot be compared */
 };
@@ -19,7 +19,10 @@ struct pd_err {
 	long line, col; /* 1-based; 0 when unknown */
 };
 
-#define PD_ERR_INIT {0, "", "", 0, 0}
+#define PD_ERR_INIT                                                                            \
+	{                                                                                      \
+		0, "", "", 0, 0                                                                \
+	}
 
 /* Records the message unless an error is already set; returns code. */
 int pd_err_set(struct pd_err *err, int code, const char *fmt, ...)

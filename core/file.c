@@ -43,9 +43,10 @@ static int read_all(struct pd_buf *out, int fd, const char *path, size_t limit,
 		out->len += (size_t)n;
 		out->ptr[out->len] = '\0';
 		if (out->len - start > limit)
-			return pd_err_at(err, PD_ELIMIT, path, 0, 0,
-					 "file larger than the limit of %zu bytes (see --max-file-size)",
-					 limit);
+			return pd_err_at(
+				err, PD_ELIMIT, path, 0, 0,
+				"file larger than the limit of %zu bytes (see --max-file-size)",
+				limit);
 	}
 	return 0;
 }
@@ -59,10 +60,11 @@ int pd_file_read(struct pd_buf *out, const char *path, size_t limit, struct pd_e
 	int rc = 0;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		if ((size_t)st.st_size > limit)
-			rc = pd_err_at(err, PD_ELIMIT, path, 0, 0,
-				       "file of %lld bytes is larger than the limit of %zu bytes "
-				       "(see --max-file-size)",
-				       (long long)st.st_size, limit);
+			rc = pd_err_at(
+				err, PD_ELIMIT, path, 0, 0,
+				"file of %lld bytes is larger than the limit of %zu bytes "
+				"(see --max-file-size)",
+				(long long)st.st_size, limit);
 		else
 			pd_buf_grow(out, (size_t)st.st_size + 1);
 	}

@@ -397,7 +397,8 @@ static int cmp_series(const void *a, const void *b)
 	const struct pd_series *y = *(struct pd_series *const *)b;
 	int c;
 	if ((c = strcmp(x->collector, y->collector)) || (c = strcmp(x->metric, y->metric)) ||
-	    (c = cmp_str_null(x->bucket, y->bucket)) || (c = cmp_str_null(x->server, y->server)))
+	    (c = cmp_str_null(x->bucket, y->bucket)) ||
+	    (c = cmp_str_null(x->server, y->server)))
 		return c;
 	return strcmp(x->db, y->db);
 }

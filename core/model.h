@@ -60,18 +60,18 @@ enum pd_unit pd_unit_of(const char *collector, const char *metric);
 
 /* Invariant after pd_series_normalize: t_ms strictly increasing. */
 struct pd_series {
-	char *db;             /* perfdb database name as found on disk */
-	char *collector;      /* "atop" */
-	char *metric;         /* "memcached_cpu" */
-	char *bucket;         /* NULL unless the scope has a bucket */
-	char *server;         /* the node's host ("172.23.100.40"), NULL unless server scope */
+	char *db;        /* perfdb database name as found on disk */
+	char *collector; /* "atop" */
+	char *metric;    /* "memcached_cpu" */
+	char *bucket;    /* NULL unless the scope has a bucket */
+	char *server;    /* the node's host ("172.23.100.40"), NULL unless server scope */
 	enum pd_scope scope;
 	enum pd_unit unit;
-	int64_t *t_ms;        /* epoch milliseconds */
+	int64_t *t_ms; /* epoch milliseconds */
 	double *v;
 	size_t n, cap;
-	size_t n_dup;         /* samples dropped for a repeated timestamp (the last one wins) */
-	size_t n_unsorted;    /* samples that arrived before an earlier timestamp */
+	size_t n_dup;      /* samples dropped for a repeated timestamp (the last one wins) */
+	size_t n_unsorted; /* samples that arrived before an earlier timestamp */
 };
 
 /* An epoch timestamp in ns, us, ms or s, told apart by size as perfdb's time.go does
@@ -107,11 +107,11 @@ struct pd_event {
 
 /* A showfast benchmark post ("Adding a benchmark:" or "Dry run:"). */
 struct pd_kpi {
-	char *metric;              /* showfast metric id */
+	char *metric; /* showfast metric id */
 	double value;
 	char *build;
 	int dry_run;
-	int64_t local_s;           /* console time of the line */
+	int64_t local_s; /* console time of the line */
 	long line;
 	struct pd_strv snapshots;
 };
@@ -124,13 +124,13 @@ struct pd_param {
 struct pd_jenkins {
 	int present;
 	char *path;
-	char *klass;           /* "_class", NULL on older Jenkins */
-	char *job;             /* from url or fullDisplayName */
+	char *klass; /* "_class", NULL on older Jenkins */
+	char *job;   /* from url or fullDisplayName */
 	long number;
 	char *id;
-	char *result;          /* NULL while building or when null */
+	char *result; /* NULL while building or when null */
 	int building;
-	int64_t timestamp_ms;  /* build start, epoch ms */
+	int64_t timestamp_ms; /* build start, epoch ms */
 	int64_t duration_ms;
 	char *url;
 	char *display_name;
@@ -166,26 +166,27 @@ struct pd_testcfg {
 };
 
 struct pd_run {
-	char *dir;                 /* the bundle directory */
-	char *cluster;             /* spec [clusters] name */
-	struct pd_node *nodes;     /* spec order */
+	char *dir;             /* the bundle directory */
+	char *cluster;         /* spec [clusters] name */
+	struct pd_node *nodes; /* spec order */
 	size_t n_nodes, cap_nodes;
-	struct pd_series **series; /* sorted by (collector, metric, bucket, server) after load */
+	struct pd_series *
+		*series; /* sorted by (collector, metric, bucket, server) after load */
 	size_t n_series, cap_series;
-	size_t n_samples;          /* over all series */
-	struct pd_strv snapshots;  /* snapshot names, in console order or decoded */
-	struct pd_strv undecoded;  /* perfdb db names that could not be decoded */
-	struct pd_strv notes;      /* what was missing or odd, for the reports */
+	size_t n_samples;         /* over all series */
+	struct pd_strv snapshots; /* snapshot names, in console order or decoded */
+	struct pd_strv undecoded; /* perfdb db names that could not be decoded */
+	struct pd_strv notes;     /* what was missing or odd, for the reports */
 	struct pd_event *events;
 	size_t n_events, cap_events;
 	struct pd_kpi *kpis;
 	size_t n_kpis, cap_kpis;
 	struct pd_jenkins jenkins;
-	struct pd_ini spec, test;  /* path NULL when absent */
+	struct pd_ini spec, test; /* path NULL when absent */
 	struct pd_testcfg cfg;
-	char *console_path;        /* NULL when the bundle had no consoleText */
-	char *console_result;      /* the "Finished: X" word, or NULL */
-	int64_t console_first_s;   /* local time of the first perfrunner line; 0 when none */
+	char *console_path;      /* NULL when the bundle had no consoleText */
+	char *console_result;    /* the "Finished: X" word, or NULL */
+	int64_t console_first_s; /* local time of the first perfrunner line; 0 when none */
 };
 
 struct pd_run *pd_run_new(const char *dir);

@@ -109,7 +109,8 @@ int pd_outdir_mkdir(struct pd_outdir *o, const char *sub, struct pd_err *err)
 	char *p = pd_outdir_path(o, sub);
 	int rc = 0;
 	if (mkdir(p, 0755) < 0)
-		rc = pd_err_at(err, PD_EIO, p, 0, 0, "cannot create directory: %s", strerror(errno));
+		rc = pd_err_at(err, PD_EIO, p, 0, 0, "cannot create directory: %s",
+			       strerror(errno));
 	free(p);
 	return rc;
 }
@@ -169,8 +170,8 @@ int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err)
 		}
 	}
 	if (rename(o->tmp, o->final) < 0) {
-		rc = pd_err_at(err, PD_EIO, o->final, 0, 0, "cannot move the output into place: %s",
-			       strerror(errno));
+		rc = pd_err_at(err, PD_EIO, o->final, 0, 0,
+			       "cannot move the output into place: %s", strerror(errno));
 		if (old)
 			rename(old, o->final); /* put the old report back */
 		pd_rm_tree(o->tmp);
@@ -189,8 +190,8 @@ int pd_outdir_commit_file(struct pd_outdir *o, const char *name, struct pd_err *
 	char *p = pd_outdir_path(o, name);
 	int rc = 0;
 	if (rename(p, o->final) < 0)
-		rc = pd_err_at(err, PD_EIO, o->final, 0, 0, "cannot move the output into place: %s",
-			       strerror(errno));
+		rc = pd_err_at(err, PD_EIO, o->final, 0, 0,
+			       "cannot move the output into place: %s", strerror(errno));
 	free(p);
 	pd_outdir_abort(o);
 	return rc;

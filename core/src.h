@@ -15,7 +15,10 @@ struct pd_limits {
 	unsigned max_depth;    /* JSON/XML nesting */
 };
 
-#define PD_LIMITS_DEFAULT {(size_t)1 << 30, (size_t)50 * 1000 * 1000, 100000, (size_t)1 << 20, 64}
+#define PD_LIMITS_DEFAULT                                                                      \
+	{                                                                                      \
+		(size_t)1 << 30, (size_t)50 * 1000 * 1000, 100000, (size_t)1 << 20, 64         \
+	}
 
 extern const struct pd_limits pd_limits_default;
 

@@ -79,7 +79,8 @@ static int slurp(struct loader *l, struct pd_src *src, struct pd_err *err)
 	return 0;
 }
 
-static void note(struct pd_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct pd_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static void note(struct pd_run *run, const char *fmt, ...)
 {
@@ -101,8 +102,8 @@ static const char *pick(struct loader *l, const struct pd_strv *names, const cha
 		if (!found)
 			found = names->v[i];
 		else
-			note(l->run, "perfrunner/%s ignored: %s is the run's %s file", names->v[i],
-			     found, suffix);
+			note(l->run, "perfrunner/%s ignored: %s is the run's %s file",
+			     names->v[i], found, suffix);
 	}
 	return found;
 }
@@ -123,7 +124,8 @@ static int load_configs(struct loader *l, struct pd_err *err)
 	const char *spec, *test;
 	int rc = 0;
 	if (!is_dir(join(l, "perfrunner", NULL))) {
-		note(l->run, "no perfrunner/ configs: node roles unknown, event time not from config");
+		note(l->run,
+		     "no perfrunner/ configs: node roles unknown, event time not from config");
 		return 0;
 	}
 	if ((rc = list_dir(&names, l->path.ptr, err)) < 0)
@@ -140,7 +142,8 @@ static int load_configs(struct loader *l, struct pd_err *err)
 		    (rc = pd_testcfg_load(&l->run->cfg, &l->run->test, err)) < 0)
 			goto done;
 	} else {
-		note(l->run, "no perfrunner/*.test: the event time cannot come from the config");
+		note(l->run,
+		     "no perfrunner/*.test: the event time cannot come from the config");
 	}
 done:
 	pd_strv_free(&names);
@@ -247,7 +250,8 @@ static int parse_data(struct loader *l, struct pd_series *s, const char *db, con
 	/* perfdb's own layout has absolute timestamps and no .data.1; the delta layout
 	 * needs it (its first line's timestamp is 0) */
 	if (pd_file_exists(l->path.ptr) &&
-	    ((rc = slurp(l, &src, err)) < 0 || (rc = pd_perfdb_first_ts_parse(&first, &src, err)) < 0))
+	    ((rc = slurp(l, &src, err)) < 0 ||
+	     (rc = pd_perfdb_first_ts_parse(&first, &src, err)) < 0))
 		return rc;
 	join(l, "perfdb", db);
 	pd_buf_addf(&l->path, "/%s", file);
@@ -290,8 +294,8 @@ static int load_db(struct loader *l, const char *db, struct pd_err *err)
 	struct pd_dbname d = {0};
 	struct pd_err why = PD_ERR_INIT;
 	int rc = 0;
-	if (pd_dbname_decode(&d, db, &l->run->snapshots, l->run->nodes, l->run->n_nodes,
-			     &why) < 0) {
+	if (pd_dbname_decode(&d, db, &l->run->snapshots, l->run->nodes, l->run->n_nodes, &why) <
+	    0) {
 		pd_strv_add(&l->run->undecoded, why.msg); /* the message names the db */
 		return 0;
 	}
@@ -315,13 +319,15 @@ static int load_perfdb(struct loader *l, struct pd_err *err)
 	if (l->run->snapshots.n == 0) {
 		pd_dbname_find_snapshots(&l->run->snapshots, &dbs, l->run->cluster);
 		if (l->run->snapshots.n)
-			note(l->run, "snapshot names taken from the perfdb db names (no console)");
+			note(l->run,
+			     "snapshot names taken from the perfdb db names (no console)");
 	}
 	for (size_t i = 0; i < dbs.n && rc == 0; i++)
 		rc = load_db(l, dbs.v[i], err);
 	if (rc == 0 && l->run->n_series == 0)
-		rc = pd_err_at(err, PD_EPARSE, join(l, "perfdb", NULL), 0, 0,
-			       "no series: expected perfdb/<db>/<metric>.json of a known snapshot");
+		rc = pd_err_at(
+			err, PD_EPARSE, join(l, "perfdb", NULL), 0, 0,
+			"no series: expected perfdb/<db>/<metric>.json of a known snapshot");
 done:
 	pd_strv_free(&dbs);
 	return rc;
@@ -347,12 +353,19 @@ static int load_dir(struct pd_run *run, const struct pd_limits *lim, struct pd_e
  * directory, read like a directory, then removed. */
 static int run_tar(const char *tarball, const char *dir, struct pd_err *err)
 {
-	char *argv[] = {"tar", "-xf", (char *)tarball, "-C", (char *)dir, "--no-same-owner",
-			"--no-same-permissions", NULL};
+	char *argv[] = {"tar",
+			"-xf",
+			(char *)tarball,
+			"-C",
+			(char *)dir,
+			"--no-same-owner",
+			"--no-same-permissions",
+			NULL};
 	pid_t pid;
 	int status;
 	if (posix_spawnp(&pid, "tar", NULL, NULL, argv, environ) != 0)
-		return pd_err_at(err, PD_EIO, tarball, 0, 0, "cannot run tar to unpack the bundle");
+		return pd_err_at(err, PD_EIO, tarball, 0, 0,
+				 "cannot run tar to unpack the bundle");
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return pd_err_at(err, PD_EPARSE, tarball, 0, 0,
 				 "not a readable .tar or .tar.gz (tar failed)");
@@ -361,7 +374,8 @@ static int run_tar(const char *tarball, const char *dir, struct pd_err *err)
 
 static int is_tarball(const char *path)
 {
-	return pd_str_ends_with(path, ".tar") || pd_str_ends_with(path, ".tar.gz") || pd_str_ends_with(path, ".tgz");
+	return pd_str_ends_with(path, ".tar") || pd_str_ends_with(path, ".tar.gz") ||
+	       pd_str_ends_with(path, ".tgz");
 }
 
 /* The bundle root inside an unpacked tarball: the top, or its single subdirectory. */
@@ -436,7 +450,8 @@ static void *load_job(void *arg)
 }
 
 int pd_bundle_load_pair(struct pd_run **base, struct pd_run **target, const char *base_path,
-			const char *target_path, const struct pd_limits *lim, struct pd_err *err)
+			const char *target_path, const struct pd_limits *lim,
+			struct pd_err *err)
 {
 	struct load_job a = {NULL, base_path, lim, PD_ERR_INIT, 0};
 	struct load_job b = {NULL, target_path, lim, PD_ERR_INIT, 0};

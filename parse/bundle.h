@@ -14,6 +14,7 @@ int pd_bundle_load(struct pd_run **out, const char *path, const struct pd_limits
  * and err holds the baseline's error if it failed, else the target's: the same message
  * whatever the timing. */
 int pd_bundle_load_pair(struct pd_run **base, struct pd_run **target, const char *base_path,
-			const char *target_path, const struct pd_limits *lim, struct pd_err *err);
+			const char *target_path, const struct pd_limits *lim,
+			struct pd_err *err);
 
 #endif

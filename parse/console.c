@@ -48,8 +48,8 @@ static int next_line(struct scan *s)
 	s->line++;
 	if (n > s->src->lim->max_line)
 		return pd_err_at(s->err, PD_ELIMIT, s->src->path, s->line, 0,
-		                 "line %ld is longer than the limit of %zu bytes", s->line,
-		                 s->src->lim->max_line);
+				 "line %ld is longer than the limit of %zu bytes", s->line,
+				 s->src->lim->max_line);
 	if (n && start[n - 1] == '\r')
 		n--;
 	s->p = start;
@@ -153,7 +153,7 @@ static const char *find(const char *p, size_t n, const char *needle)
 }
 
 static struct pd_event *add_event(struct scan *s, const struct pline *pl,
-                                  enum pd_event_kind kind)
+				  enum pd_event_kind kind)
 {
 	struct pd_event *e = pd_run_add_event(s->run, kind);
 	e->local_s = pl->local_s;
@@ -175,7 +175,7 @@ static int on_report(struct scan *s, const struct pline *pl, const char *arg, si
 		len++;
 	if (!is_name(name, len))
 		return pd_err_at(s->err, PD_EPARSE, s->src->path, pl->line, 0,
-		                 "expected a snapshot name after 'snapshot='");
+				 "expected a snapshot name after 'snapshot='");
 	e = add_event(s, pl, PD_EV_SNAPSHOT);
 	e->node = pd_xstrndup(name, len);
 	if (pd_strv_find(&s->run->snapshots, e->node) < 0)
@@ -184,11 +184,11 @@ static int on_report(struct scan *s, const struct pline *pl, const char *arg, si
 }
 
 static int on_failover(struct scan *s, const struct pline *pl, enum pd_event_kind kind,
-                       const char *arg, size_t n)
+		       const char *arg, size_t n)
 {
 	if (!is_name(arg, n))
 		return pd_err_at(s->err, PD_EPARSE, s->src->path, pl->line, 0,
-		                 "expected a host after 'failing over node:'");
+				 "expected a host after 'failing over node:'");
 	add_event(s, pl, kind)->node = pd_xstrndup(arg, n);
 	return 0;
 }
@@ -216,13 +216,13 @@ static int on_progress(struct scan *s, const struct pline *pl, const char *arg, 
 
 /* Reads the payload that opens with arg (the rest of the message line) into out. */
 static int read_payload(struct scan *s, const struct pline *pl, const char *what,
-                        const char *arg, size_t n, struct pd_buf *out)
+			const char *arg, size_t n, struct pd_buf *out)
 {
 	size_t cap = s->src->lim->max_line > PAYLOAD_CAP ? s->src->lim->max_line : PAYLOAD_CAP;
 	int rc;
 	if (!n || arg[0] != '{')
 		return pd_err_at(s->err, PD_EPARSE, s->src->path, pl->line, 0,
-		                 "expected '{' after '%s'", what);
+				 "expected '{' after '%s'", what);
 	pd_buf_add(out, arg, n);
 	pd_buf_addch(out, '\n');
 	if (n > 1) /* the whole object on one line */
@@ -230,8 +230,8 @@ static int read_payload(struct scan *s, const struct pline *pl, const char *what
 	while ((rc = next_line(s)) > 0) {
 		if (out->len + s->len + 1 > cap)
 			return pd_err_at(s->err, PD_ELIMIT, s->src->path, pl->line, 0,
-			                 "JSON payload of '%s' longer than %zu bytes", what,
-			                 cap);
+					 "JSON payload of '%s' longer than %zu bytes", what,
+					 cap);
 		pd_buf_add(out, s->p, s->len);
 		pd_buf_addch(out, '\n');
 		if (s->len && s->p[0] == '}')
@@ -240,14 +240,14 @@ static int read_payload(struct scan *s, const struct pline *pl, const char *what
 	if (rc < 0)
 		return rc;
 	return pd_err_at(s->err, PD_EPARSE, s->src->path, pl->line, 0,
-	                 "unterminated JSON payload of '%s': expected a line starting with '}' "
-	                 "before the end of the file",
-	                 what);
+			 "unterminated JSON payload of '%s': expected a line starting with '}' "
+			 "before the end of the file",
+			 what);
 }
 
 /* Reads and parses the payload; *json is the object (caller frees with cJSON_Delete). */
 static int payload_json(cJSON **json, struct scan *s, const struct pline *pl, const char *what,
-                        const char *arg, size_t n)
+			const char *arg, size_t n)
 {
 	struct pd_buf b = PD_BUF_INIT;
 	const char *end = NULL;
@@ -264,9 +264,9 @@ static int payload_json(cJSON **json, struct scan *s, const struct pline *pl, co
 		for (const char *p = b.ptr; end && p < end && p < b.ptr + b.len; p++)
 			k += *p == '\n';
 		rc = pd_err_at(
-		        s->err, PD_EPARSE, s->src->path, pl->line, 0,
-		        "expected a JSON object after '%s' (malformed at payload line %ld)",
-		        what, k + 1);
+			s->err, PD_EPARSE, s->src->path, pl->line, 0,
+			"expected a JSON object after '%s' (malformed at payload line %ld)",
+			what, k + 1);
 	}
 done:
 	pd_buf_release(&b);
@@ -322,7 +322,7 @@ done:
 static int kpi_error(struct scan *s, const struct pline *pl, const char *what)
 {
 	return pd_err_at(s->err, PD_EPARSE, s->src->path, pl->line, 0,
-	                 "expected %s in the benchmark post", what);
+			 "expected %s in the benchmark post", what);
 }
 
 static int fill_kpi(struct scan *s, const struct pline *pl, const cJSON *json, int dry_run)
@@ -357,7 +357,7 @@ static int fill_kpi(struct scan *s, const struct pline *pl, const cJSON *json, i
 }
 
 static int on_benchmark(struct scan *s, const struct pline *pl, const char *what, int dry_run,
-                        const char *arg, size_t n)
+			const char *arg, size_t n)
 {
 	cJSON *json;
 	int rc;
@@ -396,7 +396,7 @@ static int on_perfrunner(struct scan *s, const struct pline *pl)
 static const char *finished_word(const char *p, size_t n)
 {
 	static const char *const words[] = {"SUCCESS", "FAILURE", "UNSTABLE", "ABORTED",
-	                                    "NOT_BUILT"};
+					    "NOT_BUILT"};
 	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
 		n--;
 	if (n < 10 || memcmp(p, "Finished: ", 10))
@@ -431,7 +431,8 @@ int pd_console_parse(struct pd_run *run, const struct pd_src *src, struct pd_err
 		if (!parse_prefix(&pl, s.p, s.len))
 			continue;
 		if (!run->console_first_s)
-			run->console_first_s = pl.local_s; /* for the clock offset from the build */
+			run->console_first_s =
+				pl.local_s; /* for the clock offset from the build */
 		if ((rc = on_perfrunner(&s, &pl)) < 0)
 			return rc;
 	}

@@ -136,7 +136,7 @@ static const char *host_of(const struct decoder *d, const struct reading *r)
 }
 
 static int same_reading(const struct decoder *d, const struct reading *a,
-                        const struct reading *b)
+			const struct reading *b)
 {
 	const char *ha = host_of(d, a), *hb = host_of(d, b);
 	return a->coll == b->coll && a->bucket_off == b->bucket_off &&
@@ -160,7 +160,7 @@ static void add_reading(struct decoder *d, const struct reading *r)
  * a node's address is read as that server (every such node is tried); only when none does
  * is it a bucket (or nothing). */
 static void read_remainder(struct decoder *d, size_t coll, size_t snap, size_t off,
-                           size_t n_nodes)
+			   size_t n_nodes)
 {
 	unsigned allowed = collector_scopes[coll];
 	size_t len = d->db_len - off;
@@ -178,10 +178,10 @@ static void read_remainder(struct decoder *d, size_t coll, size_t snap, size_t o
 			add_reading(d, &r);
 		else
 			pd_err_set(&d->why, PD_ENOTFOUND,
-			           "db name '%s' reads as %s scope (node %s), which collector "
-			           "'%s' does not write",
-			           d->db, pd_scope_name(r.scope), d->nodes[k].host,
-			           pd_collectors[coll]);
+				   "db name '%s' reads as %s scope (node %s), which collector "
+				   "'%s' does not write",
+				   d->db, pd_scope_name(r.scope), d->nodes[k].host,
+				   pd_collectors[coll]);
 	}
 	if (host_matched)
 		return;
@@ -192,19 +192,19 @@ static void read_remainder(struct decoder *d, size_t coll, size_t snap, size_t o
 		add_reading(d, &r);
 	else if (!(allowed & (SC_C | SC_B)))
 		pd_err_set(&d->why, PD_ENOTFOUND,
-		           "no node of the spec ends db name '%s' (collector '%s' writes per "
-		           "server; after the snapshot: '%s')",
-		           d->db, pd_collectors[coll], d->db + off);
+			   "no node of the spec ends db name '%s' (collector '%s' writes per "
+			   "server; after the snapshot: '%s')",
+			   d->db, pd_collectors[coll], d->db + off);
 	else if (len)
 		pd_err_set(&d->why, PD_ENOTFOUND,
-		           "collector '%s' is cluster-scope but db name '%s' goes on after the "
-		           "snapshot with '%s'",
-		           pd_collectors[coll], d->db, d->db + off);
+			   "collector '%s' is cluster-scope but db name '%s' goes on after the "
+			   "snapshot with '%s'",
+			   pd_collectors[coll], d->db, d->db + off);
 	else
 		pd_err_set(
-		        &d->why, PD_ENOTFOUND,
-		        "expected a bucket after the snapshot in db name '%s' (collector '%s')",
-		        d->db, pd_collectors[coll]);
+			&d->why, PD_ENOTFOUND,
+			"expected a bucket after the snapshot in db name '%s' (collector '%s')",
+			d->db, pd_collectors[coll]);
 }
 
 static void reach(struct decoder *d, int level)
@@ -228,13 +228,13 @@ static void try_collector(struct decoder *d, size_t coll, size_t n_nodes)
 	}
 	if (d->reach == REACH_COLLECTOR)
 		pd_err_set(&d->why, PD_ENOTFOUND,
-		           "unknown snapshot in db name '%s' (after collector '%s')", d->db,
-		           pd_collectors[coll]);
+			   "unknown snapshot in db name '%s' (after collector '%s')", d->db,
+			   pd_collectors[coll]);
 }
 
 /* One reading, naming only the parts in which it differs from the other one. */
 static void describe(struct pd_buf *b, const struct decoder *d, const struct reading *r,
-                     const struct reading *other)
+		     const struct reading *other)
 {
 	const char *sep = "";
 	if (r->coll != other->coll) {
@@ -256,7 +256,7 @@ static int ambiguous(const struct decoder *d, struct pd_err *err)
 	describe(&a, d, &d->found[0], &d->found[1]);
 	describe(&b, d, &d->found[1], &d->found[0]);
 	pd_err_set(err, PD_ENOTFOUND, "db name '%s' decodes two ways: %s; %s", d->db, a.ptr,
-	           b.ptr);
+		   b.ptr);
 	pd_buf_release(&a);
 	pd_buf_release(&b);
 	return PD_ENOTFOUND;
@@ -280,13 +280,13 @@ static void free_all(char **v, size_t n)
 }
 
 int pd_dbname_decode(struct pd_dbname *out, const char *db, const struct pd_strv *snapshots,
-                     const struct pd_node *nodes, size_t n_nodes, struct pd_err *err)
+		     const struct pd_node *nodes, size_t n_nodes, struct pd_err *err)
 {
 	struct decoder d = {.db = db,
-	                    .db_len = strlen(db),
-	                    .snapshots = snapshots,
-	                    .nodes = nodes,
-	                    .why = PD_ERR_INIT};
+			    .db_len = strlen(db),
+			    .snapshots = snapshots,
+			    .nodes = nodes,
+			    .why = PD_ERR_INIT};
 	int rc = 0;
 	d.snap_key = pd_xcalloc(snapshots->n + 1, sizeof(*d.snap_key));
 	for (size_t j = 0; j < snapshots->n; j++)
@@ -302,7 +302,7 @@ int pd_dbname_decode(struct pd_dbname *out, const char *db, const struct pd_strv
 	} else if (d.n_found == 0) {
 		if (d.reach == REACH_NONE)
 			rc = pd_err_set(err, PD_ENOTFOUND, "unknown collector in db name '%s'",
-			                db);
+					db);
 		else
 			rc = pd_err_set(err, PD_ENOTFOUND, "%s", d.why.msg);
 	} else {
@@ -433,7 +433,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 void pd_dbname_find_snapshots(struct pd_strv *out, const struct pd_strv *dbs,
-                              const char *cluster)
+			      const char *cluster)
 {
 	struct pd_strv found = {0}, known = {0};
 	char *key = cluster ? strip_dup(cluster) : NULL;

@@ -25,7 +25,7 @@ extern const char *const pd_collectors[];
  * message saying why) when no reading fits or when two do: a name is never guessed.
  * out is filled only on success; free it with pd_dbname_clear. */
 int pd_dbname_decode(struct pd_dbname *out, const char *db, const struct pd_strv *snapshots,
-                     const struct pd_node *nodes, size_t n_nodes, struct pd_err *err);
+		     const struct pd_node *nodes, size_t n_nodes, struct pd_err *err);
 
 /* Snapshot names that the db names carry, for bundles without a console: after a known
  * collector, "<cluster>_<build>_<phase>_<4 hex>" with build [0-9][0-9-]*, phase words of
@@ -41,7 +41,7 @@ int pd_dbname_decode(struct pd_dbname *out, const char *db, const struct pd_strv
  *     hex) from being cut short when the run has its cluster-scope dbs.
  * Appends each new name once to out, the new ones sorted. */
 void pd_dbname_find_snapshots(struct pd_strv *out, const struct pd_strv *dbs,
-                              const char *cluster);
+			      const char *cluster);
 
 void pd_dbname_clear(struct pd_dbname *d);
 

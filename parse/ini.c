@@ -51,7 +51,7 @@ static void finish_entry(struct parser *p)
 }
 
 static int add_entry(struct parser *p, const char *key, size_t key_len, const char *val,
-                     size_t val_len, size_t indent)
+		     size_t val_len, size_t indent)
 {
 	PD_GROW(p->ini.e, p->ini.cap, p->ini.n + 1);
 	struct pd_ini_entry *e = &p->ini.e[p->ini.n];
@@ -82,10 +82,10 @@ static int section_line(struct parser *p, const char *s, size_t n, size_t off)
 		close--;
 	if (close <= 1)
 		return pd_src_error(p->err, PD_EPARSE, p->src, off + n,
-		                    "expected ']' to close the section header");
+				    "expected ']' to close the section header");
 	if (close == 2)
 		return pd_src_error(p->err, PD_EPARSE, p->src, off + 1,
-		                    "expected a section name between '[' and ']'");
+				    "expected a section name between '[' and ']'");
 	free(p->section);
 	p->section = pd_xstrndup(s + 1, close - 2);
 	return 0;
@@ -96,19 +96,19 @@ static int key_line(struct parser *p, const char *s, size_t n, size_t off, size_
 	size_t d = 0, k, v;
 	if (!p->section)
 		return pd_src_error(p->err, PD_EPARSE, p->src, off,
-		                    "expected a [section] header before '%.*s'",
-		                    (int)(n > 40 ? 40 : n), s);
+				    "expected a [section] header before '%.*s'",
+				    (int)(n > 40 ? 40 : n), s);
 	while (d < n && s[d] != '=' && s[d] != ':')
 		d++;
 	if (d == n)
 		return pd_src_error(p->err, PD_EPARSE, p->src, off + n,
-		                    "expected '=' or ':' after key '%.*s'",
-		                    (int)(n > 40 ? 40 : n), s);
+				    "expected '=' or ':' after key '%.*s'",
+				    (int)(n > 40 ? 40 : n), s);
 	for (k = d; k > 0 && is_space(s[k - 1]); k--)
 		;
 	if (k == 0)
 		return pd_src_error(p->err, PD_EPARSE, p->src, off,
-		                    "expected a key before '%c'", s[d]);
+				    "expected a key before '%c'", s[d]);
 	for (v = d + 1; v < n && is_space(s[v]); v++)
 		;
 	return add_entry(p, s, k, s + v, n - v, indent);
@@ -122,7 +122,7 @@ static int parse_line(struct parser *p, size_t off, size_t end)
 	const char *nul = memchr(s, '\0', n);
 	if (nul)
 		return pd_src_error(p->err, PD_EPARSE, p->src, off + (size_t)(nul - s),
-		                    "unexpected NUL byte");
+				    "unexpected NUL byte");
 	while (n > 0 && is_space(s[n - 1]))
 		n--;
 	while (indent < n && is_space(s[indent]))
@@ -156,8 +156,8 @@ int pd_ini_parse(struct pd_ini *out, const struct pd_src *src, struct pd_err *er
 		size_t end = nl ? (size_t)(nl - src->data) : src->len;
 		if (end - off > src->lim->max_line)
 			rc = pd_src_error(err, PD_ELIMIT, src, off,
-			                  "line longer than %zu bytes (raise --max-line)",
-			                  src->lim->max_line);
+					  "line longer than %zu bytes (raise --max-line)",
+					  src->lim->max_line);
 		else
 			rc = parse_line(&p, off, end);
 		off = end + 1;
@@ -177,7 +177,7 @@ int pd_ini_parse(struct pd_ini *out, const struct pd_src *src, struct pd_err *er
 
 /* The last entry for section.key (the one pd_ini_get returns), or NULL. */
 static const struct pd_ini_entry *find_entry(const struct pd_ini *ini, const char *section,
-                                             const char *key)
+					     const char *key)
 {
 	for (size_t i = ini->n; i-- > 0;)
 		if (!strcmp(ini->e[i].section, section) && !strcmp(ini->e[i].key, key))
@@ -197,8 +197,8 @@ static size_t span_of(const char *s, const char *set, int in)
 
 /* Sets the service bits of a comma-separated list [s, s + n); "empty" stands for none. */
 static int parse_services(struct pd_node *node, const char *s, size_t n,
-                          const struct pd_ini *spec, const struct pd_ini_entry *e,
-                          const char *token, size_t token_len, struct pd_err *err)
+			  const struct pd_ini *spec, const struct pd_ini_entry *e,
+			  const char *token, size_t token_len, struct pd_err *err)
 {
 	size_t i = 0;
 	while (i <= n) {
@@ -208,12 +208,12 @@ static int parse_services(struct pd_node *node, const char *s, size_t n,
 		unsigned bit = pd_service_parse(s + i, len);
 		if (!len)
 			return pd_err_at(err, PD_EPARSE, spec->path, e->line, 0,
-			                 "expected a service name in '%.*s' ([clusters] %s)",
-			                 (int)token_len, token, e->key);
+					 "expected a service name in '%.*s' ([clusters] %s)",
+					 (int)token_len, token, e->key);
 		if (!bit && !(len == 5 && !memcmp(s + i, "empty", 5)))
 			return pd_err_at(err, PD_EPARSE, spec->path, e->line, 0,
-			                 "unknown service '%.*s' in '%.*s' ([clusters] %s)",
-			                 (int)len, s + i, (int)token_len, token, e->key);
+					 "unknown service '%.*s' in '%.*s' ([clusters] %s)",
+					 (int)len, s + i, (int)token_len, token, e->key);
 		if (!node->first)
 			node->first = bit;
 		node->services |= bit;
@@ -227,15 +227,15 @@ static int parse_services(struct pd_node *node, const char *s, size_t n,
  * "host", "host:8091" and "host[:port],service,..." where a host without services is kv
  * ("for backward compatibility, set to kv if not specified"). */
 static int add_host(struct pd_run *run, const char *t, size_t len, const struct pd_ini *spec,
-                    const struct pd_ini_entry *e, struct pd_err *err)
+		    const struct pd_ini_entry *e, struct pd_err *err)
 {
 	size_t h = 0, f, port = 0;
 	while (h < len && t[h] != ':' && t[h] != ',')
 		h++;
 	if (h == 0)
 		return pd_err_at(err, PD_EPARSE, spec->path, e->line, 0,
-		                 "expected a host before '%c' in '%.*s' ([clusters] %s)", t[0],
-		                 (int)len, t, e->key);
+				 "expected a host before '%c' in '%.*s' ([clusters] %s)", t[0],
+				 (int)len, t, e->key);
 	struct pd_node *node = pd_run_add_node(run, t, h);
 	if (h == len) {
 		node->first = node->services = PD_SVC_KV;
@@ -253,7 +253,7 @@ static int add_host(struct pd_run *run, const char *t, size_t len, const struct 
 			return 0;
 		}
 		return parse_services(node, t + h + 2 + port, len - h - 2 - port, spec, e, t,
-		                      len, err);
+				      len, err);
 	}
 	return parse_services(node, t + h + 1, f - h - 1, spec, e, t, len, err);
 }
@@ -277,12 +277,12 @@ int pd_spec_load(struct pd_run *run, const struct pd_ini *spec, struct pd_err *e
 			first = &spec->e[i];
 	if (!first)
 		return pd_err_at(err, PD_EPARSE, spec->path, 0, 0,
-		                 "expected a [clusters] section with a cluster");
+				 "expected a [clusters] section with a cluster");
 	e = find_entry(spec, "clusters", first->key);
 	v = e->value + span_of(e->value, WHITE, 1);
 	if (!*v)
 		return pd_err_at(err, PD_EPARSE, spec->path, e->line, 0,
-		                 "expected hosts for cluster '%s' in [clusters]", e->key);
+				 "expected hosts for cluster '%s' in [clusters]", e->key);
 	while (*v && rc == 0) {
 		size_t len = span_of(v, WHITE, 0);
 		rc = add_host(run, v, len, spec, e, err);
@@ -302,7 +302,7 @@ int pd_spec_load(struct pd_run *run, const struct pd_ini *spec, struct pd_err *e
 /* A non-negative decimal integer as Python's int() reads perfrunner's values (an optional
  * '+', digits), up to max; anything else is PD_EPARSE naming the file, line and key. */
 static int parse_uint(long *out, const char *s, long max, const struct pd_ini *ini,
-                      const struct pd_ini_entry *e, struct pd_err *err)
+		      const struct pd_ini_entry *e, struct pd_err *err)
 {
 	long v = 0;
 	size_t i = s[0] == '+';
@@ -313,20 +313,20 @@ static int parse_uint(long *out, const char *s, long max, const struct pd_ini *i
 			goto bad;
 		if (v > (max - (s[i] - '0')) / 10)
 			return pd_err_at(err, PD_EPARSE, ini->path, e->line, 0,
-			                 "expected at most %ld for [%s] %s, got '%.40s'", max,
-			                 e->section, e->key, e->value);
+					 "expected at most %ld for [%s] %s, got '%.40s'", max,
+					 e->section, e->key, e->value);
 		v = v * 10 + (s[i] - '0');
 	}
 	*out = v;
 	return 0;
 bad:
 	return pd_err_at(err, PD_EPARSE, ini->path, e->line, 0,
-	                 "expected a non-negative integer for [%s] %s, got '%.40s'", e->section,
-	                 e->key, e->value);
+			 "expected a non-negative integer for [%s] %s, got '%.40s'", e->section,
+			 e->key, e->value);
 }
 
 static int get_uint(long *out, const struct pd_ini *ini, const char *section, const char *key,
-                    long max, struct pd_err *err)
+		    long max, struct pd_err *err)
 {
 	const struct pd_ini_entry *e = find_entry(ini, section, key);
 	*out = 0;

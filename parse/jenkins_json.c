@@ -63,8 +63,8 @@ static int check_depth(const struct pd_src *src, unsigned *open, struct pd_err *
 		} else if (c == '{' || c == '[') {
 			if (++depth > src->lim->max_depth)
 				return pd_src_error(err, PD_ELIMIT, src, i,
-				                    "JSON nested deeper than %u levels",
-				                    src->lim->max_depth);
+						    "JSON nested deeper than %u levels",
+						    src->lim->max_depth);
 		} else if ((c == '}' || c == ']') && depth) {
 			depth--;
 		}
@@ -140,10 +140,10 @@ static size_t offset_of(const struct reader *r, const cJSON *const *chain, int n
 }
 
 static int type_error(const struct reader *r, const cJSON *const *chain, int n,
-                      const char *what, const char *key)
+		      const char *what, const char *key)
 {
 	return pd_src_error(r->err, PD_EPARSE, r->src, offset_of(r, chain, n),
-	                    "expected %s for '%s'", what, key);
+			    "expected %s for '%s'", what, key);
 }
 
 static void replace(char **dst, const char *s)
@@ -312,10 +312,10 @@ static int read_fields(const struct reader *r)
 		return rc;
 	if (!found)
 		return pd_src_error(r->err, PD_EPARSE, r->src, r->root_off,
-		                    "not a build: no 'number'%s",
-		                    cJSON_GetObjectItemCaseSensitive(r->root, "builds")
-		                            ? " (this is a job's api/json, not a build's)"
-		                            : "");
+				    "not a build: no 'number'%s",
+				    cJSON_GetObjectItemCaseSensitive(r->root, "builds")
+					    ? " (this is a job's api/json, not a build's)"
+					    : "");
 	j->number = (long)number;
 	if ((rc = read_actions(r)) < 0)
 		return rc;
@@ -352,22 +352,22 @@ static int parse_root(cJSON **root, const struct pd_src *src, unsigned open, str
 	if (!*root) {
 		if (skip_blanks(src, 0) >= src->len)
 			return pd_src_error(err, PD_EPARSE, src, src->len,
-			                    "empty file: expected a JSON object");
+					    "empty file: expected a JSON object");
 		if (open)
 			return pd_src_error(err, PD_EPARSE, src, src->len,
-			                    "unexpected end of input: expected '}' or ']' to "
-			                    "close what is open (truncated JSON?)");
+					    "unexpected end of input: expected '}' or ']' to "
+					    "close what is open (truncated JSON?)");
 		off = end && end >= src->data ? (size_t)(end - src->data) : 0;
 		return pd_src_error(err, PD_EPARSE, src, off, "expected valid JSON near '%s'",
-		                    excerpt(near, src, off));
+				    excerpt(near, src, off));
 	}
 	off = skip_blanks(src, (size_t)(end - src->data));
 	if (off < src->len)
 		return pd_src_error(err, PD_EPARSE, src, off,
-		                    "expected end of input after the JSON object");
+				    "expected end of input after the JSON object");
 	if (!cJSON_IsObject(*root))
 		return pd_src_error(err, PD_EPARSE, src, root_offset(src),
-		                    "expected a JSON object (a build's api/json)");
+				    "expected a JSON object (a build's api/json)");
 	return 0;
 }
 

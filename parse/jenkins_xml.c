@@ -22,8 +22,8 @@
 #define XML_OPTIONS                                                                            \
 	(XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES)
 _Static_assert((XML_OPTIONS & (XML_PARSE_NOENT | XML_PARSE_DTDLOAD | XML_PARSE_DTDATTR |
-                               XML_PARSE_DTDVALID | XML_PARSE_HUGE | XML_PARSE_RECOVER)) == 0,
-               "the Jenkins XML reader must not expand entities or load DTDs");
+			       XML_PARSE_DTDVALID | XML_PARSE_HUGE | XML_PARSE_RECOVER)) == 0,
+	       "the Jenkins XML reader must not expand entities or load DTDs");
 
 #if LIBXML_VERSION >= 21200
 #define PD_XML_ERROR const xmlError
@@ -57,40 +57,40 @@ static void on_error(void *ctx, PD_XML_ERROR *e)
 	if (msg[0] >= 'A' && msg[0] <= 'Z')
 		msg[0] = (char)(msg[0] - 'A' + 'a');
 	pd_err_at(st->err, PD_EPARSE, st->src->path, e->line, e->int2, "malformed XML: %s",
-	          msg);
+		  msg);
 }
 
 static void on_doctype(void *ctx, const xmlChar *name, const xmlChar *ext_id,
-                       const xmlChar *sys_id)
+		       const xmlChar *sys_id)
 {
 	struct state *st = state_of(ctx);
 	(void)ext_id;
 	(void)sys_id;
 	pd_err_at(st->err, PD_EPARSE, st->src->path, xmlSAX2GetLineNumber(ctx), 0,
-	          "unexpected DOCTYPE '%.40s': a Jenkins build has none, and this reader "
-	          "declares no entity and reads no DTD",
-	          name ? (const char *)name : "");
+		  "unexpected DOCTYPE '%.40s': a Jenkins build has none, and this reader "
+		  "declares no entity and reads no DTD",
+		  name ? (const char *)name : "");
 	xmlStopParser(ctx);
 }
 
 static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
-                     const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
-                     int nb_attributes, int nb_defaulted, const xmlChar **attributes)
+		     const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+		     int nb_attributes, int nb_defaulted, const xmlChar **attributes)
 {
 	struct state *st = state_of(ctx);
 	if (++st->depth > st->src->lim->max_depth) {
 		pd_err_at(st->err, PD_ELIMIT, st->src->path, xmlSAX2GetLineNumber(ctx),
-		          xmlSAX2GetColumnNumber(ctx), "XML elements nested deeper than %u",
-		          st->src->lim->max_depth);
+			  xmlSAX2GetColumnNumber(ctx), "XML elements nested deeper than %u",
+			  st->src->lim->max_depth);
 		xmlStopParser(ctx);
 		return;
 	}
 	xmlSAX2StartElementNs(ctx, localname, prefix, uri, nb_namespaces, namespaces,
-	                      nb_attributes, nb_defaulted, attributes);
+			      nb_attributes, nb_defaulted, attributes);
 }
 
 static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix,
-                   const xmlChar *uri)
+		   const xmlChar *uri)
 {
 	state_of(ctx)->depth--;
 	xmlSAX2EndElementNs(ctx, localname, prefix, uri);
@@ -109,15 +109,15 @@ static int parse_doc(xmlDocPtr *doc, const struct pd_src *src, struct pd_err *er
 	*doc = NULL;
 	if (src->len > INT_MAX)
 		return pd_err_at(err, PD_ELIMIT, src->path, 0, 0, "XML larger than %d bytes",
-		                 INT_MAX);
+				 INT_MAX);
 	if (!src->len)
 		return pd_err_at(err, PD_EPARSE, src->path, 1, 1,
-		                 "empty file: expected an XML element");
+				 "empty file: expected an XML element");
 	xmlInitParser();
 	ctxt = xmlCreateMemoryParserCtxt(src->data, (int)src->len);
 	if (!ctxt)
 		return pd_err_at(err, PD_EPARSE, src->path, 0, 0,
-		                 "cannot start the XML parser");
+				 "cannot start the XML parser");
 	xmlCtxtUseOptions(ctxt, XML_OPTIONS);
 	ctxt->_private = &st;
 	ctxt->sax->serror = on_error;
@@ -173,10 +173,10 @@ static void set_text(char **dst, const xmlNode *n)
 }
 
 static int field_error(const struct pd_src *src, const xmlNode *n, const char *what,
-                       const char *got, struct pd_err *err)
+		       const char *got, struct pd_err *err)
 {
 	return pd_err_at(err, PD_EPARSE, src->path, xmlGetLineNo(n), 0,
-	                 "expected %s in <%s>, got '%.40s'", what, (const char *)n->name, got);
+			 "expected %s in <%s>, got '%.40s'", what, (const char *)n->name, got);
 }
 
 static int get_int(int64_t *dst, const xmlNode *n, const struct pd_src *src, struct pd_err *err)
@@ -238,7 +238,7 @@ static void read_action(struct pd_jenkins *j, const xmlNode *a)
 }
 
 static int read_child(struct pd_jenkins *j, int *found, const xmlNode *c,
-                      const struct pd_src *src, struct pd_err *err)
+		      const struct pd_src *src, struct pd_err *err)
 {
 	int64_t v;
 	int rc;
@@ -270,7 +270,7 @@ static int read_child(struct pd_jenkins *j, int *found, const xmlNode *c,
 }
 
 static int read_build(struct pd_jenkins *j, const xmlNode *root, const struct pd_src *src,
-                      struct pd_err *err)
+		      struct pd_err *err)
 {
 	xmlChar *klass = xmlGetNoNsProp(root, (const xmlChar *)"_class");
 	int found = 0, rc = 0;
@@ -282,8 +282,8 @@ static int read_build(struct pd_jenkins *j, const xmlNode *root, const struct pd
 			return rc;
 	if (!found)
 		return pd_err_at(err, PD_EPARSE, src->path, xmlGetLineNo(root), 0,
-		                 "not a build: no <number> in <%.40s>",
-		                 (const char *)root->name);
+				 "not a build: no <number> in <%.40s>",
+				 (const char *)root->name);
 	pd_jenkins_set_job(j);
 	return 0;
 }

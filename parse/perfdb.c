@@ -91,13 +91,13 @@ static int scan_number(struct scan *sc, const char *expected)
 		sc->pos++;
 	if (!is_digit(c = peek(sc)))
 		return fail(sc, sc->pos,
-		            sc->pos == start ? expected : "expected a digit after '-'");
+			    sc->pos == start ? expected : "expected a digit after '-'");
 	if (c == '0') {
 		sc->pos++;
 		if (is_digit(peek(sc)))
 			return fail(
-			        sc, sc->pos,
-			        "expected '.', 'e' or the end of the number after a leading 0");
+				sc, sc->pos,
+				"expected '.', 'e' or the end of the number after a leading 0");
 	} else {
 		skip_digits(sc);
 	}
@@ -208,8 +208,8 @@ static int fast_double(const char *s, size_t n, double *out)
 {
 #if FLT_EVAL_METHOD == 0
 	static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-	                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-	                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+				     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 	uint64_t m = 0;
 	long long e10 = 0;
 	size_t i = 0, nd = 0;
@@ -268,10 +268,10 @@ static int token_double(struct scan *sc, size_t start, double *out)
 	size_t n = sc->pos - start;
 	if (!fast_double(s, n, out) && !slow_double(s, n, out))
 		return fail(sc, start,
-		            "expected a number strtod reads (LC_NUMERIC must be \"C\")");
+			    "expected a number strtod reads (LC_NUMERIC must be \"C\")");
 	if (!isfinite(*out))
 		return pd_src_error(sc->err, PD_EPARSE, sc->src, start,
-		                    "number out of range: expected a finite double");
+				    "number out of range: expected a finite double");
 	return 0;
 }
 
@@ -286,11 +286,11 @@ static int scan_timestamp(struct scan *sc, int64_t *t)
 	switch (token_int64(sc->s + start, sc->pos - start, t)) {
 	case TS_FRACTION:
 		return pd_src_error(
-		        sc->err, PD_EPARSE, sc->src, start,
-		        "expected an integer timestamp (epoch ms), found a fraction");
+			sc->err, PD_EPARSE, sc->src, start,
+			"expected an integer timestamp (epoch ms), found a fraction");
 	case TS_RANGE:
 		return pd_src_error(sc->err, PD_EPARSE, sc->src, start,
-		                    "timestamp out of range: expected an integer within int64");
+				    "timestamp out of range: expected an integer within int64");
 	}
 	return 0;
 }
@@ -315,9 +315,9 @@ static int scan_pair(struct scan *sc, struct pd_series *out)
 	skip_ws(sc);
 	if (peek(sc) != ',')
 		return fail(sc, sc->pos,
-		            peek(sc) == ']'
-		                    ? "expected ',' and a value: a sample has 2 elements"
-		                    : "expected ',' after the timestamp");
+			    peek(sc) == ']'
+				    ? "expected ',' and a value: a sample has 2 elements"
+				    : "expected ',' after the timestamp");
 	sc->pos++;
 	skip_ws(sc);
 	if ((rc = scan_value(sc, &v)) < 0)
@@ -325,8 +325,8 @@ static int scan_pair(struct scan *sc, struct pd_series *out)
 	skip_ws(sc);
 	if (peek(sc) != ']')
 		return fail(sc, sc->pos,
-		            peek(sc) == ',' ? "expected ']': a sample has 2 elements"
-		                            : "expected ']' after the value");
+			    peek(sc) == ',' ? "expected ']': a sample has 2 elements"
+					    : "expected ']' after the value");
 	sc->pos++;
 	pd_series_add(out, t, v);
 	return 0;
@@ -344,12 +344,12 @@ static int scan_samples(struct scan *sc, struct pd_series *out)
 	for (;; after_comma = 1) {
 		if (peek(sc) != '[')
 			return fail(sc, sc->pos,
-			            after_comma ? "expected '[' to open a sample after ','"
-			                        : "expected '[' to open a sample or ']'");
+				    after_comma ? "expected '[' to open a sample after ','"
+						: "expected '[' to open a sample or ']'");
 		if (out->n >= max)
 			return pd_src_error(
-			        sc->err, PD_ELIMIT, sc->src, sc->pos,
-			        "more than %zu samples in one series (see --max-samples)", max);
+				sc->err, PD_ELIMIT, sc->src, sc->pos,
+				"more than %zu samples in one series (see --max-samples)", max);
 		int rc = scan_pair(sc, out), c;
 		if (rc < 0)
 			return rc;
@@ -416,7 +416,7 @@ static int scan_int64(struct scan *sc, int64_t *out, const char *expected)
 		return fail(sc, sc->pos, expected);
 	if (token_int64(sc->s + start, sc->pos - start, &v) != TS_OK)
 		return pd_src_error(sc->err, PD_EPARSE, sc->src, start,
-		                    "timestamp out of range: expected an integer within int64");
+				    "timestamp out of range: expected an integer within int64");
 	*out = v;
 	return 0;
 }
@@ -457,7 +457,7 @@ static int scan_eol(struct scan *sc)
 		return 0;
 	}
 	return peek(sc) < 0 ? 0
-	                    : fail(sc, sc->pos, "expected the end of the line after the value");
+			    : fail(sc, sc->pos, "expected the end of the line after the value");
 }
 
 /* One line: its timestamp field (absolute or delta) and its value. */
@@ -483,20 +483,20 @@ static int line_time(struct scan *sc, size_t at, int delta, int64_t ts, int64_t 
 	if (!delta) {
 		if (!pd_epoch_to_ms(ts, t))
 			return pd_src_error(
-			        sc->err, PD_EPARSE, sc->src, at,
-			        "expected 0 (the first delta) or an epoch timestamp "
-			        "in ns, us, ms or s");
+				sc->err, PD_EPARSE, sc->src, at,
+				"expected 0 (the first delta) or an epoch timestamp "
+				"in ns, us, ms or s");
 		return 0;
 	}
 	if ((ts > 0 && *t > INT64_MAX - ts) || (ts < 0 && *t < INT64_MIN - ts))
 		return pd_src_error(sc->err, PD_EPARSE, sc->src, at,
-		                    "timestamp out of range: the deltas overflow int64");
+				    "timestamp out of range: the deltas overflow int64");
 	*t += ts;
 	return 0;
 }
 
 int pd_perfdb_data_parse(struct pd_series *out, const struct pd_src *src, int64_t first_ts_ms,
-                         struct pd_err *err)
+			 struct pd_err *err)
 {
 	struct scan sc = {src->data, src->len, 0, src, err};
 	size_t n0 = out->n, max = limits(src)->max_samples, at;
@@ -513,8 +513,8 @@ int pd_perfdb_data_parse(struct pd_series *out, const struct pd_src *src, int64_
 			goto done;
 		if (out->n >= max) {
 			rc = pd_src_error(
-			        err, PD_ELIMIT, src, at,
-			        "more than %zu samples in one series (see --max-samples)", max);
+				err, PD_ELIMIT, src, at,
+				"more than %zu samples in one series (see --max-samples)", max);
 			goto done;
 		}
 		pd_series_add(out, t, v);
@@ -532,12 +532,12 @@ int pd_perfdb_first_ts_parse(int64_t *out, const struct pd_src *src, struct pd_e
 	int rc;
 	skip_ws(&sc);
 	if ((rc = scan_int64(&sc, out,
-	                     "expected the first timestamp (epoch ms) as an integer")) < 0)
+			     "expected the first timestamp (epoch ms) as an integer")) < 0)
 		return rc;
 	skip_ws(&sc);
 	if (sc.pos < sc.len)
 		return fail(&sc, sc.pos,
-		            "expected the end of the file after the first timestamp");
+			    "expected the end of the file after the first timestamp");
 	return 0;
 }
 
@@ -559,8 +559,8 @@ static int check_depth(struct scan *sc)
 			in_str = 1;
 		} else if ((c == '[' || c == '{') && ++depth > 2) {
 			return fail(sc, sc->pos,
-			            "expected a number: seriesly's {\"<ts ms>\": [value]} "
-			            "nests 2 levels deep");
+				    "expected a number: seriesly's {\"<ts ms>\": [value]} "
+				    "nests 2 levels deep");
 		} else if (c == ']' || c == '}') {
 			depth--;
 		}
@@ -593,25 +593,25 @@ static int key_ts(const char *key, int64_t *t)
 }
 
 static int seriesly_member(struct pd_series *out, const struct pd_src *src, const cJSON *m,
-                           struct pd_err *err)
+			   struct pd_err *err)
 {
 	const cJSON *v = m->child;
 	int64_t t;
 	size_t max = limits(src)->max_samples;
 	if (!key_ts(m->string, &t))
 		return pd_src_error(err, PD_EPARSE, src, key_offset(src, m->string),
-		                    "expected a decimal integer key within int64 (epoch ms)");
+				    "expected a decimal integer key within int64 (epoch ms)");
 	if (!cJSON_IsArray(m) || !cJSON_IsNumber(v) || v->next)
 		return pd_src_error(
-		        err, PD_EPARSE, src, key_offset(src, m->string),
-		        "expected an array holding one number as the member's value");
+			err, PD_EPARSE, src, key_offset(src, m->string),
+			"expected an array holding one number as the member's value");
 	if (!isfinite(v->valuedouble))
 		return pd_src_error(err, PD_EPARSE, src, key_offset(src, m->string),
-		                    "number out of range: expected a finite double");
+				    "number out of range: expected a finite double");
 	if (out->n >= max)
 		return pd_src_error(err, PD_ELIMIT, src, key_offset(src, m->string),
-		                    "more than %zu samples in one series (see --max-samples)",
-		                    max);
+				    "more than %zu samples in one series (see --max-samples)",
+				    max);
 	pd_series_add(out, t, v->valuedouble);
 	return 0;
 }
@@ -630,15 +630,15 @@ int pd_seriesly_parse(struct pd_series *out, const struct pd_src *src, struct pd
 	root = cJSON_ParseWithLengthOpts(src->data, src->len + 1, &end, 1);
 	if (!root) {
 		rc = pd_src_error(
-		        err, PD_EPARSE, src, end ? (size_t)(end - src->data) : 0,
-		        "invalid JSON: expected seriesly's {\"<ts ms>\": [value], ...}");
+			err, PD_EPARSE, src, end ? (size_t)(end - src->data) : 0,
+			"invalid JSON: expected seriesly's {\"<ts ms>\": [value], ...}");
 		goto done;
 	}
 	if (!cJSON_IsObject(root)) {
 		sc.pos = 0;
 		skip_ws(&sc);
 		rc = fail(&sc, sc.pos,
-		          "expected '{' to open seriesly's {\"<ts ms>\": [value], ...}");
+			  "expected '{' to open seriesly's {\"<ts ms>\": [value], ...}");
 		goto done;
 	}
 	cJSON_ArrayForEach(m, root) if ((rc = seriesly_member(out, src, m, err)) < 0) goto done;

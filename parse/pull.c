@@ -148,7 +148,7 @@ static const char *bad_name(const char *name, size_t max)
 }
 
 static int check_name(const char *what, const char *name, size_t max, const char *from,
-                      struct pd_err *err)
+		      struct pd_err *err)
 {
 	const char *why = bad_name(name, max);
 	struct pd_buf b = PD_BUF_INIT;
@@ -157,7 +157,7 @@ static int check_name(const char *what, const char *name, size_t max, const char
 		return 0;
 	show_name(&b, name);
 	rc = pd_err_at(err, PD_EPARSE, from, 0, 0, "refusing %s name '%s': %s (max %zu bytes)",
-	               what, b.ptr, why, max);
+		       what, b.ptr, why, max);
 	pd_buf_release(&b);
 	return rc;
 }
@@ -203,18 +203,18 @@ static int parse_names(struct pd_strv *out, const struct req *r, struct pd_err *
 	int rc = 0;
 	if (has_nul_escape(r->body.ptr, r->body.len))
 		return pd_err_at(err, PD_EPARSE, r->shown, 0, 0,
-		                 "refusing a name with a NUL character");
+				 "refusing a name with a NUL character");
 	j = cJSON_ParseWithLength(r->body.ptr, r->body.len);
 	if (!j || !cJSON_IsArray(j)) {
 		rc = pd_err_at(err, PD_EPARSE, r->shown, 0, 0,
-		               "expected a JSON array of names");
+			       "expected a JSON array of names");
 		goto done;
 	}
 	cJSON_ArrayForEach(it, j)
 	{
 		if (!cJSON_IsString(it)) {
 			rc = pd_err_at(err, PD_EPARSE, r->shown, 0, 0,
-			               "expected a JSON array of names, found a non-string");
+				       "expected a JSON array of names, found a non-string");
 			goto done;
 		}
 		pd_strv_add(out, it->valuestring);
@@ -348,7 +348,7 @@ static void retry_later(struct puller *p, struct req *r, const char *why, long r
 		ms = MAX_BACKOFF_MS;
 	if (retry_after_s > 0 && retry_after_s * 1000 > ms)
 		ms = retry_after_s * 1000 < MAX_RETRY_AFTER_MS ? retry_after_s * 1000
-		                                               : MAX_RETRY_AFTER_MS;
+							       : MAX_RETRY_AFTER_MS;
 	r->due = now_s() + (double)ms / 1000;
 	note(p, "%s: %s, try %u of %u in %.1f s", r->shown, why, r->attempt + 1,
 	     p->o->retries + 1, (double)ms / 1000);
@@ -383,8 +383,8 @@ static int finish(struct puller *p, struct req *r, CURLcode rc)
 	}
 	if (r->too_big || rc == CURLE_FILESIZE_EXCEEDED) {
 		ret = pd_err_at(p->err, PD_ELIMIT, r->shown, 0, 0,
-		                "response over the limit of %zu bytes (--max-file-size)",
-		                p->lim->max_file_bytes);
+				"response over the limit of %zu bytes (--max-file-size)",
+				p->lim->max_file_bytes);
 		req_free(r);
 		return ret;
 	}
@@ -392,16 +392,16 @@ static int finish(struct puller *p, struct req *r, CURLcode rc)
 		snprintf(why, sizeof(why), "HTTP %ld", status);
 	else
 		snprintf(why, sizeof(why), "%s",
-		         r->errbuf[0] ? r->errbuf : curl_easy_strerror(rc));
+			 r->errbuf[0] ? r->errbuf : curl_easy_strerror(rc));
 	if ((rc == CURLE_OK ? status >= 500 || status == 429 || status == 408
-	                    : transient(rc)) &&
+			    : transient(rc)) &&
 	    r->attempt <= p->o->retries) {
 		retry_later(p, r, why, (long)retry_after);
 		return 0;
 	}
 	if (r->attempt > 1)
 		ret = pd_err_at(p->err, PD_EIO, r->shown, 0, 0, "%s after %u tries", why,
-		                r->attempt);
+				r->attempt);
 	else
 		ret = pd_err_at(p->err, PD_EIO, r->shown, 0, 0, "%s", why);
 	req_free(r);
@@ -504,7 +504,7 @@ static char *join_url(const char *base, const char *a, const char *b)
 static int has_stripped_chars(const char *name)
 {
 	return name[strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	                         "0123456789_-")] != '\0';
+				 "0123456789_-")] != '\0';
 }
 
 /* db holds one of the snapshot names, or decodes as one of theirs. Decoding runs only
@@ -523,7 +523,7 @@ static int of_snapshot(struct puller *p, const char *db, int *decoded)
 	*decoded = 0;
 	if ((found && run->n_nodes) || (!found && stripped)) {
 		*decoded = pd_dbname_decode(&d, db, &run->snapshots, run->nodes, run->n_nodes,
-		                            &ignored) == 0;
+					    &ignored) == 0;
 		if (*decoded)
 			pd_dbname_clear(&d);
 	}
@@ -555,9 +555,9 @@ static int on_dbs(struct puller *p, struct req *r)
 	}
 	if (!kept) {
 		rc = pd_err_at(p->err, PD_ENOTFOUND, r->shown, 0, 0,
-		               "no database of snapshot '%s'%s among the %zu listed",
-		               p->run->snapshots.v[0],
-		               p->run->snapshots.n > 1 ? " or the others" : "", dbs.n);
+			       "no database of snapshot '%s'%s among the %zu listed",
+			       p->run->snapshots.v[0],
+			       p->run->snapshots.n > 1 ? " or the others" : "", dbs.n);
 		goto done;
 	}
 	if (undecoded.n && p->run->n_nodes)
@@ -582,12 +582,12 @@ static int on_metrics(struct puller *p, struct req *r)
 	for (size_t i = 0; i < metrics.n; i++) {
 		/* the file is "<metric>.json": 5 bytes of the component's 255 */
 		if ((rc = check_name("metric", metrics.v[i], NAME_MAX_BYTES - 5, r->shown,
-		                     p->err)) < 0)
+				     p->err)) < 0)
 			goto done;
 		if (++p->n_series > p->lim->max_series) {
 			rc = pd_err_at(p->err, PD_ELIMIT, r->shown, 0, 0,
-			               "more than %zu series (--max-series)",
-			               p->lim->max_series);
+				       "more than %zu series (--max-series)",
+				       p->lim->max_series);
 			goto done;
 		}
 		pd_buf_truncate(&file, 0);
@@ -647,7 +647,7 @@ static char *perfdb_from_console(const struct pd_buf *console)
 		n = strspn(host + 1, "0123456789abcdefABCDEF:.") + 1;
 	else
 		n = strspn(host,
-		           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-");
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-");
 	if (!n || (host[0] == '[' && host[n++] != ']') || !strchr(":/?# \t\r\n", host[n]))
 		return NULL; /* user@host and anything odd: --perfdb says where */
 	pd_buf_adds(&b, "http://");
@@ -689,7 +689,7 @@ static int fetch_jenkins(struct puller *p)
 		return rc;
 	src = (struct pd_src){p->build.ptr, p->build.len, p->build_shown, p->lim};
 	if ((rc = o->jenkins_xml ? pd_jenkins_xml_parse(&p->run->jenkins, &src, p->err)
-	                         : pd_jenkins_json_parse(&p->run->jenkins, &src, p->err)) < 0)
+				 : pd_jenkins_json_parse(&p->run->jenkins, &src, p->err)) < 0)
 		return rc;
 	if (!o->n_snapshots) {
 		src = (struct pd_src){p->console.ptr, p->console.len, p->console_shown, p->lim};
@@ -698,9 +698,9 @@ static int fetch_jenkins(struct puller *p)
 	}
 	if ((rc = pd_outdir_mkdir(&p->out, "jenkins", p->err)) < 0 ||
 	    (rc = pd_outdir_write(&p->out, build_name, p->build.ptr, p->build.len, p->err)) <
-	            0 ||
+		    0 ||
 	    (rc = pd_outdir_write(&p->out, "jenkins/consoleText", p->console.ptr,
-	                          p->console.len, p->err)) < 0)
+				  p->console.len, p->err)) < 0)
 		return rc;
 	return 0;
 }
@@ -721,8 +721,8 @@ static int check_relpath(const char *param, const char *value, struct pd_err *er
 	    strstr(value, "//")) {
 		show_name(&shown, value);
 		rc = pd_err_set(err, PD_EPARSE,
-		                "refusing the build's %s '%s': not a relative path", param,
-		                shown.ptr);
+				"refusing the build's %s '%s': not a relative path", param,
+				shown.ptr);
 	}
 	for (char *part = strtok_r(copy, "/", &save); part && !rc;
 	     part = strtok_r(NULL, "/", &save))
@@ -734,7 +734,7 @@ static int check_relpath(const char *param, const char *value, struct pd_err *er
 
 /* Copies <dir>/<sub>/<value>[<suffix>] to perfrunner/<its base name>; *data keeps it. */
 static int copy_config(struct puller *p, struct pd_buf *data, const char *param,
-                       const char *sub, const char *suffix)
+		       const char *sub, const char *suffix)
 {
 	const char *value = pd_jenkins_param(&p->run->jenkins, param), *base;
 	struct pd_buf path = PD_BUF_INIT;
@@ -748,7 +748,7 @@ static int copy_config(struct puller *p, struct pd_buf *data, const char *param,
 	pd_buf_addf(&path, "%s/%s/%s", p->o->perfrunner_dir, sub, value);
 	if (!pd_file_exists(path.ptr) && !ends_with(value, suffix))
 		pd_buf_adds(&path,
-		            suffix); /* perfrunner's -c and -t take the name either way */
+			    suffix); /* perfrunner's -c and -t take the name either way */
 	if ((rc = pd_file_read(data, path.ptr, p->lim->max_file_bytes, p->err)) < 0)
 		goto done;
 	base = strrchr(path.ptr, '/') + 1;
@@ -793,15 +793,15 @@ static int check_opts(const struct pd_pull_opts *o, struct pd_err *err)
 		return pd_err_set(err, PD_EINVAL, "pull needs an output directory: -o RUN_DIR");
 	if (lstat(o->out, &st) == 0)
 		return pd_err_at(err, PD_EINVAL, o->out, 0, 0,
-		                 "exists: pull writes a new bundle and replaces nothing");
+				 "exists: pull writes a new bundle and replaces nothing");
 	if (!o->jenkins && !o->n_snapshots)
 		return pd_err_set(err, PD_EINVAL,
-		                  "pull needs --jenkins URL or --snapshot NAME");
+				  "pull needs --jenkins URL or --snapshot NAME");
 	if (!o->jenkins && !o->perfdb)
 		return pd_err_set(err, PD_EINVAL, "pull needs --perfdb URL without --jenkins");
 	if (o->parallel > MAX_PARALLEL)
 		return pd_err_set(err, PD_EINVAL, "at most %d parallel transfers",
-		                  MAX_PARALLEL);
+				  MAX_PARALLEL);
 	if (o->timeout_s < 0 || o->backoff_ms < 0)
 		return pd_err_set(err, PD_EINVAL, "a negative timeout or backoff");
 	return 0;
@@ -820,12 +820,12 @@ static int pull(struct puller *p)
 		return rc;
 	if (!p->run->snapshots.n)
 		return pd_err_at(
-		        p->err, PD_ENOTFOUND, p->console_shown, 0, 0,
-		        "no 'HTML report:' line names a snapshot: give --snapshot NAME");
+			p->err, PD_ENOTFOUND, p->console_shown, 0, 0,
+			"no 'HTML report:' line names a snapshot: give --snapshot NAME");
 	p->perfdb = o->perfdb ? trim_slashes(o->perfdb) : perfdb_from_console(&p->console);
 	if (!p->perfdb)
 		return pd_err_set(p->err, PD_EINVAL,
-		                  "the console names no cbmonitor host: give --perfdb URL");
+				  "the console names no cbmonitor host: give --perfdb URL");
 	if ((rc = pd_outdir_mkdir(&p->out, "perfdb", p->err)) < 0)
 		return rc;
 	enqueue(p, REQ_DBS, join_url(p->perfdb, NULL, NULL), NULL);

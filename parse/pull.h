@@ -34,7 +34,7 @@ struct pd_pull_opts {
 	int netrc;                    /* credentials from ~/.netrc (CURLOPT_NETRC) */
 	unsigned parallel;            /* transfers at once (8, at most 64) */
 	unsigned retries;             /* tries after the first on 5xx, 408, 429 and connection
-	                                 errors (3; PD_PULL_OPTS_INIT sets it) */
+					 errors (3; PD_PULL_OPTS_INIT sets it) */
 	long timeout_s;               /* connect and total time of one try, s (120) */
 	long backoff_ms;              /* first wait before a retry, doubled each time (500) */
 	const struct pd_limits *lim;  /* max_file_bytes caps every response (NULL: defaults) */
@@ -46,7 +46,7 @@ struct pd_pull_opts {
 #define PD_PULL_OPTS_INIT                                                                      \
 	{                                                                                      \
 		NULL, NULL, 0, NULL, NULL, 0, NULL, NULL, NULL, 0, 8, 3, 120, 500, NULL, NULL, \
-		        NULL, NULL                                                             \
+			NULL, NULL                                                             \
 	}
 
 /* Fetches the build's api/json (or api/xml) and consoleText, the snapshots' perfdb

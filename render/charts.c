@@ -52,7 +52,8 @@ static void add_line(struct pd_chart *ch, size_t k, const double *v, size_t n, d
 static long removed_view(const struct pd_comparison *c, const struct pd_view *v)
 {
 	for (size_t i = 0; i < c->n_views; i++)
-		if (!strcmp(c->views[i].metric, v->metric) && !strcmp(c->views[i].scope, "removed"))
+		if (!strcmp(c->views[i].metric, v->metric) &&
+		    !strcmp(c->views[i].scope, "removed"))
 			return (long)i;
 	return -1;
 }
@@ -112,8 +113,8 @@ static void delta_chart(struct pd_chart_plan *plan, const struct pd_comparison *
 	}
 	ch->data = pd_xmalloc(2 * max * sizeof(double));
 	snprintf(ch->file, sizeof(ch->file), "f%02ld-delta.svg", finding + 1);
-	snprintf(ch->title, sizeof(ch->title), "%s  (%s): target vs baseline, 30 s mean", v->metric,
-		 v->scope);
+	snprintf(ch->title, sizeof(ch->title), "%s  (%s): target vs baseline, 30 s mean",
+		 v->metric, v->scope);
 	add_line(ch, 0, d, v->n, v->step_s, max, "difference", 3, 1);
 	free(d);
 	finish(ch, plan, c, "%", 1);
@@ -158,8 +159,8 @@ void pd_chart_plan_build(struct pd_chart_plan *plan, const struct pd_comparison 
 	static const char *const names[] = {"pre", "transient", "post"};
 	memset(plan, 0, sizeof(*plan));
 	for (size_t i = 0; c->n_windows > 1 && i < 3; i++)
-		plan->bands[plan->n_bands++] =
-			(struct pd_plot_band){names[i], c->windows[i].start_s, c->windows[i].end_s};
+		plan->bands[plan->n_bands++] = (struct pd_plot_band){
+			names[i], c->windows[i].start_s, c->windows[i].end_s};
 	for (size_t f = 0; f < c->n_findings; f++) {
 		if (c->findings[f].view < 0)
 			continue;

@@ -9,13 +9,13 @@ enum pd_chart_kind { PD_CHART_FINDING, PD_CHART_DELTA, PD_CHART_METRIC };
 
 struct pd_chart {
 	enum pd_chart_kind kind;
-	long finding;      /* index of the finding it shows, or -1 */
-	size_t view;       /* the view it draws */
-	char file[32];     /* "f01.svg", "f01-delta.svg", "m012.svg" */
+	long finding;  /* index of the finding it shows, or -1 */
+	size_t view;   /* the view it draws */
+	char file[32]; /* "f01.svg", "f01-delta.svg", "m012.svg" */
 	char title[400];
 	struct pd_plot_chart plot;
 	struct pd_plot_line lines[3];
-	double *data;      /* owned: the decimated arrays of every line */
+	double *data; /* owned: the decimated arrays of every line */
 };
 
 struct pd_chart_plan {

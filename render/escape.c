@@ -94,13 +94,24 @@ void pd_esc_html(struct pd_buf *b, const char *s)
 			continue;
 		}
 		switch (cp) {
-		case '&': pd_buf_adds(b, "&amp;"); break;
-		case '<': pd_buf_adds(b, "&lt;"); break;
-		case '>': pd_buf_adds(b, "&gt;"); break;
-		case '"': pd_buf_adds(b, "&quot;"); break;
-		case '\'': pd_buf_adds(b, "&#39;"); break;
+		case '&':
+			pd_buf_adds(b, "&amp;");
+			break;
+		case '<':
+			pd_buf_adds(b, "&lt;");
+			break;
+		case '>':
+			pd_buf_adds(b, "&gt;");
+			break;
+		case '"':
+			pd_buf_adds(b, "&quot;");
+			break;
+		case '\'':
+			pd_buf_adds(b, "&#39;");
+			break;
 		default:
-			if ((cp < 0x20 && cp != '\n' && cp != '\t') || (cp >= 0x7f && cp < 0xa0))
+			if ((cp < 0x20 && cp != '\n' && cp != '\t') ||
+			    (cp >= 0x7f && cp < 0xa0))
 				pd_buf_adds(b, "&#xfffd;");
 			else
 				pd_buf_add(b, s, n);

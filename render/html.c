@@ -9,7 +9,8 @@
 #include <string.h>
 
 static const char css[] =
-	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;"
+	"body{font:14px/1.45 system-ui,-apple-system,'Segoe "
+	"UI',Roboto,Helvetica,Arial,sans-serif;"
 	"color:#1d2330;margin:0;background:#f6f7f9}"
 	"main{max-width:1180px;margin:0 auto;padding:24px 28px 48px}"
 	"h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:32px 0 10px;"
@@ -25,17 +26,21 @@ static const char css[] =
 	".kind{display:inline-block;font-size:12px;font-weight:600;padding:1px 8px;"
 	"border-radius:10px;background:#eef1f6;color:#2c3e50;margin-right:6px}"
 	".charts{display:flex;flex-wrap:wrap;gap:8px;margin-top:10px}"
-	".charts img{width:560px;max-width:100%;border:1px solid #eceff3;border-radius:4px;background:#fff}"
+	".charts img{width:560px;max-width:100%;border:1px solid "
+	"#eceff3;border-radius:4px;background:#fff}"
 	"table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}"
-	"th,td{border-bottom:1px solid #e6e9ef;padding:5px 8px;text-align:left;vertical-align:top}"
-	"th{background:#eef1f6;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums;"
+	"th,td{border-bottom:1px solid #e6e9ef;padding:5px "
+	"8px;text-align:left;vertical-align:top}"
+	"th{background:#eef1f6;font-weight:600}td.n{text-align:right;font-variant-numeric:"
+	"tabular-nums;"
 	"white-space:nowrap}td{overflow-wrap:anywhere}"
 	".runs td:first-child{width:160px;color:#5b6475}"
 	".up{color:#c0392b}.down{color:#1e8449}"
 	".timeline{display:flex;height:30px;border-radius:6px;overflow:hidden;margin:8px 0 4px}"
 	".timeline div{display:flex;align-items:center;justify-content:center;color:#fff;"
 	"font-size:12px;white-space:nowrap;overflow:hidden}"
-	".ph-pre{background:#5d8aa8}.ph-transient{background:#d68910}.ph-post{background:#7d3c98}"
+	".ph-pre{background:#5d8aa8}.ph-transient{background:#d68910}.ph-post{background:#"
+	"7d3c98}"
 	".ph-whole{background:#5d8aa8}"
 	"details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
 	"code{font-size:12.5px;background:#eef1f6;padding:0 4px;border-radius:3px}"
@@ -60,13 +65,14 @@ static void base64(struct pd_buf *b, const char *data, size_t len)
 		if (i + 2 < len)
 			v |= p[i + 2];
 		char q[4] = {tab[v >> 18 & 63], tab[v >> 12 & 63],
-			     i + 1 < len ? tab[v >> 6 & 63] : '=', i + 2 < len ? tab[v & 63] : '='};
+			     i + 1 < len ? tab[v >> 6 & 63] : '=',
+			     i + 2 < len ? tab[v & 63] : '='};
 		pd_buf_add(b, q, 4);
 	}
 }
 
-static void chart_img(struct pd_buf *b, const struct pd_chart_plan *plan, const char *const *svg,
-		      const struct pd_chart *ch)
+static void chart_img(struct pd_buf *b, const struct pd_chart_plan *plan,
+		      const char *const *svg, const struct pd_chart *ch)
 {
 	size_t i = (size_t)(ch - plan->charts);
 	pd_buf_adds(b, "<img alt=\"");
@@ -89,8 +95,9 @@ static void header(struct pd_buf *b, const struct pd_comparison *c, const struct
 	pd_buf_adds(b, " against ");
 	esc(b, l->base);
 	pd_buf_addf(b, "</h1>\n<p class=\"sub\"><span class=\"verdict v-%s\">%s</span>", v, v);
-	pd_buf_addf(b, "%zu findings, %zu deltas; practical threshold %.1f%%, p-values adjusted "
-		       "by %s's method across all %zu tests.</p>\n",
+	pd_buf_addf(b,
+		    "%zu findings, %zu deltas; practical threshold %.1f%%, p-values adjusted "
+		    "by %s's method across all %zu tests.</p>\n",
 		    c->n_findings, c->n_deltas, c->threshold_pct,
 		    strcmp(c->correction, "holm") ? c->correction : "Holm", c->n_deltas);
 }
@@ -100,11 +107,13 @@ static void findings(struct pd_buf *b, const struct pd_comparison *c,
 {
 	pd_buf_adds(b, "<h2>Findings</h2>\n");
 	if (!c->n_findings)
-		pd_buf_adds(b, "<p>Nothing worth a reader's attention: every metric stayed within "
-			       "the threshold or its change could not be told from noise.</p>\n");
+		pd_buf_adds(b,
+			    "<p>Nothing worth a reader's attention: every metric stayed within "
+			    "the threshold or its change could not be told from noise.</p>\n");
 	for (size_t f = 0; f < c->n_findings; f++) {
-		pd_buf_addf(b, "<div class=\"card\" id=\"finding-%zu\"><p><b>%zu.</b> "
-			       "<span class=\"kind\">%s</span>",
+		pd_buf_addf(b,
+			    "<div class=\"card\" id=\"finding-%zu\"><p><b>%zu.</b> "
+			    "<span class=\"kind\">%s</span>",
 			    f + 1, f + 1, pd_finding_kind_name(c->findings[f].kind));
 		esc(b, c->findings[f].text);
 		pd_buf_adds(b, "</p>");
@@ -201,8 +210,8 @@ static void clock_cell(struct pd_buf *b, const struct pd_timebase *tb)
 		return;
 	}
 	int64_t a = tb->offset_s < 0 ? -tb->offset_s : tb->offset_s;
-	pd_buf_addf(b, "UTC%c%02d:%02d (from %s)", tb->offset_s < 0 ? '-' : '+', (int)(a / 3600),
-		    (int)(a % 3600 / 60), pd_source_name(tb->offset_source));
+	pd_buf_addf(b, "UTC%c%02d:%02d (from %s)", tb->offset_s < 0 ? '-' : '+',
+		    (int)(a / 3600), (int)(a % 3600 / 60), pd_source_name(tb->offset_source));
 }
 
 typedef void (*run_cell)(struct pd_buf *b, const struct pd_comparison *c, int target);
@@ -289,18 +298,25 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 		const struct pd_window *w = &c->windows[i];
 		if (w->phase == PD_PHASE_WHOLE && c->n_windows > 1)
 			continue;
-		double pct = c->length_s > 0 ? 100 * (w->end_s - w->start_s) / c->length_s : 100;
-		pd_buf_addf(b, "<div class=\"ph-%s\" style=\"width:%.2f%%\">%s %.0f&ndash;%.0f s</div>",
-			    pd_phase_name(w->phase), pct, pd_phase_name(w->phase), w->start_s, w->end_s);
+		double pct =
+			c->length_s > 0 ? 100 * (w->end_s - w->start_s) / c->length_s : 100;
+		pd_buf_addf(b,
+			    "<div class=\"ph-%s\" style=\"width:%.2f%%\">%s %.0f&ndash;%.0f "
+			    "s</div>",
+			    pd_phase_name(w->phase), pct, pd_phase_name(w->phase), w->start_s,
+			    w->end_s);
 	}
 	pd_buf_adds(b, "</div>\n<p class=\"sub\">");
 	if (c->n_windows > 1)
-		pd_buf_adds(b, "Both runs are aligned at the start of the measured phase; the "
-			       "baseline is cut at the target's event offsets. After the rebalance "
-			       "(post) both clusters have the same nodes: a difference there is "
-			       "residue of the failover.");
+		pd_buf_adds(
+			b, "Both runs are aligned at the start of the measured phase; the "
+			   "baseline is cut at the target's event offsets. After the rebalance "
+			   "(post) both clusters have the same nodes: a difference there is "
+			   "residue of the failover.");
 	else
-		pd_buf_adds(b, "No event in the target: the runs are compared over the whole phase.");
+		pd_buf_adds(
+			b,
+			"No event in the target: the runs are compared over the whole phase.");
 	pd_buf_adds(b, "</p>\n<details><summary>Node matching (by role and order, not address)"
 		       "</summary><ul>");
 	for (size_t i = 0; i < c->matching.n; i++) {
@@ -313,7 +329,8 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 
 static int verdict_rank(enum pd_verdict v)
 {
-	static const int rank[] = {3, 1, 0, 2, 4}; /* regression, improvement, inconclusive, same */
+	static const int rank[] = {3, 1, 0, 2,
+				   4}; /* regression, improvement, inconclusive, same */
 	return rank[v];
 }
 
@@ -348,10 +365,12 @@ static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const str
 	if (isnan(d->delta_pct))
 		pd_buf_adds(b, "</td><td class=\"n\">-</td><td class=\"n\">-");
 	else
-		pd_buf_addf(b, "</td><td class=\"n %s\">%+.1f%%</td><td class=\"n\">%+.1f .. %+.1f",
-			    d->delta_pct > 0 ? "up" : "down", d->delta_pct, d->ci_lo, d->ci_hi);
-	pd_buf_addf(b, "</td><td class=\"n\">%.2g</td><td><span class=\"verdict v-%s\" "
-		       "style=\"font-size:11px;padding:1px 7px\">%s</span></td></tr>\n",
+		pd_buf_addf(
+			b, "</td><td class=\"n %s\">%+.1f%%</td><td class=\"n\">%+.1f .. %+.1f",
+			d->delta_pct > 0 ? "up" : "down", d->delta_pct, d->ci_lo, d->ci_hi);
+	pd_buf_addf(b,
+		    "</td><td class=\"n\">%.2g</td><td><span class=\"verdict v-%s\" "
+		    "style=\"font-size:11px;padding:1px 7px\">%s</span></td></tr>\n",
 		    d->p_adj, pd_verdict_name(d->verdict), pd_verdict_name(d->verdict));
 }
 
@@ -369,11 +388,13 @@ static void deltas(struct pd_buf *b, const struct pd_comparison *c)
 	for (size_t k = 0; k < n; k++)
 		order[k] = &c->deltas[k];
 	qsort(order, n, sizeof(*order), cmp_delta);
-	pd_buf_adds(b, "<h2>Changes</h2>\n<p class=\"sub\">Median of each phase, baseline against "
-		       "target; the 95% interval of the change allows for autocorrelation (effective sample "
-		       "size), the p-value is a "
-		       "Mann-Whitney test with its variance widened for autocorrelation, adjusted "
-		       "across all tests. Regressions and improvements first.</p>\n");
+	pd_buf_adds(b,
+		    "<h2>Changes</h2>\n<p class=\"sub\">Median of each phase, baseline against "
+		    "target; the 95% interval of the change allows for autocorrelation "
+		    "(effective sample "
+		    "size), the p-value is a "
+		    "Mann-Whitney test with its variance widened for autocorrelation, adjusted "
+		    "across all tests. Regressions and improvements first.</p>\n");
 	delta_table_head(b);
 	for (; i < n && verdict_rank(order[i]->verdict) <= 1; i++)
 		delta_row(b, c, order[i]);
@@ -426,9 +447,10 @@ void pd_html_report(struct pd_buf *out, const struct pd_comparison *c,
 		    const struct pd_chart_plan *plan, const char *const *svg,
 		    const struct pd_labels *labels)
 {
-	pd_buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-			 "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-			 "<title>perfdelta: ");
+	pd_buf_adds(out,
+		    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		    "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+		    "<title>perfdelta: ");
 	esc(out, labels->target);
 	pd_buf_adds(out, " against ");
 	esc(out, labels->base);
@@ -439,8 +461,9 @@ void pd_html_report(struct pd_buf *out, const struct pd_comparison *c,
 	timeline(out, c);
 	deltas(out, c);
 	metric_charts(out, c, plan, svg);
-	pd_buf_addf(out, "<footer>perfdelta %s. Deterministic: the same inputs and flags give the "
-			 "same report. Charts decimated for drawing only (largest triangle three "
-			 "buckets); statistics use every sample.</footer>\n</main></body></html>\n",
+	pd_buf_addf(out,
+		    "<footer>perfdelta %s. Deterministic: the same inputs and flags give the "
+		    "same report. Charts decimated for drawing only (largest triangle three "
+		    "buckets); statistics use every sample.</footer>\n</main></body></html>\n",
 		    PD_VERSION);
 }

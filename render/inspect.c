@@ -99,7 +99,8 @@ static void text_nodes(struct pd_buf *b, const struct pd_run *run)
 		const struct pd_node *n = &run->nodes[i];
 		pd_buf_addf(b, "  %-9s ", n->role);
 		pd_esc_text(b, n->host);
-		pd_buf_addf(b, "%*s", (int)(18 - (strlen(n->host) < 18 ? strlen(n->host) : 18)), "");
+		pd_buf_addf(b, "%*s", (int)(18 - (strlen(n->host) < 18 ? strlen(n->host) : 18)),
+			    "");
 		add_services(b, n->services, ",");
 		pd_buf_addch(b, '\n');
 	}
@@ -214,15 +215,18 @@ static void text_list(struct pd_buf *b, const char *title, const struct pd_strv 
 static void add_offset(struct pd_buf *b, int64_t off)
 {
 	int64_t a = off < 0 ? -off : off;
-	pd_buf_addf(b, "UTC%c%02d:%02d", off < 0 ? '-' : '+', (int)(a / 3600), (int)(a % 3600 / 60));
+	pd_buf_addf(b, "UTC%c%02d:%02d", off < 0 ? '-' : '+', (int)(a / 3600),
+		    (int)(a % 3600 / 60));
 }
 
-static void text_timebase(struct pd_buf *b, const struct pd_run *run, const struct pd_timebase *tb)
+static void text_timebase(struct pd_buf *b, const struct pd_run *run,
+			  const struct pd_timebase *tb)
 {
 	struct pd_estimate thr = pd_series_throughput(run, tb);
 	pd_buf_adds(b, "\ntime base\n  phase start  ");
 	add_utc(b, tb->t0_ms);
-	pd_buf_addf(b, ", %.1f s long, interval %.1f s\n", (double)(tb->end_ms - tb->t0_ms) / 1000.0,
+	pd_buf_addf(b, ", %.1f s long, interval %.1f s\n",
+		    (double)(tb->end_ms - tb->t0_ms) / 1000.0,
 		    (double)tb->interval_ms / 1000.0);
 	pd_buf_adds(b, "  console clock ");
 	if (tb->has_offset) {
@@ -243,11 +247,14 @@ static void text_timebase(struct pd_buf *b, const struct pd_run *run, const stru
 		pd_buf_addf(b, " at %.1f s (from %s)\n  agreement    %s", tb->event_s,
 			    pd_source_name(tb->event_source), tb->agreement);
 		if (tb->rebalance_end_s.ok)
-			pd_buf_addf(b, "\n  rebalance    ends at %.1f s", tb->rebalance_end_s.value);
+			pd_buf_addf(b, "\n  rebalance    ends at %.1f s",
+				    tb->rebalance_end_s.value);
 	}
 	pd_buf_addch(b, '\n');
 	if (thr.ok)
-		pd_buf_addf(b, "  throughput   n1ql_stats/query_requests mean %.1f req/s over the phase\n",
+		pd_buf_addf(b,
+			    "  throughput   n1ql_stats/query_requests mean %.1f req/s over the "
+			    "phase\n",
 			    thr.value);
 }
 
@@ -306,7 +313,8 @@ static void json_nodes(struct pd_buf *b, const struct pd_run *run)
 		int first = 1;
 		for (unsigned bit = 1; bit < (1u << PD_SVC_COUNT); bit <<= 1)
 			if (n->services & bit) {
-				pd_buf_addf(b, "%s\"%s\"", first ? "" : ",", pd_service_name(bit));
+				pd_buf_addf(b, "%s\"%s\"", first ? "" : ",",
+					    pd_service_name(bit));
 				first = 0;
 			}
 		pd_buf_addch(b, ']');
@@ -425,7 +433,8 @@ static void json_estimate(struct pd_buf *b, const char *key, struct pd_estimate 
 		pd_buf_adds(b, "null");
 }
 
-static void json_timebase(struct pd_buf *b, const struct pd_run *run, const struct pd_timebase *tb)
+static void json_timebase(struct pd_buf *b, const struct pd_run *run,
+			  const struct pd_timebase *tb)
 {
 	int f = 1;
 	pd_buf_addf(b, "{\"t0_ms\":%" PRId64 ",\"end_ms\":%" PRId64 ",\"interval_ms\":%" PRId64,

@@ -81,7 +81,7 @@ static size_t lttb(double *ot, double *ov, const double *t, const double *v, siz
 
 /* One run (finite points) to at most m points. */
 static size_t decimate_run(double *ot, double *ov, const double *t, const double *v, size_t n,
-                           size_t m)
+			   size_t m)
 {
 	if (n <= m) {
 		memcpy(ot, t, n * sizeof(*t));
@@ -99,7 +99,7 @@ static size_t decimate_run(double *ot, double *ov, const double *t, const double
 
 /* All finite points as one run: used when gaps are too many to keep. */
 static size_t decimate_joined(double *out_t, double *out_v, const double *t, const double *v,
-                              size_t n, size_t finite, size_t max)
+			      size_t n, size_t finite, size_t max)
 {
 	double *ct = pd_xmalloc(finite * sizeof(*ct)), *cv = pd_xmalloc(finite * sizeof(*cv));
 	size_t k = 0;
@@ -113,7 +113,7 @@ static size_t decimate_joined(double *out_t, double *out_v, const double *t, con
 }
 
 size_t pd_plot_decimate(double *out_t, double *out_v, const double *t, const double *v,
-                        size_t n, size_t max)
+			size_t n, size_t max)
 {
 	if (n <= max) {
 		memcpy(out_t, t, n * sizeof(*t));
@@ -188,10 +188,10 @@ static const struct {
 	double width;
 	int dash;
 } line_styles[] = {
-        {"#5b7fa8", 1.6, 1}, /* baseline: grey-blue */
-        {"#e8740c", 1.8, 1}, /* target: orange */
-        {"#d62728", 1.6, 2}, /* removed node: red, dashed */
-        {"#7b4fa6", 1.6, 1}, /* delta: purple */
+	{"#5b7fa8", 1.6, 1}, /* baseline: grey-blue */
+	{"#e8740c", 1.8, 1}, /* target: orange */
+	{"#d62728", 1.6, 2}, /* removed node: red, dashed */
+	{"#7b4fa6", 1.6, 1}, /* delta: purple */
 };
 #define N_STYLES (sizeof(line_styles) / sizeof(line_styles[0]))
 
@@ -225,27 +225,27 @@ static void set_output(struct pd_buf *b, const char *dir, const char *file)
 static void frame(struct pd_buf *b, const struct pd_plot_chart *c, int w, int h)
 {
 	pd_buf_addf(b,
-	            "reset\nset encoding utf8\n"
-	            "set terminal svg size %d,%d fixed noenhanced font 'sans-serif,11' "
-	            "linewidth 1 background '#ffffff'\n",
-	            w, h);
+		    "reset\nset encoding utf8\n"
+		    "set terminal svg size %d,%d fixed noenhanced font 'sans-serif,11' "
+		    "linewidth 1 background '#ffffff'\n",
+		    w, h);
 	pd_buf_adds(b, "set title ");
 	pd_plot_quote(b, c->title ? c->title : "");
 	pd_buf_adds(b, " font ',13' textcolor rgb '#222222'\n"
-	               "set xlabel 'seconds from phase start'\nset ylabel ");
+		       "set xlabel 'seconds from phase start'\nset ylabel ");
 	pd_plot_quote(b, c->ylabel ? c->ylabel : "");
 	pd_buf_adds(b, "\nset border 3 linecolor rgb '#9aa3ad'\n"
-	               "set tics nomirror out scale 0.5 textcolor rgb '#444444'\n"
-	               "set grid xtics ytics linetype 1 linecolor rgb '#dde1e6' linewidth 0.8\n"
-	               "set key outside bottom center horizontal Left reverse noautotitle "
-	               "samplen 2 spacing 1.1 width 2 textcolor rgb '#333333'\n"
-	               "set autoscale xfix\nset autoscale yfix\n"
-	               "set offsets 0, 0, graph 0.15, graph 0.04\n");
+		       "set tics nomirror out scale 0.5 textcolor rgb '#444444'\n"
+		       "set grid xtics ytics linetype 1 linecolor rgb '#dde1e6' linewidth 0.8\n"
+		       "set key outside bottom center horizontal Left reverse noautotitle "
+		       "samplen 2 spacing 1.1 width 2 textcolor rgb '#333333'\n"
+		       "set autoscale xfix\nset autoscale yfix\n"
+		       "set offsets 0, 0, graph 0.15, graph 0.04\n");
 	for (size_t i = 0; i < N_STYLES; i++) {
 		pd_buf_addf(b, "set style line %zu linecolor rgb '%s' ", i + 1,
-		            line_styles[i].color);
+			    line_styles[i].color);
 		pd_buf_addf(b, "linewidth %.1f dashtype %d\n", line_styles[i].width,
-		            line_styles[i].dash);
+			    line_styles[i].dash);
 	}
 }
 
@@ -270,9 +270,9 @@ static void bands(struct pd_buf *b, const struct pd_plot_chart *c)
 		/* from the band's start, clear of an event line on the boundary; every other
 		 * one a row lower, so a narrow band's label does not run into the next one */
 		pd_buf_addf(b,
-		            ", graph %s left offset character 0.5, 0 "
-		            "textcolor rgb '#5f6b78' front\n",
-		            i % 2 ? "0.87" : "0.95");
+			    ", graph %s left offset character 0.5, 0 "
+			    "textcolor rgb '#5f6b78' front\n",
+			    i % 2 ? "0.87" : "0.95");
 	}
 }
 
@@ -285,19 +285,19 @@ static void event(struct pd_buf *b, const struct pd_plot_chart *c)
 	pd_buf_adds(b, ", graph 0 to first ");
 	num(b, c->event_s);
 	pd_buf_adds(b,
-	            ", graph 1 nohead linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 front\n"
-	            "set label ");
+		    ", graph 1 nohead linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 front\n"
+		    "set label ");
 	pd_plot_quote(b, c->event_label ? c->event_label : "event");
 	pd_buf_adds(b, " at first ");
 	num(b, c->event_s);
 	/* above the frame, where no line or phase label can cover it */
 	pd_buf_adds(b,
-	            ", graph 1 center offset 0, character 0.6 textcolor rgb '#3b3b3b' front\n");
+		    ", graph 1 center offset 0, character 0.6 textcolor rgb '#3b3b3b' front\n");
 }
 
 /* Writes line i as the datablock $pd_i, one "t v" per row, a blank row for each gap. */
 static size_t datablock(struct pd_buf *b, size_t i, const struct pd_plot_line *l, size_t max,
-                        double *dt, double *dv)
+			double *dt, double *dv)
 {
 	size_t n = pd_plot_decimate(dt, dv, l->t, l->v, l->n, max), finite = 0;
 	int gap = 1; /* no blank row first, and never two: two would start a new data set */
@@ -326,7 +326,7 @@ static void plot(struct pd_buf *b, const struct pd_plot_chart *c)
 		const struct pd_plot_line *l = &c->lines[i];
 		int st = l->style >= 0 && (size_t)l->style < N_STYLES ? l->style : 0;
 		pd_buf_addf(b, "%s $pd_%zu using 1:2 with lines linestyle %d title ",
-		            i ? ", \\\n    " : "", i, st + 1);
+			    i ? ", \\\n    " : "", i, st + 1);
 		pd_plot_quote(b, l->label ? l->label : "");
 	}
 	pd_buf_addch(b, '\n');
@@ -347,8 +347,8 @@ static void no_data(struct pd_buf *b, const struct pd_plot_chart *c)
 	pd_buf_addch(b, ':');
 	num(b, hi);
 	pd_buf_adds(b, "]\nset yrange [0:1]\nset ytics format ''\nunset key\n"
-	               "set label 'no data' at graph 0.5, graph 0.5 center "
-	               "textcolor rgb '#888888'\nplot NaN notitle\n");
+		       "set label 'no data' at graph 0.5, graph 0.5 center "
+		       "textcolor rgb '#888888'\nplot NaN notitle\n");
 }
 
 void pd_plot_script(struct pd_buf *script, const struct pd_plot_chart *chart, const char *dir)
@@ -468,7 +468,7 @@ static int spawn(pid_t *pid, int in_fd, int err_fd)
 {
 	static char *const argv[] = {"gnuplot", "-d", "/dev/stdin", NULL};
 	static char *const envp[] = {"HOME=/nonexistent", "PATH=/usr/bin:/bin", "LC_ALL=C",
-	                             NULL};
+				     NULL};
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t none, pipe_set;
@@ -501,7 +501,7 @@ static int wait_for(pid_t pid, int *status)
 
 /* The last line of every run: gnuplot prints it on stderr once all charts are drawn. */
 #define DONE_MARK "pd-plot-done"
-#define DONE_CMD "\nprint '" DONE_MARK "'\n"
+#define DONE_CMD  "\nprint '" DONE_MARK "'\n"
 
 static int finished(int err_fd)
 {
@@ -523,8 +523,10 @@ int pd_plot_run(const char *script, size_t len, struct pd_err *err)
 	int in_fd = temp_fd(), err_fd = temp_fd(), status = 0, rc = 0;
 	pid_t pid;
 	if (in_fd < 0 || err_fd < 0 || write_all(in_fd, script, len) < 0 ||
-	    write_all(in_fd, DONE_CMD, strlen(DONE_CMD)) < 0 || lseek(in_fd, 0, SEEK_SET) != 0) {
-		rc = pd_err_set(err, PD_EIO, "cannot write the gnuplot script: %s", strerror(errno));
+	    write_all(in_fd, DONE_CMD, strlen(DONE_CMD)) < 0 ||
+	    lseek(in_fd, 0, SEEK_SET) != 0) {
+		rc = pd_err_set(err, PD_EIO, "cannot write the gnuplot script: %s",
+				strerror(errno));
 		goto done;
 	}
 	int sp = spawn(&pid, in_fd, err_fd);
@@ -540,8 +542,10 @@ int pd_plot_run(const char *script, size_t len, struct pd_err *err)
 		goto done;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		if (!finished(err_fd)) /* it quit early ("exit" in the script): charts missing */
-			rc = pd_err_set(err, PD_EIO, "gnuplot stopped before the end of its script");
+		if (!finished(
+			    err_fd)) /* it quit early ("exit" in the script): charts missing */
+			rc = pd_err_set(err, PD_EIO,
+					"gnuplot stopped before the end of its script");
 		goto done;
 	}
 	char msg[200];
@@ -553,7 +557,7 @@ int pd_plot_run(const char *script, size_t len, struct pd_err *err)
 	}
 	if (!f || !msg[0])
 		snprintf(msg, sizeof(msg), WIFEXITED(status) ? "exit status %d" : "signal %d",
-		         WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 	rc = pd_err_set(err, PD_EIO, "gnuplot failed: %s", msg);
 done:
 	if (in_fd >= 0)

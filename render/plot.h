@@ -11,10 +11,10 @@
 /* One line of a chart. t in seconds from the phase start, NaN values are gaps (drawn
  * as breaks). Arrays are borrowed. */
 struct pd_plot_line {
-	const char *label;  /* legend text, from input: escaped for gnuplot */
+	const char *label; /* legend text, from input: escaped for gnuplot */
 	const double *t, *v;
 	size_t n;
-	int style;          /* 0 baseline, 1 target, 2 removed node, 3 delta */
+	int style; /* 0 baseline, 1 target, 2 removed node, 3 delta */
 };
 
 /* A shaded interval of the x axis (a phase). */
@@ -24,15 +24,15 @@ struct pd_plot_band {
 };
 
 struct pd_plot_chart {
-	const char *file;   /* output file name inside the chart directory: "c012.svg" */
-	const char *title;  /* from input: escaped */
+	const char *file;  /* output file name inside the chart directory: "c012.svg" */
+	const char *title; /* from input: escaped */
 	const char *ylabel;
 	const struct pd_plot_line *lines;
 	size_t n_lines;
 	const struct pd_plot_band *bands;
 	size_t n_bands;
-	double event_s;     /* a vertical marker; NaN for none */
-	int width, height;  /* pixels; 0 for the defaults 720 x 300 */
+	double event_s;          /* a vertical marker; NaN for none */
+	int width, height;       /* pixels; 0 for the defaults 720 x 300 */
 	const char *event_label; /* text at the marker, from input: escaped; NULL for "event" */
 };
 

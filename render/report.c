@@ -64,10 +64,12 @@ static void free_svgs(char **svg, size_t n)
 	free(svg);
 }
 
-typedef void (*text_fn)(struct pd_buf *, const struct pd_comparison *, const struct pd_labels *);
+typedef void (*text_fn)(struct pd_buf *, const struct pd_comparison *,
+			const struct pd_labels *);
 
 static int write_text(struct pd_outdir *out, const char *name, text_fn fn,
-		      const struct pd_comparison *c, const struct pd_labels *l, struct pd_err *err)
+		      const struct pd_comparison *c, const struct pd_labels *l,
+		      struct pd_err *err)
 {
 	struct pd_buf b = PD_BUF_INIT;
 	fn(&b, c, l);
@@ -129,5 +131,6 @@ int pd_report_write(const struct pd_comparison *c, const struct pd_report_opts *
 		pd_outdir_abort(&out);
 		return rc;
 	}
-	return file ? pd_outdir_commit_file(&out, "index.html", err) : pd_outdir_commit(&out, err);
+	return file ? pd_outdir_commit_file(&out, "index.html", err)
+		    : pd_outdir_commit(&out, err);
 }

@@ -7,10 +7,10 @@
 #include "../core/err.h"
 
 struct pd_report_opts {
-	const char *out;         /* a directory, or with single_file a path ending in .html */
+	const char *out; /* a directory, or with single_file a path ending in .html */
 	struct pd_labels labels;
-	int single_file;         /* charts inlined into index.html, no charts/ */
-	int progress;            /* say on stderr what is being done */
+	int single_file; /* charts inlined into index.html, no charts/ */
+	int progress;    /* say on stderr what is being done */
 };
 
 /* 1 when o->out names one HTML file rather than a directory. */

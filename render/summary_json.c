@@ -108,8 +108,10 @@ static void run_obj(struct jw *w, const char *k, const struct pd_run *run, const
 	open_obj(w, k);
 	str(w, "label", label);
 	str(w, "snapshot", run->snapshots.n ? run->snapshots.v[0] : NULL);
-	str(w, "build", pd_jenkins_param(j, "version") ? pd_jenkins_param(j, "version")
-						      : run->n_kpis ? run->kpis[0].build : NULL);
+	str(w, "build",
+	    pd_jenkins_param(j, "version") ? pd_jenkins_param(j, "version")
+	    : run->n_kpis                  ? run->kpis[0].build
+					   : NULL);
 	key(w, "jenkins");
 	if (j->present) {
 		open_obj(w, NULL);

@@ -15,10 +15,11 @@ struct markup {
 	void (*esc)(struct pd_buf *b, const char *s);
 };
 
-static const struct markup md = {"## ", "**", "1. ", "| ", " | ", " |\n",
-				 "|---|---|---|---|---|\n", "| ", " | ", " |\n", pd_esc_md};
-static const struct markup jira = {"h2. ", "*", "# ", "|| ", " || ", " ||\n", "", "| ",
-				   " | ", " |\n", pd_esc_jira};
+static const struct markup md = {
+	"## ", "**",  "1. ",  "| ",     " | ", " |\n", "|---|---|---|---|---|\n",
+	"| ",  " | ", " |\n", pd_esc_md};
+static const struct markup jira = {"h2. ", "*",  "# ",  "|| ",  " || ",     " ||\n",
+				   "",     "| ", " | ", " |\n", pd_esc_jira};
 
 static void run_line(struct pd_buf *b, const struct markup *m, const char *what,
 		     const struct pd_run *run, const char *label)
@@ -44,9 +45,11 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 	m->esc(b, l->target);
 	pd_buf_adds(b, " against ");
 	m->esc(b, l->base);
-	pd_buf_addf(b, "\n\nVerdict: %s%s%s (threshold %.1f%%, %zu deltas, p-values adjusted by "
-		       "Holm's method)\n\n",
-		    m->bold, pd_verdict_name(c->verdict), m->bold, c->threshold_pct, c->n_deltas);
+	pd_buf_addf(b,
+		    "\n\nVerdict: %s%s%s (threshold %.1f%%, %zu deltas, p-values adjusted by "
+		    "Holm's method)\n\n",
+		    m->bold, pd_verdict_name(c->verdict), m->bold, c->threshold_pct,
+		    c->n_deltas);
 	run_line(b, m, "Baseline", c->base, l->base);
 	run_line(b, m, "Target", c->target, l->target);
 	if (c->tb_target.event != PD_EVENT_NONE) {
@@ -75,11 +78,13 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 		const struct pd_delta *d = &c->deltas[i];
 		const struct pd_view *v = &c->views[d->view];
 		char x[48], y[48];
-		if ((d->verdict != PD_VERDICT_REGRESSION && d->verdict != PD_VERDICT_IMPROVEMENT) ||
+		if ((d->verdict != PD_VERDICT_REGRESSION &&
+		     d->verdict != PD_VERDICT_IMPROVEMENT) ||
 		    !strncmp(v->scope, "node:", 5) || d->phase == PD_PHASE_TRANSIENT)
 			continue;
 		if (!header++)
-			pd_buf_addf(b, "\n%smetric%sscope%sphase%sbaseline → target%schange%s%s",
+			pd_buf_addf(b,
+				    "\n%smetric%sscope%sphase%sbaseline → target%schange%s%s",
 				    m->th_open, m->th_sep, m->th_sep, m->th_sep, m->th_sep,
 				    m->th_close, m->rule);
 		pd_unit_format(x, sizeof(x), d->base.median, v->unit);
@@ -135,20 +140,22 @@ static void junit_findings(struct pd_buf *b, const struct pd_comparison *c)
 		fails += finding_fails(c, &c->findings[i]);
 		errors += c->findings[i].kind == PD_FIND_NOT_COMPARABLE;
 	}
-	pd_buf_addf(b, "  <testsuite name=\"perfdelta.findings\" tests=\"%zu\" failures=\"%zu\" "
-		       "errors=\"%zu\">\n",
+	pd_buf_addf(b,
+		    "  <testsuite name=\"perfdelta.findings\" tests=\"%zu\" failures=\"%zu\" "
+		    "errors=\"%zu\">\n",
 		    c->n_findings, fails, errors);
 	for (size_t i = 0; i < c->n_findings; i++) {
 		const struct pd_finding *f = &c->findings[i];
 		char name[400];
-		snprintf(name, sizeof(name), "%02zu %s %s %s", i + 1, pd_finding_kind_name(f->kind),
-			 f->metric ? f->metric : "", f->scope ? f->scope : "");
+		snprintf(name, sizeof(name), "%02zu %s %s %s", i + 1,
+			 pd_finding_kind_name(f->kind), f->metric ? f->metric : "",
+			 f->scope ? f->scope : "");
 		pd_buf_adds(b, "    <testcase classname=\"perfdelta.findings\"");
 		attr(b, "name", name);
 		pd_buf_adds(b, ">");
 		const char *tag = f->kind == PD_FIND_NOT_COMPARABLE ? "error"
-				  : finding_fails(c, f)		      ? "failure"
-									      : "system-out";
+				  : finding_fails(c, f)             ? "failure"
+								    : "system-out";
 		pd_buf_addf(b, "<%s", tag);
 		if (strcmp(tag, "system-out")) {
 			attr(b, "type", pd_finding_kind_name(f->kind));
@@ -166,15 +173,18 @@ static void junit_deltas(struct pd_buf *b, const struct pd_comparison *c)
 	size_t fails = 0;
 	for (size_t i = 0; i < c->n_deltas; i++)
 		fails += c->deltas[i].verdict == PD_VERDICT_REGRESSION;
-	pd_buf_addf(b, "  <testsuite name=\"perfdelta.deltas\" tests=\"%zu\" failures=\"%zu\">\n",
+	pd_buf_addf(b,
+		    "  <testsuite name=\"perfdelta.deltas\" tests=\"%zu\" failures=\"%zu\">\n",
 		    c->n_deltas, fails);
 	for (size_t i = 0; i < c->n_deltas; i++) {
 		const struct pd_delta *d = &c->deltas[i];
 		const struct pd_view *v = &c->views[d->view];
 		char name[400], msg[200];
 		snprintf(name, sizeof(name), "%s %s", v->scope, pd_phase_name(d->phase));
-		snprintf(msg, sizeof(msg), "median %+.1f%% (95%% CI %+.1f%% to %+.1f%%, p %.2g): %s",
-			 d->delta_pct, d->ci_lo, d->ci_hi, d->p_adj, pd_verdict_name(d->verdict));
+		snprintf(msg, sizeof(msg),
+			 "median %+.1f%% (95%% CI %+.1f%% to %+.1f%%, p %.2g): %s",
+			 d->delta_pct, d->ci_lo, d->ci_hi, d->p_adj,
+			 pd_verdict_name(d->verdict));
 		pd_buf_adds(b, "    <testcase");
 		attr(b, "classname", v->metric);
 		attr(b, "name", name);

@@ -45,7 +45,8 @@ static const char spec[] = "[clusters]\nc =\n    10.0.0.1:kv\n    10.0.0.2:n1ql\
 static void small_bundle(void)
 {
 	put("perfrunner/c.spec", spec);
-	put("perfdb/atopc_1-2_access_abcd10001/memcached_cpu.json", "[[1762107605000,2],[1762107600000,1]]");
+	put("perfdb/atopc_1-2_access_abcd10001/memcached_cpu.json",
+	    "[[1762107605000,2],[1762107600000,1]]");
 	put("perfdb/atopc_1-2_access_abcd10002/cbq-engine_rss.json", "[[1762107600000,5e9]]");
 	put("perfdb/n1ql_statsc_1-2_access_abcd/query_requests.json", "[]");
 	put("perfdb/atopother10001/memcached_cpu.json", "[[1762107600000,1]]");
@@ -81,7 +82,8 @@ START_TEST(test_bundle_malformed_series_names_file_and_place)
 	struct pd_err err = PD_ERR_INIT;
 	char want[512];
 	small_bundle();
-	put("perfdb/atopc_1-2_access_abcd10001/memcached_rss.json", "[[1762107600000,1],\n [2000,]]");
+	put("perfdb/atopc_1-2_access_abcd10001/memcached_rss.json",
+	    "[[1762107600000,1],\n [2000,]]");
 	ck_assert_int_eq(pd_bundle_load(&run, root, &pd_limits_default, &err), PD_EPARSE);
 	ck_assert_ptr_null(run);
 	snprintf(want, sizeof(want), "%s/perfdb/atopc_1-2_access_abcd10001/memcached_rss.json",
@@ -98,13 +100,14 @@ START_TEST(test_bundle_rescales_seconds_and_says_so)
 	struct pd_err err = PD_ERR_INIT;
 	small_bundle();
 	/* seconds: 1762107600 s is 1762107600000 ms */
-	put("perfdb/atopc_1-2_access_abcd10001/memcached_cpu.json", "[[1762107600,1],[1762107605,2]]");
+	put("perfdb/atopc_1-2_access_abcd10001/memcached_cpu.json",
+	    "[[1762107600,1],[1762107605,2]]");
 	ck_assert_int_eq(pd_bundle_load(&run, root, &pd_limits_default, &err), 0);
 	ck_assert_int_eq(run->series[1]->t_ms[1], 1762107605000LL);
 	/* no .test, no jenkins, no console, snapshot names from db names, the unit */
 	ck_assert_uint_eq(run->notes.n, 5);
-	ck_assert_str_eq(run->notes.v[4],
-			 "perfdb/atopc_1-2_access_abcd10001/memcached_cpu.json: timestamps in s, read as ms");
+	ck_assert_str_eq(run->notes.v[4], "perfdb/atopc_1-2_access_abcd10001/"
+					  "memcached_cpu.json: timestamps in s, read as ms");
 	pd_run_free(run);
 }
 END_TEST
@@ -152,8 +155,10 @@ START_TEST(test_bundle_seed_runs_decode_every_series)
 {
 	struct pd_run *base = NULL, *fo = NULL;
 	struct pd_err err = PD_ERR_INIT;
-	ck_assert_int_eq(pd_bundle_load(&base, PD_SEED_DIR "/baseline", &pd_limits_default, &err), 0);
-	ck_assert_int_eq(pd_bundle_load(&fo, PD_SEED_DIR "/failover", &pd_limits_default, &err), 0);
+	ck_assert_int_eq(
+		pd_bundle_load(&base, PD_SEED_DIR "/baseline", &pd_limits_default, &err), 0);
+	ck_assert_int_eq(pd_bundle_load(&fo, PD_SEED_DIR "/failover", &pd_limits_default, &err),
+			 0);
 	ck_assert_uint_eq(base->n_nodes, 6);
 	ck_assert_uint_eq(fo->n_nodes, 7);
 	ck_assert_str_eq(fo->nodes[6].host, "172.23.100.40");
@@ -174,14 +179,16 @@ START_TEST(test_bundle_pair_loads_both_and_reports_the_baseline_first)
 	struct pd_run *a = NULL, *b = NULL;
 	struct pd_err err = PD_ERR_INIT;
 	ck_assert_int_eq(pd_bundle_load_pair(&a, &b, PD_SEED_DIR "/baseline",
-					     PD_SEED_DIR "/failover", &pd_limits_default, &err), 0);
+					     PD_SEED_DIR "/failover", &pd_limits_default, &err),
+			 0);
 	ck_assert_uint_eq(a->n_nodes, 6);
 	ck_assert_uint_eq(b->n_nodes, 7);
 	pd_run_free(a);
 	pd_run_free(b);
 	/* both missing: the message is the baseline's, whichever thread failed first */
 	ck_assert_int_eq(pd_bundle_load_pair(&a, &b, "/nonexistent/a", "/nonexistent/b",
-					     &pd_limits_default, &err), PD_EIO);
+					     &pd_limits_default, &err),
+			 PD_EIO);
 	ck_assert_str_eq(err.path, "/nonexistent/a");
 	ck_assert_ptr_null(a);
 	ck_assert_ptr_null(b);

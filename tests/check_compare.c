@@ -28,8 +28,9 @@ static struct pd_comparison *compare(struct pd_run *a, struct pd_run *b)
 }
 
 /* The first finding of kind about metric at scope (NULL: any), or NULL. */
-static const struct pd_finding *finding(const struct pd_comparison *c, enum pd_finding_kind kind,
-					const char *metric, const char *scope)
+static const struct pd_finding *finding(const struct pd_comparison *c,
+					enum pd_finding_kind kind, const char *metric,
+					const char *scope)
 {
 	for (size_t i = 0; i < c->n_findings; i++) {
 		const struct pd_finding *f = &c->findings[i];
@@ -77,7 +78,8 @@ START_TEST(test_compare_seed_finds_the_story)
 	ck_assert_ptr_nonnull(f);
 	ck_assert_double_eq_tol(f->delta_pct, 9.5, 2.5);
 	/* d) */
-	f = finding(c, PD_FIND_POST_EVENT_MISMATCH, "ns_server/cpu_utilization_rate", "cluster");
+	f = finding(c, PD_FIND_POST_EVENT_MISMATCH, "ns_server/cpu_utilization_rate",
+		    "cluster");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_double_eq_tol(f->delta_pct, 12.5, 3);
 	/* 3525 against a series mean near 3876: about 9 % below */
@@ -85,7 +87,8 @@ START_TEST(test_compare_seed_finds_the_story)
 	ck_assert_ptr_nonnull(f);
 	ck_assert_double_eq_tol(f->value, 3525, 0.01);
 	ck_assert_double_eq_tol(f->delta_pct, -9, 2);
-	ck_assert_ptr_nonnull(finding(c, PD_FIND_RECOVERY, "n1ql_stats/query_requests", "cluster"));
+	ck_assert_ptr_nonnull(
+		finding(c, PD_FIND_RECOVERY, "n1ql_stats/query_requests", "cluster"));
 	pd_comparison_free(c);
 	pd_run_free(a);
 	pd_run_free(b);
@@ -130,8 +133,10 @@ START_TEST(test_compare_is_deterministic)
 	struct pd_comparison *x = compare(a, b), *y = compare(a, b);
 	ck_assert_uint_eq(x->n_deltas, y->n_deltas);
 	for (size_t i = 0; i < x->n_deltas; i++) {
-		ck_assert(memcmp(&x->deltas[i].ci_lo, &y->deltas[i].ci_lo, sizeof(double)) == 0);
-		ck_assert(memcmp(&x->deltas[i].ci_hi, &y->deltas[i].ci_hi, sizeof(double)) == 0);
+		ck_assert(memcmp(&x->deltas[i].ci_lo, &y->deltas[i].ci_lo, sizeof(double)) ==
+			  0);
+		ck_assert(memcmp(&x->deltas[i].ci_hi, &y->deltas[i].ci_hi, sizeof(double)) ==
+			  0);
 	}
 	pd_comparison_free(x);
 	pd_comparison_free(y);
@@ -145,11 +150,14 @@ START_TEST(test_verdict_rules)
 {
 	/* interval inside +-5 %: same, even when significant */
 	ck_assert_int_eq(pd_verdict_of(2, 1, 3, 1e-9, 0.05, 5, 1), PD_VERDICT_SAME);
-	/* significant, beyond the threshold, up is worse: regression; down is worse: improvement */
+	/* significant, beyond the threshold, up is worse: regression; down is worse:
+	 * improvement */
 	ck_assert_int_eq(pd_verdict_of(15, 12, 18, 1e-6, 0.05, 5, 1), PD_VERDICT_REGRESSION);
 	ck_assert_int_eq(pd_verdict_of(15, 12, 18, 1e-6, 0.05, 5, -1), PD_VERDICT_IMPROVEMENT);
-	ck_assert_int_eq(pd_verdict_of(-15, -18, -12, 1e-6, 0.05, 5, -1), PD_VERDICT_REGRESSION);
-	/* significant but tiny (estimate under the threshold, interval reaching past it): same */
+	ck_assert_int_eq(pd_verdict_of(-15, -18, -12, 1e-6, 0.05, 5, -1),
+			 PD_VERDICT_REGRESSION);
+	/* significant but tiny (estimate under the threshold, interval reaching past it): same
+	 */
 	ck_assert_int_eq(pd_verdict_of(3, 1, 6, 1e-6, 0.05, 5, 1), PD_VERDICT_SAME);
 	/* a wide interval across 0: inconclusive */
 	ck_assert_int_eq(pd_verdict_of(8, -4, 20, 0.3, 0.05, 5, 1), PD_VERDICT_INCONCLUSIVE);

@@ -30,7 +30,7 @@ struct result {
 };
 
 static struct result parse_mem(const char *data, size_t len, const char *path,
-                               const struct pd_limits *lim)
+			       const struct pd_limits *lim)
 {
 	struct result r = {pd_run_new("run"), PD_ERR_INIT, 0};
 	struct pd_src src = {data, len, path, lim ? lim : &pd_limits_default};
@@ -53,7 +53,7 @@ static struct result parse_str(const char *s)
 }
 
 static const struct pd_event *event(const struct result *r, size_t i, enum pd_event_kind kind,
-                                    long line, long long local_s)
+				    long line, long long local_s)
 {
 	ck_assert_uint_gt(r->run->n_events, i);
 	const struct pd_event *e = &r->run->events[i];
@@ -100,8 +100,8 @@ START_TEST(test_console_reads_format_example)
 	ck_assert_uint_eq(r.run->n_kpis, 1);
 	const struct pd_kpi *k = &r.run->kpis[0];
 	ck_assert_str_eq(
-	        k->metric,
-	        "n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_1s_1c_1i_avg_query_requests_iris");
+		k->metric,
+		"n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_1s_1c_1i_avg_query_requests_iris");
 	ck_assert_double_eq_tol(k->value, 3525.0, 1e-9);
 	ck_assert_str_eq(k->build, "7.1.0-1345");
 	ck_assert_int_eq(k->dry_run, 0);
@@ -120,12 +120,12 @@ START_TEST(test_console_reads_graceful_failover)
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_uint_eq(r.run->n_events, 7);
 	ck_assert_str_eq(event(&r, 0, PD_EV_FAILOVER_GRACEFUL, 8, 1793615100LL)->node,
-	                 "172.23.100.40");
+			 "172.23.100.40");
 	ck_assert_str_eq(event(&r, 6, PD_EV_SNAPSHOT, 17, DAY_2026_11_02 + 38405)->node,
-	                 "iris_710-1345_graceful_51c7");
+			 "iris_710-1345_graceful_51c7");
 	ck_assert_uint_eq(r.run->n_kpis, 1);
 	ck_assert_str_eq(r.run->kpis[0].metric, "n1ql_thr_Q3_20M_gsi_plasma_ok_graceful_"
-	                                        "failover_1s_1c_1i_avg_query_requests_iris");
+						"failover_1s_1c_1i_avg_query_requests_iris");
 	ck_assert_double_eq_tol(r.run->kpis[0].value, 3610.0, 1e-9);
 	ck_assert_str_eq(r.run->console_result, "UNSTABLE");
 	pd_run_free(r.run);
@@ -139,13 +139,13 @@ START_TEST(test_console_reads_dry_run_post)
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_uint_eq(r.run->n_events, 1);
 	ck_assert_str_eq(event(&r, 0, PD_EV_SNAPSHOT, 4, 1793544245LL)->node,
-	                 "iris_710-1345_access_a7b6");
+			 "iris_710-1345_access_a7b6");
 	ck_assert_uint_eq(r.run->n_kpis, 1);
 	ck_assert_int_eq(r.run->kpis[0].dry_run, 1);
 	ck_assert_int_eq(r.run->kpis[0].line, 5);
 	ck_assert_int_eq(r.run->kpis[0].local_s, 1793544247LL);
 	ck_assert_str_eq(r.run->kpis[0].metric,
-	                 "n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i_avg_query_requests_iris");
+			 "n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i_avg_query_requests_iris");
 	ck_assert_double_eq_tol(r.run->kpis[0].value, 3916.0, 1e-9);
 	ck_assert_str_eq(r.run->console_result, "SUCCESS");
 	pd_run_free(r.run);
@@ -161,12 +161,12 @@ START_TEST(test_console_keeps_phases_apart_in_order)
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_uint_eq(r.run->n_events, 4);
 	ck_assert_str_eq(event(&r, 0, PD_EV_SNAPSHOT, 3, DAY_2026_11_02 + 37170)->node,
-	                 "iris_710-1345_load_3f10");
+			 "iris_710-1345_load_3f10");
 	event(&r, 1, PD_EV_FAILOVER_HARD, 12, DAY_2026_11_02 + 37500);
 	ck_assert_str_eq(event(&r, 2, PD_EV_SNAPSHOT, 13, DAY_2026_11_02 + 38405)->node,
-	                 "iris_710-1345_failover_8a92");
+			 "iris_710-1345_failover_8a92");
 	ck_assert_str_eq(event(&r, 3, PD_EV_SNAPSHOT, 14, DAY_2026_11_02 + 38406)->node,
-	                 "iris_710-1345_load_3f10");
+			 "iris_710-1345_load_3f10");
 	ck_assert_uint_eq(r.run->snapshots.n, 2); /* the repeat is not added twice */
 	ck_assert_str_eq(r.run->snapshots.v[0], "iris_710-1345_load_3f10");
 	ck_assert_str_eq(r.run->snapshots.v[1], "iris_710-1345_failover_8a92");
@@ -193,7 +193,7 @@ START_TEST(test_console_skips_binary_garbage_and_near_misses)
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_uint_eq(r.run->n_events, 1);
 	ck_assert_str_eq(event(&r, 0, PD_EV_FAILOVER_HARD, 17, 1835481599LL)->node,
-	                 "172.23.100.40");
+			 "172.23.100.40");
 	ck_assert_uint_eq(r.run->n_kpis, 0);
 	ck_assert_uint_eq(r.run->snapshots.n, 0);
 	ck_assert_str_eq(r.run->console_result, "ABORTED");
@@ -205,7 +205,7 @@ END_TEST
 START_TEST(test_console_real_jenkins_log_has_no_events)
 {
 	struct result r =
-	        parse_file(PD_FORMATS_DIR "/jenkins/jenkins-rest__build-consoleText.txt");
+		parse_file(PD_FORMATS_DIR "/jenkins/jenkins-rest__build-consoleText.txt");
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_uint_eq(r.run->n_events, 0);
 	ck_assert_uint_eq(r.run->n_kpis, 0);
@@ -285,7 +285,7 @@ START_TEST(test_console_truncated_benchmark_is_parse_error_at_its_line)
 	ck_assert_int_eq(r.rc, PD_EPARSE);
 	ck_assert_int_eq(r.err.line, 3);
 	ck_assert_ptr_nonnull(
-	        strstr(r.err.msg, "unterminated JSON payload of 'Adding a benchmark:'"));
+		strstr(r.err.msg, "unterminated JSON payload of 'Adding a benchmark:'"));
 	ck_assert_uint_eq(r.run->n_kpis, 0);
 	pd_run_free(r.run);
 }
@@ -294,10 +294,10 @@ END_TEST
 START_TEST(test_console_benchmark_without_metric_or_value_is_parse_error)
 {
 	struct result r = parse_str("noise\n"
-	                            "2026-11-02T10:40:07 [INFO] Adding a benchmark: {\n"
-	                            "    \"metric\": \"m\",\n"
-	                            "    \"snapshots\": []\n"
-	                            "}\n");
+				    "2026-11-02T10:40:07 [INFO] Adding a benchmark: {\n"
+				    "    \"metric\": \"m\",\n"
+				    "    \"snapshots\": []\n"
+				    "}\n");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
 	ck_assert_int_eq(r.err.line, 2);
 	ck_assert_str_eq(r.err.msg, "expected a number 'value' in the benchmark post");
@@ -310,7 +310,7 @@ START_TEST(test_console_benchmark_without_metric_or_value_is_parse_error)
 	pd_run_free(r.run);
 
 	r = parse_str("2026-11-02T10:40:07 [INFO] Dry run: {\n    \"metric\": \"m\",\n"
-	              "    \"value\": \"3525\"\n}\n");
+		      "    \"value\": \"3525\"\n}\n");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
 	ck_assert_str_eq(r.err.msg, "expected a number 'value' in the benchmark post");
 	pd_run_free(r.run);
@@ -322,13 +322,13 @@ END_TEST
 START_TEST(test_console_malformed_benchmark_json_is_parse_error)
 {
 	struct result r = parse_str("2026-11-02T10:40:07 [INFO] Adding a benchmark: {\n"
-	                            "    \"metric\": \"m\",\n"
-	                            "    \"value\": 3525.0,\n"
-	                            "}\n");
+				    "    \"metric\": \"m\",\n"
+				    "    \"value\": 3525.0,\n"
+				    "}\n");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
 	ck_assert_int_eq(r.err.line, 1);
 	ck_assert_ptr_nonnull(
-	        strstr(r.err.msg, "expected a JSON object after 'Adding a benchmark:'"));
+		strstr(r.err.msg, "expected a JSON object after 'Adding a benchmark:'"));
 	ck_assert_uint_eq(r.run->n_kpis, 0);
 	pd_run_free(r.run);
 
@@ -359,8 +359,8 @@ END_TEST
 START_TEST(test_console_one_line_payload_and_node_lists)
 {
 	struct result r =
-	        parse_str("2026-11-02T10:25:04 [DEBUG] Starting rebalance with payload: "
-	                  "{\"knownNodes\": \"ns_1@a, ns_1@b,,c\", \"ejectedNodes\": \"\"}\n");
+		parse_str("2026-11-02T10:25:04 [DEBUG] Starting rebalance with payload: "
+			  "{\"knownNodes\": \"ns_1@a, ns_1@b,,c\", \"ejectedNodes\": \"\"}\n");
 	const struct pd_event *e;
 	ck_assert_int_eq(r.rc, 0);
 	e = event(&r, 0, PD_EV_REBALANCE_START, 1, DAY_2026_11_02 + 37504);
@@ -398,10 +398,10 @@ END_TEST
 START_TEST(test_console_time_conversion_edges)
 {
 	struct result r = parse_str("1970-01-01T00:00:00 [INFO] Cluster is balanced\n"
-	                            "1969-12-31T23:59:59 [INFO] Cluster is balanced\n"
-	                            "2000-03-01T00:00:00 [INFO] Cluster is balanced\n"
-	                            "2100-02-29T00:00:00 [INFO] Cluster is balanced\n"
-	                            "2100-03-01T00:00:00 [INFO] Cluster is balanced\n");
+				    "1969-12-31T23:59:59 [INFO] Cluster is balanced\n"
+				    "2000-03-01T00:00:00 [INFO] Cluster is balanced\n"
+				    "2100-02-29T00:00:00 [INFO] Cluster is balanced\n"
+				    "2100-03-01T00:00:00 [INFO] Cluster is balanced\n");
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_uint_eq(r.run->n_events, 4);
 	event(&r, 0, PD_EV_REBALANCE_END, 1, 0);

@@ -146,10 +146,12 @@ START_TEST(test_escape_json_html_text)
 	ck_assert_str_eq(b.ptr, "a\\x1b[2Jb");
 	pd_buf_truncate(&b, 0);
 	/* U+009B (CSI, C2 9B in UTF-8) and a lone 0xff byte; U+00E9 passes */
-	pd_esc_text(&b, "\xc2\x9b" "2J\xff\xc3\xa9");
+	pd_esc_text(&b, "\xc2\x9b"
+			"2J\xff\xc3\xa9");
 	ck_assert_str_eq(b.ptr, "\\xc2\\x9b2J\\xff\xc3\xa9");
 	pd_buf_truncate(&b, 0);
-	pd_esc_html(&b, "a\xff" "b\xc2\x85");
+	pd_esc_html(&b, "a\xff"
+			"b\xc2\x85");
 	ck_assert_str_eq(b.ptr, "a&#xfffd;b&#xfffd;");
 	pd_buf_truncate(&b, 0);
 	/* 0.1 needs 1 digit, 1/3 needs 16 to read back, NaN is not JSON */

@@ -17,8 +17,8 @@
 static struct pd_run *iris_run(void)
 {
 	static const char *const hosts[] = {
-	        "172.23.100.210", "172.23.100.211", "172.23.100.212", "172.23.100.213",
-	        "172.23.100.55",  "172.23.100.45",  "172.23.100.40"};
+		"172.23.100.210", "172.23.100.211", "172.23.100.212", "172.23.100.213",
+		"172.23.100.55",  "172.23.100.45",  "172.23.100.40"};
 	struct pd_run *run = pd_run_new("");
 	for (size_t i = 0; i < sizeof(hosts) / sizeof(*hosts); i++)
 		pd_run_add_node(run, hosts[i], strlen(hosts[i]));
@@ -37,15 +37,15 @@ static struct pd_run *run_of(const char *const *hosts, size_t n, const char *sna
 }
 
 static int decode(struct pd_dbname *d, const struct pd_run *run, const char *db,
-                  struct pd_err *err)
+		  struct pd_err *err)
 {
 	return pd_dbname_decode(d, db, &run->snapshots, run->nodes, run->n_nodes, err);
 }
 
 /* Decodes db in run and checks every field; bucket and server may be NULL. */
 static void expect(const struct pd_run *run, const char *db, const char *collector,
-                   const char *snapshot, const char *bucket, const char *server,
-                   enum pd_scope scope)
+		   const char *snapshot, const char *bucket, const char *server,
+		   enum pd_scope scope)
 {
 	struct pd_dbname d = {0};
 	struct pd_err err = PD_ERR_INIT;
@@ -148,7 +148,7 @@ START_TEST(test_dbname_collectors_are_longest_first)
 	for (i = 0; pd_collectors[i]; i++) {
 		if (i > 0)
 			ck_assert_msg(strlen(pd_collectors[i - 1]) >= strlen(pd_collectors[i]),
-			              "%s before %s", pd_collectors[i - 1], pd_collectors[i]);
+				      "%s before %s", pd_collectors[i - 1], pd_collectors[i]);
 		for (size_t j = 0; j < i; j++)
 			ck_assert_str_ne(pd_collectors[j], pd_collectors[i]);
 		if (!strcmp(pd_collectors[i], "ns_server_system"))
@@ -160,10 +160,10 @@ START_TEST(test_dbname_collectors_are_longest_first)
 	ck_assert_int_gt(ns, sys);
 	/* every collector DESIGN 3.1 names is known */
 	static const char *const named[] = {
-	        "atop",           "net",        "ns_server_system",
-	        "iostat",         "meminfo",    "metrics_rest_api_processes",
-	        "ns_server",      "n1ql_stats", "active_tasks",
-	        "secondary_stats"};
+		"atop",           "net",        "ns_server_system",
+		"iostat",         "meminfo",    "metrics_rest_api_processes",
+		"ns_server",      "n1ql_stats", "active_tasks",
+		"secondary_stats"};
 	for (size_t k = 0; k < sizeof(named) / sizeof(*named); k++) {
 		int found = 0;
 		for (i = 0; pd_collectors[i]; i++)
@@ -187,7 +187,7 @@ START_TEST(test_dbname_rejects_unknown_collector)
 {
 	struct pd_run *run = iris_run();
 	ck_assert_str_eq(expect_fail(run, "foobar" ACCESS),
-	                 "unknown collector in db name 'foobar" ACCESS "'");
+			 "unknown collector in db name 'foobar" ACCESS "'");
 	pd_run_free(run);
 }
 END_TEST
@@ -196,8 +196,8 @@ START_TEST(test_dbname_rejects_unknown_snapshot)
 {
 	struct pd_run *run = iris_run();
 	ck_assert_str_eq(expect_fail(run, "atopiris_710-1345_load_12341722310040"),
-	                 "unknown snapshot in db name 'atopiris_710-1345_load_12341722310040' "
-	                 "(after collector 'atop')");
+			 "unknown snapshot in db name 'atopiris_710-1345_load_12341722310040' "
+			 "(after collector 'atop')");
 	pd_run_free(run);
 }
 END_TEST
@@ -218,11 +218,11 @@ START_TEST(test_dbname_cluster_collector_rejects_remainder)
 	struct pd_run *run = iris_run();
 	const char *msg = expect_fail(run, "n1ql_stats" ACCESS "bucket-1");
 	ck_assert_msg(strstr(msg, "collector 'n1ql_stats' is cluster-scope") != NULL, "%s",
-	              msg);
+		      msg);
 	/* a server suffix is no better: n1ql_stats writes no per-server db */
 	msg = expect_fail(run, "n1ql_stats" ACCESS "1722310040");
 	ck_assert_msg(strstr(msg, "reads as server scope (node 172.23.100.40)") != NULL, "%s",
-	              msg);
+		      msg);
 	pd_run_free(run);
 }
 END_TEST
@@ -244,8 +244,8 @@ START_TEST(test_dbname_two_snapshots_one_prefix_of_other_is_ambiguous)
 	pd_strv_add(&run->snapshots, ACCESS "b");
 	const char *msg = expect_fail(run, "ns_server" ACCESS "bucket-1");
 	ck_assert_str_eq(msg, "db name 'ns_server" ACCESS "bucket-1' decodes two ways: "
-	                      "snapshot " ACCESS " + bucket 'bucket-1'; "
-	                      "snapshot " ACCESS "b + bucket 'ucket-1'");
+			      "snapshot " ACCESS " + bucket 'bucket-1'; "
+			      "snapshot " ACCESS "b + bucket 'ucket-1'");
 	pd_run_free(run);
 }
 END_TEST
@@ -257,7 +257,7 @@ START_TEST(test_dbname_two_hosts_with_same_digits_are_ambiguous)
 	struct pd_run *run = run_of(hosts, 2, ACCESS);
 	const char *msg = expect_fail(run, "atop" ACCESS "1722310");
 	ck_assert_str_eq(msg, "db name 'atop" ACCESS "1722310' decodes two ways: "
-	                      "bucket '' + server 172.23.1.0; bucket '' + server 172.2.31.0");
+			      "bucket '' + server 172.23.1.0; bucket '' + server 172.2.31.0");
 	pd_run_free(run);
 }
 END_TEST
@@ -276,9 +276,9 @@ START_TEST(test_dbname_host_suffix_collision_settled_by_scope)
 	       PD_SCOPE_SERVER);
 	const char *msg = expect_fail(run, "kvstore_stats" ACCESS "bucket-117223100210");
 	ck_assert_msg(strstr(msg, "bucket 'bucket-1' + server 172.23.100.210") != NULL, "%s",
-	              msg);
+		      msg);
 	ck_assert_msg(strstr(msg, "bucket 'bucket-11' + server 72.23.100.210") != NULL, "%s",
-	              msg);
+		      msg);
 	pd_run_free(run);
 }
 END_TEST
@@ -324,14 +324,14 @@ static void strv_of(struct pd_strv *sv, const char *const *v, size_t n)
 START_TEST(test_find_snapshots_of_two_phases_sorted_once)
 {
 	static const char *const dbs[] = {"atop" ACCESS "1722310040",
-	                                  "ns_server_system" FAILOVER "17223100210",
-	                                  "ns_server" ACCESS "bucket-1",
-	                                  "n1ql_stats" FAILOVER,
-	                                  "active_tasks" FAILOVER,
-	                                  "ns_server" FAILOVER,
-	                                  "atop" FAILOVER "1722310040",
-	                                  "foobar" ACCESS,
-	                                  "kvstore_stats" ACCESS "bucket-117223100210"};
+					  "ns_server_system" FAILOVER "17223100210",
+					  "ns_server" ACCESS "bucket-1",
+					  "n1ql_stats" FAILOVER,
+					  "active_tasks" FAILOVER,
+					  "ns_server" FAILOVER,
+					  "atop" FAILOVER "1722310040",
+					  "foobar" ACCESS,
+					  "kvstore_stats" ACCESS "bucket-117223100210"};
 	struct pd_strv dbv = {0}, out = {0};
 	strv_of(&dbv, dbs, sizeof(dbs) / sizeof(*dbs));
 	pd_dbname_find_snapshots(&out, &dbv, "iris");
@@ -356,7 +356,7 @@ START_TEST(test_find_snapshots_cuts_after_four_hex_digits)
 	/* no cluster-scope db: the name ends at "_a7b6" and "1722310040" / "bucket-1" / the
 	 * 4 digits of "bucket-1" are the rest; 'b' of "bucket" is hex but only 4 are taken */
 	static const char *const dbs[] = {"atop" ACCESS "1722310040",
-	                                  "ns_server" ACCESS "bucket-1"};
+					  "ns_server" ACCESS "bucket-1"};
 	struct pd_strv dbv = {0}, out = {0};
 	strv_of(&dbv, dbs, 2);
 	pd_dbname_find_snapshots(&out, &dbv, "iris");
@@ -372,7 +372,7 @@ START_TEST(test_find_snapshots_prefers_names_that_end_a_db)
 	/* phase "n1ql_access": "_acce" looks like the 4 hex digits, but the ns_server
 	 * overview db ends right after "_a7b6" and settles it */
 	static const char *const dbs[] = {"atopiris_710-1345_n1ql_access_a7b61722310040",
-	                                  "ns_serveriris_710-1345_n1ql_access_a7b6"};
+					  "ns_serveriris_710-1345_n1ql_access_a7b6"};
 	struct pd_strv dbv = {0}, out = {0};
 	strv_of(&dbv, dbs, 2);
 	pd_dbname_find_snapshots(&out, &dbv, "iris");
@@ -386,7 +386,7 @@ END_TEST
 START_TEST(test_find_snapshots_keeps_to_the_cluster)
 {
 	static const char *const dbs[] = {"atopaether_710-1345_access_a7b61722311053",
-	                                  "n1ql_stats" ACCESS};
+					  "n1ql_stats" ACCESS};
 	struct pd_strv dbv = {0}, out = {0};
 	strv_of(&dbv, dbs, 2);
 	pd_dbname_find_snapshots(&out, &dbv, "iris");
@@ -407,7 +407,7 @@ START_TEST(test_find_snapshots_ignores_names_without_the_pattern)
 {
 	/* no build digits; no 4 hex digits; only 3 hex digits; unknown collector */
 	static const char *const dbs[] = {"atopiris_access_a7b6", "n1ql_statsiris_710_access",
-	                                  "n1ql_statsiris_710_access_a7b", "foo" ACCESS, ""};
+					  "n1ql_statsiris_710_access_a7b", "foo" ACCESS, ""};
 	struct pd_strv dbv = {0}, out = {0};
 	strv_of(&dbv, dbs, sizeof(dbs) / sizeof(*dbs));
 	pd_dbname_find_snapshots(&out, &dbv, "iris");

@@ -101,7 +101,7 @@ START_TEST(test_esc_xml_round_trips_through_libxml2)
 	pd_esc_xml(&doc, in);
 	pd_buf_adds(&doc, "</r>");
 	xmlDocPtr x = xmlReadMemory(doc.ptr, (int)doc.len, "t.xml", "UTF-8",
-	                            XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+				    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	ck_assert_ptr_nonnull(x);
 	xmlNodePtr root = xmlDocGetRootElement(x);
 	xmlChar *attr = xmlGetProp(root, (const xmlChar *)"a");

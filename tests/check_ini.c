@@ -16,7 +16,7 @@
  * 4 for each .spec, 33, 34, 34 and 25 for the .test files. */
 
 static int parse_text(struct pd_ini *ini, const char *text, size_t len,
-                      const struct pd_limits *lim, struct pd_err *err)
+		      const struct pd_limits *lim, struct pd_err *err)
 {
 	struct pd_src src = {text, len, "t.ini", lim};
 	return pd_ini_parse(ini, &src, err);
@@ -44,7 +44,7 @@ static struct pd_run *load_spec(const char *path)
 }
 
 static void expect_node(const struct pd_run *run, size_t i, const char *host, unsigned services,
-                        unsigned first, const char *role)
+			unsigned first, const char *role)
 {
 	ck_assert_uint_gt(run->n_nodes, i);
 	ck_assert_str_eq(run->nodes[i].host, host);
@@ -67,11 +67,11 @@ START_TEST(test_ini_reads_iris_extra_n1ql_spec)
 	ck_assert_int_eq(ini->e[2].line, 18);
 	ck_assert_int_eq(ini->e[3].line, 21);
 	ck_assert_str_eq(pd_ini_get(ini, "clusters", "iris"),
-	                 "172.23.100.210:kv\n172.23.100.211:kv\n172.23.100.212:kv\n"
-	                 "172.23.100.213:kv\n172.23.100.55:n1ql\n172.23.100.45:index\n"
-	                 "172.23.100.40:n1ql");
+			 "172.23.100.210:kv\n172.23.100.211:kv\n172.23.100.212:kv\n"
+			 "172.23.100.213:kv\n172.23.100.55:n1ql\n172.23.100.45:index\n"
+			 "172.23.100.40:n1ql");
 	ck_assert_str_eq(pd_ini_get(ini, "clients", "hosts"),
-	                 "172.23.100.44\n172.23.100.104\n172.23.100.105");
+			 "172.23.100.44\n172.23.100.104\n172.23.100.105");
 	ck_assert_str_eq(pd_ini_get(ini, "storage", "data"), "/data");
 	ck_assert_str_eq(pd_ini_get(ini, "metadata", "cluster"), "iris");
 	/* 7 nodes; the 3 [clients] hosts are not nodes */
@@ -161,8 +161,8 @@ START_TEST(test_ini_reads_throughput_test)
 	struct pd_ini ini = {0};
 	struct pd_testcfg cfg = {0};
 	load_test(&ini, &cfg,
-	          PERFRUNNER
-	          "tests_n1ql_collections_n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i.test");
+		  PERFRUNNER
+		  "tests_n1ql_collections_n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i.test");
 	ck_assert_uint_eq(ini.n, 33);
 	ck_assert_str_eq(cfg.test, "perfrunner.tests.n1ql.N1QLThroughputTest");
 	ck_assert_str_eq(cfg.title, "Q3, Range Scan, Plasma, not_bounded, s=1 c=1 i=1");
@@ -172,11 +172,11 @@ START_TEST(test_ini_reads_throughput_test)
 	ck_assert_int_eq(cfg.stats_interval_s, 0);
 	/* split at the first '=' only; dots in keys; JSON in values */
 	ck_assert_str_eq(pd_ini_get(&ini, "n1ql-range-scan", "statement"),
-	                 "SELECT name AS _name, street AS _street FROM `bucket-1` WHERE "
-	                 "capped_small=$1;");
+			 "SELECT name AS _name, street AS _street FROM `bucket-1` WHERE "
+			 "capped_small=$1;");
 	ck_assert_str_eq(pd_ini_get(&ini, "n1ql-range-scan", "args"), "[\"{capped_small}\"]");
 	ck_assert_str_eq(pd_ini_get(&ini, "secondary", "indexer.settings.storage_mode"),
-	                 "plasma");
+			 "plasma");
 	testcfg_free(&cfg);
 	pd_ini_free(&ini);
 }
@@ -187,13 +187,13 @@ START_TEST(test_ini_reads_hard_failover_test)
 	struct pd_ini ini = {0};
 	struct pd_testcfg cfg = {0};
 	load_test(&ini, &cfg,
-	          PERFRUNNER
-	          "tests_n1ql_collections_n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_"
-	          "1s_1c_1i.test");
+		  PERFRUNNER
+		  "tests_n1ql_collections_n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_"
+		  "1s_1c_1i.test");
 	ck_assert_uint_eq(ini.n, 34);
 	ck_assert_str_eq(cfg.test, "perfrunner.tests.n1ql.N1QLThroughputShutdownTest");
 	ck_assert_str_eq(cfg.title, "Q3, Range Scan, Plasma, not_bounded, Hard Failover, Query "
-	                            "Service Only, s=1 c=1 i=1");
+				    "Service Only, s=1 c=1 i=1");
 	ck_assert_int_eq(cfg.initial_nodes, 7);
 	ck_assert_int_eq(cfg.access_time_s, 1200);
 	ck_assert_str_eq(cfg.shutdown_type, "hard_failover");
@@ -207,12 +207,12 @@ START_TEST(test_ini_reads_graceful_failover_test)
 	struct pd_ini ini = {0};
 	struct pd_testcfg cfg = {0};
 	load_test(&ini, &cfg,
-	          PERFRUNNER "tests_n1ql_collections_n1ql_thr_Q3_20M_gsi_plasma_ok_graceful_"
-	                     "failover_1s_1c_1i.test");
+		  PERFRUNNER "tests_n1ql_collections_n1ql_thr_Q3_20M_gsi_plasma_ok_graceful_"
+			     "failover_1s_1c_1i.test");
 	ck_assert_uint_eq(ini.n, 34);
 	ck_assert_str_eq(cfg.test, "perfrunner.tests.n1ql.N1QLThroughputShutdownTest");
 	ck_assert_str_eq(cfg.title, "Q3, Range Scan, Plasma, not_bounded, Graceful Failover, "
-	                            "Query+Data Service, s=1 c=1 i=1");
+				    "Query+Data Service, s=1 c=1 i=1");
 	ck_assert_int_eq(cfg.initial_nodes, 7);
 	ck_assert_int_eq(cfg.access_time_s, 1200);
 	ck_assert_str_eq(cfg.shutdown_type, "graceful_failover");
@@ -230,7 +230,7 @@ START_TEST(test_ini_reads_kv_hard_failover_test)
 	ck_assert_uint_eq(ini.n, 25);
 	ck_assert_str_eq(cfg.test, "perfrunner.tests.rebalance.HardFailoverTest");
 	ck_assert_str_eq(cfg.title,
-	                 "Hard failover (ms), 4 -> 3, 1 bucket x 100M x 2KB, 10K ops/sec");
+			 "Hard failover (ms), 4 -> 3, 1 bucket x 100M x 2KB, 10K ops/sec");
 	ck_assert_int_eq(cfg.initial_nodes, 4);
 	ck_assert_int_eq(cfg.access_time_s, 0);
 	ck_assert_ptr_null(cfg.shutdown_type);
@@ -248,8 +248,8 @@ START_TEST(test_ini_continuation_comments_and_delimiters)
 	 * j = "x y\n[not a section]", empty = "", url = "http://h:8091/x = y",
 	 * [t] k = "v # not a comment" */
 	const char *t =
-	        "[s]\nk =\n  a\n\n  b\n# c\n  ; d\n  c\n\n\nj: x y \n  [not a section]\n"
-	        "empty =\nurl = http://h:8091/x = y\n[t]\nk = v # not a comment\n";
+		"[s]\nk =\n  a\n\n  b\n# c\n  ; d\n  c\n\n\nj: x y \n  [not a section]\n"
+		"empty =\nurl = http://h:8091/x = y\n[t]\nk = v # not a comment\n";
 	struct pd_ini ini = {0};
 	struct pd_err err = PD_ERR_INIT;
 	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, &err), 0);
@@ -295,7 +295,7 @@ END_TEST
 
 /* Parses t (len bytes), expects code at line:col, and returns the message (static). */
 static const char *expect_error(const char *t, size_t len, const struct pd_limits *lim,
-                                int code, long line, long col)
+				int code, long line, long col)
 {
 	static struct pd_err err;
 	struct pd_ini ini = {0};
@@ -303,7 +303,7 @@ static const char *expect_error(const char *t, size_t len, const struct pd_limit
 	ck_assert_int_eq(parse_text(&ini, t, len, lim, &err), code);
 	ck_assert_str_eq(err.path, "t.ini");
 	ck_assert_msg(err.line == line && err.col == col, "%ld:%ld: %s", err.line, err.col,
-	              err.msg);
+		      err.msg);
 	ck_assert_uint_eq(ini.n, 0);
 	ck_assert_ptr_null(ini.e);
 	ck_assert_ptr_null(ini.path);
@@ -314,7 +314,7 @@ START_TEST(test_ini_rejects_key_before_section)
 {
 	const char *t = "# spec\nkey = v\n[a]\n";
 	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 2, 1),
-	                 "expected a [section] header before 'key = v'");
+			 "expected a [section] header before 'key = v'");
 }
 END_TEST
 
@@ -323,10 +323,10 @@ START_TEST(test_ini_rejects_unterminated_section)
 	/* "[clusters" is 9 bytes: the error points after it, column 10 */
 	const char *t = "[a]\nx = 1\n[clusters\niris =\n";
 	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 3, 10),
-	                 "expected ']' to close the section header");
+			 "expected ']' to close the section header");
 	t = "[]\n";
 	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 1, 2),
-	                 "expected a section name between '[' and ']'");
+			 "expected a section name between '[' and ']'");
 }
 END_TEST
 
@@ -335,10 +335,10 @@ START_TEST(test_ini_rejects_line_without_delimiter)
 	/* "foo bar" has neither '=' nor ':' and is not indented under a key */
 	const char *t = "[a]\nk = v\nfoo bar\n";
 	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 3, 8),
-	                 "expected '=' or ':' after key 'foo bar'");
+			 "expected '=' or ':' after key 'foo bar'");
 	t = "[a]\n = v\n";
 	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 2, 2),
-	                 "expected a key before '='");
+			 "expected a key before '='");
 }
 END_TEST
 
@@ -347,7 +347,7 @@ START_TEST(test_ini_rejects_nul_byte)
 	/* "[a]\n" is bytes 0-3, "k = v" 4-8, the NUL byte 9: line 2, column 6 */
 	static const char t[] = "[a]\nk = v\0w\n";
 	ck_assert_str_eq(expect_error(t, sizeof(t) - 1, &pd_limits_default, PD_EPARSE, 2, 6),
-	                 "unexpected NUL byte");
+			 "unexpected NUL byte");
 }
 END_TEST
 
@@ -377,7 +377,7 @@ START_TEST(test_testcfg_rejects_bad_integer)
 	ck_assert_str_eq(err.path, OWN_INI "bad_integer.test");
 	ck_assert_int_eq(err.line, 6);
 	ck_assert_str_eq(err.msg,
-	                 "expected a non-negative integer for [access] time, got '12x0'");
+			 "expected a non-negative integer for [access] time, got '12x0'");
 	ck_assert_ptr_null(cfg.test); /* nothing filled on failure */
 	pd_ini_free(&ini);
 }
@@ -399,10 +399,10 @@ START_TEST(test_testcfg_integer_forms)
 	struct pd_err err = PD_ERR_INIT;
 	/* XDCR tests give one count per cluster: the first is ours */
 	ck_assert_int_eq(testcfg_of(&cfg,
-	                            "[cluster]\ninitial_nodes = 4 3\n[stats]\ninterval = +2\n"
-	                            "[access]\ntime = 0\n",
-	                            &err),
-	                 0);
+				    "[cluster]\ninitial_nodes = 4 3\n[stats]\ninterval = +2\n"
+				    "[access]\ntime = 0\n",
+				    &err),
+			 0);
 	ck_assert_int_eq(cfg.initial_nodes, 4);
 	ck_assert_int_eq(cfg.stats_interval_s, 2);
 	ck_assert_int_eq(cfg.access_time_s, 0);
@@ -417,11 +417,11 @@ START_TEST(test_testcfg_integer_forms)
 	/* 2^31 does not fit the int field */
 	ck_assert_int_eq(testcfg_of(&cfg, "[stats]\ninterval = 2147483648\n", &err), PD_EPARSE);
 	ck_assert_msg(strstr(err.msg, "expected at most 2147483647 for [stats] interval") !=
-	                      NULL,
-	              "%s", err.msg);
+			      NULL,
+		      "%s", err.msg);
 	err = (struct pd_err)PD_ERR_INIT;
 	ck_assert_int_eq(testcfg_of(&cfg, "[access]\ntime = 99999999999999999999\n", &err),
-	                 PD_EPARSE);
+			 PD_EPARSE);
 	testcfg_free(&cfg);
 }
 END_TEST

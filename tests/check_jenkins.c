@@ -34,7 +34,7 @@ static double now(void)
 }
 
 static struct result parse_mem(parse_fn fn, const char *data, size_t len, const char *path,
-                               const struct pd_limits *lim)
+			       const struct pd_limits *lim)
 {
 	struct result r = {pd_run_new("run"), NULL, PD_ERR_INIT, 0, 0};
 	struct pd_src src = {data, len, path, lim ? lim : &pd_limits_default};
@@ -72,7 +72,7 @@ static void done(struct result *r)
 START_TEST(test_json_reads_build_info)
 {
 	struct result r =
-	        parse_file(pd_jenkins_json_parse, FDIR "jenkins-rest__build-info.json");
+		parse_file(pd_jenkins_json_parse, FDIR "jenkins-rest__build-info.json");
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_int_eq(r.j->present, 1);
 	ck_assert_str_eq(r.j->path, FDIR "jenkins-rest__build-info.json");
@@ -101,7 +101,7 @@ END_TEST
 START_TEST(test_json_ignores_nested_fields_of_changesets)
 {
 	struct result r = parse_file(pd_jenkins_json_parse,
-	                             FDIR "jenkins-rest__build-info-git-commit.json");
+				     FDIR "jenkins-rest__build-info-git-commit.json");
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_str_eq(r.j->id, "10");
 	ck_assert_int_eq(r.j->number, 10);
@@ -119,7 +119,7 @@ END_TEST
 START_TEST(test_json_reads_class_and_no_parameters)
 {
 	struct result r = parse_file(pd_jenkins_json_parse,
-	                             FDIR "jenkins-rest__build-info-no-params.json");
+				     FDIR "jenkins-rest__build-info-no-params.json");
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_str_eq(r.j->klass, "org.jenkinsci.plugins.workflow.job.WorkflowRun");
 	ck_assert_uint_eq(r.j->n_params, 0);
@@ -175,7 +175,7 @@ END_TEST
 START_TEST(test_json_job_falls_back_to_full_display_name)
 {
 	struct result r = parse_str(pd_jenkins_json_parse,
-	                            "{\"number\":3,\"fullDisplayName\":\"a #b #3\"}");
+				    "{\"number\":3,\"fullDisplayName\":\"a #b #3\"}");
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_str_eq(r.j->job, "a #b"); /* before the last " #" */
 	done(&r);
@@ -206,8 +206,8 @@ END_TEST
 START_TEST(test_json_wrong_type_points_at_the_value)
 {
 	struct result r =
-	        parse_str(pd_jenkins_json_parse, "{\n  \"actions\": [],\n"
-	                                         "  \"number\": 12,\n  \"result\": 42\n}");
+		parse_str(pd_jenkins_json_parse, "{\n  \"actions\": [],\n"
+						 "  \"number\": 12,\n  \"result\": 42\n}");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
 	ck_assert_str_eq(r.err.msg, "expected a string for 'result'");
 	ck_assert_int_eq(r.err.line, 4);
@@ -219,17 +219,17 @@ END_TEST
 START_TEST(test_json_rejects_other_wrong_types)
 {
 	static const char *const cases[][2] = {
-	        {"{\"number\": 1.5}", "expected an integer for 'number'"},
-	        {"{\"number\": 1, \"timestamp\": \"1461091892486\"}",
-	         "expected an integer for 'timestamp'"},
-	        {"{\"number\": 1, \"duration\": 1e300}", "expected an integer for 'duration'"},
-	        {"{\"number\": 1, \"building\": \"false\"}",
-	         "expected true or false for 'building'"},
-	        {"{\"number\": 1, \"_class\": 7}", "expected a string for '_class'"},
-	        {"{\"number\": 1, \"url\": []}", "expected a string for 'url'"},
-	        {"{\"number\": 1, \"actions\": {}}", "expected an array for 'actions'"},
-	        {"{\"number\": 1, \"actions\": [{\"parameters\": [7]}]}",
-	         "expected an object for 'parameters'"},
+		{"{\"number\": 1.5}", "expected an integer for 'number'"},
+		{"{\"number\": 1, \"timestamp\": \"1461091892486\"}",
+		 "expected an integer for 'timestamp'"},
+		{"{\"number\": 1, \"duration\": 1e300}", "expected an integer for 'duration'"},
+		{"{\"number\": 1, \"building\": \"false\"}",
+		 "expected true or false for 'building'"},
+		{"{\"number\": 1, \"_class\": 7}", "expected a string for '_class'"},
+		{"{\"number\": 1, \"url\": []}", "expected a string for 'url'"},
+		{"{\"number\": 1, \"actions\": {}}", "expected an array for 'actions'"},
+		{"{\"number\": 1, \"actions\": [{\"parameters\": [7]}]}",
+		 "expected an object for 'parameters'"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		struct result r = parse_str(pd_jenkins_json_parse, cases[i][0]);
@@ -245,9 +245,9 @@ END_TEST
 START_TEST(test_json_parameter_name_type_error_points_into_actions)
 {
 	struct result r =
-	        parse_str(pd_jenkins_json_parse,
-	                  "{\"number\":1,\"actions\":[{},{\"parameters\":[{\"name\":5,"
-	                  "\"value\":\"x\"}]}]}");
+		parse_str(pd_jenkins_json_parse,
+			  "{\"number\":1,\"actions\":[{},{\"parameters\":[{\"name\":5,"
+			  "\"value\":\"x\"}]}]}");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
 	ck_assert_str_eq(r.err.msg, "expected a string for 'name'");
 	ck_assert_int_eq(r.err.col, 50);
@@ -258,12 +258,12 @@ END_TEST
 START_TEST(test_json_parameter_values_of_every_kind)
 {
 	struct result r =
-	        parse_str(pd_jenkins_json_parse,
-	                  "{\"number\":1,\"actions\":[{\"parameters\":["
-	                  "{\"name\":\"s\",\"value\":\"text\"},{\"name\":\"t\",\"value\":true},"
-	                  "{\"name\":\"n\",\"value\":null},{\"name\":\"m\"},"
-	                  "{\"name\":\"o\",\"value\":{\"a\": [1, 2]}},"
-	                  "{\"name\":\"e\",\"value\":  0.000}]}]}");
+		parse_str(pd_jenkins_json_parse,
+			  "{\"number\":1,\"actions\":[{\"parameters\":["
+			  "{\"name\":\"s\",\"value\":\"text\"},{\"name\":\"t\",\"value\":true},"
+			  "{\"name\":\"n\",\"value\":null},{\"name\":\"m\"},"
+			  "{\"name\":\"o\",\"value\":{\"a\": [1, 2]}},"
+			  "{\"name\":\"e\",\"value\":  0.000}]}]}");
 	ck_assert_int_eq(r.rc, 0);
 	ck_assert_uint_eq(r.j->n_params, 6);
 	ck_assert_param(r.j, "s", "text");
@@ -280,7 +280,7 @@ END_TEST
 START_TEST(test_json_syntax_error_has_line)
 {
 	struct result r = parse_str(pd_jenkins_json_parse,
-	                            "{\n\"number\": 1,\n\"id\": \"1\"\n\"result\": null}");
+				    "{\n\"number\": 1,\n\"id\": \"1\"\n\"result\": null}");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
 	ck_assert_int_eq(r.err.line, 4);
 	ck_assert_ptr_nonnull(strstr(r.err.msg, "expected valid JSON"));
@@ -400,7 +400,7 @@ START_TEST(test_xml_reads_gerrit_capture)
 	ck_assert_int_eq(r.j->timestamp_ms, 1571320100749LL);
 	ck_assert_int_eq(r.j->duration_ms, 141763);
 	ck_assert_str_eq(r.j->url,
-	                 "https://gerrit-ci.gerritforge.com/job/Gerrit-codestyle/46047/");
+			 "https://gerrit-ci.gerritforge.com/job/Gerrit-codestyle/46047/");
 	ck_assert_str_eq(r.j->display_name, "#46047");
 	ck_assert_str_eq(r.j->full_display_name, "Gerrit-codestyle #46047");
 	ck_assert_str_eq(r.j->job, "Gerrit-codestyle");
@@ -410,7 +410,7 @@ START_TEST(test_xml_reads_gerrit_capture)
 	ck_assert_param(r.j, "BRANCH", "607c3f853f4cb489811fa77bfcad7a638fff898e");
 	ck_assert_param(r.j, "MODE", "reviewdb");
 	ck_assert_param(r.j, "CHANGE_URL",
-	                "https://gerrit-review.googlesource.com/#/c/241546/4");
+			"https://gerrit-review.googlesource.com/#/c/241546/4");
 	ck_assert_str_eq(r.j->params[4].name, "TARGET_BRANCH");
 	ck_assert_str_eq(r.j->params[4].value, "stable-2.14");
 	done(&r);
@@ -421,7 +421,7 @@ END_TEST
 START_TEST(test_xml_rejects_browser_banner)
 {
 	struct result r = parse_file(pd_jenkins_xml_parse,
-	                             FDIR "gerrit-ci_build_api_xml__browser_capture.xml.txt");
+				     FDIR "gerrit-ci_build_api_xml__browser_capture.xml.txt");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
 	ck_assert_int_eq(r.err.line, 1);
 	ck_assert_int_eq(r.err.col, 1);
@@ -448,8 +448,8 @@ START_TEST(test_xml_reads_one_line_single_quoted_build)
 	ck_assert_uint_eq(r.j->n_params, 5);
 	ck_assert_param(r.j, "cluster", "iris_extra_n1ql.spec");
 	ck_assert_param(
-	        r.j, "test_config",
-	        "n1ql/collections/n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_1s_1c_1i.test");
+		r.j, "test_config",
+		"n1ql/collections/n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_1s_1c_1i.test");
 	ck_assert_param(r.j, "version", "7.1.0-1345");
 	ck_assert_param(r.j, "dry_run", "false");
 	ck_assert_param(r.j, "note", "a & b <c> \xc3\xa9");
@@ -504,8 +504,8 @@ END_TEST
 START_TEST(test_xml_syntax_error_has_line_and_column)
 {
 	struct result r = parse_str(pd_jenkins_xml_parse,
-	                            "<freeStyleBuild>\n<number>1</number>\n<id>2</idx>\n"
-	                            "</freeStyleBuild>");
+				    "<freeStyleBuild>\n<number>1</number>\n<id>2</idx>\n"
+				    "</freeStyleBuild>");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
 	ck_assert_int_eq(r.err.line, 3);
 	ck_assert_int_gt(r.err.col, 0);
@@ -528,21 +528,21 @@ END_TEST
 START_TEST(test_xml_rejects_wrong_types_naming_the_element)
 {
 	struct result r =
-	        parse_str(pd_jenkins_xml_parse,
-	                  "<freeStyleBuild>\n<number>twelve</number></freeStyleBuild>");
+		parse_str(pd_jenkins_xml_parse,
+			  "<freeStyleBuild>\n<number>twelve</number></freeStyleBuild>");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
 	ck_assert_str_eq(r.err.msg, "expected an integer in <number>, got 'twelve'");
 	ck_assert_int_eq(r.err.line, 2);
 	done(&r);
 
 	r = parse_str(pd_jenkins_xml_parse,
-	              "<b><number>1</number><timestamp>12x</timestamp></b>");
+		      "<b><number>1</number><timestamp>12x</timestamp></b>");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
 	ck_assert_str_eq(r.err.msg, "expected an integer in <timestamp>, got '12x'");
 	done(&r);
 
 	r = parse_str(pd_jenkins_xml_parse,
-	              "<b><number>1</number><building>yes</building></b>");
+		      "<b><number>1</number><building>yes</building></b>");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
 	ck_assert_str_eq(r.err.msg, "expected true or false in <building>, got 'yes'");
 	done(&r);
@@ -553,9 +553,9 @@ END_TEST
 START_TEST(test_xml_rejects_a_job_as_not_a_build)
 {
 	struct result r = parse_str(pd_jenkins_xml_parse,
-	                            "<freeStyleProject _class='hudson.model.FreeStyleProject'>"
-	                            "<build><number>7</number></build><name>fish</name>"
-	                            "</freeStyleProject>");
+				    "<freeStyleProject _class='hudson.model.FreeStyleProject'>"
+				    "<build><number>7</number></build><name>fish</name>"
+				    "</freeStyleProject>");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
 	ck_assert_str_eq(r.err.msg, "not a build: no <number> in <freeStyleProject>");
 	done(&r);

@@ -49,10 +49,10 @@ START_TEST(test_perfdb_json_reads_compact_body)
 	struct pd_series s = {0};
 	struct pd_err err = PD_ERR_INIT;
 	ck_assert_int_eq(json(&s,
-	                      "[[1700000000123, 12.5], [1700000005120,13],"
-	                      "[1700000010001, 1.2e3]]",
-	                      &err),
-	                 0);
+			      "[[1700000000123, 12.5], [1700000005120,13],"
+			      "[1700000010001, 1.2e3]]",
+			      &err),
+			 0);
 	ck_assert_uint_eq(s.n, 3);
 	ck_assert(s.t_ms[0] == 1700000000123);
 	ck_assert(s.t_ms[1] == 1700000005120);
@@ -71,10 +71,10 @@ START_TEST(test_perfdb_json_reads_any_rfc_whitespace)
 	struct pd_series s = {0};
 	struct pd_err err = PD_ERR_INIT;
 	ck_assert_int_eq(
-	        json(&s,
-	             " \r\n[\n\t[ 1700000000123 ,\t12.5 ] ,\r\n  [1700000005120,13]\n]\n\t ",
-	             &err),
-	        0);
+		json(&s,
+		     " \r\n[\n\t[ 1700000000123 ,\t12.5 ] ,\r\n  [1700000005120,13]\n]\n\t ",
+		     &err),
+		0);
 	ck_assert_uint_eq(s.n, 2);
 	ck_assert(s.t_ms[1] == 1700000005120);
 	ck_assert_double_eq(s.v[0], 12.5);
@@ -87,11 +87,11 @@ START_TEST(test_perfdb_json_reads_exponents_and_negative_values)
 	struct pd_series s = {0};
 	struct pd_err err = PD_ERR_INIT;
 	ck_assert_int_eq(
-	        json(&s, "[[1,-0.5],[2,2.5E-3],[3,-1e+2],[4,-0],[5,0.0],[6,1e-400]]", &err), 0);
+		json(&s, "[[1,-0.5],[2,2.5E-3],[3,-1e+2],[4,-0],[5,0.0],[6,1e-400]]", &err), 0);
 	ck_assert_uint_eq(s.n, 6);
 	assert_bits_eq(s.v[0], -0.5);
 	assert_bits_eq(s.v[1],
-	               0.0025); /* the compiler rounds the literal: an independent strtod */
+		       0.0025); /* the compiler rounds the literal: an independent strtod */
 	assert_bits_eq(s.v[2], -100.0);
 	assert_bits_eq(s.v[3], -0.0); /* the sign of zero survives */
 	assert_bits_eq(s.v[4], 0.0);
@@ -135,12 +135,12 @@ START_TEST(test_perfdb_json_timestamps_are_exact_integers)
 	struct pd_series s = {0};
 	struct pd_err err = PD_ERR_INIT;
 	ck_assert_int_eq(
-	        json(&s,
-	             "[[1.7e12,1],[1700000000123.0,2],[17000000001240e-1,3],[-5,4],[0.0,5],"
-	             "[9007199254740993,6],[9.223372036854775807e18,7],"
-	             "[-9223372036854775808,8],[-0,9]]",
-	             &err),
-	        0);
+		json(&s,
+		     "[[1.7e12,1],[1700000000123.0,2],[17000000001240e-1,3],[-5,4],[0.0,5],"
+		     "[9007199254740993,6],[9.223372036854775807e18,7],"
+		     "[-9223372036854775808,8],[-0,9]]",
+		     &err),
+		0);
 	/* 1.7e12 = 1700000000000; 17000000001240e-1 = 1700000000124; 2^53 + 1 =
 	 * 9007199254740993 (a double would make it ...992); 9.223372036854775807e18 =
 	 * INT64_MAX; -0 and 0.0 are both 0, the later (-0 -> 9) wins */
@@ -173,8 +173,8 @@ START_TEST(test_perfdb_json_reads_numbers_longer_than_the_stack_buffer)
 	sevens[1] = '.';
 	sevens[122] = '\0';
 	snprintf(body, sizeof(body), "[[1700000000123.%s,%s],[1,%s]]",
-	         "00000000000000000000000000000000000000000000000000000000000000000000000000",
-	         zeros, sevens);
+		 "00000000000000000000000000000000000000000000000000000000000000000000000000",
+		 zeros, sevens);
 	ck_assert_int_eq(json(&s, body, &err), 0);
 	ck_assert(s.t_ms[1] == 1700000000123);
 	assert_bits_eq(s.v[1], 1e4);
@@ -195,65 +195,65 @@ struct bad {
 
 /* Columns by hand: col = byte offset + 1 on line 1. */
 static const struct bad bad_json[] = {
-        {"[[01,1]]", 0, 1, 4, "after a leading 0"},
-        {"[[1,-01]]", 0, 1, 7, "after a leading 0"},
-        {"[[1,00]]", 0, 1, 6, "after a leading 0"},
-        {"[[1,+1]]", 0, 1, 5, "expected a number (the value), found '+'"},
-        {"[[1,.5]]", 0, 1, 5, "expected a number (the value)"},
-        {"[[1,-.5]]", 0, 1, 6, "expected a digit after '-'"},
-        {"[[1,1.]]", 0, 1, 7, "expected a digit after '.'"},
-        {"[[1,1.e5]]", 0, 1, 7, "expected a digit after '.'"},
-        {"[[1,1e]]", 0, 1, 7, "expected a digit in the exponent"},
-        {"[[1,1e+]]", 0, 1, 8, "expected a digit in the exponent"},
-        {"[[1,0x10]]", 0, 1, 6, "expected ']' after the value, found 'x'"},
-        {"[[1,1e5.5]]", 0, 1, 8, "expected ']' after the value"},
-        {"[[1,NaN]]", 0, 1, 5, "found 'N'"},
-        {"[[1,nan]]", 0, 1, 5, "expected a number (the value)"},
-        {"[[1,Infinity]]", 0, 1, 5, "expected a number (the value)"},
-        {"[[1,-Infinity]]", 0, 1, 6, "expected a digit after '-'"},
-        {"[[-,1]]", 0, 1, 4, "expected a digit after '-'"},
-        {"[[1,--1]]", 0, 1, 6, "expected a digit after '-'"},
-        {"[[1,2],]", 0, 1, 8, "expected '[' to open a sample after ','"},
-        {"[[1,2,]]", 0, 1, 6, "a sample has 2 elements"},
-        {"[[1,2][3,4]]", 0, 1, 7, "expected ',' or ']' after a sample"},
-        {"[[1 2]]", 0, 1, 5, "expected ',' after the timestamp"},
-        {"[[1,2]]//c", 0, 1, 8, "expected the end of the input after the closing ']'"},
-        {"/*c*/[[1,2]]", 0, 1, 1, "expected '[' to open the sample array"},
-        {"[[1,2]", 0, 1, 7, "expected ',' or ']' after a sample, found the end of the input"},
-        {"[[1,2", 0, 1, 6, "expected ']' after the value, found the end of the input"},
-        {"[", 0, 1, 2, "expected '[' to open a sample or ']'"},
-        {"", 0, 1, 1, "expected '[' to open the sample array, found the end of the input"},
-        {"[[1,", 0, 1, 5, "expected a number (the value)"},
-        {"[[1,2]] x", 0, 1, 9, "expected the end of the input"},
-        {"[[1,2]]]", 0, 1, 8, "expected the end of the input"},
-        {"[][]", 0, 1, 3, "expected the end of the input"},
-        {"[[1,\"2\"]]", 0, 1, 5, "expected a number (the value), found '\"'"},
-        {"[[1,null]]", 0, 1, 5, "expected a number (the value)"},
-        {"[[1,true]]", 0, 1, 5, "expected a number (the value)"},
-        {"[[1,false]]", 0, 1, 5, "expected a number (the value)"},
-        {"[[1,{}]]", 0, 1, 5, "expected a number (the value)"},
-        {"[[1,[2]]]", 0, 1, 5, "expected a number (the value)"},
-        {"[[\"1\",2]]", 0, 1, 3, "expected a number (the timestamp)"},
-        {"{\"a\":1}", 0, 1, 1, "expected '[' to open the sample array"},
-        {"[1,2]", 0, 1, 2, "expected '[' to open a sample or ']'"},
-        {"[[1]]", 0, 1, 4, "a sample has 2 elements"},
-        {"[[1,2,3]]", 0, 1, 6, "a sample has 2 elements"},
-        {"[[]]", 0, 1, 3, "expected a number (the timestamp)"},
-        {"[\v]", 0, 1, 2, "found byte 0x0b"},
-        {"[\f[1,2]]", 0, 1, 2, "found byte 0x0c"},
-        {"[[1,2]]\0", 8, 1, 8, "found byte 0x00"},
-        {"\xef\xbb\xbf[]", 0, 1, 1, "found byte 0xef"},
-        {"[[1.5,1]]", 0, 1, 3, "expected an integer timestamp (epoch ms), found a fraction"},
-        {"[[1700000000123.5,1]]", 0, 1, 3, "found a fraction"},
-        {"[[1e-400,1]]", 0, 1, 3, "found a fraction"},
-        {"[[9223372036854775808,1]]", 0, 1, 3, "timestamp out of range"},
-        {"[[-9223372036854775809,1]]", 0, 1, 3, "timestamp out of range"},
-        {"[[1e19,1]]", 0, 1, 3, "timestamp out of range"},
-        {"[[1,1e999]]", 0, 1, 5, "number out of range: expected a finite double"},
-        {"[[1,-1e999]]", 0, 1, 5, "number out of range"},
-        /* line 3 is "  [3, x]": x is its 7th byte */
-        {"[\n  [1, 2],\n  [3, x]\n]", 0, 3, 7, "expected a number (the value), found 'x'"},
-        {"[\r\n[1,2],\r\n[3,4]\r\n]\r\n,", 0, 5, 1, "expected the end of the input"},
+	{"[[01,1]]", 0, 1, 4, "after a leading 0"},
+	{"[[1,-01]]", 0, 1, 7, "after a leading 0"},
+	{"[[1,00]]", 0, 1, 6, "after a leading 0"},
+	{"[[1,+1]]", 0, 1, 5, "expected a number (the value), found '+'"},
+	{"[[1,.5]]", 0, 1, 5, "expected a number (the value)"},
+	{"[[1,-.5]]", 0, 1, 6, "expected a digit after '-'"},
+	{"[[1,1.]]", 0, 1, 7, "expected a digit after '.'"},
+	{"[[1,1.e5]]", 0, 1, 7, "expected a digit after '.'"},
+	{"[[1,1e]]", 0, 1, 7, "expected a digit in the exponent"},
+	{"[[1,1e+]]", 0, 1, 8, "expected a digit in the exponent"},
+	{"[[1,0x10]]", 0, 1, 6, "expected ']' after the value, found 'x'"},
+	{"[[1,1e5.5]]", 0, 1, 8, "expected ']' after the value"},
+	{"[[1,NaN]]", 0, 1, 5, "found 'N'"},
+	{"[[1,nan]]", 0, 1, 5, "expected a number (the value)"},
+	{"[[1,Infinity]]", 0, 1, 5, "expected a number (the value)"},
+	{"[[1,-Infinity]]", 0, 1, 6, "expected a digit after '-'"},
+	{"[[-,1]]", 0, 1, 4, "expected a digit after '-'"},
+	{"[[1,--1]]", 0, 1, 6, "expected a digit after '-'"},
+	{"[[1,2],]", 0, 1, 8, "expected '[' to open a sample after ','"},
+	{"[[1,2,]]", 0, 1, 6, "a sample has 2 elements"},
+	{"[[1,2][3,4]]", 0, 1, 7, "expected ',' or ']' after a sample"},
+	{"[[1 2]]", 0, 1, 5, "expected ',' after the timestamp"},
+	{"[[1,2]]//c", 0, 1, 8, "expected the end of the input after the closing ']'"},
+	{"/*c*/[[1,2]]", 0, 1, 1, "expected '[' to open the sample array"},
+	{"[[1,2]", 0, 1, 7, "expected ',' or ']' after a sample, found the end of the input"},
+	{"[[1,2", 0, 1, 6, "expected ']' after the value, found the end of the input"},
+	{"[", 0, 1, 2, "expected '[' to open a sample or ']'"},
+	{"", 0, 1, 1, "expected '[' to open the sample array, found the end of the input"},
+	{"[[1,", 0, 1, 5, "expected a number (the value)"},
+	{"[[1,2]] x", 0, 1, 9, "expected the end of the input"},
+	{"[[1,2]]]", 0, 1, 8, "expected the end of the input"},
+	{"[][]", 0, 1, 3, "expected the end of the input"},
+	{"[[1,\"2\"]]", 0, 1, 5, "expected a number (the value), found '\"'"},
+	{"[[1,null]]", 0, 1, 5, "expected a number (the value)"},
+	{"[[1,true]]", 0, 1, 5, "expected a number (the value)"},
+	{"[[1,false]]", 0, 1, 5, "expected a number (the value)"},
+	{"[[1,{}]]", 0, 1, 5, "expected a number (the value)"},
+	{"[[1,[2]]]", 0, 1, 5, "expected a number (the value)"},
+	{"[[\"1\",2]]", 0, 1, 3, "expected a number (the timestamp)"},
+	{"{\"a\":1}", 0, 1, 1, "expected '[' to open the sample array"},
+	{"[1,2]", 0, 1, 2, "expected '[' to open a sample or ']'"},
+	{"[[1]]", 0, 1, 4, "a sample has 2 elements"},
+	{"[[1,2,3]]", 0, 1, 6, "a sample has 2 elements"},
+	{"[[]]", 0, 1, 3, "expected a number (the timestamp)"},
+	{"[\v]", 0, 1, 2, "found byte 0x0b"},
+	{"[\f[1,2]]", 0, 1, 2, "found byte 0x0c"},
+	{"[[1,2]]\0", 8, 1, 8, "found byte 0x00"},
+	{"\xef\xbb\xbf[]", 0, 1, 1, "found byte 0xef"},
+	{"[[1.5,1]]", 0, 1, 3, "expected an integer timestamp (epoch ms), found a fraction"},
+	{"[[1700000000123.5,1]]", 0, 1, 3, "found a fraction"},
+	{"[[1e-400,1]]", 0, 1, 3, "found a fraction"},
+	{"[[9223372036854775808,1]]", 0, 1, 3, "timestamp out of range"},
+	{"[[-9223372036854775809,1]]", 0, 1, 3, "timestamp out of range"},
+	{"[[1e19,1]]", 0, 1, 3, "timestamp out of range"},
+	{"[[1,1e999]]", 0, 1, 5, "number out of range: expected a finite double"},
+	{"[[1,-1e999]]", 0, 1, 5, "number out of range"},
+	/* line 3 is "  [3, x]": x is its 7th byte */
+	{"[\n  [1, 2],\n  [3, x]\n]", 0, 3, 7, "expected a number (the value), found 'x'"},
+	{"[\r\n[1,2],\r\n[3,4]\r\n]\r\n,", 0, 5, 1, "expected the end of the input"},
 };
 
 START_TEST(test_perfdb_json_rejects_what_rfc_8259_rejects)
@@ -265,10 +265,10 @@ START_TEST(test_perfdb_json_rejects_what_rfc_8259_rejects)
 	int rc = json_n(&s, b->body, n, &err);
 	ck_assert_msg(rc == PD_EPARSE, "case %d: rc %d", _i, rc);
 	ck_assert_msg(err.line == b->line && err.col == b->col,
-	              "case %d: at %ld:%ld, want %ld:%ld (%s)", _i, err.line, err.col, b->line,
-	              b->col, err.msg);
+		      "case %d: at %ld:%ld, want %ld:%ld (%s)", _i, err.line, err.col, b->line,
+		      b->col, err.msg);
 	ck_assert_msg(strstr(err.msg, b->msg) != NULL, "case %d: message \"%s\" lacks \"%s\"",
-	              _i, err.msg, b->msg);
+		      _i, err.msg, b->msg);
 	ck_assert_str_eq(err.path, "m.json");
 	ck_assert_uint_eq(s.n, 0);
 	series_release(&s);
@@ -366,7 +366,7 @@ START_TEST(test_perfdb_json_values_are_bit_identical_to_strtod)
 		}
 		ck_assert_msg(json(&s, body, &err) == 0, "%s: %s", tok, err.msg);
 		ck_assert_msg(!memcmp(&s.v[0], &want, sizeof(want)),
-		              "%s: got %.17g, strtod %.17g", tok, s.v[0], want);
+			      "%s: got %.17g, strtod %.17g", tok, s.v[0], want);
 		series_release(&s);
 	}
 }
@@ -519,8 +519,8 @@ static const char *show(char *out, size_t cap, const char *in, size_t n)
 	for (size_t i = 0; i < n && k + 5 < cap; i++) {
 		unsigned char c = (unsigned char)in[i];
 		k += (size_t)(c >= 0x20 && c < 0x7f && c != '\\'
-		                      ? snprintf(out + k, cap - k, "%c", c)
-		                      : snprintf(out + k, cap - k, "\\x%02x", c));
+				      ? snprintf(out + k, cap - k, "%c", c)
+				      : snprintf(out + k, cap - k, "\\x%02x", c));
 	}
 	out[k] = '\0';
 	return out;
@@ -531,7 +531,7 @@ struct tally {
 };
 
 static void compare_series(const struct pd_series *got, const struct pd_series *want,
-                           const char *shown)
+			   const char *shown)
 {
 	ck_assert_msg(got->n == want->n, "%s: %zu samples, cJSON %zu", shown, got->n, want->n);
 	ck_assert_uint_eq(got->n_dup, want->n_dup);
@@ -539,8 +539,8 @@ static void compare_series(const struct pd_series *got, const struct pd_series *
 	for (size_t i = 0; i < got->n; i++) {
 		ck_assert_msg(got->t_ms[i] == want->t_ms[i], "%s: sample %zu time", shown, i);
 		ck_assert_msg(!memcmp(&got->v[i], &want->v[i], sizeof(double)),
-		              "%s: sample %zu: %.17g, cJSON %.17g", shown, i, got->v[i],
-		              want->v[i]);
+			      "%s: sample %zu: %.17g, cJSON %.17g", shown, i, got->v[i],
+			      want->v[i]);
 	}
 }
 
@@ -556,8 +556,8 @@ static void check_equiv(const char *in, size_t n, struct tally *ty)
 		ty->skipped++;
 	} else {
 		ck_assert_msg((rc == 0) == verdict, "\"%s\": scanner %s (%s), cJSON+RFC %s",
-		              shown, rc == 0 ? "accepts" : "rejects", err.msg,
-		              verdict ? "accepts" : "rejects");
+			      shown, rc == 0 ? "accepts" : "rejects", err.msg,
+			      verdict ? "accepts" : "rejects");
 		if (rc == 0) {
 			pd_series_normalize(&want);
 			compare_series(&got, &want, shown);
@@ -573,16 +573,16 @@ static void check_equiv(const char *in, size_t n, struct tally *ty)
 }
 
 static const char *const equiv_bases[] = {
-        "[[1700000000123, 12.5], [1700000005120,13],[1700000010001, 1.2e3]]",
-        "[\n  [1700000000123, -0.5],\n\t[1700000005120, 2.5E-3]\r\n]\n",
-        "[[1,0],[2,-1e+2],[3,0.000123],[10,-7]]",
-        "[[20,1.5e-7],[10,3]]",
-        "[]",
+	"[[1700000000123, 12.5], [1700000005120,13],[1700000010001, 1.2e3]]",
+	"[\n  [1700000000123, -0.5],\n\t[1700000005120, 2.5E-3]\r\n]\n",
+	"[[1,0],[2,-1e+2],[3,0.000123],[10,-7]]",
+	"[[20,1.5e-7],[10,3]]",
+	"[]",
 };
 
 /* Bytes inserted and substituted: JSON's structure, number parts, and near misses. */
 static const char mutation_bytes[] = ",]}[ \"-+.eE0"
-                                     "19x\t\n\v\r/n";
+				     "19x\t\n\v\r/n";
 
 static void mutate_base(const char *b, struct tally *ty)
 {
@@ -648,88 +648,88 @@ static const struct {
 	const char *s;
 	size_t len;
 } hostile[] = {
-        H("[[01,1]]"),
-        H("[[1,1.]]"),
-        H("[[1,-.5]]"),
-        H("[[1,1.e5]]"),
-        H("[[1,-01]]"),
-        H("[\v]"),
-        H("[\x01[1,2]]"),
-        H("[[1,2]]\0 "),
-        H("[[1,2]]\0x"),
-        H("[[1,1e999]]"),
-        H("[[1e999,1]]"),
-        H("[[1,2]]\x7f"),
-        H("[[-0,-0.0]]"),
-        H("[[0e0,0E-0]]"),
-        H("[[1E+0,1e-0]]"),
-        H("[[1,2]]\n\n\n"),
-        H("\t\r\n []"),
-        H("[[1,2] , [ 3 , 4 ] ]"),
-        H("[[1,2,],]"),
-        H("[[,1,2]]"),
-        H("[,[1,2]]"),
-        H("[[1,2]],"),
-        H("[[[1,2]]]"),
-        H("[[1,2]]]"),
-        H("[[1,2]]["),
-        H("[[1,2]"),
-        H("[[1,2"),
-        H("[[1,"),
-        H("[[1"),
-        H("[["),
-        H("["),
-        H(""),
-        H("]"),
-        H("[[1,2]]\xef\xbb\xbf"),
-        H("\xef\xbb\xbf[]"),
-        H("[[1,2]]\xc2\xa0"),
-        H("[[1,'2']]"),
-        H("[[1,\"2\"]]"),
-        H("[[1,null]]"),
-        H("[[1,true]]"),
-        H("[[1,{}]]"),
-        H("[[1,[]]]"),
-        H("[[1.5e3,2]]"),
-        H("[[15e-1,2]]"),
-        H("[[150e-2,2]]"),
-        H("[[1500e-3,2]]"),
-        H("[[0.0001e4,2]]"),
-        H("[[-1.0e0,2]]"),
-        H("[[1,1e308]]"),
-        H("[[1,1e309]]"),
-        H("[[1,-1e309]]"),
-        H("[[1,4.9e-324]]"),
-        H("[[1,2.2250738585072011e-308]]"),
-        H("[[1,9007199254740993]]"),
-        H("[[1,0.1]]"),
-        H("[[1,1e23]]"),
-        H("[[1,8.98846567431158e307]]"),
-        H("[[9223372036854775807,1]]"),
-        H("[[1,2]]//"),
-        H("[[1,2]]/**/"),
-        H("[[1,2]]#"),
-        H("[[0x1,2]]"),
-        H("[[1,0b1]]"),
-        H("[[1,1_000]]"),
-        H("[[1,Infinity]]"),
-        H("[[1,-NaN]]"),
-        H("[[1,inf]]"),
-        H("[[1,.1]]"),
-        H("[[1,1..1]]"),
-        H("[[1,1ee1]]"),
-        H("[[1,1e+-1]]"),
-        H("[[1,+0]]"),
-        H("[[1,- 1]]"),
+	H("[[01,1]]"),
+	H("[[1,1.]]"),
+	H("[[1,-.5]]"),
+	H("[[1,1.e5]]"),
+	H("[[1,-01]]"),
+	H("[\v]"),
+	H("[\x01[1,2]]"),
+	H("[[1,2]]\0 "),
+	H("[[1,2]]\0x"),
+	H("[[1,1e999]]"),
+	H("[[1e999,1]]"),
+	H("[[1,2]]\x7f"),
+	H("[[-0,-0.0]]"),
+	H("[[0e0,0E-0]]"),
+	H("[[1E+0,1e-0]]"),
+	H("[[1,2]]\n\n\n"),
+	H("\t\r\n []"),
+	H("[[1,2] , [ 3 , 4 ] ]"),
+	H("[[1,2,],]"),
+	H("[[,1,2]]"),
+	H("[,[1,2]]"),
+	H("[[1,2]],"),
+	H("[[[1,2]]]"),
+	H("[[1,2]]]"),
+	H("[[1,2]]["),
+	H("[[1,2]"),
+	H("[[1,2"),
+	H("[[1,"),
+	H("[[1"),
+	H("[["),
+	H("["),
+	H(""),
+	H("]"),
+	H("[[1,2]]\xef\xbb\xbf"),
+	H("\xef\xbb\xbf[]"),
+	H("[[1,2]]\xc2\xa0"),
+	H("[[1,'2']]"),
+	H("[[1,\"2\"]]"),
+	H("[[1,null]]"),
+	H("[[1,true]]"),
+	H("[[1,{}]]"),
+	H("[[1,[]]]"),
+	H("[[1.5e3,2]]"),
+	H("[[15e-1,2]]"),
+	H("[[150e-2,2]]"),
+	H("[[1500e-3,2]]"),
+	H("[[0.0001e4,2]]"),
+	H("[[-1.0e0,2]]"),
+	H("[[1,1e308]]"),
+	H("[[1,1e309]]"),
+	H("[[1,-1e309]]"),
+	H("[[1,4.9e-324]]"),
+	H("[[1,2.2250738585072011e-308]]"),
+	H("[[1,9007199254740993]]"),
+	H("[[1,0.1]]"),
+	H("[[1,1e23]]"),
+	H("[[1,8.98846567431158e307]]"),
+	H("[[9223372036854775807,1]]"),
+	H("[[1,2]]//"),
+	H("[[1,2]]/**/"),
+	H("[[1,2]]#"),
+	H("[[0x1,2]]"),
+	H("[[1,0b1]]"),
+	H("[[1,1_000]]"),
+	H("[[1,Infinity]]"),
+	H("[[1,-NaN]]"),
+	H("[[1,inf]]"),
+	H("[[1,.1]]"),
+	H("[[1,1..1]]"),
+	H("[[1,1ee1]]"),
+	H("[[1,1e+-1]]"),
+	H("[[1,+0]]"),
+	H("[[1,- 1]]"),
 };
 
 START_TEST(test_perfdb_json_accepts_exactly_what_cjson_and_rfc_accept)
 {
 	struct tally ty = {0};
 	ck_assert_int_eq(regcomp(&rfc_number,
-	                         "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$",
-	                         REG_EXTENDED | REG_NOSUB),
-	                 0);
+				 "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$",
+				 REG_EXTENDED | REG_NOSUB),
+			 0);
 	for (size_t i = 0; i < sizeof(equiv_bases) / sizeof(*equiv_bases); i++)
 		mutate_base(equiv_bases[i], &ty);
 	for (int i = 0; i < 3000; i++)
@@ -758,12 +758,12 @@ START_TEST(test_perfdb_json_cjson_laxness_is_corrected)
 		const char *s;
 		size_t len;
 	} lax[] = {H("[[01,1]]"),    H("[[1,1.]]"),   H("[[1,-.5]]"),
-	           H("[[1,1.e5]]"),  H("[[1,-01]]"),  H("[\v]"),
-	           H("[\x01[1,2]]"), H("[[1,2]]\0 "), H("[[1,1e999]]")};
+		   H("[[1,1.e5]]"),  H("[[1,-01]]"),  H("[\v]"),
+		   H("[\x01[1,2]]"), H("[[1,2]]\0 "), H("[[1,1e999]]")};
 	ck_assert_int_eq(regcomp(&rfc_number,
-	                         "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$",
-	                         REG_EXTENDED | REG_NOSUB),
-	                 0);
+				 "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$",
+				 REG_EXTENDED | REG_NOSUB),
+			 0);
 	for (size_t i = 0; i < sizeof(lax) / sizeof(*lax); i++) {
 		struct pd_series s = {0}, want = {0};
 		struct pd_err err = PD_ERR_INIT;
@@ -850,11 +850,11 @@ START_TEST(test_perfdb_data_absolute_units_by_size)
 	struct pd_err err = PD_ERR_INIT;
 	/* perfdb's time.go rule: > 1e18 ns, > 1e15 us, > 1e12 ms, > 1e9 s */
 	ck_assert_int_eq(
-	        data_text(&s,
-	                  "1700000000000000000 1\n1700000001000000 2\n1700000002000 3\n"
-	                  "1700000003 4\n",
-	                  0, &err),
-	        0);
+		data_text(&s,
+			  "1700000000000000000 1\n1700000001000000 2\n1700000002000 3\n"
+			  "1700000003 4\n",
+			  0, &err),
+		0);
 	ck_assert_uint_eq(s.n, 4);
 	ck_assert(s.t_ms[0] == 1700000000000 && s.t_ms[1] == 1700000001000);
 	ck_assert(s.t_ms[2] == 1700000002000 && s.t_ms[3] == 1700000003000);
@@ -874,7 +874,7 @@ START_TEST(test_perfdb_data_accepts_crlf_blanks_and_no_final_newline)
 	ck_assert_double_eq(s.v[2], 2.0);
 	ck_assert_uint_eq(s.n_unsorted, 1);
 	ck_assert_int_eq(data_text(&s, "", 0, &err),
-	                 0); /* an empty file: no samples, no error */
+			 0); /* an empty file: no samples, no error */
 	series_release(&s);
 }
 END_TEST
@@ -894,21 +894,21 @@ START_TEST(test_perfdb_data_rejects_bad_value_at_line_and_column)
 END_TEST
 
 static const struct bad bad_data[] = {
-        {"0 12.5\n\n5 1\n", 0, 2, 1,
-         "expected a timestamp at the start of the line, found the end"},
-        {"0 12.5 x\n", 0, 1, 8, "expected the end of the line after the value"},
-        {"0\n", 0, 1, 2, "expected a space after the timestamp"},
-        {"0 nan\n", 0, 1, 3, "expected a finite decimal value"},
-        {"0 -inf\n", 0, 1, 3, "expected a finite decimal value"},
-        {"0 1e999\n", 0, 1, 3, "number out of range"},
-        {"0 1e\n", 0, 1, 5, "expected a digit in the exponent"},
-        {"0 0x1p3\n", 0, 1, 4, "expected the end of the line"},
-        {"x 1\n", 0, 1, 1, "expected a timestamp"},
-        {"5 1\n", 0, 1, 1, "expected 0 (the first delta) or an epoch timestamp"},
-        {"1700000000123 1\n0 2\n", 0, 2, 1, "expected 0 (the first delta) or an epoch"},
-        {"0 1\n99999999999999999999 2\n", 0, 2, 1, "timestamp out of range"},
-        {"0 1\n5 2\0", 8, 2, 4,
-         "expected the end of the line after the value, found byte 0x00"},
+	{"0 12.5\n\n5 1\n", 0, 2, 1,
+	 "expected a timestamp at the start of the line, found the end"},
+	{"0 12.5 x\n", 0, 1, 8, "expected the end of the line after the value"},
+	{"0\n", 0, 1, 2, "expected a space after the timestamp"},
+	{"0 nan\n", 0, 1, 3, "expected a finite decimal value"},
+	{"0 -inf\n", 0, 1, 3, "expected a finite decimal value"},
+	{"0 1e999\n", 0, 1, 3, "number out of range"},
+	{"0 1e\n", 0, 1, 5, "expected a digit in the exponent"},
+	{"0 0x1p3\n", 0, 1, 4, "expected the end of the line"},
+	{"x 1\n", 0, 1, 1, "expected a timestamp"},
+	{"5 1\n", 0, 1, 1, "expected 0 (the first delta) or an epoch timestamp"},
+	{"1700000000123 1\n0 2\n", 0, 2, 1, "expected 0 (the first delta) or an epoch"},
+	{"0 1\n99999999999999999999 2\n", 0, 2, 1, "timestamp out of range"},
+	{"0 1\n5 2\0", 8, 2, 4,
+	 "expected the end of the line after the value, found byte 0x00"},
 };
 
 START_TEST(test_perfdb_data_rejects_malformed_lines)
@@ -917,10 +917,10 @@ START_TEST(test_perfdb_data_rejects_malformed_lines)
 	struct pd_series s = {0};
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_src src = {b->body, b->len ? b->len : strlen(b->body), "m.data",
-	                     &lim_default};
+			     &lim_default};
 	ck_assert_int_eq(pd_perfdb_data_parse(&s, &src, 1000, &err), PD_EPARSE);
 	ck_assert_msg(err.line == b->line && err.col == b->col, "case %d: at %ld:%ld (%s)", _i,
-	              err.line, err.col, err.msg);
+		      err.line, err.col, err.msg);
 	ck_assert_msg(strstr(err.msg, b->msg) != NULL, "case %d: \"%s\"", _i, err.msg);
 	ck_assert_uint_eq(s.n, 0);
 	series_release(&s);
@@ -968,21 +968,21 @@ END_TEST
 START_TEST(test_perfdb_first_ts_rejects_anything_else)
 {
 	static const struct bad bad[] = {
-	        {"", 0, 1, 1, "expected the first timestamp (epoch ms) as an integer"},
-	        {"\n", 0, 2, 1, "expected the first timestamp"},
-	        {"17x\n", 0, 1, 3, "expected the end of the file after the first timestamp"},
-	        {"1 2\n", 0, 1, 3, "expected the end of the file"},
-	        {"1.5\n", 0, 1, 2, "expected the end of the file"},
-	        {"99999999999999999999\n", 0, 1, 1, "timestamp out of range"},
+		{"", 0, 1, 1, "expected the first timestamp (epoch ms) as an integer"},
+		{"\n", 0, 2, 1, "expected the first timestamp"},
+		{"17x\n", 0, 1, 3, "expected the end of the file after the first timestamp"},
+		{"1 2\n", 0, 1, 3, "expected the end of the file"},
+		{"1.5\n", 0, 1, 2, "expected the end of the file"},
+		{"99999999999999999999\n", 0, 1, 1, "timestamp out of range"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		struct pd_err err = PD_ERR_INIT;
 		int64_t t;
 		ck_assert_int_eq(first_ts(&t, bad[i].body, &err), PD_EPARSE);
 		ck_assert_msg(err.line == bad[i].line && err.col == bad[i].col,
-		              "case %zu: %ld:%ld", i, err.line, err.col);
+			      "case %zu: %ld:%ld", i, err.line, err.col);
 		ck_assert_msg(strstr(err.msg, bad[i].msg) != NULL, "case %zu: \"%s\"", i,
-		              err.msg);
+			      err.msg);
 	}
 }
 END_TEST
@@ -1021,23 +1021,23 @@ START_TEST(test_seriesly_reads_body_sorted_last_wins)
 END_TEST
 
 static const struct bad bad_seriesly[] = {
-        {"{\"abc\": [1]}", 0, 1, 2, "expected a decimal integer key within int64"},
-        {"{\"-5\": [1]}", 0, 1, 2, "expected a decimal integer key"},
-        {"{\"\": [1]}", 0, 1, 2, "expected a decimal integer key"},
-        {"{\"99999999999999999999\": [1]}", 0, 1, 2,
-         "expected a decimal integer key within int64"},
-        {"{\"1\": 1}", 0, 1, 2, "expected an array holding one number"},
-        {"{\"1\": [1, 2]}", 0, 1, 2, "expected an array holding one number"},
-        {"{\"1\": [\"x\"]}", 0, 1, 2, "expected an array holding one number"},
-        {"{\"1\": [null]}", 0, 1, 2, "expected an array holding one number"},
-        {"{\"1\": []}", 0, 1, 2, "expected an array holding one number"},
-        {"{\"1\": [1e999]}", 0, 1, 2, "number out of range"},
-        {" [1]", 0, 1, 2, "expected '{' to open seriesly's"},
-        {"{\"1\": [1]", 0, 1, 10, "invalid JSON"},
-        {"{\"1\": [1]} x", 0, 1, 12, "invalid JSON"},
-        {"{\"1\": [[1]]}", 0, 1, 8, "nests 2 levels deep"},
-        {"{\"[[[\": [1], \"2\": {\"a\": {}}}", 0, 1, 25, "nests 2 levels deep"},
-        {"{\n \"1\": [1],\n \"x\": [2]\n}", 0, 3, 2, "expected a decimal integer key"},
+	{"{\"abc\": [1]}", 0, 1, 2, "expected a decimal integer key within int64"},
+	{"{\"-5\": [1]}", 0, 1, 2, "expected a decimal integer key"},
+	{"{\"\": [1]}", 0, 1, 2, "expected a decimal integer key"},
+	{"{\"99999999999999999999\": [1]}", 0, 1, 2,
+	 "expected a decimal integer key within int64"},
+	{"{\"1\": 1}", 0, 1, 2, "expected an array holding one number"},
+	{"{\"1\": [1, 2]}", 0, 1, 2, "expected an array holding one number"},
+	{"{\"1\": [\"x\"]}", 0, 1, 2, "expected an array holding one number"},
+	{"{\"1\": [null]}", 0, 1, 2, "expected an array holding one number"},
+	{"{\"1\": []}", 0, 1, 2, "expected an array holding one number"},
+	{"{\"1\": [1e999]}", 0, 1, 2, "number out of range"},
+	{" [1]", 0, 1, 2, "expected '{' to open seriesly's"},
+	{"{\"1\": [1]", 0, 1, 10, "invalid JSON"},
+	{"{\"1\": [1]} x", 0, 1, 12, "invalid JSON"},
+	{"{\"1\": [[1]]}", 0, 1, 8, "nests 2 levels deep"},
+	{"{\"[[[\": [1], \"2\": {\"a\": {}}}", 0, 1, 25, "nests 2 levels deep"},
+	{"{\n \"1\": [1],\n \"x\": [2]\n}", 0, 3, 2, "expected a decimal integer key"},
 };
 
 START_TEST(test_seriesly_rejects_malformed_bodies)
@@ -1047,7 +1047,7 @@ START_TEST(test_seriesly_rejects_malformed_bodies)
 	struct pd_err err = PD_ERR_INIT;
 	ck_assert_int_eq(seriesly(&s, b->body, &err), PD_EPARSE);
 	ck_assert_msg(err.line == b->line && err.col == b->col, "case %d: at %ld:%ld (%s)", _i,
-	              err.line, err.col, err.msg);
+		      err.line, err.col, err.msg);
 	ck_assert_msg(strstr(err.msg, b->msg) != NULL, "case %d: \"%s\"", _i, err.msg);
 	ck_assert_uint_eq(s.n, 0);
 	series_release(&s);
@@ -1082,7 +1082,7 @@ Suite *pd_suite_perfdb(void)
 	tcase_add_test(tc, test_perfdb_json_timestamps_are_exact_integers);
 	tcase_add_test(tc, test_perfdb_json_reads_numbers_longer_than_the_stack_buffer);
 	tcase_add_loop_test(tc, test_perfdb_json_rejects_what_rfc_8259_rejects, 0,
-	                    (int)(sizeof(bad_json) / sizeof(*bad_json)));
+			    (int)(sizeof(bad_json) / sizeof(*bad_json)));
 	tcase_add_test(tc, test_perfdb_json_error_keeps_samples_read_before);
 	tcase_add_test(tc, test_perfdb_json_limit_on_samples);
 	tcase_add_test(tc, test_perfdb_json_values_are_bit_identical_to_strtod);
@@ -1098,7 +1098,7 @@ Suite *pd_suite_perfdb(void)
 	tcase_add_test(tc, test_perfdb_data_accepts_crlf_blanks_and_no_final_newline);
 	tcase_add_test(tc, test_perfdb_data_rejects_bad_value_at_line_and_column);
 	tcase_add_loop_test(tc, test_perfdb_data_rejects_malformed_lines, 0,
-	                    (int)(sizeof(bad_data) / sizeof(*bad_data)));
+			    (int)(sizeof(bad_data) / sizeof(*bad_data)));
 	tcase_add_test(tc, test_perfdb_data_rejects_delta_overflow);
 	tcase_add_test(tc, test_perfdb_data_limit_on_samples);
 	tcase_add_test(tc, test_perfdb_first_ts_reads_one_integer);
@@ -1108,7 +1108,7 @@ Suite *pd_suite_perfdb(void)
 	tc = tcase_create("seriesly");
 	tcase_add_test(tc, test_seriesly_reads_body_sorted_last_wins);
 	tcase_add_loop_test(tc, test_seriesly_rejects_malformed_bodies, 0,
-	                    (int)(sizeof(bad_seriesly) / sizeof(*bad_seriesly)));
+			    (int)(sizeof(bad_seriesly) / sizeof(*bad_seriesly)));
 	tcase_add_test(tc, test_seriesly_limit_on_samples);
 	suite_add_tcase(s, tc);
 	return s;

@@ -37,9 +37,9 @@ START_TEST(test_plot_quote_keeps_the_svg_well_formed)
 {
 	/* control characters (C0, DEL, C1 U+0085) dropped: a newline would end the command */
 	char *q = quote("a\nb\rc\x01"
-	                "d\x7f"
-	                "e\xc2\x85"
-	                "f");
+			"d\x7f"
+			"e\xc2\x85"
+			"f");
 	ck_assert_str_eq(q, "'abcdef'");
 	free(q);
 	/* invalid UTF-8 and U+FFFE become U+FFFD; valid UTF-8 stays */
@@ -169,14 +169,14 @@ static char *small_script(const char *dir)
 	struct pd_plot_line lines[] = {{"base 'a'", T3, V3, 3, 0}};
 	struct pd_plot_band bands[] = {{"pre", 0, 5}, {"post", 5, NAN}};
 	struct pd_plot_chart c = {.file = "c001.svg",
-	                          .title = "cpu",
-	                          .ylabel = "%",
-	                          .lines = lines,
-	                          .n_lines = 1,
-	                          .bands = bands,
-	                          .n_bands = 2,
-	                          .event_s = 5,
-	                          .event_label = "failover"};
+				  .title = "cpu",
+				  .ylabel = "%",
+				  .lines = lines,
+				  .n_lines = 1,
+				  .bands = bands,
+				  .n_bands = 2,
+				  .event_s = 5,
+				  .event_label = "failover"};
 	struct pd_buf b = PD_BUF_INIT;
 	pd_plot_script(&b, &c, dir);
 	return pd_buf_detach(&b);
@@ -236,13 +236,13 @@ START_TEST(test_plot_script_decimates_long_lines)
 		t[i] = i, v[i] = i % 7;
 	struct pd_plot_line l = {"x", t, v, N, 1};
 	struct pd_plot_chart c = {.file = "c.svg",
-	                          .title = "t",
-	                          .ylabel = "y",
-	                          .lines = &l,
-	                          .n_lines = 1,
-	                          .event_s = NAN,
-	                          .width = 200,
-	                          .height = 150};
+				  .title = "t",
+				  .ylabel = "y",
+				  .lines = &l,
+				  .n_lines = 1,
+				  .event_s = NAN,
+				  .width = 200,
+				  .height = 150};
 	struct pd_buf b = PD_BUF_INIT;
 	pd_plot_script(&b, &c, "d");
 	has(b.ptr, "set terminal svg size 200,150 ");
@@ -279,7 +279,7 @@ static int svg_count_text(xmlNodePtr n, const char *want)
 static xmlDocPtr read_svg(const char *path)
 {
 	return xmlReadFile(path, NULL,
-	                   XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+			   XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 }
 
 /* The issue's attack: quotes, system() and backquotes in every string that reaches
@@ -291,28 +291,28 @@ START_TEST(test_plot_run_hostile_strings_stay_text)
 	snprintf(pwn1, sizeof(pwn1), "%s/pwned1", dir);
 	snprintf(pwn2, sizeof(pwn2), "%s/pwned2", dir);
 	snprintf(evil, sizeof(evil),
-	         "it's \"m\" '; system(\"touch %s\"); ' `touch %s` @x <b>&amp; ]]> \\U+0001 \n"
-	         "set output '%s/x'",
-	         pwn1, pwn2, dir);
+		 "it's \"m\" '; system(\"touch %s\"); ' `touch %s` @x <b>&amp; ]]> \\U+0001 \n"
+		 "set output '%s/x'",
+		 pwn1, pwn2, dir);
 	double t[] = {0, 10, 20}, v[] = {1, 2, 1.5}, nan3[] = {NAN, NAN, NAN};
 	struct pd_plot_line lines[] = {{evil, t, v, 3, 0}, {evil, t, v, 3, 7}};
 	struct pd_plot_band bands[] = {{evil, 0, 10}};
 	struct pd_plot_chart c = {.file = "c1.svg",
-	                          .title = evil,
-	                          .ylabel = evil,
-	                          .lines = lines,
-	                          .n_lines = 2,
-	                          .bands = bands,
-	                          .n_bands = 1,
-	                          .event_s = 10,
-	                          .event_label = evil};
+				  .title = evil,
+				  .ylabel = evil,
+				  .lines = lines,
+				  .n_lines = 2,
+				  .bands = bands,
+				  .n_bands = 1,
+				  .event_s = 10,
+				  .event_label = evil};
 	struct pd_plot_line empty = {"none", t, nan3, 3, 1};
 	struct pd_plot_chart c2 = {.file = "c2.svg",
-	                           .title = evil,
-	                           .ylabel = "y",
-	                           .lines = &empty,
-	                           .n_lines = 1,
-	                           .event_s = NAN};
+				   .title = evil,
+				   .ylabel = "y",
+				   .lines = &empty,
+				   .n_lines = 1,
+				   .event_s = NAN};
 	struct pd_buf s = PD_BUF_INIT;
 	struct pd_err err = PD_ERR_INIT;
 	pd_plot_script(&s, &c, dir);
@@ -324,9 +324,9 @@ START_TEST(test_plot_run_hostile_strings_stay_text)
 	/* by hand: the newline dropped, "]]>" and "\U" split by a zero-width space */
 	char want[512];
 	snprintf(want, sizeof(want),
-	         "it's \"m\" '; system(\"touch %s\"); ' `touch %s` @x <b>&amp; ]]" ZWSP
-	         "> \\" ZWSP "U+0001 set output '%s/x'",
-	         pwn1, pwn2, dir);
+		 "it's \"m\" '; system(\"touch %s\"); ' `touch %s` @x <b>&amp; ]]" ZWSP
+		 "> \\" ZWSP "U+0001 set output '%s/x'",
+		 pwn1, pwn2, dir);
 	snprintf(svg, sizeof(svg), "%s/c1.svg", dir);
 	xmlDocPtr x = read_svg(svg);
 	ck_assert_msg(x != NULL, "%s is not well-formed XML", svg);
@@ -352,13 +352,13 @@ END_TEST
 START_TEST(test_plot_run_reports_gnuplot_error)
 {
 	static const char script[] = "set terminal svg\nset output '/dev/null'\n"
-	                             "set nonsense 'line 9: not this'\nplot x\n";
+				     "set nonsense 'line 9: not this'\nplot x\n";
 	struct pd_err err = PD_ERR_INIT;
 	ck_assert_int_eq(pd_plot_run(script, sizeof(script) - 1, &err), PD_EIO);
 	ck_assert_int_eq(err.code, PD_EIO);
 	/* gnuplot 5.4: "line 0: unrecognized option - see 'help set'." after the echo */
 	ck_assert_msg(strncmp(err.msg, "gnuplot failed: unrecognized option", 35) == 0, "%s",
-	              err.msg);
+		      err.msg);
 	ck_assert_ptr_null(strchr(err.msg, '\n'));
 }
 END_TEST

@@ -32,7 +32,8 @@ START_TEST(test_inspect_json_reads_back)
 	cJSON *doc = cJSON_Parse(b.ptr);
 	ck_assert_ptr_nonnull(doc);
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "nodes")), 7);
-	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "series")), (int)run->n_series);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "series")),
+			 (int)run->n_series);
 	cJSON *ev = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "timebase"), "event");
 	ck_assert_str_eq(cJSON_GetObjectItem(ev, "node")->valuestring, "172.23.100.40");
 	ck_assert_double_eq_tol(cJSON_GetObjectItem(ev, "t_s")->valuedouble, 300, 5);
@@ -74,19 +75,22 @@ START_TEST(test_summary_json_contract)
 	ck_assert_str_eq(cJSON_GetObjectItem(ev, "source")->valuestring, "console");
 	cJSON *phases = cJSON_GetObjectItem(doc, "phases");
 	ck_assert_int_eq(cJSON_GetArraySize(phases), 4);
-	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(phases, 0), "name")->valuestring, "pre");
+	ck_assert_str_eq(
+		cJSON_GetObjectItem(cJSON_GetArrayItem(phases, 0), "name")->valuestring, "pre");
 	cJSON *d = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "deltas"), 0);
-	const char *keys[] = {"metric", "scope", "phase", "baseline", "target", "delta_pct",
-			      "ci_pct", "p_value", "verdict"};
+	const char *keys[] = {"metric",    "scope",  "phase",   "baseline", "target",
+			      "delta_pct", "ci_pct", "p_value", "verdict"};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
-		ck_assert_msg(cJSON_GetObjectItem(d, keys[i]) != NULL, "delta lacks %s", keys[i]);
+		ck_assert_msg(cJSON_GetObjectItem(d, keys[i]) != NULL, "delta lacks %s",
+			      keys[i]);
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(d, "ci_pct")), 2);
 	ck_assert(cJSON_IsNumber(cJSON_GetObjectItem(cJSON_GetObjectItem(d, "baseline"), "n")));
 	cJSON *f = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "findings"), 0);
-	const char *fkeys[] = {"kind", "metric", "scope", "phase", "direction", "delta_pct",
-			       "value", "text"};
+	const char *fkeys[] = {"kind",      "metric",    "scope", "phase",
+			       "direction", "delta_pct", "value", "text"};
 	for (size_t i = 0; i < sizeof(fkeys) / sizeof(*fkeys); i++)
-		ck_assert_msg(cJSON_GetObjectItem(f, fkeys[i]) != NULL, "finding lacks %s", fkeys[i]);
+		ck_assert_msg(cJSON_GetObjectItem(f, fkeys[i]) != NULL, "finding lacks %s",
+			      fkeys[i]);
 	cJSON_Delete(doc);
 	pd_buf_release(&out);
 	pd_comparison_free(c);

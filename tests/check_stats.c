@@ -176,10 +176,10 @@ START_TEST(test_mann_whitney_wikipedia_tortoise_and_hare)
 	const double tort[] = {12, 6, 5, 4, 3, 2}, hare[] = {11, 10, 9, 8, 7, 1};
 	double u = -1;
 	ck_assert_double_eq_tol(pd_stats_mann_whitney(tort, 6, hare, 6, 0, &u), 0.29795306,
-	                        1e-7);
+				1e-7);
 	ck_assert_double_eq_tol(u, 11, 1e-12);
 	ck_assert_double_eq_tol(pd_stats_mann_whitney(hare, 6, tort, 6, 0, &u), 0.29795306,
-	                        1e-7);
+				1e-7);
 	ck_assert_double_eq_tol(u, 25, 1e-12);
 }
 END_TEST
@@ -409,8 +409,11 @@ START_TEST(test_sort_matches_qsort)
 	for (int i = 0; i < N; i++) {
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
 		double v = (double)(int64_t)(x >> 11) / 1e12;
-		a[i] = i % 97 == 0 ? -0.0 : i % 89 == 0 ? INFINITY : i % 83 == 0 ? -INFINITY
-		     : i % 7 == 0 ? 3.5 : v;
+		a[i] = i % 97 == 0   ? -0.0
+		       : i % 89 == 0 ? INFINITY
+		       : i % 83 == 0 ? -INFINITY
+		       : i % 7 == 0  ? 3.5
+				     : v;
 		b[i] = a[i];
 	}
 	pd_stats_sort(a, N);
@@ -421,10 +424,10 @@ START_TEST(test_sort_matches_qsort)
 END_TEST
 
 /* Coverage: over 200 pairs of independent AR(1) series of
- * 1000 samples (phi 0.7, unit variance) with equal levels (100), the 95 % interval should exclude 0 about 5 % of
- * the time (a binomial 200 x 0.05 = 10, sd 3.1: more than 20 means the interval ignores
- * the autocorrelation; with n instead of n_eff it would be ~40 %); with the target 10 %
- * higher (110) it should contain 10 as often. */
+ * 1000 samples (phi 0.7, unit variance) with equal levels (100), the 95 % interval should
+ * exclude 0 about 5 % of the time (a binomial 200 x 0.05 = 10, sd 3.1: more than 20 means the
+ * interval ignores the autocorrelation; with n instead of n_eff it would be ~40 %); with the
+ * target 10 % higher (110) it should contain 10 as often. */
 START_TEST(test_interval_covers_under_autocorrelation)
 {
 	enum { N = 1000, PAIRS = 200 };

@@ -15,7 +15,8 @@ static int visit(const char *path, const struct stat *st, int flag, struct FTW *
 {
 	(void)ftw;
 	size_t n = strlen(path);
-	if (flag != FTW_F || n < 5 || strcmp(path + n - 5, ".json") || !strstr(path, "/perfdb/"))
+	if (flag != FTW_F || n < 5 || strcmp(path + n - 5, ".json") ||
+	    !strstr(path, "/perfdb/"))
 		return 0;
 	if ((size_t)st->st_size + 1 > cap) {
 		cap = (size_t)st->st_size + 1;

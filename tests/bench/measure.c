@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	printf("wall_s=%.4f maxrss_kb=%ld status=%d\n",
-	       (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9, ru.ru_maxrss,
-	       WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+	       (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9,
+	       ru.ru_maxrss, WIFEXITED(status) ? WEXITSTATUS(status) : 128);
 	return 0;
 }

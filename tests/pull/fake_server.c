@@ -166,7 +166,7 @@ static int list_json(struct str *out, const char *dir, int want_dirs)
 			continue;
 		if (n == cap) {
 			char **more =
-			        realloc(names, (cap = cap ? cap * 2 : 64) * sizeof(*names));
+				realloc(names, (cap = cap ? cap * 2 : 64) * sizeof(*names));
 			if (!more)
 				abort();
 			names = more;
@@ -241,14 +241,14 @@ static int route(struct server *sv, struct str *body, const char **type, const c
 	*type = "application/json";
 	if (!strncmp(path, "/job/", 5)) {
 		const char *name = ends_with(path, "/api/json")      ? "build.json"
-		                   : ends_with(path, "/api/xml")     ? "build.xml"
-		                   : ends_with(path, "/consoleText") ? "consoleText"
-		                                                     : NULL;
+				   : ends_with(path, "/api/xml")     ? "build.xml"
+				   : ends_with(path, "/consoleText") ? "consoleText"
+								     : NULL;
 		if (!name)
 			return 404;
 		if (strcmp(name, "build.json"))
 			*type = strcmp(name, "build.xml") ? "text/plain; charset=utf-8"
-			                                  : "application/xml";
+							  : "application/xml";
 		snprintf(file, sizeof(file), "%s/jenkins/%s", sv->root, name);
 		return read_file(body, file) < 0 ? 404 : 200;
 	}
@@ -340,7 +340,7 @@ static void answer(struct server *sv, struct conn *c, const char *head)
 		type = "text/plain";
 	}
 	c->close_after = sv->quit || status == 400 || !strcmp(version, "HTTP/1.0") ||
-	                 (conn_hdr && strstr(conn_hdr, "close"));
+			 (conn_hdr && strstr(conn_hdr, "close"));
 	addf(&resp, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n", status,
 	     reason(status), type, body.len);
 	addf(&resp, "Connection: %s\r\n\r\n", c->close_after ? "close" : "keep-alive");
@@ -352,7 +352,7 @@ static void answer(struct server *sv, struct conn *c, const char *head)
 	c->hold_until = slow ? now_ms() + sv->slow_ms : 0;
 	if (sv->log) {
 		fprintf(sv->log, "GET %s %d %s%s\n", path, status,
-		        header(head, "Authorization") ? "auth" : "noauth", slow ? " slow" : "");
+			header(head, "Authorization") ? "auth" : "noauth", slow ? " slow" : "");
 		fflush(sv->log);
 	}
 }
@@ -505,9 +505,9 @@ static int add_rule(struct rule *rules, int *n, const char *path, const char *fi
 static int usage(void)
 {
 	fprintf(stderr,
-	        "usage: pd_fake_server --root DIR --port-file FILE [--log FILE] "
-	        "[--lifetime S] [--fail-once PATH]... [--slow-once PATH]... [--slow-ms MS] "
-	        "[--always-fail] [--serve PATH FILE]...\n");
+		"usage: pd_fake_server --root DIR --port-file FILE [--log FILE] "
+		"[--lifetime S] [--fail-once PATH]... [--slow-once PATH]... [--slow-ms MS] "
+		"[--always-fail] [--serve PATH FILE]...\n");
 	return 2;
 }
 
