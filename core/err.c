@@ -14,6 +14,9 @@ static void copy(char *dst, size_t n, const char *src)
 }
 
 static int vset(struct pd_err *err, int code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static int vset(struct pd_err *err, int code, const char *fmt, va_list ap)
 {
 	if (!err || err->code)
 		return code;

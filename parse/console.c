@@ -47,9 +47,10 @@ static int next_line(struct scan *s)
 	s->pos += n + (nl != NULL);
 	s->line++;
 	if (n > s->src->lim->max_line)
-		return pd_err_at(s->err, PD_ELIMIT, s->src->path, s->line, 0,
-				 "line %ld is longer than the limit of %zu bytes", s->line,
-				 s->src->lim->max_line);
+		return pd_err_at(
+			s->err, PD_ELIMIT, s->src->path, s->line, 0,
+			"line %ld is longer than the limit of %zu bytes (see --max-line)",
+			s->line, s->src->lim->max_line);
 	if (n && start[n - 1] == '\r')
 		n--;
 	s->p = start;

@@ -57,13 +57,26 @@ static void svg_uri(struct pd_buf *b, const char *svg)
 	pd_buf_adds(b, "data:image/svg+xml,");
 	for (const char *p = svg; *p; p++) {
 		switch (*p) {
-		case '%': pd_buf_adds(b, "%25"); break;
-		case '#': pd_buf_adds(b, "%23"); break;
-		case '"': pd_buf_adds(b, "%22"); break;
-		case '&': pd_buf_adds(b, "&amp;"); break;
-		case '\n': pd_buf_adds(b, "%0A"); break;
-		case '\r': pd_buf_adds(b, "%0D"); break;
-		default: pd_buf_addch(b, *p);
+		case '%':
+			pd_buf_adds(b, "%25");
+			break;
+		case '#':
+			pd_buf_adds(b, "%23");
+			break;
+		case '"':
+			pd_buf_adds(b, "%22");
+			break;
+		case '&':
+			pd_buf_adds(b, "&amp;");
+			break;
+		case '\n':
+			pd_buf_adds(b, "%0A");
+			break;
+		case '\r':
+			pd_buf_adds(b, "%0D");
+			break;
+		default:
+			pd_buf_addch(b, *p);
 		}
 	}
 }

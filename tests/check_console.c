@@ -272,7 +272,8 @@ START_TEST(test_console_long_line_over_default_limit_is_limit)
 	ck_assert_int_eq(r.rc, PD_ELIMIT);
 	ck_assert_int_eq(r.err.line, 2);
 	ck_assert_str_eq(r.err.path, "consoleText");
-	ck_assert_str_eq(r.err.msg, "line 2 is longer than the limit of 1048576 bytes");
+	ck_assert_str_eq(r.err.msg,
+			 "line 2 is longer than the limit of 1048576 bytes (see --max-line)");
 	pd_run_free(r.run);
 	free(data);
 }

@@ -407,7 +407,7 @@ START_TEST(test_find_snapshots_ignores_names_without_the_pattern)
 {
 	/* no build digits; no 4 hex digits; only 3 hex digits; unknown collector */
 	static const char *const dbs[] = {"atopiris_access_a7b6", "n1ql_statsiris_710_access",
-					  "n1ql_statsiris_710_access_a7b", "foo" ACCESS, ""};
+					  "n1ql_statsiris_710_access_a7b", ("foo" ACCESS), ""};
 	struct pd_strv dbv = {0}, out = {0};
 	strv_of(&dbv, dbs, sizeof(dbs) / sizeof(*dbs));
 	pd_dbname_find_snapshots(&out, &dbv, "iris");

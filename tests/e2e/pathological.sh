@@ -105,7 +105,7 @@ malformed "$B/perfrunner/tiny.spec: expected a [clusters] section with a cluster
 bundle long-line
 { echo 'Started by user perf'; head -c 1572864 /dev/zero | tr '\0' 'x'; echo
   echo 'Finished: SUCCESS'; } >"$B/jenkins/consoleText"
-malformed "$B/jenkins/consoleText:2: line 2 is longer than the limit of 1048576 bytes"
+malformed "$B/jenkins/consoleText:2: line 2 is longer than the limit of 1048576 bytes (see --max-line)"
 valid --max-line 4194304
 has "$TMP/out" '^result +SUCCESS$'
 

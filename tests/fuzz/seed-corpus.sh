@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Seeds the fuzzers' corpora: BUILD/corpus/<reader>/ gets the fixture files that reader
+# reads (fixtures/formats, perfdb, jenkins, console, ini, pathological) and a few files of
+# each kind from the generated seed fixture (BUILD/fixtures/seed). Files over 64 KiB are
+# left out (the fuzzers run with -max_len=65536). Seeds keep their path in their name;
+# running it again refreshes them and keeps what the fuzzers added.
+# usage: tests/fuzz/seed-corpus.sh SRC BUILD
+set -euo pipefail
+src=$1 build=$2
+out=$build/corpus seed=$build/fixtures/seed
+fx=$src/fixtures
+if [ ! -d "$seed" ]; then
+  echo "seed-corpus.sh: no seed fixture in $seed (build the 'seed' target first)" >&2
+  exit 1
+fi
+
+# add READER FILE...: copies each regular file of at most 64 KiB into the corpus
+add() {
+  local r=$1 f name
+  shift
+  mkdir -p "$out/$r"
+  for f in "$@"; do
+    if [ ! -f "$f" ] || [ "$(wc -c <"$f")" -gt 65536 ]; then
+      continue
+    fi
+    name=${f#"$build"/}
+    name=${name#"$src"/}
+    cp "$f" "$out/$r/${name//\//_}"
+  done
+}
+
+# some K PATTERN...: the first K files (sorted) of each bundle of the seed fixture that
+# match a find -name pattern
+some() {
+  local k=$1 b
+  shift
+  for b in "$seed"/*/; do
+    find "$b" -type f \( -name "$1" "${@:2}" \) | LC_ALL=C sort | sed -n "1,${k}p"
+  done
+}
+
+mapfile -t seed_json < <(some 3 '*.json' -path '*/perfdb/*')
+mapfile -t seed_data < <(some 3 '*.data' -o -name '*.data.1' -o -name '*.data.n')
+
+add perfdb_json "${seed_json[@]}" "$fx"/pathological/*.json \
+  "$fx"/pathological/skeleton/perfdb/*/*.json "$fx"/perfdb/seriesly.json
+add seriesly "$fx"/perfdb/seriesly.json "${seed_json[@]:0:3}" "$fx"/pathological/*.json
+add perfdb_data "$fx"/perfdb/*.data* "${seed_data[@]}"
+add ini "$fx"/ini/* "$fx"/formats/perfrunner/* "$fx"/pathological/*.spec \
+  "$fx"/pathological/skeleton/perfrunner/* "$seed"/*/perfrunner/*
+add jenkins_json "$fx"/jenkins/*.json "$fx"/formats/jenkins/*.json \
+  "$fx"/pathological/build-*.json "$fx"/pathological/skeleton/jenkins/build.json \
+  "$seed"/*/jenkins/build.json
+add jenkins_xml "$fx"/jenkins/*.xml "$fx"/formats/jenkins/*.xml.txt "$seed"/*/jenkins/build.xml
+add console "$fx"/console/* "$fx"/formats/jenkins/*consoleText* "$fx"/pathological/console-* \
+  "$fx"/pathological/skeleton/jenkins/consoleText "$seed"/*/jenkins/consoleText
+
+# db names: every db of each bundle (one file per bundle, a name a line), a few alone, and
+# the names tests/e2e/pathological.sh builds (its db names with tests/fuzz/fuzz_dbname.c's
+# snapshots: one that reads two ways, one of a host in no spec)
+mkdir -p "$out/dbname"
+for b in "$seed"/*/ "$fx"/pathological/skeleton/; do
+  name=$(basename "$b")
+  find "$b/perfdb" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | LC_ALL=C sort \
+    >"$out/dbname/db-$name"
+  head -n 3 "$out/dbname/db-$name" | while read -r db; do
+    printf '%s' "$db" >"$out/dbname/db-$name-$db"
+  done
+done
+printf '%s' ns_serveriris_710-1345_access_a7b61bucket >"$out/dbname/db-two-ways"
+printf '%s' atopiris_710-1345_access_a7b61722310099 >"$out/dbname/db-host-without-spec"
