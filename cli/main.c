@@ -96,6 +96,7 @@ static const char usage_more[] =
 	"  --max-samples N        samples in one series (default 50000000)\n"
 	"  --max-series N         series in one run (default 100000)\n"
 	"  --max-line BYTES       one console or INI line (default 1 MiB)\n"
+	"  --max-depth N          JSON and XML nesting (default 64, at most 1000)\n"
 	"\n"
 	"exit codes: 0 no regression, 1 regression found, 2 usage error, 3 input error\n"
 	"(unreadable or malformed input), 4 runs not comparable\n";
@@ -142,6 +143,19 @@ static int parse_count(size_t *out, const char *flag, const char *val)
 	if (*end || v == 0)
 		return usage_error("%s needs a positive number, not '%s'", flag, val);
 	*out = (size_t)v;
+	return 0;
+}
+
+/* --max-depth: cJSON refuses more than 1000 levels by itself, so that is the ceiling. */
+static int parse_depth(struct opts *o, const char *val)
+{
+	size_t v = 0;
+	int rc = parse_count(&v, "--max-depth", val);
+	if (rc)
+		return rc;
+	if (v > 1000)
+		return usage_error("--max-depth is at most 1000, not '%s'", val);
+	o->lim.max_depth = (unsigned)v;
 	return 0;
 }
 
@@ -302,6 +316,8 @@ static int with_value(struct opts *o, const char *flag, char *val)
 		return parse_count(&o->lim.max_series, flag, val);
 	else if (!strcmp(flag, "--max-line"))
 		return parse_count(&o->lim.max_line, flag, val);
+	else if (!strcmp(flag, "--max-depth"))
+		return parse_depth(o, val);
 	else
 		return -1;
 	return 0;
@@ -323,6 +339,7 @@ static int takes_value(const char *a)
 					    "--max-samples",
 					    "--max-series",
 					    "--max-line",
+					    "--max-depth",
 					    "--jenkins",
 					    "--perfdb",
 					    "--perfrunner-dir",
