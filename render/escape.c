@@ -84,40 +84,62 @@ void pd_esc_json_num(struct pd_buf *b, double v)
 	pd_buf_adds(b, tmp);
 }
 
-void pd_esc_html(struct pd_buf *b, const char *s)
+/* The entity of a markup-special character (HTML and XML agree but on the apostrophe
+ * and on whitespace, which XML attributes would fold), or NULL. */
+static const char *markup_entity(unsigned cp, int xml)
+{
+	switch (cp) {
+	case '&':
+		return "&amp;";
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;"; /* also keeps "]]>" out of XML text */
+	case '"':
+		return "&quot;";
+	case '\'':
+		return xml ? "&apos;" : "&#39;";
+	case '\t':
+		return xml ? "&#9;" : NULL;
+	case '\n':
+		return xml ? "&#10;" : NULL;
+	case '\r':
+		return xml ? "&#13;" : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* Characters a document must not hold: C0 controls (HTML keeps tab and newline; XML
+ * writes them as references above), for HTML the C1 controls, for XML 1.0 U+FFFE and
+ * U+FFFF. */
+static int markup_forbidden(unsigned cp, int xml)
+{
+	if (xml)
+		return cp < 0x20 || cp == 0xfffe || cp == 0xffff;
+	return (cp < 0x20 && cp != '\n' && cp != '\t') || (cp >= 0x7f && cp < 0xa0);
+}
+
+/* Invalid UTF-8 becomes U+FFFD too: it would let a browser guess the encoding. */
+static void markup(struct pd_buf *b, const char *s, int xml)
 {
 	while (*s) {
 		unsigned cp;
 		size_t n = pd_esc_utf8(s, &cp);
-		if (!n) { /* invalid UTF-8 would let a browser guess the encoding */
-			pd_buf_adds(b, "&#xfffd;"), s++;
-			continue;
-		}
-		switch (cp) {
-		case '&':
-			pd_buf_adds(b, "&amp;");
-			break;
-		case '<':
-			pd_buf_adds(b, "&lt;");
-			break;
-		case '>':
-			pd_buf_adds(b, "&gt;");
-			break;
-		case '"':
-			pd_buf_adds(b, "&quot;");
-			break;
-		case '\'':
-			pd_buf_adds(b, "&#39;");
-			break;
-		default:
-			if ((cp < 0x20 && cp != '\n' && cp != '\t') ||
-			    (cp >= 0x7f && cp < 0xa0))
-				pd_buf_adds(b, "&#xfffd;");
-			else
-				pd_buf_add(b, s, n);
-		}
-		s += n;
+		const char *entity = n ? markup_entity(cp, xml) : NULL;
+		if (!n || (!entity && markup_forbidden(cp, xml)))
+			pd_buf_adds(b, "&#xfffd;");
+		else if (entity)
+			pd_buf_adds(b, entity);
+		else
+			pd_buf_add(b, s, n);
+		s += n ? n : 1;
 	}
+}
+
+void pd_esc_html(struct pd_buf *b, const char *s)
+{
+	markup(b, s, 0);
 }
 
 void pd_esc_text(struct pd_buf *b, const char *s)
@@ -141,48 +163,7 @@ void pd_esc_text(struct pd_buf *b, const char *s)
 
 void pd_esc_xml(struct pd_buf *b, const char *s)
 {
-	const char *p = s;
-	while (*p) {
-		unsigned cp;
-		size_t n = pd_esc_utf8(p, &cp);
-		if (!n) {
-			pd_buf_adds(b, "&#xfffd;"), p++;
-			continue;
-		}
-		switch (cp) {
-		case '&':
-			pd_buf_adds(b, "&amp;");
-			break;
-		case '<':
-			pd_buf_adds(b, "&lt;");
-			break;
-		case '>': /* also keeps "]]>" out of text */
-			pd_buf_adds(b, "&gt;");
-			break;
-		case '"':
-			pd_buf_adds(b, "&quot;");
-			break;
-		case '\'':
-			pd_buf_adds(b, "&apos;");
-			break;
-		case '\t':
-			pd_buf_adds(b, "&#9;");
-			break;
-		case '\n':
-			pd_buf_adds(b, "&#10;");
-			break;
-		case '\r':
-			pd_buf_adds(b, "&#13;");
-			break;
-		default:
-			/* XML 1.0 Char excludes the other C0 controls, U+FFFE and U+FFFF */
-			if (cp < 0x20 || cp == 0xfffe || cp == 0xffff)
-				pd_buf_adds(b, "&#xfffd;");
-			else
-				pd_buf_add(b, p, n);
-		}
-		p += n;
-	}
+	markup(b, s, 1);
 }
 
 /* Appends the character at *p for a lightweight markup: special ones after a backslash,
