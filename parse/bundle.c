@@ -333,6 +333,21 @@ done:
 	return rc;
 }
 
+/* A node of the spec with no series at all: said, since silence would look like data. */
+static void note_silent_nodes(struct pd_run *run)
+{
+	for (size_t i = 0; i < run->n_nodes; i++) {
+		size_t k = 0;
+		while (k < run->n_series &&
+		       !(run->series[k]->server &&
+			 !strcmp(run->series[k]->server, run->nodes[i].host)))
+			k++;
+		if (k == run->n_series)
+			note(run, "%s (%s) is in the spec but has no series",
+			     run->nodes[i].host, run->nodes[i].role);
+	}
+}
+
 static int load_dir(struct pd_run *run, const struct pd_limits *lim, struct pd_err *err)
 {
 	struct loader l = {run, lim, PD_BUF_INIT, PD_BUF_INIT};
@@ -342,8 +357,10 @@ static int load_dir(struct pd_run *run, const struct pd_limits *lim, struct pd_e
 	else if ((rc = load_configs(&l, err)) == 0 && (rc = load_jenkins(&l, err)) == 0 &&
 		 (rc = load_console(&l, err)) == 0)
 		rc = load_perfdb(&l, err);
-	if (rc == 0)
+	if (rc == 0) {
 		pd_run_sort_series(run);
+		note_silent_nodes(run);
+	}
 	pd_buf_release(&l.data);
 	pd_buf_release(&l.path);
 	return rc;

@@ -167,6 +167,7 @@ valid
 has "$TMP/out" '^nodes \(3\)$'
 has "$TMP/out" '^  index#1   10\.0\.0\.3 +index$'
 has "$TMP/out" '^series \(2, 26 samples'
+has "$TMP/out" '^  10\.0\.0\.3 \(index#1\) is in the spec but has no series$'
 
 # a series of a host that is in no spec: listed as undecoded, the rest is read
 bundle host-without-spec
