@@ -124,7 +124,8 @@ void pd_sample_prepare(struct pd_sample *s, const double *t, const double *v, si
 	s->v = v;
 	s->n = n;
 	s->sorted = sorted;
-	memcpy(sorted, v, n * sizeof(*sorted));
+	if (n) /* v may be NULL when empty, and memcpy's arguments must not be */
+		memcpy(sorted, v, n * sizeof(*sorted));
 	pd_stats_sort(sorted, n);
 	s->lag1 = pd_stats_lag1(v, n);
 }
