@@ -117,15 +117,59 @@ static void role_breakdown(char *out, size_t n, const struct pd_comparison *c,
 		snprintf(out + len, n - len, ")");
 }
 
-/* Whether a finding on this metric already stands at a broader scope. */
+/* atop and metrics_rest_api_processes measure the same process twice: the REST
+ * metric's twin in atop ("memcached_sysproc_cpu_utilization" -> "atop/memcached_cpu",
+ * "..._sysproc_mem_resident" -> "..._rss"), or "" when it has none. */
+static void atop_twin(char *out, size_t n, const char *metric)
+{
+	static const char *const rest = "metrics_rest_api_processes/";
+	static const char *const ends[][2] = {{"_sysproc_cpu_utilization", "_cpu"},
+					      {"_sysproc_mem_resident", "_rss"}};
+	out[0] = '\0';
+	if (strncmp(metric, rest, strlen(rest)))
+		return;
+	const char *proc = metric + strlen(rest);
+	for (size_t i = 0; i < 2; i++)
+		if (pd_str_ends_with(proc, ends[i][0]))
+			snprintf(out, n, "atop/%.*s%s",
+				 (int)(strlen(proc) - strlen(ends[i][0])), proc, ends[i][1]);
+}
+
+/* Whether a finding on this metric (or its atop twin) already stands at a broader
+ * scope. */
 static int covered(const struct pd_comparison *c, const char *metric, int rank)
 {
-	for (size_t i = 0; i < c->n_findings; i++)
-		if (c->findings[i].metric && !strcmp(c->findings[i].metric, metric) &&
-		    (c->findings[i].kind == PD_FIND_POST_EVENT_MISMATCH ||
-		     c->findings[i].kind == PD_FIND_METRIC_SHIFT) &&
-		    scope_rank(c->findings[i].scope) < rank)
+	char twin[256];
+	atop_twin(twin, sizeof(twin), metric);
+	for (size_t i = 0; i < c->n_findings; i++) {
+		const struct pd_finding *f = &c->findings[i];
+		if (f->metric && (!strcmp(f->metric, metric) || !strcmp(f->metric, twin)) &&
+		    (f->kind == PD_FIND_POST_EVENT_MISMATCH ||
+		     f->kind == PD_FIND_METRIC_SHIFT) &&
+		    scope_rank(f->scope) < rank)
 			return 1;
+	}
+	return 0;
+}
+
+/* A REST process metric whose atop twin already has a finding at the same scope and
+ * phase corroborates it: one sentence more there, not a second finding. */
+static int corroborates(struct pd_comparison *c, const struct pd_view *v,
+			const struct pd_delta *d)
+{
+	char twin[256];
+	atop_twin(twin, sizeof(twin), v->metric);
+	for (size_t i = 0; twin[0] && i < c->n_findings; i++) {
+		struct pd_finding *f = &c->findings[i];
+		if (!f->metric || strcmp(f->metric, twin) || strcmp(f->scope, v->scope) ||
+		    !f->has_phase || f->phase != d->phase)
+			continue;
+		struct pd_buf b = PD_BUF_INIT;
+		pd_buf_addf(&b, "%s %s agrees: %+.1f%%.", f->text, v->metric, d->delta_pct);
+		free(f->text);
+		f->text = pd_buf_detach(&b);
+		return 1;
+	}
 	return 0;
 }
 
@@ -138,7 +182,7 @@ static void shift_finding(struct pd_comparison *c, size_t vi, int event)
 	char where[256], a[48], b[48], roles[200] = "", also[96] = "";
 	if (!shifted(d))
 		d = event && shifted(pre) ? pre : NULL;
-	if (!d || covered(c, v->metric, scope_rank(v->scope)))
+	if (!d || covered(c, v->metric, scope_rank(v->scope)) || corroborates(c, v, d))
 		return;
 	enum pd_finding_kind kind =
 		d == post ? PD_FIND_POST_EVENT_MISMATCH : PD_FIND_METRIC_SHIFT;
