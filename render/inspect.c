@@ -1,8 +1,10 @@
 #include "inspect.h"
 #include "escape.h"
+#include "jsonw.h"
 #include "../analyze/normalize.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -271,231 +273,163 @@ void pd_inspect_text(struct pd_buf *out, const struct pd_run *run, const struct 
 	text_list(out, "notes", &run->notes);
 }
 
-/* JSON: keys in a fixed order; every string through pd_esc_json. */
-static void json_key(struct pd_buf *b, int *first, const char *key)
-{
-	pd_buf_adds(b, *first ? "" : ",");
-	*first = 0;
-	pd_esc_json(b, key);
-	pd_buf_addch(b, ':');
-}
-
-static void json_str(struct pd_buf *b, int *first, const char *key, const char *s)
-{
-	json_key(b, first, key);
-	if (s)
-		pd_esc_json(b, s);
-	else
-		pd_buf_adds(b, "null");
-}
-
-static void json_strv(struct pd_buf *b, int *first, const char *key, const struct pd_strv *sv)
-{
-	json_key(b, first, key);
-	pd_buf_addch(b, '[');
-	for (size_t i = 0; i < sv->n; i++) {
-		pd_buf_adds(b, i ? "," : "");
-		pd_esc_json(b, sv->v[i]);
-	}
-	pd_buf_addch(b, ']');
-}
-
-static void json_nodes(struct pd_buf *b, const struct pd_run *run)
-{
-	pd_buf_adds(b, "[");
-	for (size_t i = 0; i < run->n_nodes; i++) {
-		const struct pd_node *n = &run->nodes[i];
-		int f = 1;
-		pd_buf_adds(b, i ? ",{" : "{");
-		json_str(b, &f, "host", n->host);
-		json_key(b, &f, "services");
-		pd_buf_addch(b, '[');
-		int first = 1;
-		for (unsigned bit = 1; bit < (1u << PD_SVC_COUNT); bit <<= 1)
-			if (n->services & bit) {
-				pd_buf_addf(b, "%s\"%s\"", first ? "" : ",",
-					    pd_service_name(bit));
-				first = 0;
-			}
-		pd_buf_addch(b, ']');
-		json_str(b, &f, "role", n->role);
-		pd_buf_addch(b, '}');
-	}
-	pd_buf_adds(b, "]");
-}
-
-static void json_series_one(struct pd_buf *b, const struct pd_series *s, int64_t interval)
+/* JSON: keys in a fixed order, through the shared writer. */
+static void json_series_one(struct pd_jw *w, const struct pd_series *s, int64_t interval)
 {
 	struct pd_gaps g = pd_series_gaps(s, interval);
-	int f = 1;
-	pd_buf_addch(b, '{');
-	json_str(b, &f, "db", s->db);
-	json_str(b, &f, "metric", s->metric);
-	json_str(b, &f, "collector", s->collector);
-	json_str(b, &f, "scope", pd_scope_name(s->scope));
-	json_str(b, &f, "bucket", s->bucket);
-	json_str(b, &f, "server", s->server);
-	json_str(b, &f, "unit", pd_unit_name(s->unit));
-	pd_buf_addf(b, ",\"n\":%zu", s->n);
-	if (s->n)
-		pd_buf_addf(b, ",\"start_ms\":%" PRId64 ",\"end_ms\":%" PRId64, s->t_ms[0],
-			    s->t_ms[s->n - 1]);
-	pd_buf_addf(b, ",\"gaps\":%zu,\"missing\":%zu,\"duplicates\":%zu,\"unsorted\":%zu}",
-		    g.n_gaps, g.missing, s->n_dup, s->n_unsorted);
+	pd_jw_open(w, NULL, '{');
+	pd_jw_str(w, "db", s->db);
+	pd_jw_str(w, "metric", s->metric);
+	pd_jw_str(w, "collector", s->collector);
+	pd_jw_str(w, "scope", pd_scope_name(s->scope));
+	pd_jw_str(w, "bucket", s->bucket);
+	pd_jw_str(w, "server", s->server);
+	pd_jw_str(w, "unit", pd_unit_name(s->unit));
+	pd_jw_int(w, "n", (int64_t)s->n);
+	if (s->n) {
+		pd_jw_int(w, "start_ms", s->t_ms[0]);
+		pd_jw_int(w, "end_ms", s->t_ms[s->n - 1]);
+	}
+	pd_jw_int(w, "gaps", (int64_t)g.n_gaps);
+	pd_jw_int(w, "missing", (int64_t)g.missing);
+	pd_jw_int(w, "duplicates", (int64_t)s->n_dup);
+	pd_jw_int(w, "unsorted", (int64_t)s->n_unsorted);
+	pd_jw_close(w, '}');
 }
 
-static void json_events(struct pd_buf *b, const struct pd_run *run)
+static void json_events(struct pd_jw *w, const struct pd_run *run)
 {
-	pd_buf_addch(b, '[');
+	pd_jw_open(w, "events", '[');
 	for (size_t i = 0; i < run->n_events; i++) {
 		const struct pd_event *e = &run->events[i];
-		int f = 1;
-		pd_buf_adds(b, i ? ",{" : "{");
-		json_str(b, &f, "kind", pd_event_kind_name(e->kind));
-		pd_buf_addf(b, ",\"local_s\":%" PRId64 ",\"line\":%ld", e->local_s, e->line);
-		json_str(b, &f, "node", e->node);
-		if (e->kind == PD_EV_REBALANCE_PROGRESS) {
-			pd_buf_adds(b, ",\"value\":");
-			pd_esc_json_num(b, e->value);
-		}
+		pd_jw_open(w, NULL, '{');
+		pd_jw_str(w, "kind", pd_event_kind_name(e->kind));
+		pd_jw_int(w, "local_s", e->local_s);
+		pd_jw_int(w, "line", e->line);
+		pd_jw_str(w, "node", e->node);
+		if (e->kind == PD_EV_REBALANCE_PROGRESS)
+			pd_jw_num(w, "value", e->value);
 		if (e->kind == PD_EV_REBALANCE_START) {
-			json_strv(b, &f, "known", &e->known);
-			json_strv(b, &f, "ejected", &e->ejected);
+			pd_jw_strv(w, "known", &e->known);
+			pd_jw_strv(w, "ejected", &e->ejected);
 		}
-		pd_buf_addch(b, '}');
+		pd_jw_close(w, '}');
 	}
-	pd_buf_addch(b, ']');
+	pd_jw_close(w, ']');
 }
 
-static void json_kpis(struct pd_buf *b, const struct pd_run *run)
+static void json_kpis(struct pd_jw *w, const struct pd_run *run)
 {
-	pd_buf_addch(b, '[');
+	pd_jw_open(w, "kpis", '[');
 	for (size_t i = 0; i < run->n_kpis; i++) {
 		const struct pd_kpi *k = &run->kpis[i];
-		int f = 1;
-		pd_buf_adds(b, i ? ",{" : "{");
-		json_str(b, &f, "metric", k->metric);
-		pd_buf_adds(b, ",\"value\":");
-		pd_esc_json_num(b, k->value);
-		pd_buf_addf(b, ",\"dry_run\":%s,\"local_s\":%" PRId64 ",\"line\":%ld",
-			    k->dry_run ? "true" : "false", k->local_s, k->line);
-		json_str(b, &f, "build", k->build);
-		json_strv(b, &f, "snapshots", &k->snapshots);
-		pd_buf_addch(b, '}');
+		pd_jw_open(w, NULL, '{');
+		pd_jw_str(w, "metric", k->metric);
+		pd_jw_num(w, "value", k->value);
+		pd_jw_bool(w, "dry_run", k->dry_run);
+		pd_jw_int(w, "local_s", k->local_s);
+		pd_jw_int(w, "line", k->line);
+		pd_jw_str(w, "build", k->build);
+		pd_jw_strv(w, "snapshots", &k->snapshots);
+		pd_jw_close(w, '}');
 	}
-	pd_buf_addch(b, ']');
+	pd_jw_close(w, ']');
 }
 
-static void json_jenkins(struct pd_buf *b, const struct pd_jenkins *j)
+static void json_jenkins(struct pd_jw *w, const struct pd_jenkins *j)
 {
-	int f = 1;
 	if (!j->present) {
-		pd_buf_adds(b, "null");
+		pd_jw_null(w, "jenkins");
 		return;
 	}
-	pd_buf_addch(b, '{');
-	json_str(b, &f, "job", j->job);
-	pd_buf_addf(b, ",\"number\":%ld", j->number);
-	json_str(b, &f, "id", j->id);
-	json_str(b, &f, "result", j->result);
-	pd_buf_addf(b, ",\"building\":%s,\"timestamp_ms\":%" PRId64 ",\"duration_ms\":%" PRId64,
-		    j->building ? "true" : "false", j->timestamp_ms, j->duration_ms);
-	json_str(b, &f, "url", j->url);
-	json_str(b, &f, "full_display_name", j->full_display_name);
-	json_key(b, &f, "parameters");
-	pd_buf_addch(b, '{');
-	for (size_t i = 0; i < j->n_params; i++) {
-		int g = i == 0;
-		json_str(b, &g, j->params[i].name, j->params[i].value);
-	}
-	pd_buf_adds(b, "}}");
+	pd_jw_open(w, "jenkins", '{');
+	pd_jw_str(w, "job", j->job);
+	pd_jw_int(w, "number", j->number);
+	pd_jw_str(w, "id", j->id);
+	pd_jw_str(w, "result", j->result);
+	pd_jw_bool(w, "building", j->building);
+	pd_jw_int(w, "timestamp_ms", j->timestamp_ms);
+	pd_jw_int(w, "duration_ms", j->duration_ms);
+	pd_jw_str(w, "url", j->url);
+	pd_jw_str(w, "full_display_name", j->full_display_name);
+	pd_jw_open(w, "parameters", '{');
+	for (size_t i = 0; i < j->n_params; i++)
+		pd_jw_str(w, j->params[i].name, j->params[i].value);
+	pd_jw_close(w, '}');
+	pd_jw_close(w, '}');
 }
 
-static void json_test(struct pd_buf *b, const struct pd_run *run)
+static void json_test(struct pd_jw *w, const struct pd_run *run)
 {
-	int f = 1;
-	pd_buf_addch(b, '{');
-	json_str(b, &f, "spec", run->spec.path);
-	json_str(b, &f, "config", run->test.path);
-	json_str(b, &f, "test", run->cfg.test);
-	json_str(b, &f, "title", run->cfg.title);
-	json_str(b, &f, "shutdown_type", run->cfg.shutdown_type);
-	pd_buf_addf(b, ",\"initial_nodes\":%d,\"access_time_s\":%ld,\"stats_interval_s\":%d}",
-		    run->cfg.initial_nodes, run->cfg.access_time_s, run->cfg.stats_interval_s);
+	pd_jw_open(w, "test", '{');
+	pd_jw_str(w, "spec", run->spec.path);
+	pd_jw_str(w, "config", run->test.path);
+	pd_jw_str(w, "test", run->cfg.test);
+	pd_jw_str(w, "title", run->cfg.title);
+	pd_jw_str(w, "shutdown_type", run->cfg.shutdown_type);
+	pd_jw_int(w, "initial_nodes", run->cfg.initial_nodes);
+	pd_jw_int(w, "access_time_s", run->cfg.access_time_s);
+	pd_jw_int(w, "stats_interval_s", run->cfg.stats_interval_s);
+	pd_jw_close(w, '}');
 }
 
-static void json_estimate(struct pd_buf *b, const char *key, struct pd_estimate e)
+static void json_estimate(struct pd_jw *w, const char *key, struct pd_estimate e)
 {
-	pd_buf_addf(b, ",\"%s\":", key);
-	if (e.ok)
-		pd_esc_json_num(b, e.value);
-	else
-		pd_buf_adds(b, "null");
+	pd_jw_num(w, key, e.ok ? e.value : NAN);
 }
 
-static void json_timebase(struct pd_buf *b, const struct pd_run *run,
+static void json_timebase(struct pd_jw *w, const struct pd_run *run,
 			  const struct pd_timebase *tb)
 {
-	int f = 1;
-	pd_buf_addf(b, "{\"t0_ms\":%" PRId64 ",\"end_ms\":%" PRId64 ",\"interval_ms\":%" PRId64,
-		    tb->t0_ms, tb->end_ms, tb->interval_ms);
-	f = 0;
+	pd_jw_open(w, "timebase", '{');
+	pd_jw_int(w, "t0_ms", tb->t0_ms);
+	pd_jw_int(w, "end_ms", tb->end_ms);
+	pd_jw_int(w, "interval_ms", tb->interval_ms);
 	if (tb->has_offset)
-		pd_buf_addf(b, ",\"utc_offset_s\":%" PRId64, tb->offset_s);
+		pd_jw_int(w, "utc_offset_s", tb->offset_s);
 	else
-		pd_buf_adds(b, ",\"utc_offset_s\":null");
-	json_str(b, &f, "offset_source", pd_source_name(tb->offset_source));
-	json_estimate(b, "offset_series_s", tb->offset_series);
-	json_estimate(b, "offset_build_s", tb->offset_build);
-	pd_buf_adds(b, ",\"event\":{");
-	int g = 1;
-	json_str(b, &g, "kind", pd_event_type_name(tb->event));
-	json_str(b, &g, "node", tb->node[0] ? tb->node : NULL);
-	pd_buf_adds(b, ",\"t_s\":");
-	if (tb->event != PD_EVENT_NONE)
-		pd_esc_json_num(b, tb->event_s);
-	else
-		pd_buf_adds(b, "null");
-	json_str(b, &g, "source", pd_source_name(tb->event_source));
-	json_estimate(b, "console_s", tb->ev_console);
-	json_estimate(b, "series_s", tb->ev_series);
-	json_estimate(b, "config_s", tb->ev_config);
-	json_estimate(b, "rebalance_end_s", tb->rebalance_end_s);
-	json_str(b, &g, "agreement", tb->agreement[0] ? tb->agreement : NULL);
-	pd_buf_addch(b, '}');
-	json_estimate(b, "series_throughput", pd_series_throughput(run, tb));
-	pd_buf_addch(b, '}');
+		pd_jw_null(w, "utc_offset_s");
+	pd_jw_str(w, "offset_source", pd_source_name(tb->offset_source));
+	json_estimate(w, "offset_series_s", tb->offset_series);
+	json_estimate(w, "offset_build_s", tb->offset_build);
+	pd_jw_open(w, "event", '{');
+	pd_jw_str(w, "kind", pd_event_type_name(tb->event));
+	pd_jw_str(w, "node", tb->node[0] ? tb->node : NULL);
+	pd_jw_num(w, "t_s", tb->event != PD_EVENT_NONE ? tb->event_s : NAN);
+	pd_jw_str(w, "source", pd_source_name(tb->event_source));
+	json_estimate(w, "console_s", tb->ev_console);
+	json_estimate(w, "series_s", tb->ev_series);
+	json_estimate(w, "config_s", tb->ev_config);
+	json_estimate(w, "rebalance_end_s", tb->rebalance_end_s);
+	pd_jw_str(w, "agreement", tb->agreement[0] ? tb->agreement : NULL);
+	pd_jw_close(w, '}');
+	json_estimate(w, "series_throughput", pd_series_throughput(run, tb));
+	pd_jw_close(w, '}');
 }
 
 void pd_inspect_json(struct pd_buf *out, const struct pd_run *run, const struct pd_timebase *tb)
 {
-	int f = 1;
+	struct pd_jw w = PD_JW_INIT(out);
 	int64_t interval = pd_run_interval_ms(run);
-	pd_buf_addch(out, '{');
-	json_str(out, &f, "run", run->dir);
-	json_strv(out, &f, "snapshots", &run->snapshots);
-	json_str(out, &f, "cluster", run->cluster);
-	json_key(out, &f, "test");
-	json_test(out, run);
-	json_key(out, &f, "jenkins");
-	json_jenkins(out, &run->jenkins);
-	json_key(out, &f, "timebase");
-	json_timebase(out, run, tb);
-	json_key(out, &f, "nodes");
-	json_nodes(out, run);
-	pd_buf_addf(out, ",\"interval_ms\":%" PRId64 ",\"samples\":%zu,\"series\":[", interval,
-		    run->n_samples);
-	for (size_t i = 0; i < run->n_series; i++) {
-		pd_buf_adds(out, i ? "," : "");
-		json_series_one(out, run->series[i], interval);
-	}
-	pd_buf_addch(out, ']');
-	json_key(out, &f, "events");
-	json_events(out, run);
-	json_key(out, &f, "kpis");
-	json_kpis(out, run);
-	json_str(out, &f, "console_result", run->console_result);
-	json_strv(out, &f, "undecoded", &run->undecoded);
-	json_strv(out, &f, "notes", &run->notes);
-	pd_buf_adds(out, "}\n");
+	pd_jw_open(&w, NULL, '{');
+	pd_jw_str(&w, "run", run->dir);
+	pd_jw_strv(&w, "snapshots", &run->snapshots);
+	pd_jw_str(&w, "cluster", run->cluster);
+	json_test(&w, run);
+	json_jenkins(&w, &run->jenkins);
+	json_timebase(&w, run, tb);
+	pd_jw_nodes(&w, "nodes", run);
+	pd_jw_int(&w, "interval_ms", interval);
+	pd_jw_int(&w, "samples", (int64_t)run->n_samples);
+	pd_jw_open(&w, "series", '[');
+	for (size_t i = 0; i < run->n_series; i++)
+		json_series_one(&w, run->series[i], interval);
+	pd_jw_close(&w, ']');
+	json_events(&w, run);
+	json_kpis(&w, run);
+	pd_jw_str(&w, "console_result", run->console_result);
+	pd_jw_strv(&w, "undecoded", &run->undecoded);
+	pd_jw_strv(&w, "notes", &run->notes);
+	pd_jw_close(&w, '}');
+	pd_buf_addch(out, '\n');
 }
