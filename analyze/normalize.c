@@ -9,10 +9,54 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void swap_i64(int64_t *a, int64_t *b)
+{
+	int64_t t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Splits v[lo..hi) around the median of its first, middle and last values into < p,
+ * == p and > p (Dijkstra's three-way partition, so that a run of equal steps, the usual
+ * case, is one pass); the == p part is returned as [*lt, *gt). */
+static void partition3(int64_t *v, size_t lo, size_t hi, size_t *lt, size_t *gt)
+{
+	int64_t a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi - 1];
+	int64_t p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+	size_t i = lo;
+	*lt = lo, *gt = hi;
+	while (i < *gt) {
+		if (v[i] < p)
+			swap_i64(&v[i++], &v[(*lt)++]);
+		else if (v[i] > p)
+			swap_i64(&v[i], &v[--(*gt)]);
+		else
+			i++;
+	}
+}
+
 int64_t pd_median_i64(int64_t *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_i64);
-	return v[(n - 1) / 2];
+	/* quickselect: linear on average; after 2 log2(n) + 8 rounds without converging
+	 * (an adversarial input), a sort of what is left bounds it at n log n */
+	size_t k = (n - 1) / 2, lo = 0, hi = n, lt, gt;
+	int rounds = 8;
+	for (size_t m = n; m > 1; m >>= 1)
+		rounds += 2;
+	while (hi - lo > 1) {
+		if (rounds-- == 0) {
+			qsort(v + lo, hi - lo, sizeof(*v), cmp_i64);
+			break;
+		}
+		partition3(v, lo, hi, &lt, &gt);
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return v[k];
+	}
+	return v[k];
 }
 
 int64_t pd_series_interval_ms(const struct pd_series *s)

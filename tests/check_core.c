@@ -133,6 +133,43 @@ START_TEST(test_gaps_count_missing_samples)
 }
 END_TEST
 
+static int cmp_i64_test(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* pd_median_i64 selects in place; the reference sorts a copy with qsort and takes
+ * element (n - 1) / 2, on shapes that break naive pivots: sorted, reversed, organ pipe,
+ * all equal, two values, and pseudo-random (a fixed LCG). */
+START_TEST(test_median_i64_matches_sorting)
+{
+	enum { N = 1001 };
+	static int64_t v[N], ref[N];
+	uint64_t x = 12345;
+	for (int shape = 0; shape < 6; shape++)
+		for (size_t n = 1; n <= N; n += n < 40 ? 1 : 97) {
+			for (size_t i = 0; i < n; i++) {
+				x = x * 6364136223846793005u + 1442695040888963407u;
+				int64_t r = (int64_t)(x >> 40) - (1 << 23);
+				int64_t by_shape[] = {(int64_t)i,
+						      (int64_t)(n - i),
+						      (int64_t)(i < n / 2 ? i : n - i),
+						      5000,
+						      (int64_t)(i % 2) * 7,
+						      r};
+				v[i] = ref[i] = by_shape[shape];
+			}
+			qsort(ref, n, sizeof(*ref), cmp_i64_test);
+			ck_assert_int_eq(pd_median_i64(v, n), ref[(n - 1) / 2]);
+		}
+	int64_t three[] = {9, -4, 2}; /* by hand: -4 2 9, the middle is 2 */
+	ck_assert_int_eq(pd_median_i64(three, 3), 2);
+	int64_t four[] = {8, 1, 6, 3}; /* 1 3 6 8: the lower median is 3 */
+	ck_assert_int_eq(pd_median_i64(four, 4), 3);
+}
+END_TEST
+
 START_TEST(test_escape_json_html_text)
 {
 	struct pd_buf b = PD_BUF_INIT;
@@ -177,6 +214,7 @@ Suite *pd_suite_core(void)
 	tcase_add_test(tc, test_roles_follow_first_service_in_spec_order);
 	tcase_add_test(tc, test_units_from_metric_names);
 	tcase_add_test(tc, test_gaps_count_missing_samples);
+	tcase_add_test(tc, test_median_i64_matches_sorting);
 	tcase_add_test(tc, test_escape_json_html_text);
 	suite_add_tcase(s, tc);
 	return s;
