@@ -69,19 +69,104 @@ void pd_esc_json(struct pd_buf *b, const char *s)
 	pd_buf_addch(b, '"');
 }
 
+/* printf's 17 significant digits of v (correctly rounded) into d, sign into *neg;
+ * returns the decimal exponent of d[0]. */
+static int digits17(char d[17], double v, int *neg)
+{
+	char s[40];
+	snprintf(s, sizeof(s), "%.16e", v);
+	const char *p = s + (*neg = s[0] == '-');
+	d[0] = p[0];
+	memcpy(d + 1, p + 2, 16); /* after "d." */
+	return atoi(p + 19);      /* after "d.dddddddddddddddde" */
+}
+
+/* The 17 digits d rounded to p (< 17), into out, with *e adjusted for a carry out of the
+ * first digit. 0 when the dropped digits are exactly a half: 17 digits cannot tell which
+ * way the exact value rounds, and printf must say. */
+static int round_digits(char *out, const char *d, int p, int *e)
+{
+	int half = d[p] == '5';
+	for (int i = p + 1; i < 17 && half; i++)
+		half = d[i] == '0';
+	if (half)
+		return 0;
+	memcpy(out, d, (size_t)p);
+	if (d[p] < '5')
+		return 1;
+	int i = p - 1;
+	while (i >= 0 && out[i] == '9')
+		out[i--] = '0';
+	if (i >= 0) {
+		out[i]++;
+	} else { /* 9.99 -> 10.0 */
+		out[0] = '1';
+		++*e;
+	}
+	return 1;
+}
+
+/* p digits d with exponent e as printf's %.<p>g writes them into s: exponent form below
+ * 1e-4 and from 10^p on, trailing zeros (and a bare point) dropped. */
+static void format_g(char *s, int neg, const char *d, int p, int e)
+{
+	int n = p;
+	while (n > 1 && d[n - 1] == '0')
+		n--;
+	if (neg)
+		*s++ = '-';
+	if (e < -4 || e >= p) {
+		*s++ = d[0];
+		if (n > 1)
+			*s++ = '.', memcpy(s, d + 1, (size_t)n - 1), s += n - 1;
+		sprintf(s, "e%c%02d", e < 0 ? '-' : '+', abs(e));
+		return;
+	}
+	if (e < 0) {
+		*s++ = '0', *s++ = '.';
+		for (int i = -1; i > e; i--)
+			*s++ = '0';
+		memcpy(s, d, (size_t)n), s += n;
+	} else {
+		for (int i = 0; i <= e; i++)
+			*s++ = i < n ? d[i] : '0';
+		if (n > e + 1)
+			*s++ = '.', memcpy(s, d + e + 1, (size_t)(n - e - 1)), s += n - e - 1;
+	}
+	*s = '\0';
+}
+
 void pd_esc_json_num(struct pd_buf *b, double v)
 {
-	char tmp[32];
+	char d17[17], d[17], s[40];
+	int neg;
 	if (!isfinite(v)) {
 		pd_buf_adds(b, "null");
 		return;
 	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
-		if (strtod(tmp, NULL) == v)
-			break;
+	if (v == 0) {
+		pd_buf_adds(b, signbit(v) ? "-0" : "0");
+		return;
 	}
-	pd_buf_adds(b, tmp);
+	if (fabs(v) < 1e15 && v == trunc(v)) { /* what %.15g writes, without its cost */
+		pd_buf_addf(b, "%lld", (long long)v);
+		return;
+	}
+	/* the shortest of %.15g, %.16g and %.17g that reads back as v, from one printf */
+	int e17 = digits17(d17, v, &neg);
+	for (int p = 15; p <= 16; p++) {
+		int e = e17;
+		if (round_digits(d, d17, p, &e))
+			format_g(s, neg, d, p, e);
+		else
+			snprintf(s, sizeof(s), "%.*g", p, v);
+		if (strtod(s, NULL) == v) {
+			pd_buf_adds(b, s);
+			return;
+		}
+	}
+	format_g(s, neg, d17, 17, e17);
+	pd_buf_adds(b, s);
 }
 
 /* The entity of a markup-special character (HTML and XML agree but on the apostrophe

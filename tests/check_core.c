@@ -7,7 +7,10 @@
 #include "render/escape.h"
 #include "analyze/normalize.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,6 +205,72 @@ START_TEST(test_escape_json_html_text)
 }
 END_TEST
 
+/* The definition of pd_esc_json_num, written the slow way: %.15g, %.16g, %.17g, each read
+ * back with strtod. */
+static void json_num_reference(char *out, size_t size, double v)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(out, size, "%.*g", prec, v);
+		if (strtod(out, NULL) == v)
+			return;
+	}
+}
+
+static void check_json_num(double v)
+{
+	char want[40];
+	struct pd_buf b = PD_BUF_INIT;
+	if (!isfinite(v)) /* null: test_escape_json_html_text */
+		return;
+	json_num_reference(want, sizeof(want), v);
+	pd_esc_json_num(&b, v);
+	ck_assert_msg(strcmp(b.ptr, want) == 0, "%a: %s, want %s", v, b.ptr, want);
+	pd_buf_release(&b);
+}
+
+/* Against the reference: every bit pattern class (a fixed LCG over all 64 bits, so
+ * subnormals and huge exponents too), ratios and decimal fractions like the statistics
+ * write, integers around the 1e15 switch, the %g style boundaries (1e-4 and 10^p), and
+ * values whose 17 digits end in an exact half (where the fast path defers to printf). */
+START_TEST(test_json_num_matches_printf_definition)
+{
+	uint64_t x = 88172645463325252u;
+	for (int i = 0; i < 60000; i++) {
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		double v;
+		memcpy(&v, &x, sizeof(v));
+		check_json_num(v);
+		check_json_num((double)(x >> 11) / (double)((x & 0xffff) + 1));
+		check_json_num((double)(i - 30000) / 1000.0);
+	}
+	for (int k = -330; k <= 310; k++) {
+		double p = pow(10, k);
+		check_json_num(p);
+		check_json_num(nextafter(p, 0));
+		check_json_num(nextafter(p, INFINITY));
+		check_json_num(-p * 0.99999999999999994);
+	}
+	double edge[] = {1e15,
+			 1e15 - 1,
+			 1e15 + 2,
+			 -1e15,
+			 999999999999999.5,
+			 1e-4,
+			 9.9999999999999995e-5,
+			 0.5,
+			 2.5,
+			 1.0000000000000002,
+			 9.999999999999999e22,
+			 5e-324,
+			 DBL_MIN,
+			 DBL_MAX,
+			 1.2345678901234565,
+			 0.30000000000000004};
+	for (size_t i = 0; i < sizeof(edge) / sizeof(*edge); i++)
+		check_json_num(edge[i]);
+}
+END_TEST
+
 Suite *pd_suite_core(void)
 {
 	Suite *s = suite_create("core");
@@ -216,6 +285,7 @@ Suite *pd_suite_core(void)
 	tcase_add_test(tc, test_gaps_count_missing_samples);
 	tcase_add_test(tc, test_median_i64_matches_sorting);
 	tcase_add_test(tc, test_escape_json_html_text);
+	tcase_add_test(tc, test_json_num_matches_printf_definition);
 	suite_add_tcase(s, tc);
 	return s;
 }
