@@ -154,9 +154,9 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 	return 0;
 }
 
-int pd_compare(struct pd_comparison **out, const struct pd_run *base,
-	       const struct pd_run *target, const struct pd_compare_opts *opts,
-	       struct pd_err *err)
+int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
+		     const struct pd_run *target, const struct pd_compare_opts *opts,
+		     struct pd_err *err)
 {
 	struct pd_comparison *c = pd_xcalloc(1, sizeof(*c));
 	int rc;
@@ -164,19 +164,33 @@ int pd_compare(struct pd_comparison **out, const struct pd_run *base,
 	c->target = target;
 	c->threshold_pct = opts->threshold_pct;
 	c->correction = "holm";
+	*out = NULL;
 	if ((rc = time_bases(c, opts, err)) < 0) {
 		pd_comparison_free(c);
-		*out = NULL;
 		return rc;
 	}
 	check_comparable(c);
 	pd_views_build(c, opts);
 	pd_phases_set(c, opts->settle_s);
+	*out = c;
+	return 0;
+}
+
+void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
 	pd_deltas_compute(c, opts);
 	pd_findings_build(c, opts);
 	c->verdict = overall(c);
-	*out = c;
-	return 0;
+}
+
+int pd_compare(struct pd_comparison **out, const struct pd_run *base,
+	       const struct pd_run *target, const struct pd_compare_opts *opts,
+	       struct pd_err *err)
+{
+	int rc = pd_compare_views(out, base, target, opts, err);
+	if (rc == 0)
+		pd_compare_measure(*out, opts);
+	return rc;
 }
 
 void pd_comparison_free(struct pd_comparison *c)

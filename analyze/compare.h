@@ -131,6 +131,15 @@ struct pd_comparison {
 int pd_compare(struct pd_comparison **out, const struct pd_run *base,
 	       const struct pd_run *target, const struct pd_compare_opts *opts,
 	       struct pd_err *err);
+
+/* pd_compare in two steps, so that what needs only the aligned series (the per-metric
+ * charts) can be done while the statistics are computed: pd_compare_views resolves the
+ * time bases and builds the views and phases; pd_compare_measure adds the deltas, the
+ * findings and the verdict, and adds no view. */
+int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
+		     const struct pd_run *target, const struct pd_compare_opts *opts,
+		     struct pd_err *err);
+void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *opts);
 void pd_comparison_free(struct pd_comparison *c);
 
 /* The verdict on one delta: the interval inside +-thr is same; significant (p_adj < alpha,

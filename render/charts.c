@@ -153,14 +153,24 @@ static void wire(struct pd_chart_plan *plan)
 	}
 }
 
-void pd_chart_plan_build(struct pd_chart_plan *plan, const struct pd_comparison *c,
-			 size_t max_points)
+void pd_chart_plan_metrics(struct pd_chart_plan *plan, const struct pd_comparison *c,
+			   size_t max_points)
 {
 	static const char *const names[] = {"pre", "transient", "post"};
 	memset(plan, 0, sizeof(*plan));
 	for (size_t i = 0; c->n_windows > 1 && i < 3; i++)
 		plan->bands[plan->n_bands++] = (struct pd_plot_band){
 			names[i], c->windows[i].start_s, c->windows[i].end_s};
+	for (size_t vi = 0; vi < c->n_views; vi++)
+		if (metric_view(c, vi))
+			view_chart(plan, c, vi, PD_CHART_METRIC, -1, max_points);
+	wire(plan);
+}
+
+size_t pd_chart_plan_findings(struct pd_chart_plan *plan, const struct pd_comparison *c,
+			      size_t max_points)
+{
+	size_t first = plan->n;
 	for (size_t f = 0; f < c->n_findings; f++) {
 		if (c->findings[f].view < 0)
 			continue;
@@ -169,10 +179,8 @@ void pd_chart_plan_build(struct pd_chart_plan *plan, const struct pd_comparison 
 		if (strcmp(c->views[c->findings[f].view].scope, "removed"))
 			delta_chart(plan, c, (size_t)c->findings[f].view, (long)f, max_points);
 	}
-	for (size_t vi = 0; vi < c->n_views; vi++)
-		if (metric_view(c, vi))
-			view_chart(plan, c, vi, PD_CHART_METRIC, -1, max_points);
 	wire(plan);
+	return first;
 }
 
 void pd_chart_plan_free(struct pd_chart_plan *plan)

@@ -25,10 +25,15 @@ struct pd_chart_plan {
 	size_t n_bands;
 };
 
-/* Plans the charts of c: one (and a delta-over-time chart) per finding that has a view,
- * then one per metric at its broadest scope. Arrays are decimated to max_points. */
-void pd_chart_plan_build(struct pd_chart_plan *plan, const struct pd_comparison *c,
-			 size_t max_points);
+/* Plans the charts of c in two steps, so that the first can be drawn while the
+ * statistics are computed: pd_chart_plan_metrics needs only the views and phases, and
+ * plans one chart per metric at its broadest scope; pd_chart_plan_findings then adds one
+ * (and a delta-over-time chart) per finding that has a view, and returns the index of
+ * its first chart. Arrays are decimated to max_points; adding moves the charts. */
+void pd_chart_plan_metrics(struct pd_chart_plan *plan, const struct pd_comparison *c,
+			   size_t max_points);
+size_t pd_chart_plan_findings(struct pd_chart_plan *plan, const struct pd_comparison *c,
+			      size_t max_points);
 void pd_chart_plan_free(struct pd_chart_plan *plan);
 
 /* The chart of plan drawing view vi as a metric chart, or NULL. */

@@ -222,13 +222,19 @@ static void set_output(struct pd_buf *b, const char *dir, const char *file)
 	pd_buf_release(&path);
 }
 
-static void frame(struct pd_buf *b, const struct pd_plot_chart *c, int w, int h)
+/* The terminal is set once per size: gnuplot's "reset" keeps it, and setting it again
+ * for every chart cost an eighth of gnuplot's time. */
+static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w, int h)
 {
-	pd_buf_addf(b,
-		    "reset\nset encoding utf8\n"
-		    "set terminal svg size %d,%d fixed noenhanced font 'sans-serif,11' "
-		    "linewidth 1 background '#ffffff'\n",
-		    w, h);
+	struct pd_buf *b = &job->script;
+	pd_buf_adds(b, "reset\n");
+	if (job->width != w || job->height != h)
+		pd_buf_addf(b,
+			    "set encoding utf8\n"
+			    "set terminal svg size %d,%d fixed noenhanced font 'sans-serif,11' "
+			    "linewidth 1 background '#ffffff'\n",
+			    w, h);
+	job->width = w, job->height = h;
 	pd_buf_adds(b, "set title ");
 	pd_plot_quote(b, c->title ? c->title : "");
 	pd_buf_adds(b, " font ',13' textcolor rgb '#222222'\n"
@@ -295,39 +301,49 @@ static void event(struct pd_buf *b, const struct pd_plot_chart *c)
 		    ", graph 1 center offset 0, character 0.6 textcolor rgb '#3b3b3b' front\n");
 }
 
-/* Writes line i as the datablock $pd_i, one "t v" per row, a blank row for each gap. */
-static size_t datablock(struct pd_buf *b, size_t i, const struct pd_plot_line *l, size_t max,
-			double *dt, double *dv)
+/* Where a line's points sit in the job's data: records from byte skip. */
+struct extent {
+	size_t skip, records;
+};
+
+/* Appends line l to the data as (t, v) float64 pairs, a (NaN, NaN) pair where a gap
+ * begins (gnuplot breaks the line there: never first, last or twice); returns where they
+ * are, records 0 when no point is finite. */
+static struct extent add_points(struct pd_buf *data, const struct pd_plot_line *l, size_t max,
+				double *dt, double *dv)
 {
-	size_t n = pd_plot_decimate(dt, dv, l->t, l->v, l->n, max), finite = 0;
-	int gap = 1; /* no blank row first, and never two: two would start a new data set */
-	pd_buf_addf(b, "$pd_%zu << EOD\n", i);
+	size_t n = pd_plot_decimate(dt, dv, l->t, l->v, l->n, max);
+	struct extent e = {data->len, 0};
+	int gap = 1;
 	for (size_t j = 0; j < n; j++) {
-		if (!isfinite(dt[j]) || !isfinite(dv[j])) {
-			if (!gap)
-				pd_buf_addch(b, '\n');
-			gap = 1;
+		int ok = isfinite(dt[j]) && isfinite(dv[j]);
+		if (!ok && gap)
 			continue;
-		}
-		num(b, dt[j]);
-		pd_buf_addch(b, ' ');
-		num(b, dv[j]);
-		pd_buf_addch(b, '\n');
-		gap = 0, finite++;
+		double pair[2] = {ok ? dt[j] : NAN, ok ? dv[j] : NAN};
+		pd_buf_add(data, (const char *)pair, sizeof(pair));
+		e.records++, gap = !ok;
 	}
-	pd_buf_adds(b, "EOD\n");
-	return finite;
+	if (gap && e.records) /* the trailing separator */
+		data->len -= sizeof(double[2]), e.records--;
+	return e;
 }
 
-static void plot(struct pd_buf *b, const struct pd_plot_chart *c)
+/* The lines that have points, each read from the data gnuplot has on its fd 3. */
+static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct extent *e)
 {
-	pd_buf_adds(b, "plot");
+	const char *sep = "plot";
 	for (size_t i = 0; i < c->n_lines; i++) {
 		const struct pd_plot_line *l = &c->lines[i];
 		int st = l->style >= 0 && (size_t)l->style < N_STYLES ? l->style : 0;
-		pd_buf_addf(b, "%s $pd_%zu using 1:2 with lines linestyle %d title ",
-			    i ? ", \\\n    " : "", i, st + 1);
+		if (!e[i].records)
+			continue;
+		pd_buf_addf(
+			b,
+			"%s '/dev/fd/3' binary skip=%zu record=%zu "
+			"format='%%float64%%float64' using 1:2 with lines linestyle %d title ",
+			sep, e[i].skip, e[i].records, st + 1);
 		pd_plot_quote(b, l->label ? l->label : "");
+		sep = ", \\\n    ";
 	}
 	pd_buf_addch(b, '\n');
 }
@@ -351,33 +367,31 @@ static void no_data(struct pd_buf *b, const struct pd_plot_chart *c)
 		       "textcolor rgb '#888888'\nplot NaN notitle\n");
 }
 
-void pd_plot_script(struct pd_buf *script, const struct pd_plot_chart *chart, const char *dir)
+void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, const char *dir)
 {
 	assert(chart->file);
 	int w = chart->width > 0 ? chart->width : DEFAULT_WIDTH;
 	int h = chart->height > 0 ? chart->height : DEFAULT_HEIGHT;
 	w = w < MIN_SIZE ? MIN_SIZE : w > MAX_SIZE ? MAX_SIZE : w;
 	h = h < MIN_SIZE ? MIN_SIZE : h > MAX_SIZE ? MAX_SIZE : h;
-	size_t max = 2 * (size_t)w, finite = 0;
+	size_t max = 2 * (size_t)w, drawn = 0;
 	double *dt = pd_xmalloc(max * sizeof(*dt)), *dv = pd_xmalloc(max * sizeof(*dv));
+	struct extent *e = pd_xcalloc(chart->n_lines + 1, sizeof(*e));
 
-	frame(script, chart, w, h);
-	set_output(script, dir, chart->file);
-	bands(script, chart);
-	event(script, chart);
-	for (size_t i = 0; i < chart->n_lines; i++)
-		finite += datablock(script, i, &chart->lines[i], max, dt, dv);
-	if (finite)
-		plot(script, chart);
-	else
-		no_data(script, chart);
-	pd_buf_adds(script, "unset output\n");
-	if (chart->n_lines) {
-		pd_buf_adds(script, "undefine");
-		for (size_t i = 0; i < chart->n_lines; i++)
-			pd_buf_addf(script, " $pd_%zu", i);
-		pd_buf_addch(script, '\n');
+	frame(job, chart, w, h);
+	set_output(&job->script, dir, chart->file);
+	bands(&job->script, chart);
+	event(&job->script, chart);
+	for (size_t i = 0; i < chart->n_lines; i++) {
+		e[i] = add_points(&job->data, &chart->lines[i], max, dt, dv);
+		drawn += e[i].records > 0;
 	}
+	if (drawn)
+		plot(&job->script, chart, e);
+	else
+		no_data(&job->script, chart);
+	pd_buf_adds(&job->script, "unset output\n");
+	free(e);
 	free(dt);
 	free(dv);
 }
@@ -448,7 +462,8 @@ static void first_error(char *out, size_t size, FILE *f)
 			*p = *p == '\n' || *p == '\r' ? '\0' : '?';
 }
 
-/* An unlinked temporary file for gnuplot's stderr: no pipe to drain, no deadlock. */
+/* An unlinked temporary file for gnuplot's input or stderr, on a descriptor above 2 (the
+ * child's 0, 1 and 2 are set from these before its 3, so none may be overwritten first). */
 static int temp_fd(void)
 {
 	const char *dir = getenv("TMPDIR");
@@ -460,11 +475,28 @@ static int temp_fd(void)
 	if (fd < 0)
 		return -1;
 	unlink(path);
-	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return high;
+}
+
+/* A temporary file holding len bytes of p (and of q), positioned at its start. */
+static int temp_file(const char *p, size_t len, const char *q, size_t qlen)
+{
+	int fd = temp_fd();
+	if (fd >= 0 && (write_all(fd, p, len) < 0 || write_all(fd, q, qlen) < 0 ||
+			lseek(fd, 0, SEEK_SET) != 0)) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		fd = -1;
+	}
 	return fd;
 }
 
-static int spawn(pid_t *pid, int in_fd, int err_fd)
+/* gnuplot reads the script as a file named on its command line (a pipe on its stdin is
+ * read one byte per read(2): 3 times slower) and the points from its fd 3. */
+static int spawn(pid_t *pid, int in_fd, int data_fd, int err_fd)
 {
 	static char *const argv[] = {"gnuplot", "-d", "/dev/stdin", NULL};
 	static char *const envp[] = {"HOME=/nonexistent", "PATH=/usr/bin:/bin", "LC_ALL=C",
@@ -479,6 +511,7 @@ static int spawn(pid_t *pid, int in_fd, int err_fd)
 	posix_spawn_file_actions_adddup2(&fa, in_fd, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, err_fd, 2);
+	posix_spawn_file_actions_adddup2(&fa, data_fd, 3);
 	posix_spawnattr_init(&attr);
 	/* gnuplot gets a clean signal state whatever ours is (an ignored SIGPIPE is
 	 * inherited through exec) */
@@ -515,54 +548,84 @@ static int finished(int err_fd)
 	return strstr(tail, DONE_MARK) != NULL;
 }
 
-int pd_plot_run(const char *script, size_t len, struct pd_err *err)
+static void release(struct pd_plot_job *job)
 {
-	/* the script goes through a file, not a pipe: gnuplot reads a pipe on its stdin one
-	 * byte per read(2) (strace: 679145 reads for the demo's 679 kB, 3 times slower),
-	 * while a file named on its command line is read through stdio's buffer */
-	int in_fd = temp_fd(), err_fd = temp_fd(), status = 0, rc = 0;
-	pid_t pid;
-	if (in_fd < 0 || err_fd < 0 || write_all(in_fd, script, len) < 0 ||
-	    write_all(in_fd, DONE_CMD, strlen(DONE_CMD)) < 0 ||
-	    lseek(in_fd, 0, SEEK_SET) != 0) {
+	pd_buf_release(&job->script);
+	pd_buf_release(&job->data);
+	if (job->err_fd >= 0)
+		close(job->err_fd);
+	job->err_fd = -1;
+	job->pid = 0;
+	job->width = job->height = 0;
+}
+
+int pd_plot_start(struct pd_plot_job *job, struct pd_err *err)
+{
+	int in_fd = temp_file(job->script.ptr, job->script.len, DONE_CMD, strlen(DONE_CMD));
+	int data_fd = in_fd < 0 ? -1 : temp_file(job->data.ptr, job->data.len, "", 0);
+	int rc = 0, sp;
+	job->err_fd = data_fd < 0 ? -1 : temp_fd();
+	if (job->err_fd < 0)
 		rc = pd_err_set(err, PD_EIO, "cannot write the gnuplot script: %s",
 				strerror(errno));
-		goto done;
-	}
-	int sp = spawn(&pid, in_fd, err_fd);
-	if (sp == ENOENT) {
+	else if ((sp = spawn(&job->pid, in_fd, data_fd, job->err_fd)) == ENOENT)
 		rc = pd_err_set(err, PD_EIO, "gnuplot not found: install gnuplot-nox");
-		goto done;
-	} else if (sp) {
+	else if (sp)
 		rc = pd_err_set(err, PD_EIO, "cannot run gnuplot: %s", strerror(sp));
-		goto done;
-	}
-	if (wait_for(pid, &status) < 0) {
-		rc = pd_err_set(err, PD_EIO, "cannot wait for gnuplot: %s", strerror(errno));
-		goto done;
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		if (!finished(
-			    err_fd)) /* it quit early ("exit" in the script): charts missing */
-			rc = pd_err_set(err, PD_EIO,
-					"gnuplot stopped before the end of its script");
-		goto done;
-	}
-	char msg[200];
-	FILE *f = lseek(err_fd, 0, SEEK_SET) == 0 ? fdopen(err_fd, "r") : NULL;
+	if (in_fd >= 0)
+		close(in_fd);
+	if (data_fd >= 0)
+		close(data_fd);
+	pd_buf_release(&job->script); /* gnuplot has its copies */
+	pd_buf_release(&job->data);
+	if (rc < 0)
+		release(job);
+	return rc;
+}
+
+/* gnuplot's failure as one line: its first error message, else its exit status. */
+static int failure(struct pd_plot_job *job, int status, struct pd_err *err)
+{
+	char msg[200] = "";
+	FILE *f = lseek(job->err_fd, 0, SEEK_SET) == 0 ? fdopen(job->err_fd, "r") : NULL;
 	if (f) {
 		first_error(msg, sizeof(msg), f);
 		fclose(f); /* closes err_fd */
-		err_fd = -1;
+		job->err_fd = -1;
 	}
-	if (!f || !msg[0])
+	if (!msg[0])
 		snprintf(msg, sizeof(msg), WIFEXITED(status) ? "exit status %d" : "signal %d",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-	rc = pd_err_set(err, PD_EIO, "gnuplot failed: %s", msg);
-done:
-	if (in_fd >= 0)
-		close(in_fd);
-	if (err_fd >= 0)
-		close(err_fd);
+	return pd_err_set(err, PD_EIO, "gnuplot failed: %s", msg);
+}
+
+int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err)
+{
+	int status = 0, rc = 0;
+	if (job->pid <= 0)
+		return 0;
+	if (wait_for(job->pid, &status) < 0)
+		rc = pd_err_set(err, PD_EIO, "cannot wait for gnuplot: %s", strerror(errno));
+	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		rc = failure(job, status, err);
+	else if (!finished(job->err_fd)) /* it quit early ("exit" in the script) */
+		rc = pd_err_set(err, PD_EIO, "gnuplot stopped before the end of its script");
+	release(job);
 	return rc;
+}
+
+void pd_plot_discard(struct pd_plot_job *job)
+{
+	int status;
+	if (job->pid > 0) {
+		kill(job->pid, SIGKILL);
+		wait_for(job->pid, &status);
+	}
+	release(job);
+}
+
+int pd_plot_run(struct pd_plot_job *job, struct pd_err *err)
+{
+	int rc = pd_plot_start(job, err);
+	return rc < 0 ? rc : pd_plot_wait(job, err);
 }

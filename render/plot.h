@@ -7,6 +7,7 @@
 #include "../core/err.h"
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* One line of a chart. t in seconds from the phase start, NaN values are gaps (drawn
  * as breaks). Arrays are borrowed. */
@@ -49,13 +50,28 @@ struct pd_plot_chart {
 size_t pd_plot_decimate(double *out_t, double *out_v, const double *t, const double *v,
 			size_t n, size_t max);
 
-/* Appends to script the gnuplot commands and inline data that draw chart into
- * dir/chart->file with the svg terminal (dir NULL or "" for the working directory). Lines
- * longer than 2 x width points are decimated with pd_plot_decimate. Strings from input
- * only ever appear as pd_plot_quote strings, so gnuplot can never execute them; a chart
- * without any finite point is drawn as an empty frame saying "no data" (not an error).
- * Same chart, same bytes. */
-void pd_plot_script(struct pd_buf *script, const struct pd_plot_chart *chart, const char *dir);
+/* One gnuplot process drawing many charts: the commands, and apart from them the points
+ * they plot as native float64 (t, v) pairs, which gnuplot reads as binary from its fd 3
+ * (no number is formatted or parsed as text, and none loses a digit). */
+struct pd_plot_job {
+	struct pd_buf script, data;
+	int width, height; /* of the terminal set last; 0 before the first chart */
+	pid_t pid;         /* while gnuplot runs */
+	int err_fd;        /* its stderr, while it runs */
+};
+#define PD_PLOT_JOB_INIT                                                                       \
+	{                                                                                      \
+		PD_BUF_INIT, PD_BUF_INIT, 0, 0, 0, -1                                          \
+	}
+
+/* Appends to job the gnuplot commands and the points that draw chart into dir/chart->file
+ * with the svg terminal (dir NULL or "" for the working directory). Lines longer than
+ * 2 x width points are decimated with pd_plot_decimate. Strings from input only ever
+ * appear as pd_plot_quote strings, so gnuplot can never execute them; a line without a
+ * finite point is left out, and a chart without any is drawn as an empty frame saying
+ * "no data" (not an error). Same chart after the same charts, same bytes. */
+void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart,
+		    const char *dir);
 
 /* Quotes s as a gnuplot single-quoted string (the only kind without backslash escapes,
  * backquote command substitution or @macro expansion; ' is written ''). Control
@@ -64,10 +80,21 @@ void pd_plot_script(struct pd_buf *script, const struct pd_plot_chart *chart, co
  * SVG gnuplot writes from it stays well-formed. */
 void pd_plot_quote(struct pd_buf *b, const char *s);
 
-/* Runs one gnuplot process on script (fed on stdin): "gnuplot -d" from PATH, with an
+/* Starts gnuplot on job and returns without waiting: "gnuplot -d" from PATH, with an
  * argument vector and a fixed environment (no user or system init file, no GNUPLOT_LIB),
- * stdout discarded. PD_EIO with gnuplot's first error line when it fails (gnuplot reads
- * on after an error, so the other charts are still written), or when it is missing. */
-int pd_plot_run(const char *script, size_t len, struct pd_err *err);
+ * stdout discarded; the script and points go through unlinked temporary files, and the
+ * job's buffers are released. PD_EIO when it cannot start (or is missing). */
+int pd_plot_start(struct pd_plot_job *job, struct pd_err *err);
+
+/* Waits for a started job (0 at once for one that is not running). PD_EIO with gnuplot's
+ * first error line when it failed (gnuplot reads on after an error, so the other charts
+ * are still written), or when it stopped before the end of its script. */
+int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err);
+
+/* Kills a running job and waits for it; releases what the job holds. */
+void pd_plot_discard(struct pd_plot_job *job);
+
+/* pd_plot_start, then pd_plot_wait. */
+int pd_plot_run(struct pd_plot_job *job, struct pd_err *err);
 
 #endif

@@ -27,19 +27,6 @@ static void progress(const struct pd_report_opts *o, const char *what)
 		fprintf(stderr, "perfdelta: %s\n", what);
 }
 
-/* Draws every chart of plan with one gnuplot process into dir. */
-static int draw(const struct pd_chart_plan *plan, const char *dir, struct pd_err *err)
-{
-	struct pd_buf script = PD_BUF_INIT;
-	int rc = 0;
-	for (size_t i = 0; i < plan->n; i++)
-		pd_plot_script(&script, &plan->charts[i].plot, dir);
-	if (plan->n)
-		rc = pd_plot_run(script.ptr, script.len, err);
-	pd_buf_release(&script);
-	return rc;
-}
-
 /* The SVG text of every chart, for a single file. */
 static int read_svgs(char ***out, const struct pd_chart_plan *plan, const char *dir,
 		     struct pd_err *err)
@@ -64,73 +51,127 @@ static void free_svgs(char **svg, size_t n)
 	free(svg);
 }
 
+struct pd_report {
+	const struct pd_comparison *c;
+	struct pd_report_opts o;
+	struct pd_outdir out;
+	char *dir; /* charts/ inside the output */
+	struct pd_chart_plan plan;
+	struct pd_plot_job jobs[2]; /* the metric charts, then the finding charts */
+};
+
+/* Starts one gnuplot on the charts of the plan from index first on. */
+static int draw_from(struct pd_report *r, size_t first, struct pd_plot_job *job,
+		     struct pd_err *err)
+{
+	for (size_t i = first; i < r->plan.n; i++)
+		pd_plot_script(job, &r->plan.charts[i].plot, r->dir);
+	return first < r->plan.n ? pd_plot_start(job, err) : 0;
+}
+
+static void report_free(struct pd_report *r)
+{
+	for (size_t i = 0; i < 2; i++)
+		pd_plot_discard(&r->jobs[i]);
+	pd_chart_plan_free(&r->plan);
+	free(r->dir);
+	free(r);
+}
+
+static int fail(struct pd_report *r, int rc)
+{
+	for (size_t i = 0; i < 2; i++) /* before the directory goes: gnuplot writes there */
+		pd_plot_discard(&r->jobs[i]);
+	pd_outdir_abort(&r->out);
+	report_free(r);
+	return rc;
+}
+
+int pd_report_begin(struct pd_report **out, const struct pd_comparison *c,
+		    const struct pd_report_opts *o, struct pd_err *err)
+{
+	struct pd_report *r = pd_xcalloc(1, sizeof(*r));
+	int rc;
+	*out = NULL;
+	r->c = c;
+	r->o = *o;
+	r->jobs[0] = r->jobs[1] = (struct pd_plot_job)PD_PLOT_JOB_INIT;
+	if ((rc = pd_outdir_begin(&r->out, o->out, pd_report_is_file(o), err)) < 0) {
+		report_free(r);
+		return rc;
+	}
+	r->dir = pd_outdir_path(&r->out, "charts");
+	progress(o, "drawing charts");
+	pd_chart_plan_metrics(&r->plan, c, CHART_POINTS);
+	if ((rc = pd_outdir_mkdir(&r->out, "charts", err)) < 0 ||
+	    (rc = draw_from(r, 0, &r->jobs[0], err)) < 0)
+		return fail(r, rc);
+	*out = r;
+	return 0;
+}
+
 typedef void (*text_fn)(struct pd_buf *, const struct pd_comparison *,
 			const struct pd_labels *);
 
-static int write_text(struct pd_outdir *out, const char *name, text_fn fn,
-		      const struct pd_comparison *c, const struct pd_labels *l,
-		      struct pd_err *err)
+static int write_text(struct pd_report *r, const char *name, text_fn fn, struct pd_err *err)
 {
 	struct pd_buf b = PD_BUF_INIT;
-	fn(&b, c, l);
-	int rc = pd_outdir_write(out, name, b.ptr, b.len, err);
+	fn(&b, r->c, &r->o.labels);
+	int rc = pd_outdir_write(&r->out, name, b.ptr, b.len, err);
 	pd_buf_release(&b);
 	return rc;
 }
 
-static int write_html(struct pd_outdir *out, const struct pd_comparison *c,
-		      const struct pd_chart_plan *plan, const struct pd_report_opts *o,
-		      struct pd_err *err)
+/* The summaries beside index.html (none when the output is one file). */
+static int write_texts(struct pd_report *r, struct pd_err *err)
 {
-	char *dir = pd_outdir_path(out, "charts");
+	int rc = 0;
+	if (pd_report_is_file(&r->o))
+		return 0;
+	progress(&r->o, "writing summaries");
+	if ((rc = write_text(r, "summary.json", pd_summary_json, err)) < 0 ||
+	    (rc = write_text(r, "junit.xml", pd_junit_xml, err)) < 0 ||
+	    (rc = write_text(r, "summary.md", pd_summary_md, err)) < 0)
+		return rc;
+	return write_text(r, "summary.jira", pd_summary_jira, err);
+}
+
+static int write_html(struct pd_report *r, struct pd_err *err)
+{
 	char **svg = NULL;
 	struct pd_buf b = PD_BUF_INIT;
-	int rc;
-	if ((rc = pd_outdir_mkdir(out, "charts", err)) < 0 || (rc = draw(plan, dir, err)) < 0 ||
-	    (o->single_file && (rc = read_svgs(&svg, plan, dir, err)) < 0))
+	int rc = 0;
+	if (r->o.single_file && (rc = read_svgs(&svg, &r->plan, r->dir, err)) < 0)
 		goto done;
-	pd_html_report(&b, c, plan, (const char *const *)svg, &o->labels);
-	rc = pd_outdir_write(out, "index.html", b.ptr, b.len, err);
+	pd_html_report(&b, r->c, &r->plan, (const char *const *)svg, &r->o.labels);
+	rc = pd_outdir_write(&r->out, "index.html", b.ptr, b.len, err);
+	if (rc == 0 && r->o.single_file) /* everything is in index.html */
+		pd_outdir_remove(&r->out, "charts");
 done:
-	free_svgs(svg, plan->n);
+	free_svgs(svg, r->plan.n);
 	pd_buf_release(&b);
-	free(dir);
 	return rc;
 }
 
-static int write_all(struct pd_outdir *out, const struct pd_comparison *c,
-		     const struct pd_report_opts *o, struct pd_err *err)
+int pd_report_finish(struct pd_report *r, struct pd_err *err)
 {
-	struct pd_chart_plan plan;
-	int rc;
-	progress(o, "drawing charts");
-	pd_chart_plan_build(&plan, c, CHART_POINTS);
-	rc = write_html(out, c, &plan, o, err);
-	pd_chart_plan_free(&plan);
-	if (rc < 0 || pd_report_is_file(o))
-		return rc;
-	progress(o, "writing summaries");
-	if ((rc = write_text(out, "summary.json", pd_summary_json, c, &o->labels, err)) < 0 ||
-	    (rc = write_text(out, "junit.xml", pd_junit_xml, c, &o->labels, err)) < 0 ||
-	    (rc = write_text(out, "summary.md", pd_summary_md, c, &o->labels, err)) < 0 ||
-	    (rc = write_text(out, "summary.jira", pd_summary_jira, c, &o->labels, err)) < 0)
-		return rc;
-	if (o->single_file) /* everything is in index.html: no charts/ beside it */
-		pd_outdir_remove(out, "charts");
-	return 0;
+	size_t first = pd_chart_plan_findings(&r->plan, r->c, CHART_POINTS);
+	int rc, file = pd_report_is_file(&r->o);
+	/* the summaries are written while both gnuplots draw */
+	if ((rc = draw_from(r, first, &r->jobs[1], err)) < 0 ||
+	    (rc = write_texts(r, err)) < 0 || (rc = pd_plot_wait(&r->jobs[0], err)) < 0 ||
+	    (rc = pd_plot_wait(&r->jobs[1], err)) < 0 || (rc = write_html(r, err)) < 0)
+		return fail(r, rc);
+	rc = file ? pd_outdir_commit_file(&r->out, "index.html", err)
+		  : pd_outdir_commit(&r->out, err);
+	report_free(r);
+	return rc;
 }
 
 int pd_report_write(const struct pd_comparison *c, const struct pd_report_opts *o,
 		    struct pd_err *err)
 {
-	struct pd_outdir out;
-	int rc, file = pd_report_is_file(o);
-	if ((rc = pd_outdir_begin(&out, o->out, file, err)) < 0)
-		return rc;
-	if ((rc = write_all(&out, c, o, err)) < 0) {
-		pd_outdir_abort(&out);
-		return rc;
-	}
-	return file ? pd_outdir_commit_file(&out, "index.html", err)
-		    : pd_outdir_commit(&out, err);
+	struct pd_report *r;
+	int rc = pd_report_begin(&r, c, o, err);
+	return rc < 0 ? rc : pd_report_finish(r, err);
 }

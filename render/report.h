@@ -16,8 +16,21 @@ struct pd_report_opts {
 /* 1 when o->out names one HTML file rather than a directory. */
 int pd_report_is_file(const struct pd_report_opts *o);
 
-/* Writes every output for c. On failure nothing is left behind and an existing output
- * is as it was. */
+/* A report being written: its output directory and the gnuplot runs drawing into it. */
+struct pd_report;
+
+/* Begins the report of c as soon as its views and phases exist (pd_compare_views): makes
+ * the output directory and starts gnuplot on the per-metric charts, which draws while
+ * the caller computes the statistics. c must stay in place until pd_report_finish. */
+int pd_report_begin(struct pd_report **r, const struct pd_comparison *c,
+		    const struct pd_report_opts *o, struct pd_err *err);
+
+/* Finishes r once c is measured (pd_compare_measure): the finding charts, the summaries,
+ * index.html, and the output put in place; r is freed. On failure nothing is left behind
+ * and an existing output is as it was. */
+int pd_report_finish(struct pd_report *r, struct pd_err *err);
+
+/* pd_report_begin, then pd_report_finish: every output for a measured c. */
 int pd_report_write(const struct pd_comparison *c, const struct pd_report_opts *o,
 		    struct pd_err *err);
 

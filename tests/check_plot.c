@@ -177,9 +177,16 @@ static char *small_script(const char *dir)
 				  .n_bands = 2,
 				  .event_s = 5,
 				  .event_label = "failover"};
-	struct pd_buf b = PD_BUF_INIT;
-	pd_plot_script(&b, &c, dir);
-	return pd_buf_detach(&b);
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	pd_plot_script(&job, &c, dir);
+	/* the points, by hand: (0, 1), a (NaN, NaN) break for the gap, (10, 2.5) */
+	const double *d = (const double *)job.data.ptr;
+	ck_assert_uint_eq(job.data.len, 6 * sizeof(double));
+	ck_assert(d[0] == 0 && d[1] == 1 && isnan(d[2]) && isnan(d[3]) && d[4] == 10 &&
+		  d[5] == 2.5);
+	char *script = pd_buf_detach(&job.script);
+	pd_plot_discard(&job);
+	return script;
 }
 
 static void has(const char *s, const char *want)
@@ -200,10 +207,9 @@ START_TEST(test_plot_script_small_chart)
 	has(s, "\nset label 'pre' at first 0, graph 0.95 left ");
 	has(s, "\nset arrow from first 5, graph 0 to first 5, graph 1 nohead ");
 	has(s, "\nset label 'failover' at first 5, graph 1 center ");
-	/* the NaN is a blank row: gnuplot breaks the line there */
-	has(s, "\n$pd_0 << EOD\n0 1\n\n10 2.5\nEOD\n"
-	       "plot $pd_0 using 1:2 with lines linestyle 1 title 'base ''a'''\n"
-	       "unset output\nundefine $pd_0\n");
+	/* the points are read as binary from gnuplot's fd 3: 3 records of 16 bytes */
+	has(s, "\nplot '/dev/fd/3' binary skip=0 record=3 format='%float64%float64' "
+	       "using 1:2 with lines linestyle 1 title 'base ''a'''\nunset output\n");
 	char *again = small_script("out/charts");
 	ck_assert_str_eq(s, again); /* same chart, same bytes */
 	free(again);
@@ -243,17 +249,18 @@ START_TEST(test_plot_script_decimates_long_lines)
 				  .event_s = NAN,
 				  .width = 200,
 				  .height = 150};
-	struct pd_buf b = PD_BUF_INIT;
-	pd_plot_script(&b, &c, "d");
-	has(b.ptr, "set terminal svg size 200,150 ");
-	ck_assert_ptr_null(strstr(b.ptr, "set arrow")); /* no event */
-	const char *p = strstr(b.ptr, "$pd_0 << EOD\n"), *end = strstr(b.ptr, "\nEOD\n");
-	ck_assert(p && end);
-	int rows = 0;
-	for (p = strchr(p, '\n'); p < end; p = strchr(p + 1, '\n'))
-		rows++;
-	ck_assert_int_eq(rows, 400); /* 2 x width */
-	pd_buf_release(&b);
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	pd_plot_script(&job, &c, "d");
+	has(job.script.ptr, "set terminal svg size 200,150 ");
+	ck_assert_ptr_null(strstr(job.script.ptr, "set arrow")); /* no event */
+	has(job.script.ptr, " binary skip=0 record=400 ");       /* 2 x width */
+	ck_assert_uint_eq(job.data.len, 400 * 2 * sizeof(double));
+	/* a second chart of the same size: the terminal is not set again, and its
+	 * points follow the first chart's (400 x 16 bytes) */
+	pd_plot_script(&job, &c, "d");
+	ck_assert_ptr_null(strstr(strstr(job.script.ptr, "set terminal") + 1, "set terminal"));
+	has(job.script.ptr, " binary skip=6400 record=400 ");
+	pd_plot_discard(&job);
 	free(t);
 	free(v);
 }
@@ -313,11 +320,11 @@ START_TEST(test_plot_run_hostile_strings_stay_text)
 				   .lines = &empty,
 				   .n_lines = 1,
 				   .event_s = NAN};
-	struct pd_buf s = PD_BUF_INIT;
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
 	struct pd_err err = PD_ERR_INIT;
-	pd_plot_script(&s, &c, dir);
-	pd_plot_script(&s, &c2, dir);
-	ck_assert_int_eq(pd_plot_run(s.ptr, s.len, &err), 0);
+	pd_plot_script(&job, &c, dir);
+	pd_plot_script(&job, &c2, dir);
+	ck_assert_int_eq(pd_plot_run(&job, &err), 0);
 	ck_assert_int_eq(access(pwn1, F_OK), -1);
 	ck_assert_int_eq(access(pwn2, F_OK), -1);
 
@@ -345,16 +352,23 @@ START_TEST(test_plot_run_hostile_strings_stay_text)
 	snprintf(svg, sizeof(svg), "%s/c2.svg", dir);
 	unlink(svg);
 	ck_assert_int_eq(rmdir(dir), 0); /* nothing else was written there */
-	pd_buf_release(&s);
 }
 END_TEST
+
+/* Runs gnuplot on a script written by hand, with no points. */
+static int run_raw(const char *script, struct pd_err *err)
+{
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	pd_buf_adds(&job.script, script);
+	return pd_plot_run(&job, err);
+}
 
 START_TEST(test_plot_run_reports_gnuplot_error)
 {
 	static const char script[] = "set terminal svg\nset output '/dev/null'\n"
 				     "set nonsense 'line 9: not this'\nplot x\n";
 	struct pd_err err = PD_ERR_INIT;
-	ck_assert_int_eq(pd_plot_run(script, sizeof(script) - 1, &err), PD_EIO);
+	ck_assert_int_eq(run_raw(script, &err), PD_EIO);
 	ck_assert_int_eq(err.code, PD_EIO);
 	/* gnuplot 5.4: "line 0: unrecognized option - see 'help set'." after the echo */
 	ck_assert_msg(strncmp(err.msg, "gnuplot failed: unrecognized option", 35) == 0, "%s",
@@ -368,7 +382,7 @@ START_TEST(test_plot_run_reports_missing_gnuplot)
 	static const char script[] = "print 1\n";
 	struct pd_err err = PD_ERR_INIT;
 	setenv("PATH", "/nonexistent", 1); /* the test runs in its own process */
-	ck_assert_int_eq(pd_plot_run(script, sizeof(script) - 1, &err), PD_EIO);
+	ck_assert_int_eq(run_raw(script, &err), PD_EIO);
 	ck_assert_str_eq(err.msg, "gnuplot not found: install gnuplot-nox");
 }
 END_TEST
@@ -377,19 +391,20 @@ END_TEST
  * (the script reaches gnuplot as a file; nothing is left pending or blocked). */
 START_TEST(test_plot_run_survives_gnuplot_quitting_early)
 {
-	struct pd_buf s = PD_BUF_INIT;
-	pd_buf_adds(&s, "exit\n");
-	while (s.len < (4 << 20))
-		pd_buf_adds(&s, "# padding padding padding padding padding padding padding\n");
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	pd_buf_adds(&job.script, "exit\n");
+	while (job.script.len < (4 << 20))
+		pd_buf_adds(&job.script,
+			    "# padding padding padding padding padding padding padding\n");
 	struct pd_err err = PD_ERR_INIT;
-	ck_assert_int_eq(pd_plot_run(s.ptr, s.len, &err), PD_EIO);
+	ck_assert_int_eq(pd_plot_run(&job, &err), PD_EIO);
 	ck_assert_str_eq(err.msg, "gnuplot stopped before the end of its script");
 	sigset_t cur, pending;
 	pthread_sigmask(SIG_BLOCK, NULL, &cur);
 	ck_assert(!sigismember(&cur, SIGPIPE));
 	sigpending(&pending);
 	ck_assert(!sigismember(&pending, SIGPIPE));
-	pd_buf_release(&s);
+	ck_assert_uint_eq(job.script.len, 0); /* the job let go of its buffers */
 }
 END_TEST
 
