@@ -1,6 +1,7 @@
 #include "escape.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,47 +70,117 @@ void pd_esc_json(struct pd_buf *b, const char *s)
 	pd_buf_addch(b, '"');
 }
 
-/* printf's 17 significant digits of v (correctly rounded) into d, sign into *neg;
- * returns the decimal exponent of d[0]. */
-static int digits17(char d[17], double v, int *neg)
+/* --- JSON numbers ------------------------------------------------------------------ *
+ * A double is written as the shortest of %.15g, %.16g and %.17g that reads back as it.
+ * printf and strtod do that exactly but slowly (a multi-precision printf costs 0.7 us),
+ * and a summary holds tens of thousands of numbers. For v = m * 2^q between about 1e-10
+ * and 1e35 the same digits come from 128-bit integers: v * 10^s is the fraction
+ * m * 5^s * 2^(q + s) (or over 5^-s), rounded half to even as printf rounds, and a
+ * candidate reads back as v when it lies between v's neighbours' midpoints (on a
+ * midpoint, when m is even, as strtod rounds). Anything else takes printf's way. */
+
+__extension__ typedef unsigned __int128 u128;
+
+static uint64_t pow5(int k)
 {
-	char s[40];
-	snprintf(s, sizeof(s), "%.16e", v);
-	const char *p = s + (*neg = s[0] == '-');
-	d[0] = p[0];
-	memcpy(d + 1, p + 2, 16); /* after "d." */
-	return atoi(p + 19);      /* after "d.dddddddddddddddde" */
+	uint64_t r = 1;
+	while (k-- > 0)
+		r *= 5;
+	return r;
 }
 
-/* The 17 digits d rounded to p (< 17), into out, with *e adjusted for a carry out of the
- * first digit. 0 when the dropped digits are exactly a half: 17 digits cannot tell which
- * way the exact value rounds, and printf must say. */
-static int round_digits(char *out, const char *d, int p, int *e)
+static uint64_t pow10u(int k)
 {
-	int half = d[p] == '5';
-	for (int i = p + 1; i < 17 && half; i++)
-		half = d[i] == '0';
-	if (half)
+	uint64_t r = 1;
+	while (k-- > 0)
+		r *= 10;
+	return r;
+}
+
+/* m * 2^q * 10^s as num / den; 0 when it would not fit 128 bits (m < 2^56). */
+static int scaled(u128 *num, u128 *den, uint64_t m, int q, int s)
+{
+	int a = q + s;                              /* 10^s = 5^s * 2^s */
+	if (s > 27 || s < -27 || a > 60 || a < -60) /* 5^27 < 2^63 */
 		return 0;
-	memcpy(out, d, (size_t)p);
-	if (d[p] < '5')
-		return 1;
-	int i = p - 1;
-	while (i >= 0 && out[i] == '9')
-		out[i--] = '0';
-	if (i >= 0) {
-		out[i]++;
-	} else { /* 9.99 -> 10.0 */
-		out[0] = '1';
-		++*e;
-	}
+	*num = (u128)m * pow5(s > 0 ? s : 0);
+	*den = pow5(s < 0 ? -s : 0);
+	if (a >= 0 && (*num >> (127 - a)) != 0)
+		return 0;
+	if (a >= 0)
+		*num <<= a;
+	else
+		*den <<= -a;
 	return 1;
 }
 
-/* p digits d with exponent e as printf's %.<p>g writes them into s: exponent form below
- * 1e-4 and from 10^p on, trailing zeros (and a bare point) dropped. */
-static void format_g(char *s, int neg, const char *d, int p, int e)
+/* The sign of x - m * 2^q * 10^s, or 2 when it cannot be told in 128 bits. */
+static int compare_scaled(uint64_t x, uint64_t m, int q, int s)
 {
+	u128 num, den;
+	if (!scaled(&num, &den, m, q, s))
+		return 2;
+	u128 whole = num / den;
+	if (x != whole)
+		return x < whole ? -1 : 1;
+	return num % den ? -1 : 0;
+}
+
+/* v (> 0) = m * 2^q with m < 2^53. */
+static void split(double v, uint64_t *m, int *q)
+{
+	double f = frexp(v, q);
+	*m = (uint64_t)ldexp(f, 53);
+	*q -= 53;
+}
+
+/* The p significant digits of v (> 0) rounded half to even, as an integer x with
+ * 10^(p-1) <= x < 10^p, and the exponent e of its first digit (after a carry, as printf
+ * counts it); 0 out of range. */
+static int digits(uint64_t *x, int *e, uint64_t m, int q, double v, int p)
+{
+	*e = (int)floor(log10(v)); /* a guess: log10 rounds */
+	for (int tries = 0; tries < 3; tries++) {
+		u128 num, den;
+		if (!scaled(&num, &den, m, q, p - 1 - *e))
+			return 0;
+		u128 d = num / den, r = num % den;
+		if (d >= pow10u(p)) {
+			++*e;
+		} else if (d < pow10u(p - 1)) {
+			--*e;
+		} else {
+			d += 2 * r > den || (2 * r == den && (d & 1));
+			if (d == pow10u(p)) /* 9.99... rounded up */
+				d /= 10, ++*e;
+			*x = (uint64_t)d;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* 1 when x * 10^(e - p + 1) reads back as m * 2^q (a normal double), 0 when not, 2 when
+ * 128 bits cannot tell. */
+static int reads_back(uint64_t x, int e, int p, uint64_t m, int q)
+{
+	int s = p - 1 - e, even = !(m & 1);
+	/* the midpoints to the neighbours; below a power of two the lower one is closer */
+	int lo = m == (1ull << 52) ? compare_scaled(x, 4 * m - 1, q - 2, s)
+				   : compare_scaled(x, 2 * m - 1, q - 1, s);
+	int hi = compare_scaled(x, 2 * m + 1, q - 1, s);
+	if (lo == 2 || hi == 2)
+		return 2;
+	return (lo > 0 || (lo == 0 && even)) && (hi < 0 || (hi == 0 && even));
+}
+
+/* p digits of x with exponent e as printf's %.<p>g writes them into s: exponent form
+ * below 1e-4 and from 10^p on, trailing zeros (and a bare point) dropped. */
+static void format_g(char *s, int neg, uint64_t x, int p, int e)
+{
+	char d[20];
+	for (int i = p - 1; i >= 0; i--, x /= 10)
+		d[i] = (char)('0' + x % 10);
 	int n = p;
 	while (n > 1 && d[n - 1] == '0')
 		n--;
@@ -136,10 +207,31 @@ static void format_g(char *s, int neg, const char *d, int p, int e)
 	*s = '\0';
 }
 
+/* The shortest digits by integers; 0 when v is out of their range. */
+static int shortest_exact(char *s, double v)
+{
+	uint64_t m, x;
+	int q, e;
+	split(fabs(v), &m, &q);
+	if (m < (1ull << 52)) /* subnormal */
+		return 0;
+	for (int p = 15; p <= 17; p++) {
+		if (!digits(&x, &e, m, q, fabs(v), p))
+			return 0;
+		int ok = p == 17 ? 1 : reads_back(x, e, p, m, q);
+		if (ok == 2)
+			return 0;
+		if (ok) {
+			format_g(s, v < 0, x, p, e);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 void pd_esc_json_num(struct pd_buf *b, double v)
 {
-	char d17[17], d[17], s[40];
-	int neg;
+	char s[40];
 	if (!isfinite(v)) {
 		pd_buf_adds(b, "null");
 		return;
@@ -148,24 +240,16 @@ void pd_esc_json_num(struct pd_buf *b, double v)
 		pd_buf_adds(b, signbit(v) ? "-0" : "0");
 		return;
 	}
-	if (fabs(v) < 1e15 && v == trunc(v)) { /* what %.15g writes, without its cost */
+	if (fabs(v) < 1e15 && v == trunc(v)) { /* what %.15g writes */
 		pd_buf_addf(b, "%lld", (long long)v);
 		return;
 	}
-	/* the shortest of %.15g, %.16g and %.17g that reads back as v, from one printf */
-	int e17 = digits17(d17, v, &neg);
-	for (int p = 15; p <= 16; p++) {
-		int e = e17;
-		if (round_digits(d, d17, p, &e))
-			format_g(s, neg, d, p, e);
-		else
+	if (!shortest_exact(s, v))
+		for (int p = 15; p <= 17; p++) {
 			snprintf(s, sizeof(s), "%.*g", p, v);
-		if (strtod(s, NULL) == v) {
-			pd_buf_adds(b, s);
-			return;
+			if (strtod(s, NULL) == v)
+				break;
 		}
-	}
-	format_g(s, neg, d17, 17, e17);
 	pd_buf_adds(b, s);
 }
 

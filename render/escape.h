@@ -7,9 +7,9 @@
 
 /* A JSON string literal with its quotes; bytes that are not valid UTF-8 become U+FFFD. */
 void pd_esc_json(struct pd_buf *b, const char *s);
-/* A JSON number: the shortest of %.15g, %.16g, %.17g that reads back as v (byte for byte
- * what printf writes, from one printf of 17 digits); null when v is not finite (JSON has
- * no NaN or infinity). */
+/* A JSON number: the shortest of %.15g, %.16g, %.17g that reads back as v, byte for byte
+ * what printf and strtod would choose (by integer arithmetic in the usual range); null
+ * when v is not finite (JSON has no NaN or infinity). */
 void pd_esc_json_num(struct pd_buf *b, double v);
 /* HTML text or attribute value (quotes escaped too). */
 void pd_esc_html(struct pd_buf *b, const char *s);

@@ -229,9 +229,10 @@ static void check_json_num(double v)
 }
 
 /* Against the reference: every bit pattern class (a fixed LCG over all 64 bits, so
- * subnormals and huge exponents too), ratios and decimal fractions like the statistics
- * write, integers around the 1e15 switch, the %g style boundaries (1e-4 and 10^p), and
- * values whose 17 digits end in an exact half (where the fast path defers to printf). */
+ * subnormals and huge exponents, which take printf's way), ratios and decimal fractions
+ * like the statistics write (the integer way), integers around the 1e15 switch, the %g
+ * style boundaries (1e-4 and 10^p), powers of ten and their neighbours (midpoints and
+ * carries), and the edges of the integer way's range. */
 START_TEST(test_json_num_matches_printf_definition)
 {
 	uint64_t x = 88172645463325252u;
