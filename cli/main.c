@@ -6,7 +6,7 @@
 #include "core/src.h"
 #include "core/xalloc.h"
 #include "parse/bundle.h"
-#include "parse/pull.h"
+#include "cli/pull.h"
 #include "render/escape.h"
 #include "render/inspect.h"
 #include "render/report.h"
@@ -115,7 +115,8 @@ struct opts {
 	struct pd_compare_opts cmp;
 	const char *globs[MAX_GLOBS];
 	struct pd_threshold thresholds[MAX_GLOBS];
-	char *metrics_arg; /* owned copy of --metrics, split in place */
+	char *metrics_arg;                /* owned copy of --metrics, split in place */
+	char *threshold_globs[MAX_GLOBS]; /* owned copies of --threshold-for's GLOBs */
 	struct pd_pull_opts pull;
 	const char *snapshots[MAX_GLOBS];
 };
@@ -212,9 +213,10 @@ static int parse_metrics(struct opts *o, const char *val)
 	return 0;
 }
 
-static int parse_threshold_for(struct opts *o, char *val)
+/* The GLOB is copied: pull passes argv on to perfdelta-pull as it was given. */
+static int parse_threshold_for(struct opts *o, const char *val)
 {
-	char *eq = strrchr(val, '=');
+	const char *eq = strrchr(val, '=');
 	int rc;
 	if (!eq || eq == val)
 		return usage_error("--threshold-for needs GLOB=PCT, not '%s'", val);
@@ -223,8 +225,7 @@ static int parse_threshold_for(struct opts *o, char *val)
 	struct pd_threshold *t = &o->thresholds[o->cmp.n_overrides];
 	if ((rc = parse_pct(&t->pct, "--threshold-for", eq + 1)))
 		return rc;
-	*eq = '\0'; /* argv is ours to split */
-	t->glob = val;
+	t->glob = o->threshold_globs[o->cmp.n_overrides] = pd_xstrndup(val, (size_t)(eq - val));
 	o->cmp.n_overrides++;
 	o->cmp.overrides = o->thresholds;
 	return 0;
@@ -278,7 +279,7 @@ static int parse_pull_flag(struct opts *o, const char *flag, const char *val)
 }
 
 /* An option that takes a value: applies it and returns 0 or an exit code. */
-static int with_value(struct opts *o, const char *flag, char *val)
+static int with_value(struct opts *o, const char *flag, const char *val)
 {
 	if (!strcmp(flag, "-o") || !strcmp(flag, "--output"))
 		o->out = val;
@@ -581,7 +582,8 @@ static const char *env(const char *name)
 	return v && *v ? v : NULL;
 }
 
-static int cmd_pull(const struct opts *o)
+/* argv goes on to perfdelta-pull (cli/pull.h), which parses it again and pulls. */
+static int cmd_pull(const struct opts *o, char **argv)
 {
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_pull_opts po = o->pull;
@@ -600,7 +602,7 @@ static int cmd_pull(const struct opts *o)
 	po.progress = pull_progress;
 	po.note = pull_note;
 	po.ctx = &ui;
-	if (pd_pull(&po, &err) < 0)
+	if (pd_cli_pull(&po, argv, &err) < 0)
 		return report_error(&err);
 	if (!o->quiet)
 		printf("pulled %s: %zu requests, %.1f MiB, %zu retried\n", o->out, ui.p.done,
@@ -623,10 +625,12 @@ int main(int argc, char **argv)
 		else if (!strcmp(o.cmd, "demo"))
 			rc = cmd_demo(&o);
 		else if (!strcmp(o.cmd, "pull"))
-			rc = cmd_pull(&o);
+			rc = cmd_pull(&o, argv);
 		else
 			rc = usage_error("unknown command '%s'", o.cmd);
 	}
 	free(o.metrics_arg);
+	for (size_t i = 0; i < o.cmp.n_overrides; i++)
+		free(o.threshold_globs[i]);
 	return rc;
 }

@@ -168,4 +168,23 @@ serve console "$F" --serve "/$JOB/consoleText" "$TMP/console"
 expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --retries 0 -o "$TMP/p"
 has "$TMP/err" "^perfdelta: http://127\.0\.0\.1:8080/: "
 quit
+
+# 6. perfdelta loads no libcurl: pull runs perfdelta-pull from perfdelta's own directory
+# (through a symlink too), with the arguments as given; without it, one line and exit 3.
+if ldd "$PERFDELTA" | grep -q libcurl; then fail "perfdelta loads libcurl"; else ok; fi
+mkdir "$TMP/bin" "$TMP/alone"
+ln -s "$PERFDELTA" "$TMP/bin/perfdelta"
+sleep 0.2
+expect_code 3 "$TMP/bin/perfdelta" pull --snapshot x --perfdb "$URL" --retries 0 \
+  --threshold-for 'a*=3' -o "$TMP/gone"
+has "$TMP/err" "^perfdelta: $URL/: .*(onnect|refused)"
+cp "$PERFDELTA" "$TMP/alone/perfdelta"
+expect_code 3 "$TMP/alone/perfdelta" pull --snapshot x --perfdb "$URL" -o "$TMP/gone"
+has "$TMP/err" "^perfdelta: $TMP/alone/perfdelta-pull: cannot run: No such file or directory \(pull needs perfdelta-pull installed beside perfdelta\)$"
+lines "$TMP/err" 1
+left_nothing "$TMP/gone"
+expect_code 2 "$TMP/alone/perfdelta" pull --snapshot x --parallel 65 -o "$TMP/gone"
+has "$TMP/err" '--parallel needs a whole number from 1 to 64'
+expect_code 0 "$TMP/alone/perfdelta" pull --help
+has "$TMP/out" '^pull options:$'
 finish
