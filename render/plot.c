@@ -324,7 +324,7 @@ static struct extent add_points(struct pd_buf *data, const struct pd_plot_line *
 		e.records++, gap = !ok;
 	}
 	if (gap && e.records) /* the trailing separator */
-		data->len -= sizeof(double[2]), e.records--;
+		pd_buf_truncate(data, data->len - sizeof(double[2])), e.records--;
 	return e;
 }
 
@@ -367,6 +367,17 @@ static void no_data(struct pd_buf *b, const struct pd_plot_chart *c)
 		       "textcolor rgb '#888888'\nplot NaN notitle\n");
 }
 
+/* Notes the script line where the commands of the chart drawn into file begin. */
+static void mark(struct pd_plot_job *job, const char *file)
+{
+	for (; job->counted < job->script.len; job->counted++)
+		job->lines += job->script.ptr[job->counted] == '\n';
+	PD_GROW(job->marks, job->cap_marks, job->n_marks + 1);
+	struct pd_plot_mark *m = &job->marks[job->n_marks++];
+	m->line = job->lines + 1;
+	snprintf(m->file, sizeof(m->file), "%s", file);
+}
+
 void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, const char *dir)
 {
 	assert(chart->file);
@@ -378,6 +389,7 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, 
 	double *dt = pd_xmalloc(max * sizeof(*dt)), *dv = pd_xmalloc(max * sizeof(*dv));
 	struct extent *e = pd_xcalloc(chart->n_lines + 1, sizeof(*e));
 
+	mark(job, chart->file);
 	frame(job, chart, w, h);
 	set_output(&job->script, dir, chart->file);
 	bands(&job->script, chart);
@@ -422,12 +434,13 @@ static void copy_str(char *out, size_t size, const char *s)
 }
 
 /* The message of gnuplot's first error in its stderr: the text after "line N: " (or
- * "\"file\" line N: ") at the start of a line that is not a warning, else the first line
- * that is not an echo, a caret or a warning. */
-static void first_error(char *out, size_t size, FILE *f)
+ * "\"file\" line N: ") at the start of a line that is not a warning, with N in *at, else
+ * the first line that is not an echo, a caret or a warning (*at 0). */
+static void first_error(char *out, size_t size, long *at, FILE *f)
 {
 	char line[512], fallback[512] = "";
 	out[0] = '\0';
+	*at = 0;
 	int split = 0;
 	while (fgets(line, sizeof(line), f)) {
 		int rest = split; /* the rest of a line longer than line[]: never a message */
@@ -449,6 +462,7 @@ static void first_error(char *out, size_t size, FILE *f)
 			if (strncmp(msg, "warning:", 8) == 0)
 				continue;
 			copy_str(out, size, msg);
+			*at = n;
 			break;
 		}
 		if (!fallback[0] && *p && *p != '\n' && *p != '^' &&
@@ -462,15 +476,19 @@ static void first_error(char *out, size_t size, FILE *f)
 			*p = *p == '\n' || *p == '\r' ? '\0' : '?';
 }
 
+/* Where the temporary files go: $TMPDIR when it is a sane absolute path, else /tmp. */
+static const char *temp_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+	return dir && dir[0] == '/' && strlen(dir) <= 200 ? dir : "/tmp";
+}
+
 /* An unlinked temporary file for gnuplot's input or stderr, on a descriptor above 2 (the
  * child's 0, 1 and 2 are set from these before its 3, so none may be overwritten first). */
 static int temp_fd(void)
 {
-	const char *dir = getenv("TMPDIR");
 	char path[256];
-	if (!dir || dir[0] != '/' || strlen(dir) > 200)
-		dir = "/tmp";
-	snprintf(path, sizeof(path), "%s/pd-gnuplot-XXXXXX", dir);
+	snprintf(path, sizeof(path), "%s/pd-gnuplot-XXXXXX", temp_dir());
 	int fd = mkstemp(path);
 	if (fd < 0)
 		return -1;
@@ -552,6 +570,9 @@ static void release(struct pd_plot_job *job)
 {
 	pd_buf_release(&job->script);
 	pd_buf_release(&job->data);
+	free(job->marks);
+	job->marks = NULL;
+	job->n_marks = job->cap_marks = job->lines = job->counted = 0;
 	if (job->err_fd >= 0)
 		close(job->err_fd);
 	job->err_fd = -1;
@@ -564,10 +585,12 @@ int pd_plot_start(struct pd_plot_job *job, struct pd_err *err)
 	int in_fd = temp_file(job->script.ptr, job->script.len, DONE_CMD, strlen(DONE_CMD));
 	int data_fd = in_fd < 0 ? -1 : temp_file(job->data.ptr, job->data.len, "", 0);
 	int rc = 0, sp;
+	const char *what = in_fd < 0 ? "script" : data_fd < 0 ? "points" : "messages";
 	job->err_fd = data_fd < 0 ? -1 : temp_fd();
+	job->width = job->height = 0; /* a chart added now would go to a new job */
 	if (job->err_fd < 0)
-		rc = pd_err_set(err, PD_EIO, "cannot write the gnuplot script: %s",
-				strerror(errno));
+		rc = pd_err_set(err, PD_EIO, "cannot write gnuplot's %s to a file in %s: %s",
+				what, temp_dir(), strerror(errno));
 	else if ((sp = spawn(&job->pid, in_fd, data_fd, job->err_fd)) == ENOENT)
 		rc = pd_err_set(err, PD_EIO, "gnuplot not found: install gnuplot-nox");
 	else if (sp)
@@ -583,20 +606,34 @@ int pd_plot_start(struct pd_plot_job *job, struct pd_err *err)
 	return rc;
 }
 
-/* gnuplot's failure as one line: its first error message, else its exit status. */
+/* The chart whose commands hold script line `at` (1-based), or "" for none. */
+static const char *chart_at(const struct pd_plot_job *job, long at)
+{
+	const char *file = "";
+	for (size_t i = 0; i < job->n_marks && at > 0; i++)
+		if (job->marks[i].line <= (size_t)at)
+			file = job->marks[i].file;
+	return file;
+}
+
+/* gnuplot's failure as one line: its first error message and the chart it was drawing,
+ * else its exit status. */
 static int failure(struct pd_plot_job *job, int status, struct pd_err *err)
 {
 	char msg[200] = "";
+	long at = 0;
 	FILE *f = lseek(job->err_fd, 0, SEEK_SET) == 0 ? fdopen(job->err_fd, "r") : NULL;
 	if (f) {
-		first_error(msg, sizeof(msg), f);
+		first_error(msg, sizeof(msg), &at, f);
 		fclose(f); /* closes err_fd */
 		job->err_fd = -1;
 	}
 	if (!msg[0])
 		snprintf(msg, sizeof(msg), WIFEXITED(status) ? "exit status %d" : "signal %d",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-	return pd_err_set(err, PD_EIO, "gnuplot failed: %s", msg);
+	const char *file = chart_at(job, at);
+	return pd_err_set(err, PD_EIO, "gnuplot failed%s%s: %s", *file ? " drawing " : "", file,
+			  msg);
 }
 
 int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err)

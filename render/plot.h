@@ -50,18 +50,28 @@ struct pd_plot_chart {
 size_t pd_plot_decimate(double *out_t, double *out_v, const double *t, const double *v,
 			size_t n, size_t max);
 
+/* Where the commands of one chart begin in a job's script (1-based line). */
+struct pd_plot_mark {
+	size_t line;
+	char file[64];
+};
+
 /* One gnuplot process drawing many charts: the commands, and apart from them the points
  * they plot as native float64 (t, v) pairs, which gnuplot reads as binary from its fd 3
- * (no number is formatted or parsed as text, and none loses a digit). */
+ * (no number is formatted or parsed as text, and none loses a digit). "/dev/fd/3" opens
+ * the file anew with its own position: Linux's behaviour, which this relies on. */
 struct pd_plot_job {
 	struct pd_buf script, data;
-	int width, height; /* of the terminal set last; 0 before the first chart */
-	pid_t pid;         /* while gnuplot runs */
-	int err_fd;        /* its stderr, while it runs */
+	int width, height;          /* of the terminal set last; 0 before the first chart */
+	struct pd_plot_mark *marks; /* per chart, to name the one gnuplot failed on */
+	size_t n_marks, cap_marks;
+	size_t lines, counted; /* script lines counted so far, up to byte `counted` */
+	pid_t pid;             /* while gnuplot runs */
+	int err_fd;            /* its stderr, while it runs */
 };
 #define PD_PLOT_JOB_INIT                                                                       \
 	{                                                                                      \
-		PD_BUF_INIT, PD_BUF_INIT, 0, 0, 0, -1                                          \
+		PD_BUF_INIT, PD_BUF_INIT, 0, 0, NULL, 0, 0, 0, 0, 0, -1                        \
 	}
 
 /* Appends to job the gnuplot commands and the points that draw chart into dir/chart->file
@@ -80,15 +90,17 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart,
  * SVG gnuplot writes from it stays well-formed. */
 void pd_plot_quote(struct pd_buf *b, const char *s);
 
-/* Starts gnuplot on job and returns without waiting: "gnuplot -d" from PATH, with an
+/* Starts gnuplot on job and returns without waiting (a chart added to it afterwards
+ * belongs to its next run): "gnuplot -d" from PATH, with an
  * argument vector and a fixed environment (no user or system init file, no GNUPLOT_LIB),
  * stdout discarded; the script and points go through unlinked temporary files, and the
  * job's buffers are released. PD_EIO when it cannot start (or is missing). */
 int pd_plot_start(struct pd_plot_job *job, struct pd_err *err);
 
 /* Waits for a started job (0 at once for one that is not running). PD_EIO with gnuplot's
- * first error line when it failed (gnuplot reads on after an error, so the other charts
- * are still written), or when it stopped before the end of its script. */
+ * first error line, and the chart it was drawing, when it failed (gnuplot reads on after an
+ * error, so the other charts are still written), or when it stopped before the end of its
+ * script. */
 int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err);
 
 /* Kills a running job and waits for it; releases what the job holds. */

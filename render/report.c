@@ -167,11 +167,3 @@ int pd_report_finish(struct pd_report *r, struct pd_err *err)
 	report_free(r);
 	return rc;
 }
-
-int pd_report_write(const struct pd_comparison *c, const struct pd_report_opts *o,
-		    struct pd_err *err)
-{
-	struct pd_report *r;
-	int rc = pd_report_begin(&r, c, o, err);
-	return rc < 0 ? rc : pd_report_finish(r, err);
-}

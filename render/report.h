@@ -30,8 +30,4 @@ int pd_report_begin(struct pd_report **r, const struct pd_comparison *c,
  * and an existing output is as it was. */
 int pd_report_finish(struct pd_report *r, struct pd_err *err);
 
-/* pd_report_begin, then pd_report_finish: every output for a measured c. */
-int pd_report_write(const struct pd_comparison *c, const struct pd_report_opts *o,
-		    struct pd_err *err);
-
 #endif

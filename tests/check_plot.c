@@ -2,6 +2,8 @@
 
 #include "render/plot.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <math.h>
@@ -10,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ZWSP "\xe2\x80\x8b"
@@ -408,6 +412,172 @@ START_TEST(test_plot_run_survives_gnuplot_quitting_early)
 }
 END_TEST
 
+/* Lines without a finite point are left out of the plot command and take no bytes; NaN
+ * at the ends of a line is trimmed, so the second line's points start at byte 0 and
+ * hold exactly its two finite points. No line at all is a "no data" frame. */
+START_TEST(test_plot_script_skips_empty_lines_and_trims_gaps)
+{
+	double t[] = {0, 1, 2, 3}, nan4[] = {NAN, NAN, NAN, NAN}, v[] = {NAN, 4, 5, NAN};
+	struct pd_plot_line lines[] = {{"empty", t, nan4, 4, 0}, {"two", t, v, 4, 1}};
+	struct pd_plot_chart c = {
+		.file = "c.svg", .lines = lines, .n_lines = 2, .event_s = NAN};
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	pd_plot_script(&job, &c, "d");
+	has(job.script.ptr, "\nplot '/dev/fd/3' binary skip=0 record=2 ");
+	has(job.script.ptr, " title 'two'\n");
+	ck_assert_ptr_null(strstr(job.script.ptr, "'empty'"));
+	const double *d = (const double *)job.data.ptr;
+	ck_assert_uint_eq(job.data.len, 4 * sizeof(double));
+	ck_assert(d[0] == 1 && d[1] == 4 && d[2] == 2 && d[3] == 5);
+	pd_plot_discard(&job);
+	c.n_lines = 0;
+	pd_plot_script(&job, &c, "d");
+	has(job.script.ptr, "\nplot NaN notitle\n");
+	ck_assert_uint_eq(job.data.len, 0);
+	pd_plot_discard(&job);
+}
+END_TEST
+
+/* The terminal is set again when the size changes, and only then. */
+START_TEST(test_plot_script_sets_terminal_per_size)
+{
+	double t[] = {0, 1}, v[] = {1, 2};
+	struct pd_plot_line l = {"x", t, v, 2, 0};
+	struct pd_plot_chart c = {.file = "c.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	pd_plot_script(&job, &c, "d");
+	pd_plot_script(&job, &c, "d");
+	c.width = 300;
+	pd_plot_script(&job, &c, "d");
+	const char *first = strstr(job.script.ptr, "set terminal svg size 720,300 ");
+	ck_assert_ptr_nonnull(first);
+	const char *second = strstr(first + 1, "set terminal");
+	ck_assert_ptr_nonnull(second);
+	ck_assert(strncmp(second, "set terminal svg size 300,300 ", 30) == 0);
+	ck_assert_ptr_null(strstr(second + 1, "set terminal"));
+	pd_plot_discard(&job);
+}
+END_TEST
+
+/* The value of attribute name of the first element called tag whose attribute key is
+ * val, searched depth first (caller frees), or NULL. */
+static char *svg_attr(xmlNodePtr n, const char *tag, const char *key, const char *val,
+		      const char *name)
+{
+	for (; n; n = n->next) {
+		if (n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, tag)) {
+			xmlChar *k = xmlGetProp(n, (const xmlChar *)key);
+			int hit = k && !strcmp((const char *)k, val);
+			xmlFree(k);
+			if (hit)
+				return (char *)xmlGetProp(n, (const xmlChar *)name);
+		}
+		char *found = svg_attr(n->children, tag, key, val, name);
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+static int count_char(const char *s, char c)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += *s == c;
+	return n;
+}
+
+/* The real gnuplot breaks a line at the binary (NaN, NaN) pair: the baseline's path is
+ * the legend sample (M L) and two pieces (M L, M L), where a joined line would be one
+ * M and four L. */
+START_TEST(test_plot_run_breaks_lines_at_gaps)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX", svg[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	double t[] = {0, 1, 2, 3, 4}, v[] = {1, 2, NAN, 3, 4};
+	struct pd_plot_line l = {"b", t, v, 5, 0};
+	struct pd_plot_chart c = {.file = "g.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	pd_plot_script(&job, &c, dir);
+	ck_assert_int_eq(pd_plot_run(&job, &err), 0);
+	snprintf(svg, sizeof(svg), "%s/g.svg", dir);
+	xmlDocPtr x = read_svg(svg);
+	ck_assert_ptr_nonnull(x);
+	/* line style 1 is #5b7fa8: gnuplot writes it as rgb( 91, 127, 168) */
+	char *d =
+		svg_attr(xmlDocGetRootElement(x), "path", "stroke", "rgb( 91, 127, 168)", "d");
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(count_char(d, 'M'), 3);
+	ck_assert_int_eq(count_char(d, 'L'), 3);
+	xmlFree(d);
+	xmlFreeDoc(x);
+	unlink(svg);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* gnuplot's error names the chart it was drawing: the second chart's output directory
+ * does not exist. */
+START_TEST(test_plot_run_names_the_failing_chart)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX", svg[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	double t[] = {0, 1}, v[] = {1, 2};
+	struct pd_plot_line l = {"x", t, v, 2, 0};
+	struct pd_plot_chart c1 = {
+		.file = "one.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_chart c2 = {
+		.file = "two.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	pd_plot_script(&job, &c1, dir);
+	pd_plot_script(&job, &c2, "/nonexistent/pd-plot");
+	ck_assert_int_eq(pd_plot_run(&job, &err), PD_EIO);
+	/* gnuplot 5.4: "cannot open file; output not changed" */
+	ck_assert_msg(
+		strncmp(err.msg, "gnuplot failed drawing two.svg: cannot open file", 48) == 0,
+		"%s", err.msg);
+	snprintf(svg, sizeof(svg), "%s/one.svg", dir);
+	ck_assert_int_eq(unlink(svg), 0); /* the first chart was drawn */
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+static int open_fds(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* A running gnuplot is killed and reaped at once, and no descriptor stays open. */
+START_TEST(test_plot_discard_stops_a_running_gnuplot)
+{
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	int before = open_fds();
+	pd_buf_adds(&job.script, "pause 60\n");
+	ck_assert_int_eq(pd_plot_start(&job, &err), 0);
+	pid_t pid = job.pid;
+	ck_assert_int_gt(pid, 0);
+	ck_assert_int_eq(kill(pid, 0), 0); /* running */
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pd_plot_discard(&job);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ck_assert_int_lt(t1.tv_sec - t0.tv_sec, 5);
+	ck_assert_int_eq(waitpid(pid, NULL, WNOHANG), -1); /* reaped: not our child now */
+	ck_assert_int_eq(errno, ECHILD);
+	ck_assert_int_eq(open_fds(), before);
+	ck_assert_int_eq(job.pid, 0);
+}
+END_TEST
+
 Suite *pd_suite_plot(void)
 {
 	Suite *s = suite_create("plot");
@@ -427,6 +597,11 @@ Suite *pd_suite_plot(void)
 	tcase_add_test(tc, test_plot_run_reports_gnuplot_error);
 	tcase_add_test(tc, test_plot_run_reports_missing_gnuplot);
 	tcase_add_test(tc, test_plot_run_survives_gnuplot_quitting_early);
+	tcase_add_test(tc, test_plot_script_skips_empty_lines_and_trims_gaps);
+	tcase_add_test(tc, test_plot_script_sets_terminal_per_size);
+	tcase_add_test(tc, test_plot_run_breaks_lines_at_gaps);
+	tcase_add_test(tc, test_plot_run_names_the_failing_chart);
+	tcase_add_test(tc, test_plot_discard_stops_a_running_gnuplot);
 	suite_add_tcase(s, tc);
 	return s;
 }

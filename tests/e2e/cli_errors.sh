@@ -38,4 +38,14 @@ has "$TMP/err" "^perfdelta: $TMP/run2/jenkins/build.json:1:[0-9]+: "
 # a series over the stated limit
 expect_code 3 "$PERFDELTA" inspect "$SEED/baseline" --max-samples 10
 has "$TMP/err" 'max-samples'
+# a gnuplot that fails: exit 3, one line naming the chart it was drawing, no output and
+# no temporary directory left behind, no gnuplot left running
+mkdir -p "$TMP/fakebin"
+printf '#!/bin/sh\necho "\\"/dev/stdin\\" line 2: boom" >&2\nexit 1\n' >"$TMP/fakebin/gnuplot"
+chmod +x "$TMP/fakebin/gnuplot"
+PATH="$TMP/fakebin:$PATH" expect_code 3 "$PERFDELTA" compare "$SEED/baseline" "$SEED/failover" -o "$TMP/gp-out"
+lines "$TMP/err" 1
+has "$TMP/err" '^perfdelta: gnuplot failed drawing m[0-9]+\.svg: boom$'
+if [ -e "$TMP/gp-out" ] || ls -d "$TMP"/gp-out.* >/dev/null 2>&1; then fail "output left behind"; else ok; fi
+if grep -qs "$TMP/fakebin" /proc/[0-9]*/cmdline; then fail "a gnuplot is still running"; else ok; fi
 finish
