@@ -66,6 +66,20 @@ static void reason(struct pd_comparison *c, const char *fmt, ...)
 	pd_strv_add(&c->reasons, line);
 }
 
+static void note(struct pd_comparison *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A line for the notes on how the runs were lined up and matched. */
+static void note(struct pd_comparison *c, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	pd_strv_add(&c->matching, line);
+}
+
 static void compare_configs(struct pd_comparison *c, const struct pd_ini *a,
 			    const struct pd_ini *b)
 {
@@ -134,6 +148,35 @@ static enum pd_verdict overall(const struct pd_comparison *c)
 	return c->n_deltas ? PD_VERDICT_SAME : PD_VERDICT_INCONCLUSIVE;
 }
 
+/* The runs are lined up on the event: when the baseline has its own (two failover runs
+ * of different builds), its grid starts where its event falls on the target's, to the
+ * grid step; what it has before that is left out, and the notes say so. The phases are
+ * the target's either way. */
+static void align_events(struct pd_comparison *c)
+{
+	const struct pd_timebase *b = &c->tb_base, *t = &c->tb_target;
+	c->base_grid_t0_ms = b->t0_ms;
+	c->base_shift_s = 0;
+	if (b->event == PD_EVENT_NONE)
+		return;
+	if (t->event == PD_EVENT_NONE) {
+		note(c,
+		     "the baseline has a %s of %s at %.1f s and the target none: the runs are "
+		     "compared whole, not by phase",
+		     pd_event_type_name(b->event), b->node[0] ? b->node : "a node", b->event_s);
+		return;
+	}
+	double steps = round((b->event_s - t->event_s) / c->step_s);
+	c->base_shift_s = steps * c->step_s;
+	c->base_grid_t0_ms = b->t0_ms + (int64_t)llround(c->base_shift_s * 1000);
+	note(c,
+	     "the baseline has its own %s (of %s) at %.1f s: its series are shifted by "
+	     "%+.1f s so that it lines up with the target's at %.1f s%s",
+	     pd_event_type_name(b->event), b->node[0] ? b->node : "a node", b->event_s,
+	     -c->base_shift_s, t->event_s,
+	     b->event != t->event ? " (the events are of different kinds)" : "");
+}
+
 static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opts,
 		      struct pd_err *err)
 {
@@ -148,7 +191,8 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 			err, PD_ECOMPARE,
 			"cannot compare: a run has fewer than two samples per series");
 	c->step_s = (double)step / 1000;
-	c->length_s = (double)fmax(c->tb_base.end_ms - c->tb_base.t0_ms,
+	align_events(c);
+	c->length_s = (double)fmax(c->tb_base.end_ms - c->base_grid_t0_ms,
 				   c->tb_target.end_ms - c->tb_target.t0_ms) /
 		      1000;
 	return 0;

@@ -110,6 +110,10 @@ struct pd_comparison {
 	struct pd_timebase tb_base, tb_target;
 	double step_s; /* the common grid */
 	double length_s;
+	/* where the baseline's grid starts: its t0, or later by base_shift_s when both runs
+	 * have an event, so that the two events fall on the same grid point */
+	int64_t base_grid_t0_ms;
+	double base_shift_s;
 	struct pd_window windows[PD_PHASE_COUNT];
 	size_t n_windows; /* 1 (whole) without an event, else 4 */
 	struct pd_view *views;

@@ -405,12 +405,14 @@ static void gap_finding(struct pd_comparison *c, const struct pd_run *run,
 			const struct pd_timebase *tb, const char *who)
 {
 	const struct pd_series *worst = NULL;
-	int64_t worst_ms = 0, end = tb->t0_ms + (int64_t)(c->length_s * 1000),
-		iv = tb->interval_ms;
+	int64_t worst_ms = 0, end = tb->end_ms, iv = tb->interval_ms;
 	size_t count = 0;
 	for (size_t i = 0; i < run->n_series && iv > 0; i++) {
 		const struct pd_series *s = run->series[i];
-		if (!s->n || (run == c->target && s->server && !strcmp(s->server, tb->node)))
+		/* the run's own removed node stops by design; "early" is against the run's
+		 * own end, not the longer run's */
+		if (!s->n ||
+		    (tb->event != PD_EVENT_NONE && s->server && !strcmp(s->server, tb->node)))
 			continue;
 		int64_t gap = pd_series_gaps(s, iv).longest_ms, tail = end - s->t_ms[s->n - 1];
 		if (tail > gap)

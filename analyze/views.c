@@ -136,9 +136,9 @@ static struct pd_view *new_view(struct pd_comparison *c, const struct pd_series 
 /* Adds one member series to a view side: the first fills, later ones sum (a NaN in any
  * member makes the point NaN: no value is invented across a gap). */
 static void accumulate(double *side, double *tmp, size_t n, const struct pd_series *s,
-		       const struct pd_timebase *tb, int64_t step_ms, int first)
+		       int64_t t0_ms, int64_t step_ms, int first)
 {
-	pd_views_fill(tmp, n, s, tb->t0_ms, step_ms);
+	pd_views_fill(tmp, n, s, t0_ms, step_ms);
 	for (size_t i = 0; i < n; i++)
 		side[i] = first ? tmp[i] : side[i] + tmp[i];
 }
@@ -177,10 +177,10 @@ static void node_set_view(struct builder *b, struct group tg, struct group bg,
 	for (size_t j = 0; j < k; j++) {
 		const struct pd_node *tn = &c->target->nodes[idx[j]];
 		const struct pd_node *bn = b->m.base[idx[j]];
-		accumulate(v->target, b->tmp, v->n, group_server(tg, tn->host), &c->tb_target,
-			   b->step_ms, j == 0);
+		accumulate(v->target, b->tmp, v->n, group_server(tg, tn->host),
+			   c->tb_target.t0_ms, b->step_ms, j == 0);
 		accumulate(v->base, b->tmp, v->n, bn ? group_server(bg, bn->host) : NULL,
-			   &c->tb_base, b->step_ms, j == 0);
+			   c->base_grid_t0_ms, b->step_ms, j == 0);
 		add_node_name(v, tn->host);
 	}
 	finish_mean(v, k);
@@ -234,9 +234,10 @@ static void cluster_view(struct builder *b, struct group tg, struct group bg)
 	enum pd_agg agg = tg.s[0]->unit == PD_UNIT_PERCENT ? PD_AGG_MEAN : PD_AGG_SUM;
 	struct pd_view *v = new_view(c, tg.s[0], "cluster", tg.n == 1 ? PD_AGG_ONE : agg);
 	for (size_t j = 0; j < tg.n; j++)
-		accumulate(v->target, b->tmp, v->n, tg.s[j], &c->tb_target, b->step_ms, j == 0);
+		accumulate(v->target, b->tmp, v->n, tg.s[j], c->tb_target.t0_ms, b->step_ms,
+			   j == 0);
 	for (size_t j = 0; j < bg.n || j == 0; j++)
-		accumulate(v->base, b->tmp, v->n, bg.n ? bg.s[j] : NULL, &c->tb_base,
+		accumulate(v->base, b->tmp, v->n, bg.n ? bg.s[j] : NULL, c->base_grid_t0_ms,
 			   b->step_ms, j == 0);
 	if (tg.n > 1 && agg == PD_AGG_MEAN)
 		for (size_t i = 0; i < v->n; i++)
