@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,6 +24,15 @@
 #define MIN_SIZE       120
 #define MAX_SIZE       4096
 #define ZWSP           "\xe2\x80\x8b" /* U+200B zero-width space */
+
+/* gnuplot's descriptors: 0 the script, 1 /dev/null, 2 its messages, 3 the points, and
+ * with a sequel 4 the pipe it waits on, 5 and 6 the sequel's points and script. */
+#define CHILD_FDS     7
+#define FD_DATA       3
+#define FD_PIPE       4
+#define FD_SEQ_DATA   5
+#define FD_SEQ_SCRIPT 6
+#define SEQ_SCRIPT    "/dev/fd/6"
 
 /* --- decimation ------------------------------------------------------------------- */
 
@@ -328,8 +339,9 @@ static struct extent add_points(struct pd_buf *data, const struct pd_plot_line *
 	return e;
 }
 
-/* The lines that have points, each read from the data gnuplot has on its fd 3. */
-static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct extent *e)
+/* The lines that have points, each read from the points file gnuplot has on fd. */
+static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct extent *e,
+		 int fd)
 {
 	const char *sep = "plot";
 	for (size_t i = 0; i < c->n_lines; i++) {
@@ -339,9 +351,9 @@ static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct e
 			continue;
 		pd_buf_addf(
 			b,
-			"%s '/dev/fd/3' binary skip=%zu record=%zu "
+			"%s '/dev/fd/%d' binary skip=%zu record=%zu "
 			"format='%%float64%%float64' using 1:2 with lines linestyle %d title ",
-			sep, e[i].skip, e[i].records, st + 1);
+			sep, fd, e[i].skip, e[i].records, st + 1);
 		pd_plot_quote(b, l->label ? l->label : "");
 		sep = ", \\\n    ";
 	}
@@ -375,6 +387,7 @@ static void mark(struct pd_plot_job *job, const char *file)
 	PD_GROW(job->marks, job->cap_marks, job->n_marks + 1);
 	struct pd_plot_mark *m = &job->marks[job->n_marks++];
 	m->line = job->lines + 1;
+	m->part = job->part;
 	snprintf(m->file, sizeof(m->file), "%s", file);
 }
 
@@ -399,7 +412,7 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, 
 		drawn += e[i].records > 0;
 	}
 	if (drawn)
-		plot(&job->script, chart, e);
+		plot(&job->script, chart, e, job->part ? FD_SEQ_DATA : FD_DATA);
 	else
 		no_data(&job->script, chart);
 	pd_buf_adds(&job->script, "unset output\n");
@@ -436,11 +449,11 @@ static void copy_str(char *out, size_t size, const char *s)
 /* The message of gnuplot's first error in its stderr: the text after "line N: " (or
  * "\"file\" line N: ") at the start of a line that is not a warning, with N in *at, else
  * the first line that is not an echo, a caret or a warning (*at 0). */
-static void first_error(char *out, size_t size, long *at, FILE *f)
+static void first_error(char *out, size_t size, long *at, int *part, FILE *f)
 {
 	char line[512], fallback[512] = "";
 	out[0] = '\0';
-	*at = 0;
+	*at = 0, *part = 0;
 	int split = 0;
 	while (fgets(line, sizeof(line), f)) {
 		int rest = split; /* the rest of a line longer than line[]: never a message */
@@ -452,6 +465,7 @@ static void first_error(char *out, size_t size, long *at, FILE *f)
 			continue;
 		/* the message: "line N: ..." at the start, after the script's quoted name */
 		const char *msg = p;
+		int in_sequel = strncmp(msg, "\"" SEQ_SCRIPT "\"", strlen(SEQ_SCRIPT) + 2) == 0;
 		if (*msg == '"' && strchr(msg + 1, '"'))
 			msg = strchr(msg + 1, '"') + 1 + strspn(strchr(msg + 1, '"') + 1, " ");
 		msg = strncmp(msg, "line ", 5) ? NULL : msg;
@@ -462,7 +476,7 @@ static void first_error(char *out, size_t size, long *at, FILE *f)
 			if (strncmp(msg, "warning:", 8) == 0)
 				continue;
 			copy_str(out, size, msg);
-			*at = n;
+			*at = n, *part = in_sequel;
 			break;
 		}
 		if (!fallback[0] && *p && *p != '\n' && *p != '^' &&
@@ -483,19 +497,26 @@ static const char *temp_dir(void)
 	return dir && dir[0] == '/' && strlen(dir) <= 200 ? dir : "/tmp";
 }
 
-/* An unlinked temporary file for gnuplot's input or stderr, on a descriptor above 2 (the
- * child's 0, 1 and 2 are set from these before its 3, so none may be overwritten first). */
+/* Moves fd above the descriptors the child is given (CHILD_FDS), close-on-exec, so that
+ * setting the child's 0 to 6 never overwrites one that is still to be copied. */
+static int high_fd(int fd)
+{
+	if (fd < 0)
+		return -1;
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, CHILD_FDS);
+	close(fd);
+	return high;
+}
+
+/* An unlinked temporary file for gnuplot's input, points or stderr. */
 static int temp_fd(void)
 {
 	char path[256];
 	snprintf(path, sizeof(path), "%s/pd-gnuplot-XXXXXX", temp_dir());
 	int fd = mkstemp(path);
-	if (fd < 0)
-		return -1;
-	unlink(path);
-	int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	close(fd);
-	return high;
+	if (fd >= 0)
+		unlink(path);
+	return high_fd(fd);
 }
 
 /* A temporary file holding len bytes of p (and of q), positioned at its start. */
@@ -513,8 +534,9 @@ static int temp_file(const char *p, size_t len, const char *q, size_t qlen)
 }
 
 /* gnuplot reads the script as a file named on its command line (a pipe on its stdin is
- * read one byte per read(2): 3 times slower) and the points from its fd 3. */
-static int spawn(pid_t *pid, int in_fd, int data_fd, int err_fd)
+ * read one byte per read(2): 3 times slower); fds[i] becomes its descriptor i (fds[1] is
+ * /dev/null, -1 leaves one unset). */
+static int spawn(pid_t *pid, const int fds[CHILD_FDS])
 {
 	static char *const argv[] = {"gnuplot", "-d", "/dev/stdin", NULL};
 	static char *const envp[] = {"HOME=/nonexistent", "PATH=/usr/bin:/bin", "LC_ALL=C",
@@ -526,10 +548,10 @@ static int spawn(pid_t *pid, int in_fd, int data_fd, int err_fd)
 	sigemptyset(&pipe_set);
 	sigaddset(&pipe_set, SIGPIPE);
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, in_fd, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, err_fd, 2);
-	posix_spawn_file_actions_adddup2(&fa, data_fd, 3);
+	for (int i = 0; i < CHILD_FDS; i++)
+		if (i != 1 && fds[i] >= 0)
+			posix_spawn_file_actions_adddup2(&fa, fds[i], i);
 	posix_spawnattr_init(&attr);
 	/* gnuplot gets a clean signal state whatever ours is (an ignored SIGPIPE is
 	 * inherited through exec) */
@@ -553,6 +575,10 @@ static int wait_for(pid_t pid, int *status)
 /* The last line of every run: gnuplot prints it on stderr once all charts are drawn. */
 #define DONE_MARK "pd-plot-done"
 #define DONE_CMD  "\nprint '" DONE_MARK "'\n"
+/* The end of a script that a sequel follows: gnuplot reads on from the pipe on its fd 4,
+ * which is given, once the sequel is ready, the line that loads its script. */
+#define LOAD_PIPE "\nload '/dev/fd/4'\n"
+#define LOAD_SEQ  "load '" SEQ_SCRIPT "'" DONE_CMD
 
 static int finished(int err_fd)
 {
@@ -566,52 +592,121 @@ static int finished(int err_fd)
 	return strstr(tail, DONE_MARK) != NULL;
 }
 
-static void release(struct pd_plot_job *job)
+static void close_sequel(struct pd_plot_job *job)
+{
+	for (int i = 0; i < 3; i++) {
+		if (job->seq_fd[i] >= 0)
+			close(job->seq_fd[i]);
+		job->seq_fd[i] = -1;
+	}
+}
+
+/* Empties the script, points and marks for what comes next (part 0 or the sequel). */
+static void reset_part(struct pd_plot_job *job, int part)
 {
 	pd_buf_release(&job->script);
 	pd_buf_release(&job->data);
+	job->part = part;
+	job->width = job->height = 0;
+	job->lines = job->counted = 0;
+}
+
+static void release(struct pd_plot_job *job)
+{
+	reset_part(job, 0);
 	free(job->marks);
 	job->marks = NULL;
-	job->n_marks = job->cap_marks = job->lines = job->counted = 0;
+	job->n_marks = job->cap_marks = 0;
+	close_sequel(job);
 	if (job->err_fd >= 0)
 		close(job->err_fd);
 	job->err_fd = -1;
 	job->pid = 0;
-	job->width = job->height = 0;
 }
 
-int pd_plot_start(struct pd_plot_job *job, struct pd_err *err)
+/* The pipe and the two files of a sequel: fds[4..6] for the child, the parent's ends in
+ * job->seq_fd. */
+static int open_sequel(struct pd_plot_job *job, int fds[CHILD_FDS])
 {
-	int in_fd = temp_file(job->script.ptr, job->script.len, DONE_CMD, strlen(DONE_CMD));
-	int data_fd = in_fd < 0 ? -1 : temp_file(job->data.ptr, job->data.len, "", 0);
-	int rc = 0, sp;
-	const char *what = in_fd < 0 ? "script" : data_fd < 0 ? "points" : "messages";
-	job->err_fd = data_fd < 0 ? -1 : temp_fd();
-	job->width = job->height = 0; /* a chart added now would go to a new job */
-	if (job->err_fd < 0)
+	int p[2];
+	if (pipe(p) < 0)
+		return -1;
+	fds[FD_PIPE] = high_fd(p[0]);
+	job->seq_fd[0] = high_fd(p[1]);
+	fds[FD_SEQ_DATA] = job->seq_fd[1] = temp_fd();
+	fds[FD_SEQ_SCRIPT] = job->seq_fd[2] = temp_fd();
+	return fds[FD_PIPE] < 0 || job->seq_fd[0] < 0 || job->seq_fd[1] < 0 ||
+			       job->seq_fd[2] < 0
+		       ? -1
+		       : 0;
+}
+
+int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err)
+{
+	const char *tail = sequel ? LOAD_PIPE : DONE_CMD;
+	int fds[CHILD_FDS] = {-1, -1, -1, -1, -1, -1, -1}, rc = 0, sp;
+	fds[0] = temp_file(job->script.ptr, job->script.len, tail, strlen(tail));
+	fds[FD_DATA] = fds[0] < 0 ? -1 : temp_file(job->data.ptr, job->data.len, "", 0);
+	const char *what = fds[0] < 0 ? "script" : fds[FD_DATA] < 0 ? "points" : "messages";
+	fds[2] = job->err_fd = fds[FD_DATA] < 0 ? -1 : temp_fd();
+	if (job->err_fd < 0 || (sequel && open_sequel(job, fds) < 0))
 		rc = pd_err_set(err, PD_EIO, "cannot write gnuplot's %s to a file in %s: %s",
-				what, temp_dir(), strerror(errno));
-	else if ((sp = spawn(&job->pid, in_fd, data_fd, job->err_fd)) == ENOENT)
+				job->err_fd < 0 ? what : "sequel", temp_dir(), strerror(errno));
+	else if ((sp = spawn(&job->pid, fds)) == ENOENT)
 		rc = pd_err_set(err, PD_EIO, "gnuplot not found: install gnuplot-nox");
 	else if (sp)
 		rc = pd_err_set(err, PD_EIO, "cannot run gnuplot: %s", strerror(sp));
-	if (in_fd >= 0)
-		close(in_fd);
-	if (data_fd >= 0)
-		close(data_fd);
-	pd_buf_release(&job->script); /* gnuplot has its copies */
-	pd_buf_release(&job->data);
-	if (rc < 0)
+	for (int i = 0; i < CHILD_FDS; i++) /* the child's copies; ours stay in job */
+		if (fds[i] >= 0 && fds[i] != job->err_fd && (i < 5 || rc < 0))
+			close(fds[i]);
+	if (rc < 0) {
+		job->seq_fd[1] = job->seq_fd[2] = -1; /* closed just above */
 		release(job);
+		return rc;
+	}
+	reset_part(job, sequel);
+	return 0;
+}
+
+/* Writes to the pipe with SIGPIPE blocked: a gnuplot that died turns into EPIPE here
+ * (and its own error at the wait) instead of killing us. */
+static int write_pipe(int fd, const char *s, size_t len)
+{
+	sigset_t pipe_set, old;
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	int rc = write_all(fd, s, len);
+	if (rc == -EPIPE) {
+		struct timespec zero = {0, 0};
+		sigtimedwait(&pipe_set, NULL, &zero);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }
 
-/* The chart whose commands hold script line `at` (1-based), or "" for none. */
-static const char *chart_at(const struct pd_plot_job *job, long at)
+int pd_plot_follow(struct pd_plot_job *job, struct pd_err *err)
+{
+	assert(job->part == 1 && job->seq_fd[0] >= 0);
+	int rc = 0;
+	if (write_all(job->seq_fd[1], job->data.ptr, job->data.len) < 0 ||
+	    write_all(job->seq_fd[2], job->script.ptr, job->script.len) < 0)
+		rc = pd_err_set(err, PD_EIO,
+				"cannot write gnuplot's sequel to a file in %s: %s", temp_dir(),
+				strerror(errno));
+	else /* EPIPE: gnuplot is gone, and pd_plot_wait says why */
+		write_pipe(job->seq_fd[0], LOAD_SEQ, strlen(LOAD_SEQ));
+	close_sequel(job);
+	reset_part(job, 1);
+	return rc;
+}
+
+/* The chart whose commands hold line `at` (1-based) of the script of part, or "". */
+static const char *chart_at(const struct pd_plot_job *job, int part, long at)
 {
 	const char *file = "";
 	for (size_t i = 0; i < job->n_marks && at > 0; i++)
-		if (job->marks[i].line <= (size_t)at)
+		if (job->marks[i].part == part && job->marks[i].line <= (size_t)at)
 			file = job->marks[i].file;
 	return file;
 }
@@ -622,16 +717,17 @@ static int failure(struct pd_plot_job *job, int status, struct pd_err *err)
 {
 	char msg[200] = "";
 	long at = 0;
+	int part = 0;
 	FILE *f = lseek(job->err_fd, 0, SEEK_SET) == 0 ? fdopen(job->err_fd, "r") : NULL;
 	if (f) {
-		first_error(msg, sizeof(msg), &at, f);
+		first_error(msg, sizeof(msg), &at, &part, f);
 		fclose(f); /* closes err_fd */
 		job->err_fd = -1;
 	}
 	if (!msg[0])
 		snprintf(msg, sizeof(msg), WIFEXITED(status) ? "exit status %d" : "signal %d",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-	const char *file = chart_at(job, at);
+	const char *file = chart_at(job, part, at);
 	return pd_err_set(err, PD_EIO, "gnuplot failed%s%s: %s", *file ? " drawing " : "", file,
 			  msg);
 }
@@ -641,6 +737,7 @@ int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err)
 	int status = 0, rc = 0;
 	if (job->pid <= 0)
 		return 0;
+	close_sequel(job); /* a sequel never given: gnuplot reads the end of the pipe */
 	if (wait_for(job->pid, &status) < 0)
 		rc = pd_err_set(err, PD_EIO, "cannot wait for gnuplot: %s", strerror(errno));
 	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -663,6 +760,6 @@ void pd_plot_discard(struct pd_plot_job *job)
 
 int pd_plot_run(struct pd_plot_job *job, struct pd_err *err)
 {
-	int rc = pd_plot_start(job, err);
+	int rc = pd_plot_start(job, 0, err);
 	return rc < 0 ? rc : pd_plot_wait(job, err);
 }

@@ -50,28 +50,37 @@ struct pd_plot_chart {
 size_t pd_plot_decimate(double *out_t, double *out_v, const double *t, const double *v,
 			size_t n, size_t max);
 
-/* Where the commands of one chart begin in a job's script (1-based line). */
+/* Where the commands of one chart begin: line of the script of part (0, or 1 for a
+ * sequel), 1-based. */
 struct pd_plot_mark {
 	size_t line;
+	int part;
 	char file[64];
 };
 
 /* One gnuplot process drawing many charts: the commands, and apart from them the points
- * they plot as native float64 (t, v) pairs, which gnuplot reads as binary from its fd 3
- * (no number is formatted or parsed as text, and none loses a digit). "/dev/fd/3" opens
- * the file anew with its own position: Linux's behaviour, which this relies on. */
+ * they plot as native float64 (t, v) pairs, which gnuplot reads as binary from a file on
+ * one of its descriptors (no number is formatted or parsed as text, and none loses a
+ * digit). "/dev/fd/N" opens that file anew with its own position: Linux's behaviour,
+ * which this relies on. A job may be started with a sequel: charts scripted after the
+ * start, which the same gnuplot draws once they are given (pd_plot_follow). */
 struct pd_plot_job {
 	struct pd_buf script, data;
+	int part;                   /* 0, or 1 once started with a sequel */
 	int width, height;          /* of the terminal set last; 0 before the first chart */
 	struct pd_plot_mark *marks; /* per chart, to name the one gnuplot failed on */
 	size_t n_marks, cap_marks;
 	size_t lines, counted; /* script lines counted so far, up to byte `counted` */
 	pid_t pid;             /* while gnuplot runs */
 	int err_fd;            /* its stderr, while it runs */
+	int seq_fd[3];         /* until the sequel is given: the pipe, its points, its script */
 };
 #define PD_PLOT_JOB_INIT                                                                       \
 	{                                                                                      \
-		PD_BUF_INIT, PD_BUF_INIT, 0, 0, NULL, 0, 0, 0, 0, 0, -1                        \
+		PD_BUF_INIT, PD_BUF_INIT, 0, 0, 0, NULL, 0, 0, 0, 0, 0, -1,                    \
+		{                                                                              \
+			-1, -1, -1                                                             \
+		}                                                                              \
 	}
 
 /* Appends to job the gnuplot commands and the points that draw chart into dir/chart->file
@@ -90,23 +99,28 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart,
  * SVG gnuplot writes from it stays well-formed. */
 void pd_plot_quote(struct pd_buf *b, const char *s);
 
-/* Starts gnuplot on job and returns without waiting (a chart added to it afterwards
- * belongs to its next run): "gnuplot -d" from PATH, with an
- * argument vector and a fixed environment (no user or system init file, no GNUPLOT_LIB),
- * stdout discarded; the script and points go through unlinked temporary files, and the
- * job's buffers are released. PD_EIO when it cannot start (or is missing). */
-int pd_plot_start(struct pd_plot_job *job, struct pd_err *err);
+/* Starts gnuplot on job's charts and returns without waiting: "gnuplot -d" from PATH,
+ * with an argument vector and a fixed environment (no user or system init file, no
+ * GNUPLOT_LIB), stdout discarded; the script and points go through unlinked temporary
+ * files, and the job's buffers are emptied. With sequel set, gnuplot then waits for the
+ * charts scripted onto job from now on, until pd_plot_follow gives them (or pd_plot_wait
+ * gives up on them). PD_EIO when it cannot start (or is missing). */
+int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err);
+
+/* Gives a job started with a sequel the charts scripted onto it since. PD_EIO when they
+ * cannot be written; a gnuplot that has died is reported by pd_plot_wait. */
+int pd_plot_follow(struct pd_plot_job *job, struct pd_err *err);
 
 /* Waits for a started job (0 at once for one that is not running). PD_EIO with gnuplot's
- * first error line, and the chart it was drawing, when it failed (gnuplot reads on after an
- * error, so the other charts are still written), or when it stopped before the end of its
- * script. */
+ * first error line, and the chart it was drawing, when it failed (gnuplot reads on after
+ * an error, so the other charts are still written), or when it stopped before the end of
+ * its script (a sequel never given is such an end). */
 int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err);
 
 /* Kills a running job and waits for it; releases what the job holds. */
 void pd_plot_discard(struct pd_plot_job *job);
 
-/* pd_plot_start, then pd_plot_wait. */
+/* pd_plot_start without a sequel, then pd_plot_wait. */
 int pd_plot_run(struct pd_plot_job *job, struct pd_err *err);
 
 #endif

@@ -57,22 +57,20 @@ struct pd_report {
 	struct pd_outdir out;
 	char *dir; /* charts/ inside the output */
 	struct pd_chart_plan plan;
-	struct pd_plot_job jobs[2]; /* the metric charts, then the finding charts */
+	/* one gnuplot: the metric charts, then as a sequel the finding charts */
+	struct pd_plot_job job;
 };
 
-/* Starts one gnuplot on the charts of the plan from index first on. */
-static int draw_from(struct pd_report *r, size_t first, struct pd_plot_job *job,
-		     struct pd_err *err)
+/* Scripts the charts of the plan from index first on. */
+static void script_from(struct pd_report *r, size_t first)
 {
 	for (size_t i = first; i < r->plan.n; i++)
-		pd_plot_script(job, &r->plan.charts[i].plot, r->dir);
-	return first < r->plan.n ? pd_plot_start(job, err) : 0;
+		pd_plot_script(&r->job, &r->plan.charts[i].plot, r->dir);
 }
 
 static void report_free(struct pd_report *r)
 {
-	for (size_t i = 0; i < 2; i++)
-		pd_plot_discard(&r->jobs[i]);
+	pd_plot_discard(&r->job);
 	pd_chart_plan_free(&r->plan);
 	free(r->dir);
 	free(r);
@@ -80,8 +78,7 @@ static void report_free(struct pd_report *r)
 
 static int fail(struct pd_report *r, int rc)
 {
-	for (size_t i = 0; i < 2; i++) /* before the directory goes: gnuplot writes there */
-		pd_plot_discard(&r->jobs[i]);
+	pd_plot_discard(&r->job); /* before the directory goes: gnuplot writes there */
 	pd_outdir_abort(&r->out);
 	report_free(r);
 	return rc;
@@ -95,7 +92,7 @@ int pd_report_begin(struct pd_report **out, const struct pd_comparison *c,
 	*out = NULL;
 	r->c = c;
 	r->o = *o;
-	r->jobs[0] = r->jobs[1] = (struct pd_plot_job)PD_PLOT_JOB_INIT;
+	r->job = (struct pd_plot_job)PD_PLOT_JOB_INIT;
 	if ((rc = pd_outdir_begin(&r->out, o->out, pd_report_is_file(o), err)) < 0) {
 		report_free(r);
 		return rc;
@@ -103,8 +100,9 @@ int pd_report_begin(struct pd_report **out, const struct pd_comparison *c,
 	r->dir = pd_outdir_path(&r->out, "charts");
 	progress(o, "drawing charts");
 	pd_chart_plan_metrics(&r->plan, c, CHART_POINTS);
+	script_from(r, 0);
 	if ((rc = pd_outdir_mkdir(&r->out, "charts", err)) < 0 ||
-	    (rc = draw_from(r, 0, &r->jobs[0], err)) < 0)
+	    (rc = pd_plot_start(&r->job, 1, err)) < 0)
 		return fail(r, rc);
 	*out = r;
 	return 0;
@@ -155,12 +153,11 @@ done:
 
 int pd_report_finish(struct pd_report *r, struct pd_err *err)
 {
-	size_t first = pd_chart_plan_findings(&r->plan, r->c, CHART_POINTS);
 	int rc, file = pd_report_is_file(&r->o);
-	/* the summaries are written while both gnuplots draw */
-	if ((rc = draw_from(r, first, &r->jobs[1], err)) < 0 ||
-	    (rc = write_texts(r, err)) < 0 || (rc = pd_plot_wait(&r->jobs[0], err)) < 0 ||
-	    (rc = pd_plot_wait(&r->jobs[1], err)) < 0 || (rc = write_html(r, err)) < 0)
+	script_from(r, pd_chart_plan_findings(&r->plan, r->c, CHART_POINTS));
+	/* the summaries are written while gnuplot draws */
+	if ((rc = pd_plot_follow(&r->job, err)) < 0 || (rc = write_texts(r, err)) < 0 ||
+	    (rc = pd_plot_wait(&r->job, err)) < 0 || (rc = write_html(r, err)) < 0)
 		return fail(r, rc);
 	rc = file ? pd_outdir_commit_file(&r->out, "index.html", err)
 		  : pd_outdir_commit(&r->out, err);

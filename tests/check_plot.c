@@ -562,7 +562,7 @@ START_TEST(test_plot_discard_stops_a_running_gnuplot)
 	struct pd_err err = PD_ERR_INIT;
 	int before = open_fds();
 	pd_buf_adds(&job.script, "pause 60\n");
-	ck_assert_int_eq(pd_plot_start(&job, &err), 0);
+	ck_assert_int_eq(pd_plot_start(&job, 0, &err), 0);
 	pid_t pid = job.pid;
 	ck_assert_int_gt(pid, 0);
 	ck_assert_int_eq(kill(pid, 0), 0); /* running */
@@ -575,6 +575,109 @@ START_TEST(test_plot_discard_stops_a_running_gnuplot)
 	ck_assert_int_eq(errno, ECHILD);
 	ck_assert_int_eq(open_fds(), before);
 	ck_assert_int_eq(job.pid, 0);
+}
+END_TEST
+
+/* One gnuplot, two parts: a chart scripted before the start and one after, given with
+ * pd_plot_follow; the second reads its points from the sequel's file (fd 5). */
+START_TEST(test_plot_sequel_draws_after_the_start)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX", svg[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	double t[] = {0, 1}, v[] = {1, 2}, w[] = {5, 7};
+	struct pd_plot_line l1 = {"first", t, v, 2, 0}, l2 = {"second", t, w, 2, 1};
+	struct pd_plot_chart c1 = {
+		.file = "one.svg", .lines = &l1, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_chart c2 = {
+		.file = "two.svg", .lines = &l2, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	pd_plot_script(&job, &c1, dir);
+	has(job.script.ptr, "'/dev/fd/3' binary skip=0 record=2 ");
+	ck_assert_int_eq(pd_plot_start(&job, 1, &err), 0);
+	pd_plot_script(&job, &c2, dir);
+	has(job.script.ptr, "set terminal svg size 720,300 "); /* a new script sets it */
+	has(job.script.ptr, "'/dev/fd/5' binary skip=0 record=2 ");
+	ck_assert_int_eq(pd_plot_follow(&job, &err), 0);
+	ck_assert_int_eq(pd_plot_wait(&job, &err), 0);
+	const char *names[] = {"one.svg", "two.svg"}, *texts[] = {"first", "second"};
+	for (int i = 0; i < 2; i++) {
+		snprintf(svg, sizeof(svg), "%s/%s", dir, names[i]);
+		xmlDocPtr x = read_svg(svg);
+		ck_assert_msg(x != NULL, "%s missing or not XML", svg);
+		ck_assert_int_eq(svg_count_text(xmlDocGetRootElement(x), texts[i]), 1);
+		xmlFreeDoc(x);
+		unlink(svg);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* A sequel promised but never given: the wait ends gnuplot's wait and says the script
+ * stopped short, instead of hanging. */
+START_TEST(test_plot_sequel_never_given_is_an_error)
+{
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	pd_buf_adds(&job.script, "print 1\n");
+	ck_assert_int_eq(pd_plot_start(&job, 1, &err), 0);
+	ck_assert_int_eq(pd_plot_wait(&job, &err), PD_EIO);
+	ck_assert_str_eq(err.msg, "gnuplot stopped before the end of its script");
+}
+END_TEST
+
+/* An error in the sequel names the sequel's chart, by the line of its own script. */
+START_TEST(test_plot_sequel_error_names_its_chart)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX", svg[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	double t[] = {0, 1}, v[] = {1, 2};
+	struct pd_plot_line l = {"x", t, v, 2, 0};
+	struct pd_plot_chart c1 = {
+		.file = "one.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_chart c2 = {
+		.file = "two.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_chart c3 = {
+		.file = "three.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	pd_plot_script(&job, &c1, dir);
+	pd_plot_script(&job, &c2, dir);
+	ck_assert_int_eq(pd_plot_start(&job, 1, &err), 0);
+	pd_plot_script(&job, &c1, dir);
+	pd_plot_script(&job, &c3, "/nonexistent/pd-plot");
+	ck_assert_int_eq(pd_plot_follow(&job, &err), 0);
+	ck_assert_int_eq(pd_plot_wait(&job, &err), PD_EIO);
+	ck_assert_msg(
+		strncmp(err.msg, "gnuplot failed drawing three.svg: cannot open file", 50) == 0,
+		"%s", err.msg);
+	const char *names[] = {"one.svg", "two.svg"};
+	for (int i = 0; i < 2; i++) {
+		snprintf(svg, sizeof(svg), "%s/%s", dir, names[i]);
+		ck_assert_int_eq(unlink(svg), 0);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* gnuplot gone before the sequel is given: the write to its pipe fails with EPIPE, no
+ * SIGPIPE kills us or stays pending, and the wait says what happened. */
+START_TEST(test_plot_sequel_to_a_dead_gnuplot)
+{
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	pd_buf_adds(&job.script, "exit\n");
+	ck_assert_int_eq(pd_plot_start(&job, 1, &err), 0);
+	siginfo_t info;
+	ck_assert_int_eq(waitid(P_PID, (id_t)job.pid, &info, WEXITED | WNOWAIT), 0);
+	ck_assert_int_eq(pd_plot_follow(&job, &err), 0);
+	sigset_t cur, pending;
+	pthread_sigmask(SIG_BLOCK, NULL, &cur);
+	ck_assert(!sigismember(&cur, SIGPIPE));
+	sigpending(&pending);
+	ck_assert(!sigismember(&pending, SIGPIPE));
+	ck_assert_int_eq(pd_plot_wait(&job, &err), PD_EIO);
+	ck_assert_str_eq(err.msg, "gnuplot stopped before the end of its script");
 }
 END_TEST
 
@@ -602,6 +705,10 @@ Suite *pd_suite_plot(void)
 	tcase_add_test(tc, test_plot_run_breaks_lines_at_gaps);
 	tcase_add_test(tc, test_plot_run_names_the_failing_chart);
 	tcase_add_test(tc, test_plot_discard_stops_a_running_gnuplot);
+	tcase_add_test(tc, test_plot_sequel_draws_after_the_start);
+	tcase_add_test(tc, test_plot_sequel_never_given_is_an_error);
+	tcase_add_test(tc, test_plot_sequel_error_names_its_chart);
+	tcase_add_test(tc, test_plot_sequel_to_a_dead_gnuplot);
 	suite_add_tcase(s, tc);
 	return s;
 }
