@@ -3,6 +3,7 @@
 #include "analyze/timebase.h"
 #include "core/buf.h"
 #include "core/err.h"
+#include "core/file.h"
 #include "core/src.h"
 #include "core/xalloc.h"
 #include "parse/bundle.h"
@@ -12,9 +13,11 @@
 #include "render/report.h"
 
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -533,15 +536,58 @@ static int cmd_compare(const struct opts *o)
 	return compare_runs(o, o->args[0], o->args[1], o->out);
 }
 
+/* Where the seed fixture is, relative to the executable: in the build tree, or where
+ * `cmake --install` put it (PD_SEED_INSTALLED, relative to the installed binary). NULL
+ * with err set when in neither. */
+static char *seed_dir(struct pd_err *err)
+{
+	static const char *const places[] = {"fixtures/seed", PD_SEED_INSTALLED};
+	char *exe = pd_exe_dir();
+	struct pd_buf b = PD_BUF_INIT;
+	if (!exe) {
+		pd_err_at(err, PD_EIO, "/proc/self/exe", 0, 0,
+			  "cannot read it to find the demo's runs: %s", strerror(errno));
+		return NULL;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		pd_buf_truncate(&b, 0);
+		pd_buf_addf(&b, "%s/%s/baseline/perfdb", exe, places[i]);
+		struct stat st;
+		if (stat(b.ptr, &st) == 0 && S_ISDIR(st.st_mode)) {
+			pd_buf_truncate(&b, 0);
+			pd_buf_addf(&b, "%s/%s", exe, places[i]);
+			free(exe);
+			return pd_buf_detach(&b);
+		}
+	}
+	pd_err_set(err, PD_EIO,
+		   "the demo's runs are in neither %s/%s nor %s/%s: build the project, or "
+		   "install it with cmake --install",
+		   exe, places[0], exe, places[1]);
+	free(exe);
+	pd_buf_release(&b);
+	return NULL;
+}
+
 /* The seed fixture's comparison; it holds regressions on purpose, so the demo exits 0
  * once the report is written. */
 static int cmd_demo(const struct opts *o)
 {
 	const char *out = o->out ? o->out : "perfdelta-demo";
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_buf base = PD_BUF_INIT, target = PD_BUF_INIT;
+	char *seed;
 	int rc;
 	if (o->n_args)
 		return usage_error("unexpected argument '%s'", o->args[0]);
-	rc = compare_runs(o, PD_SEED_DIR "/baseline", PD_SEED_DIR "/failover", out);
+	if (!(seed = seed_dir(&err)))
+		return report_error(&err);
+	pd_buf_addf(&base, "%s/baseline", seed);
+	pd_buf_addf(&target, "%s/failover", seed);
+	rc = compare_runs(o, base.ptr, target.ptr, out);
+	pd_buf_release(&base);
+	pd_buf_release(&target);
+	free(seed);
 	return rc == EXIT_REGRESSION ? EXIT_OK : rc;
 }
 

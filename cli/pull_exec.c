@@ -2,6 +2,7 @@
  * network code, so that perfdelta itself does not load libcurl. */
 #include "cli/pull.h"
 #include "core/buf.h"
+#include "core/file.h"
 #include "core/xalloc.h"
 
 #include <assert.h>
@@ -12,30 +13,10 @@
 
 #define HELPER "perfdelta-pull"
 
-/* The running executable's path (caller frees), or NULL with errno set. From
- * /proc/self/exe rather than argv[0], which may be a bare name found on PATH. */
-static char *self_path(void)
-{
-	for (size_t cap = 256;; cap *= 2) {
-		char *p = pd_xmalloc(cap);
-		ssize_t n = readlink("/proc/self/exe", p, cap);
-		int e = errno;
-		if (n >= 0 && (size_t)n < cap) {
-			p[n] = '\0';
-			return p;
-		}
-		free(p);
-		if (n < 0) {
-			errno = e;
-			return NULL;
-		}
-	}
-}
-
 int pd_cli_pull(const struct pd_pull_opts *o, char **argv, struct pd_err *err)
 {
 	struct pd_buf helper = PD_BUF_INIT;
-	char *self = self_path(), *slash;
+	char *self = pd_exe_dir();
 	char **args;
 	size_t argc = 0;
 	int rc;
@@ -43,9 +24,7 @@ int pd_cli_pull(const struct pd_pull_opts *o, char **argv, struct pd_err *err)
 	if (!self)
 		return pd_err_at(err, PD_EIO, "/proc/self/exe", 0, 0,
 				 "cannot read it to find " HELPER ": %s", strerror(errno));
-	slash = strrchr(self, '/');
-	pd_buf_add(&helper, self, slash ? (size_t)(slash - self + 1) : 0);
-	pd_buf_adds(&helper, HELPER);
+	pd_buf_addf(&helper, "%s/" HELPER, self);
 	free(self);
 	while (argv[argc])
 		argc++;

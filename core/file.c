@@ -1,9 +1,11 @@
 #include "file.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -72,4 +74,25 @@ int pd_file_read(struct pd_buf *out, const char *path, size_t limit, struct pd_e
 		rc = read_all(out, fd, path, limit, err);
 	close(fd);
 	return rc;
+}
+
+char *pd_exe_dir(void)
+{
+	for (size_t cap = 256;; cap *= 2) {
+		char *p = pd_xmalloc(cap);
+		ssize_t n = readlink("/proc/self/exe", p, cap);
+		int e = errno;
+		if (n >= 0 && (size_t)n < cap) {
+			p[n] = '\0';
+			char *slash = strrchr(p, '/');
+			if (slash)
+				*(slash == p ? slash + 1 : slash) = '\0';
+			return p;
+		}
+		free(p);
+		if (n < 0) {
+			errno = e;
+			return NULL;
+		}
+	}
 }

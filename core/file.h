@@ -15,4 +15,8 @@ void pd_rm_tree(const char *path);
 /* 1 if path exists and is a regular file, else 0. */
 int pd_file_exists(const char *path);
 
+/* The directory of the running executable, from /proc/self/exe (argv[0] may be a bare
+ * name found on PATH); the caller frees it. NULL with errno set when it cannot be read. */
+char *pd_exe_dir(void);
+
 #endif
