@@ -91,6 +91,17 @@ struct pd_gaps pd_series_gaps(const struct pd_series *s, int64_t interval_ms)
 	return g;
 }
 
+int pd_series_constant(const struct pd_series *s, double *v)
+{
+	if (s->n < 2)
+		return 0;
+	for (size_t i = 1; i < s->n; i++)
+		if (s->v[i] != s->v[0])
+			return 0;
+	*v = s->v[0];
+	return 1;
+}
+
 int64_t pd_run_interval_ms(const struct pd_run *run)
 {
 	size_t n = 0;

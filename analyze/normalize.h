@@ -20,6 +20,10 @@ struct pd_gaps {
 /* Gaps of s against the interval (ms, > 0). */
 struct pd_gaps pd_series_gaps(const struct pd_series *s, int64_t interval_ms);
 
+/* 1 when s has two samples or more and they are all equal (a collector that reports a
+ * constant, perhaps a dead one); the value in *v. */
+int pd_series_constant(const struct pd_series *s, double *v);
+
 /* The median of a run's series intervals (the run's sampling interval), or 0. */
 int64_t pd_run_interval_ms(const struct pd_run *run);
 

@@ -134,7 +134,21 @@ static void text_series_line(struct pd_buf *b, const struct pd_series *s, int64_
 		pd_buf_addf(b, " gaps=%zu missing=%zu", g.n_gaps, g.missing);
 	if (s->n_dup || s->n_unsorted)
 		pd_buf_addf(b, " duplicates=%zu unsorted=%zu", s->n_dup, s->n_unsorted);
+	double v;
+	if (pd_series_constant(s, &v)) {
+		pd_buf_adds(b, " constant=");
+		pd_esc_json_num(b, v);
+	}
 	pd_buf_addch(b, '\n');
+}
+
+static size_t count_constant(const struct pd_run *run)
+{
+	size_t n = 0;
+	double v;
+	for (size_t i = 0; i < run->n_series; i++)
+		n += (size_t)pd_series_constant(run->series[i], &v);
+	return n;
 }
 
 static void series_range(const struct pd_run *run, int64_t *lo, int64_t *hi)
@@ -155,8 +169,12 @@ static void text_series(struct pd_buf *b, const struct pd_run *run)
 {
 	int64_t interval = pd_run_interval_ms(run), lo, hi;
 	series_range(run, &lo, &hi);
-	pd_buf_addf(b, "\nseries (%zu, %zu samples, interval %.1f s)\n", run->n_series,
+	size_t constant = count_constant(run);
+	pd_buf_addf(b, "\nseries (%zu, %zu samples, interval %.1f s", run->n_series,
 		    run->n_samples, (double)interval / 1000.0);
+	if (constant)
+		pd_buf_addf(b, "; %zu constant: every sample the same", constant);
+	pd_buf_adds(b, ")\n");
 	if (lo <= hi) {
 		pd_buf_adds(b, "  time range ");
 		add_utc(b, lo);
@@ -294,6 +312,8 @@ static void json_series_one(struct pd_jw *w, const struct pd_series *s, int64_t 
 	pd_jw_int(w, "missing", (int64_t)g.missing);
 	pd_jw_int(w, "duplicates", (int64_t)s->n_dup);
 	pd_jw_int(w, "unsorted", (int64_t)s->n_unsorted);
+	double v;
+	pd_jw_bool(w, "constant", pd_series_constant(s, &v));
 	pd_jw_close(w, '}');
 }
 

@@ -173,6 +173,24 @@ START_TEST(test_median_i64_matches_sorting)
 }
 END_TEST
 
+START_TEST(test_series_constant)
+{
+	struct pd_series s = {0};
+	double v = -1;
+	ck_assert_int_eq(pd_series_constant(&s, &v), 0); /* no sample */
+	pd_series_add(&s, 0, 2.5);
+	ck_assert_int_eq(pd_series_constant(&s, &v), 0); /* one sample says nothing */
+	pd_series_add(&s, 5000, 2.5);
+	pd_series_add(&s, 10000, 2.5);
+	ck_assert_int_eq(pd_series_constant(&s, &v), 1);
+	ck_assert_double_eq(v, 2.5);
+	pd_series_add(&s, 15000, 2.5000000000000004); /* the next double up */
+	ck_assert_int_eq(pd_series_constant(&s, &v), 0);
+	free(s.t_ms);
+	free(s.v);
+}
+END_TEST
+
 START_TEST(test_escape_json_html_text)
 {
 	struct pd_buf b = PD_BUF_INIT;
@@ -285,6 +303,7 @@ Suite *pd_suite_core(void)
 	tcase_add_test(tc, test_units_from_metric_names);
 	tcase_add_test(tc, test_gaps_count_missing_samples);
 	tcase_add_test(tc, test_median_i64_matches_sorting);
+	tcase_add_test(tc, test_series_constant);
 	tcase_add_test(tc, test_escape_json_html_text);
 	tcase_add_test(tc, test_json_num_matches_printf_definition);
 	suite_add_tcase(s, tc);

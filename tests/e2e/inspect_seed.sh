@@ -43,4 +43,17 @@ if grep -qF -- "$t_pst" "$TMP/out"; then ok; else fail "failover-ist: event diff
 expect_code 0 "$PERFDELTA" inspect "$SEED/failover" --console-utc-offset -09:00 --json
 has "$TMP/out" '"utc_offset_s":-32400'
 has "$TMP/out" '"offset_source":"flag"'
+# a series whose every sample is the same is said (counters such as errors are; a CPU
+# that is, is a dead collector): the baseline has some, the flattened copy one more
+cp -r "$SEED/baseline" "$TMP/flat"
+f=$(find "$TMP/flat/perfdb" -path '*17223100211/memcached_cpu.json')
+sed -E 's/\[([0-9]+), *[-0-9.e+]+\]/[\1, 0]/g' "$f" >"$TMP/flat.json" && mv "$TMP/flat.json" "$f"
+constant() { "$PERFDELTA" inspect "$1" | sed -nE 's/^series \(.*; ([0-9]+) constant: every sample the same\)$/\1/p'; }
+n0=$(constant "$SEED/baseline") n1=$(constant "$TMP/flat")
+if [ -n "$n0" ] && [ "$n1" = $((n0 + 1)) ]; then ok; else fail "constant series: '$n0' then '$n1'"; fi
+expect_code 0 "$PERFDELTA" inspect "$TMP/flat"
+has "$TMP/out" '^  atop/memcached_cpu +server server=172\.23\.100\.211 .* constant=0$'
+hasnt "$TMP/out" '^  atop/memcached_cpu +server server=172\.23\.100\.210 .* constant='
+expect_code 0 "$PERFDELTA" inspect "$TMP/flat" --json
+if [ "$(grep -o '"constant":true' "$TMP/out" | wc -l)" = "$n1" ]; then ok; else fail "constant in --json"; fi
 finish
