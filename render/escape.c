@@ -374,6 +374,10 @@ void pd_esc_jira(struct pd_buf *b, const char *s)
 			pd_buf_adds(b, "&#92;"), s++;
 			continue;
 		}
+		if (*s == '&') { /* Jira decodes entities: "&amp;" from input would show "&" */
+			pd_buf_adds(b, "&amp;"), s++;
+			continue;
+		}
 		/* the characters Jira's BackslashEscapeRendererComponent unescapes */
 		s += markup_char(b, s, "-#*_+?^~|%{}[]()!@");
 	}

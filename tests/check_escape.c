@@ -139,6 +139,9 @@ START_TEST(test_esc_jira_hostile_strings)
 	/* "\\" is a forced line break in Jira: a backslash is an entity */
 	check(pd_esc_jira, "a\\b \\\\", "a&#92;b &#92;&#92;");
 	check(pd_esc_jira, "l1\nl2\r\tx", "l1 l2  x");
+	/* Jira decodes entities (hence &#92;): "&" is written &amp; so that "&amp;" in a
+	 * name reads as itself and "R&D" as R&D */
+	check(pd_esc_jira, "a &amp; b, R&D", "a &amp;amp; b, R&amp;D");
 	/* Jira escapes HTML itself; only the parentheses are markup (emoticons) */
 	check(pd_esc_jira, SCRIPT, "<script>alert\\(1\\)</script>");
 	check(pd_esc_jira, "\x1b\xff\xc4\xaa", FFFD FFFD "\xc4\xaa");

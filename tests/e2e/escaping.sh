@@ -22,5 +22,5 @@ has report/summary.json '"metric":"atop/q'"'"'x\\"; system\(\\"touch pwned1\\"\)
 if xmllint --noout report/junit.xml 2>/dev/null; then ok; else fail "junit.xml is not well-formed (or xmllint missing: scripts/deps test installs libxml2-utils)"; fi
 has report/junit.xml 'classname="atop/q&apos;x&quot;; system\(&quot;touch pwned1&quot;\) `touch pwned2` &lt;b&gt;&amp;amp;"'
 hasf report/summary.md 'atop/q'"'"'x"; system\("touch pwned1"\) \`touch pwned2\` \<b\>\&amp;'
-hasf report/summary.jira 'atop/q'"'"'x"; system\("touch pwned1"\) `touch pwned2` <b>&amp;'
+hasf report/summary.jira 'atop/q'"'"'x"; system\("touch pwned1"\) `touch pwned2` <b>&amp;amp;' # Jira decodes entities
 finish
