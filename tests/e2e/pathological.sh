@@ -135,7 +135,8 @@ has "$TMP/out" '^  atop/memcached_cpu  server server=10\.0\.0\.1  n=1 2025-11-02
 
 bundle all-equal "$P/all-equal.json" "$S1"
 valid
-has "$TMP/out" '^  atop/memcached_cpu  server server=10\.0\.0\.1  n=13 2025-11-02T18:20:00\.000Z \+60\.0 s$'
+has "$TMP/out" '^  atop/memcached_cpu  server server=10\.0\.0\.1  n=13 2025-11-02T18:20:00\.000Z \+60\.0 s constant=7$'
+has "$TMP/out" '; 1 constant: every sample the same\)$'
 
 bundle unsorted "$P/unsorted.json" "$S1"
 valid
