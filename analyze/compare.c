@@ -53,33 +53,6 @@ static int workload_key(const char *section, const char *key)
 	return !strcmp(section, "cluster") && strcmp(key, "initial_nodes");
 }
 
-static void reason(struct pd_comparison *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void reason(struct pd_comparison *c, const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	pd_strv_add(&c->reasons, line);
-}
-
-static void note(struct pd_comparison *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* A line for the notes on how the runs were lined up and matched. */
-static void note(struct pd_comparison *c, const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	pd_strv_add(&c->matching, line);
-}
-
 static void compare_configs(struct pd_comparison *c, const struct pd_ini *a,
 			    const struct pd_ini *b)
 {
@@ -87,17 +60,19 @@ static void compare_configs(struct pd_comparison *c, const struct pd_ini *a,
 		const struct pd_ini_entry *e = &a->e[i];
 		const char *other = pd_ini_get(b, e->section, e->key);
 		if (workload_key(e->section, e->key) && (!other || strcmp(other, e->value)))
-			reason(c,
-			       "the workload differs: [%s] %s is '%s' in the baseline, '%s' in "
-			       "the target",
-			       e->section, e->key, e->value, other ? other : "(absent)");
+			pd_strv_addf(&c->reasons,
+				     "the workload differs: [%s] %s is '%s' in the baseline, "
+				     "'%s' in "
+				     "the target",
+				     e->section, e->key, e->value, other ? other : "(absent)");
 	}
 	for (size_t i = 0; i < b->n; i++) {
 		const struct pd_ini_entry *e = &b->e[i];
 		if (workload_key(e->section, e->key) && !pd_ini_get(a, e->section, e->key))
-			reason(c,
-			       "the workload differs: [%s] %s is only in the target's config",
-			       e->section, e->key);
+			pd_strv_addf(
+				&c->reasons,
+				"the workload differs: [%s] %s is only in the target's config",
+				e->section, e->key);
 	}
 }
 
@@ -122,14 +97,15 @@ static void check_comparable(struct pd_comparison *c)
 	double lb = (double)(c->tb_target.end_ms - c->tb_target.t0_ms) / 1000;
 	int64_t ia = c->tb_base.interval_ms, ib = c->tb_target.interval_ms;
 	if (a->cfg.test && b->cfg.test && !same_test(a->cfg.test, b->cfg.test))
-		reason(c, "different tests: %s vs %s", a->cfg.test, b->cfg.test);
+		pd_strv_addf(&c->reasons, "different tests: %s vs %s", a->cfg.test,
+			     b->cfg.test);
 	if (a->test.path && b->test.path)
 		compare_configs(c, &a->test, &b->test);
 	if (fabs(la - lb) > 0.1 * fmax(la, lb))
-		reason(c, "the measured phases last %.0f s and %.0f s", la, lb);
+		pd_strv_addf(&c->reasons, "the measured phases last %.0f s and %.0f s", la, lb);
 	if (ia > 0 && ib > 0 && llabs(ia - ib) * 10 > (ia > ib ? ia : ib))
-		reason(c, "sampling intervals differ: %.1f s vs %.1f s", (double)ia / 1000,
-		       (double)ib / 1000);
+		pd_strv_addf(&c->reasons, "sampling intervals differ: %.1f s vs %.1f s",
+			     (double)ia / 1000, (double)ib / 1000);
 }
 
 static enum pd_verdict overall(const struct pd_comparison *c)
@@ -160,21 +136,23 @@ static void align_events(struct pd_comparison *c)
 	if (b->event == PD_EVENT_NONE)
 		return;
 	if (t->event == PD_EVENT_NONE) {
-		note(c,
-		     "the baseline has a %s of %s at %.1f s and the target none: the runs are "
-		     "compared whole, not by phase",
-		     pd_event_type_name(b->event), b->node[0] ? b->node : "a node", b->event_s);
+		pd_strv_addf(&c->matching,
+			     "the baseline has a %s of %s at %.1f s and the target none: the "
+			     "runs are "
+			     "compared whole, not by phase",
+			     pd_event_type_name(b->event), b->node[0] ? b->node : "a node",
+			     b->event_s);
 		return;
 	}
 	double steps = round((b->event_s - t->event_s) / c->step_s);
 	c->base_shift_s = steps * c->step_s;
 	c->base_grid_t0_ms = b->t0_ms + (int64_t)llround(c->base_shift_s * 1000);
-	note(c,
-	     "the baseline has its own %s (of %s) at %.1f s: its series are shifted by "
-	     "%+.1f s so that it lines up with the target's at %.1f s%s",
-	     pd_event_type_name(b->event), b->node[0] ? b->node : "a node", b->event_s,
-	     -c->base_shift_s, t->event_s,
-	     b->event != t->event ? " (the events are of different kinds)" : "");
+	pd_strv_addf(&c->matching,
+		     "the baseline has its own %s (of %s) at %.1f s: its series are shifted by "
+		     "%+.1f s so that it lines up with the target's at %.1f s%s",
+		     pd_event_type_name(b->event), b->node[0] ? b->node : "a node", b->event_s,
+		     -c->base_shift_s, t->event_s,
+		     b->event != t->event ? " (the events are of different kinds)" : "");
 }
 
 static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opts,

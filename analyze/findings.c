@@ -36,12 +36,13 @@ static void set_text(struct pd_finding *f, const char *fmt, ...)
 
 static void set_text(struct pd_finding *f, const char *fmt, ...)
 {
-	char line[768];
+	struct pd_buf b = PD_BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	pd_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	f->text = pd_xstrdup(line);
+	free(f->text);
+	f->text = pd_buf_detach(&b);
 }
 
 static long find_view(const struct pd_comparison *c, const char *metric, const char *scope)

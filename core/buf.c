@@ -45,21 +45,26 @@ void pd_buf_addch(struct pd_buf *b, char c)
 	pd_buf_add(b, &c, 1);
 }
 
+void pd_buf_vaddf(struct pd_buf *b, const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(b->ptr + b->len, b->alloc ? b->alloc - b->len : 0, fmt, ap);
+	if (n >= 0 && b->len + (size_t)n + 1 > b->alloc) {
+		pd_buf_grow(b, (size_t)n);
+		vsnprintf(b->ptr + b->len, b->alloc - b->len, fmt, again);
+	}
+	va_end(again);
+	if (n >= 0)
+		b->len += (size_t)n;
+}
+
 void pd_buf_addf(struct pd_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(b->ptr + b->len, b->alloc ? b->alloc - b->len : 0, fmt, ap);
+	pd_buf_vaddf(b, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	if (b->len + (size_t)n + 1 > b->alloc) {
-		pd_buf_grow(b, (size_t)n);
-		va_start(ap, fmt);
-		vsnprintf(b->ptr + b->len, b->alloc - b->len, fmt, ap);
-		va_end(ap);
-	}
-	b->len += (size_t)n;
 }
 
 void pd_buf_truncate(struct pd_buf *b, size_t len)

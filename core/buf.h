@@ -2,6 +2,7 @@
 #ifndef PD_BUF_H
 #define PD_BUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct pd_buf {
@@ -21,6 +22,8 @@ void pd_buf_add(struct pd_buf *b, const void *data, size_t len);
 void pd_buf_adds(struct pd_buf *b, const char *s);
 void pd_buf_addch(struct pd_buf *b, char c);
 void pd_buf_addf(struct pd_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pd_buf_vaddf(struct pd_buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 void pd_buf_truncate(struct pd_buf *b, size_t len);
 /* Returns the string (caller frees) and leaves b empty. */
 char *pd_buf_detach(struct pd_buf *b);

@@ -3,6 +3,7 @@
 #include "xalloc.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,17 @@ void pd_strv_addn(struct pd_strv *sv, const char *s, size_t len)
 void pd_strv_add(struct pd_strv *sv, const char *s)
 {
 	pd_strv_addn(sv, s, strlen(s));
+}
+
+void pd_strv_addf(struct pd_strv *sv, const char *fmt, ...)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	pd_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	PD_GROW(sv->v, sv->cap, sv->n + 1);
+	sv->v[sv->n++] = pd_buf_detach(&b);
 }
 
 long pd_strv_find(const struct pd_strv *sv, const char *s)

@@ -13,6 +13,8 @@ struct pd_strv {
 };
 void pd_strv_add(struct pd_strv *sv, const char *s);
 void pd_strv_addn(struct pd_strv *sv, const char *s, size_t len);
+void pd_strv_addf(struct pd_strv *sv, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Index of s in sv, or -1. */
 long pd_strv_find(const struct pd_strv *sv, const char *s);
 void pd_strv_free(struct pd_strv *sv);

@@ -79,19 +79,6 @@ static int slurp(struct loader *l, struct pd_src *src, struct pd_err *err)
 	return 0;
 }
 
-static void note(struct pd_run *run, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void note(struct pd_run *run, const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	pd_strv_add(&run->notes, line);
-}
-
 /* The first name ending with suffix, or NULL; later ones are noted as ignored. */
 static const char *pick(struct loader *l, const struct pd_strv *names, const char *suffix)
 {
@@ -102,8 +89,9 @@ static const char *pick(struct loader *l, const struct pd_strv *names, const cha
 		if (!found)
 			found = names->v[i];
 		else
-			note(l->run, "perfrunner/%s ignored: %s is the run's %s file",
-			     names->v[i], found, suffix);
+			pd_strv_addf(&l->run->notes,
+				     "perfrunner/%s ignored: %s is the run's %s file",
+				     names->v[i], found, suffix);
 	}
 	return found;
 }
@@ -124,8 +112,8 @@ static int load_configs(struct loader *l, struct pd_err *err)
 	const char *spec, *test;
 	int rc = 0;
 	if (!is_dir(join(l, "perfrunner", NULL))) {
-		note(l->run,
-		     "no perfrunner/ configs: node roles unknown, event time not from config");
+		pd_strv_addf(&l->run->notes, "no perfrunner/ configs: node roles unknown, "
+					     "event time not from config");
 		return 0;
 	}
 	if ((rc = list_dir(&names, l->path.ptr, err)) < 0)
@@ -135,15 +123,16 @@ static int load_configs(struct loader *l, struct pd_err *err)
 		    (rc = pd_spec_load(l->run, &l->run->spec, err)) < 0)
 			goto done;
 	} else {
-		note(l->run, "no perfrunner/*.spec: node roles unknown");
+		pd_strv_addf(&l->run->notes, "no perfrunner/*.spec: node roles unknown");
 	}
 	if ((test = pick(l, &names, ".test"))) {
 		if ((rc = load_ini(l, &l->run->test, test, err)) < 0 ||
 		    (rc = pd_testcfg_load(&l->run->cfg, &l->run->test, err)) < 0)
 			goto done;
 	} else {
-		note(l->run,
-		     "no perfrunner/*.test: the event time cannot come from the config");
+		pd_strv_addf(
+			&l->run->notes,
+			"no perfrunner/*.test: the event time cannot come from the config");
 	}
 done:
 	pd_strv_free(&names);
@@ -164,7 +153,8 @@ static int load_jenkins(struct loader *l, struct pd_err *err)
 			return rc;
 		return pd_jenkins_xml_parse(&l->run->jenkins, &src, err);
 	}
-	note(l->run, "no jenkins/build.json or build.xml: build metadata unknown");
+	pd_strv_addf(&l->run->notes,
+		     "no jenkins/build.json or build.xml: build metadata unknown");
 	return 0;
 }
 
@@ -173,7 +163,8 @@ static int load_console(struct loader *l, struct pd_err *err)
 	struct pd_src src;
 	int rc;
 	if (!pd_file_exists(join(l, "jenkins", "consoleText"))) {
-		note(l->run, "no jenkins/consoleText: no console events or KPIs");
+		pd_strv_addf(&l->run->notes,
+			     "no jenkins/consoleText: no console events or KPIs");
 		return 0;
 	}
 	if ((rc = slurp(l, &src, err)) < 0)
@@ -215,8 +206,8 @@ static int fix_time_unit(struct loader *l, struct pd_series *s, struct pd_err *e
 		div = unit == 2 ? 1000 : 1000000;
 	for (size_t i = 0; i < s->n; i++)
 		s->t_ms[i] = s->t_ms[i] * mul / div;
-	note(l->run, "%s: timestamps in %s, read as ms", l->path.ptr + strlen(l->run->dir) + 1,
-	     units[unit]);
+	pd_strv_addf(&l->run->notes, "%s: timestamps in %s, read as ms",
+		     l->path.ptr + strlen(l->run->dir) + 1, units[unit]);
 	return 0;
 }
 
@@ -269,7 +260,8 @@ static int load_metric(struct loader *l, const char *db, const char *file,
 	if (pd_str_ends_with(file, ".data.1") || pd_str_ends_with(file, ".data.n"))
 		return 0; /* read beside their .data */
 	if (!json && !data) {
-		note(l->run, "perfdb/%s/%s ignored: not a .json or .data series", db, file);
+		pd_strv_addf(&l->run->notes,
+			     "perfdb/%s/%s ignored: not a .json or .data series", db, file);
 		return 0;
 	}
 	if (l->run->n_series >= l->lim->max_series)
@@ -319,8 +311,9 @@ static int load_perfdb(struct loader *l, struct pd_err *err)
 	if (l->run->snapshots.n == 0) {
 		pd_dbname_find_snapshots(&l->run->snapshots, &dbs, l->run->cluster);
 		if (l->run->snapshots.n)
-			note(l->run,
-			     "snapshot names taken from the perfdb db names (no console)");
+			pd_strv_addf(
+				&l->run->notes,
+				"snapshot names taken from the perfdb db names (no console)");
 	}
 	for (size_t i = 0; i < dbs.n && rc == 0; i++)
 		rc = load_db(l, dbs.v[i], err);
@@ -343,8 +336,8 @@ static void note_silent_nodes(struct pd_run *run)
 			 !strcmp(run->series[k]->server, run->nodes[i].host)))
 			k++;
 		if (k == run->n_series)
-			note(run, "%s (%s) is in the spec but has no series",
-			     run->nodes[i].host, run->nodes[i].role);
+			pd_strv_addf(&run->notes, "%s (%s) is in the spec but has no series",
+				     run->nodes[i].host, run->nodes[i].role);
 	}
 }
 
