@@ -159,7 +159,7 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 		      struct pd_err *err)
 {
 	int rc;
-	if ((rc = pd_timebase_resolve(&c->tb_base, c->base, NULL, err)) < 0 ||
+	if ((rc = pd_timebase_resolve(&c->tb_base, c->base, &opts->time_base, err)) < 0 ||
 	    (rc = pd_timebase_resolve(&c->tb_target, c->target, &opts->time, err)) < 0)
 		return rc;
 	int64_t step =

@@ -93,15 +93,16 @@ struct pd_compare_opts {
 	size_t n_overrides;
 	const char *const *metric_globs; /* --metrics: only these (NULL = all) */
 	size_t n_metric_globs;
-	double settle_s;           /* after the rebalance, default 60 */
-	double alpha;              /* family-wise, default 0.05 */
-	struct pd_time_flags time; /* the target's --event-time and clock */
+	double settle_s;                /* after the rebalance, default 60 */
+	double alpha;                   /* family-wise, default 0.05 */
+	struct pd_time_flags time;      /* the target's --event-time and clock */
+	struct pd_time_flags time_base; /* the baseline's (--baseline-event-time ...) */
 };
 #define PD_COMPARE_OPTS_INIT                                                                   \
 	{                                                                                      \
-		5.0, NULL, 0, NULL, 0, 60.0, 0.05,                                             \
+		5.0, NULL, 0, NULL, 0, 60.0, 0.05, {0, 0, 0, 0, NULL},                         \
 		{                                                                              \
-			0, 0, 0, 0                                                             \
+			0, 0, 0, 0, NULL                                                       \
 		}                                                                              \
 	}
 

@@ -261,8 +261,8 @@ static int choose_event(struct pd_timebase *tb, const struct pd_time_flags *flag
 	if (flags && flags->has_event_time) {
 		if (flags->event_time_s < 0 || flags->event_time_s > len)
 			return pd_err_set(
-				err, PD_EINVAL,
-				"--event-time %.1f is outside the phase (0 to %.1f s)",
+				err, PD_EINVAL, "%s %.1f is outside the phase (0 to %.1f s)",
+				flags->event_flag ? flags->event_flag : "--event-time",
 				flags->event_time_s, len);
 		tb->event_s = flags->event_time_s, tb->event_source = PD_SRC_FLAG;
 		if (tb->event == PD_EVENT_NONE)

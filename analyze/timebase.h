@@ -24,7 +24,8 @@ struct pd_time_flags {
 	int has_event_time;
 	double event_time_s; /* --event-time: seconds from the start of the phase */
 	int has_utc_offset;
-	int64_t utc_offset_s; /* --console-utc-offset: local = UTC + offset */
+	int64_t utc_offset_s;   /* --console-utc-offset: local = UTC + offset */
+	const char *event_flag; /* the event flag's name in messages; NULL: --event-time */
 };
 
 /* One estimate of a quantity from one source. */

@@ -88,6 +88,9 @@ static const char usage_more[] =
 	"  --console-utc-offset ±HH:MM  the console's local time zone (default: found by\n"
 	"                         aligning its rebalance lines with the series, else from the\n"
 	"                         Jenkins build start)\n"
+	"  --baseline-event-time S, --baseline-console-utc-offset ±HH:MM\n"
+	"                         compare: the same for the baseline (a baseline with its own\n"
+	"                         event is shifted onto the target's)\n"
 	"\n"
 	"other options:\n"
 	"  --json                 inspect: print JSON\n"
@@ -173,29 +176,29 @@ static int parse_pct(double *out, const char *flag, const char *val)
 	return 0;
 }
 
-/* --console-utc-offset: +HH:MM or -HH:MM. */
-static int parse_utc_offset(struct opts *o, const char *val)
+/* --console-utc-offset (or the baseline's): +HH:MM or -HH:MM. */
+static int parse_utc_offset(struct pd_time_flags *t, const char *flag, const char *val)
 {
 	int hh, mm, n = 0;
 	if ((val[0] != '+' && val[0] != '-') ||
 	    sscanf(val + 1, "%2d:%2d%n", &hh, &mm, &n) != 2 || val[1 + n] || hh > 14 || mm > 59)
-		return usage_error("--console-utc-offset needs +HH:MM or -HH:MM, not '%s'",
-				   val);
-	o->cmp.time.has_utc_offset = 1;
-	o->cmp.time.utc_offset_s = (val[0] == '-' ? -1 : 1) * (int64_t)(hh * 3600 + mm * 60);
+		return usage_error("%s needs +HH:MM or -HH:MM, not '%s'", flag, val);
+	t->has_utc_offset = 1;
+	t->utc_offset_s = (val[0] == '-' ? -1 : 1) * (int64_t)(hh * 3600 + mm * 60);
 	return 0;
 }
 
-static int parse_event_time(struct opts *o, const char *val)
+/* --event-time (or the baseline's): seconds from the start of the phase. */
+static int parse_event_time(struct pd_time_flags *t, const char *flag, const char *val)
 {
 	char *end;
 	double v = strtod(val, &end);
 	if (!*val || *end || !(v >= 0) || v > 1e9)
-		return usage_error(
-			"--event-time needs seconds from the start of the phase, not '%s'",
-			val);
-	o->cmp.time.has_event_time = 1;
-	o->cmp.time.event_time_s = v;
+		return usage_error("%s needs seconds from the start of the phase, not '%s'",
+				   flag, val);
+	t->has_event_time = 1;
+	t->event_time_s = v;
+	t->event_flag = flag;
 	return 0;
 }
 
@@ -299,9 +302,13 @@ static int with_value(struct opts *o, const char *flag, const char *val)
 	else if (!strcmp(flag, "--fail-on"))
 		return parse_fail_on(o, val);
 	else if (!strcmp(flag, "--event-time"))
-		return parse_event_time(o, val);
+		return parse_event_time(&o->cmp.time, flag, val);
 	else if (!strcmp(flag, "--console-utc-offset"))
-		return parse_utc_offset(o, val);
+		return parse_utc_offset(&o->cmp.time, flag, val);
+	else if (!strcmp(flag, "--baseline-event-time"))
+		return parse_event_time(&o->cmp.time_base, flag, val);
+	else if (!strcmp(flag, "--baseline-console-utc-offset"))
+		return parse_utc_offset(&o->cmp.time_base, flag, val);
 	else if (!strcmp(flag, "--jenkins"))
 		o->pull.jenkins = val;
 	else if (!strcmp(flag, "--perfdb"))
@@ -339,6 +346,8 @@ static int takes_value(const char *a)
 					    "--fail-on",
 					    "--event-time",
 					    "--console-utc-offset",
+					    "--baseline-event-time",
+					    "--baseline-console-utc-offset",
 					    "--max-file-size",
 					    "--max-samples",
 					    "--max-series",
@@ -421,6 +430,11 @@ static int cmd_inspect(const struct opts *o)
 	struct pd_timebase tb;
 	if (o->n_args != 1)
 		return usage_error("%s", "inspect needs one run bundle: perfdelta inspect RUN");
+	if (o->cmp.time_base.has_event_time || o->cmp.time_base.has_utc_offset)
+		return usage_error("%s",
+				   "--baseline-event-time and --baseline-console-utc-offset "
+				   "are for compare; inspect takes --event-time and "
+				   "--console-utc-offset");
 	if (pd_bundle_load(&run, o->args[0], &o->lim, &err) < 0)
 		return report_error(&err);
 	if (pd_timebase_resolve(&tb, run, &o->cmp.time, &err) < 0) {

@@ -90,7 +90,7 @@ START_TEST(test_timebase_flag_overrides_and_is_checked)
 	struct pd_run *run = make_run(-8 * 3600, 1);
 	struct pd_timebase tb;
 	struct pd_err err = PD_ERR_INIT;
-	struct pd_time_flags f = {1, 250.0, 1, 3600};
+	struct pd_time_flags f = {1, 250.0, 1, 3600, NULL};
 	ck_assert_int_eq(pd_timebase_resolve(&tb, run, &f, &err), 0);
 	ck_assert_int_eq(tb.offset_source, PD_SRC_FLAG);
 	ck_assert_int_eq(tb.offset_s, 3600);

@@ -44,4 +44,10 @@ hasnt "$TMP/late/summary.json" '"kind":"data-gap"'
 # the other way round: the baseline's failover is said, and the runs compared whole
 "$PERFDELTA" compare "$F" "$B" -o "$TMP/rev" --quiet --fail-on never >/dev/null 2>&1
 hasf "$TMP/rev/summary.json" "the baseline has a hard-failover of 172.23.100.40 at 299.8 s and the target none: the runs are compared whole, not by phase"
+# the baseline's event forced by its own flag: the shift follows it
+expect_code 0 "$PERFDELTA" compare "$SEED/failover-late" "$F" -o "$TMP/late2" --quiet --baseline-event-time 400
+hasf "$TMP/late2/summary.json" "at 400.0 s: its series are shifted by -100.0 s"
+expect_code 2 "$PERFDELTA" compare "$SEED/failover-late" "$F" -o "$TMP/late3" --baseline-event-time 5000
+has "$TMP/err" '^perfdelta: --baseline-event-time 5000\.0 is outside the phase'
+expect_code 2 "$PERFDELTA" inspect "$F" --baseline-event-time 10
 finish
