@@ -480,6 +480,40 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Wall time per stage. analyze and render overlap (gnuplot draws the per-metric charts
+ * while the statistics are computed): each counts the time spent in its own calls. */
+struct stages {
+	double parse, analyze, render, mark;
+};
+
+static void lap(struct stages *st, double *stage)
+{
+	double t = now_s();
+	*stage += t - st->mark;
+	st->mark = t;
+}
+
+/* Compares the loaded runs into *c and writes the report, the charts drawn as soon as
+ * the runs are aligned. */
+static int compare_and_report(const struct opts *o, const struct pd_run *base,
+			      const struct pd_run *target, const struct pd_report_opts *ro,
+			      struct pd_comparison **c, struct stages *st, struct pd_err *err)
+{
+	struct pd_report *report;
+	int rc;
+	if ((rc = pd_compare_views(c, base, target, &o->cmp, err)) < 0)
+		return rc;
+	lap(st, &st->analyze);
+	if ((rc = pd_report_begin(&report, *c, ro, err)) < 0)
+		return rc;
+	lap(st, &st->render);
+	pd_compare_measure(*c, &o->cmp);
+	lap(st, &st->analyze);
+	rc = pd_report_finish(report, err);
+	lap(st, &st->render);
+	return rc;
+}
+
 static int compare_runs(const struct opts *o, const char *base_dir, const char *target_dir,
 			const char *out)
 {
@@ -488,45 +522,29 @@ static int compare_runs(const struct opts *o, const char *base_dir, const char *
 	struct pd_comparison *c = NULL;
 	int rc = EXIT_OK;
 	int progress = !o->quiet && isatty(2);
-	double t0 = now_s(), t1 = 0, t2 = 0;
+	struct stages st = {0, 0, 0, now_s()};
 	if (progress)
 		fprintf(stderr, "perfdelta: reading the runs\n");
 	if (pd_bundle_load_pair(&base, &target, base_dir, target_dir, &o->lim, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
 	}
+	lap(&st, &st.parse);
 	if (progress)
 		fprintf(stderr, "perfdelta: comparing %zu and %zu series\n", base->n_series,
 			target->n_series);
-	/* the per-metric charts are drawn (by gnuplot, in its own process) while the
-	 * statistics are computed: analyze and render overlap */
-	t1 = now_s();
-	if (pd_compare_views(&c, base, target, &o->cmp, &err) < 0) {
-		rc = report_error(&err);
-		goto done;
-	}
 	struct pd_report_opts ro = {
 		out,
 		{pd_run_label(base, o->label_base), pd_run_label(target, o->label_target)},
 		o->single_file,
 		progress};
-	struct pd_report *report;
-	double t_views = now_s();
-	if (pd_report_begin(&report, c, &ro, &err) < 0) {
-		rc = report_error(&err);
-		goto done;
-	}
-	t2 = now_s();
-	pd_compare_measure(c, &o->cmp);
-	double t_measured = now_s();
-	if (pd_report_finish(report, &err) < 0) {
+	if (compare_and_report(o, base, target, &ro, &c, &st, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
 	}
 	if (o->timings)
 		fprintf(stderr, "timings: parse %.4f s, analyze %.4f s, render %.4f s\n",
-			t1 - t0, (t_views - t1) + (t_measured - t2),
-			(t2 - t_views) + (now_s() - t_measured));
+			st.parse, st.analyze, st.render);
 	if (!o->quiet)
 		print_summary(c, &ro);
 	if (c->verdict == PD_VERDICT_NOT_COMPARABLE)
