@@ -125,12 +125,16 @@ static enum pd_verdict overall(const struct pd_comparison *c)
 }
 
 /* The runs are lined up on the event: when the baseline has its own (two failover runs
- * of different builds), its grid starts where its event falls on the target's, to the
- * grid step; what it has before that is left out, and the notes say so. The phases are
- * the target's either way. */
+ * of different builds), its grid starts where its event meets the target's, to the grid
+ * step; what it has before that is left out, and after the target's end too (the phases
+ * are the target's). An event without a time, or outside the baseline's phase (a wrong
+ * clock), is not followed: the notes say so, and --baseline-event-time sets it. */
 static void align_events(struct pd_comparison *c)
 {
 	const struct pd_timebase *b = &c->tb_base, *t = &c->tb_target;
+	double len = (double)(b->end_ms - b->t0_ms) / 1000;
+	const char *kind = pd_event_type_name(b->event),
+		   *node = b->node[0] ? b->node : "a node";
 	c->base_grid_t0_ms = b->t0_ms;
 	c->base_shift_s = 0;
 	if (b->event == PD_EVENT_NONE)
@@ -138,20 +142,34 @@ static void align_events(struct pd_comparison *c)
 	if (t->event == PD_EVENT_NONE) {
 		pd_strv_addf(&c->matching,
 			     "the baseline has a %s of %s at %.1f s and the target none: the "
-			     "runs are "
-			     "compared whole, not by phase",
-			     pd_event_type_name(b->event), b->node[0] ? b->node : "a node",
-			     b->event_s);
+			     "runs are compared whole, not by phase",
+			     kind, node, b->event_s);
+		return;
+	}
+	if (b->event_source == PD_SRC_NONE || !(b->event_s > 0 && b->event_s < len)) {
+		pd_strv_addf(
+			&c->matching,
+			"the baseline has its own %s of %s, but its time (%.1f s) is not "
+			"inside its measured phase (0 to %.1f s): the runs are lined up at "
+			"their starts (--baseline-event-time sets it)",
+			kind, node, b->event_s, len);
 		return;
 	}
 	double steps = round((b->event_s - t->event_s) / c->step_s);
+	if (steps == 0) {
+		pd_strv_addf(
+			&c->matching,
+			"the baseline has its own %s (of %s) at %.1f s, which lines up with "
+			"the target's at %.1f s",
+			kind, node, b->event_s, t->event_s);
+		return;
+	}
 	c->base_shift_s = steps * c->step_s;
 	c->base_grid_t0_ms = b->t0_ms + (int64_t)llround(c->base_shift_s * 1000);
 	pd_strv_addf(&c->matching,
 		     "the baseline has its own %s (of %s) at %.1f s: its series are shifted by "
 		     "%+.1f s so that it lines up with the target's at %.1f s%s",
-		     pd_event_type_name(b->event), b->node[0] ? b->node : "a node", b->event_s,
-		     -c->base_shift_s, t->event_s,
+		     kind, node, b->event_s, -c->base_shift_s, t->event_s,
 		     b->event != t->event ? " (the events are of different kinds)" : "");
 }
 
@@ -170,8 +188,13 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 			"cannot compare: a run has fewer than two samples per series");
 	c->step_s = (double)step / 1000;
 	align_events(c);
-	c->length_s = (double)fmax(c->tb_base.end_ms - c->base_grid_t0_ms,
-				   c->tb_target.end_ms - c->tb_target.t0_ms) /
+	/* shifted, the target's phases are the frame; else the longer run's */
+	int64_t target_ms = c->tb_target.end_ms - c->tb_target.t0_ms;
+	c->length_s = (double)(c->base_shift_s != 0
+				       ? target_ms
+				       : (c->tb_base.end_ms - c->tb_base.t0_ms > target_ms
+						  ? c->tb_base.end_ms - c->tb_base.t0_ms
+						  : target_ms)) /
 		      1000;
 	return 0;
 }

@@ -1,5 +1,6 @@
 #include "escape.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -79,6 +80,7 @@ void pd_esc_json(struct pd_buf *b, const char *s)
  * candidate reads back as v when it lies between v's neighbours' midpoints (on a
  * midpoint, when m is even, as strtod rounds). Anything else takes printf's way. */
 
+#ifdef __SIZEOF_INT128__ /* gcc and clang on 64-bit targets; elsewhere, printf's way */
 __extension__ typedef unsigned __int128 u128;
 
 static uint64_t pow5(int k)
@@ -190,7 +192,7 @@ static void format_g(char *s, int neg, uint64_t x, int p, int e)
 		*s++ = d[0];
 		if (n > 1)
 			*s++ = '.', memcpy(s, d + 1, (size_t)n - 1), s += n - 1;
-		sprintf(s, "e%c%02d", e < 0 ? '-' : '+', abs(e));
+		snprintf(s, 16, "e%c%02d", e < 0 ? '-' : '+', abs(e)); /* s has 40 bytes */
 		return;
 	}
 	if (e < 0) {
@@ -212,9 +214,9 @@ static int shortest_exact(char *s, double v)
 {
 	uint64_t m, x;
 	int q, e;
-	split(fabs(v), &m, &q);
-	if (m < (1ull << 52)) /* subnormal */
+	if (fabs(v) < DBL_MIN) /* subnormal: below the 53-bit significands used here */
 		return 0;
+	split(fabs(v), &m, &q);
 	for (int p = 15; p <= 17; p++) {
 		if (!digits(&x, &e, m, q, fabs(v), p))
 			return 0;
@@ -228,6 +230,13 @@ static int shortest_exact(char *s, double v)
 	}
 	return 0;
 }
+#else
+static int shortest_exact(char *s, double v)
+{
+	(void)s, (void)v;
+	return 0;
+}
+#endif
 
 void pd_esc_json_num(struct pd_buf *b, double v)
 {

@@ -317,12 +317,19 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 			    w->end_s);
 	}
 	pd_buf_adds(b, "</div>\n<p class=\"sub\">");
+	if (c->n_windows > 1 && c->base_shift_s != 0)
+		pd_buf_addf(b,
+			    "The baseline has its own event: its series are shifted by %+.1f s "
+			    "so that the two events fall together, and cut at the target's "
+			    "phases. ",
+			    -c->base_shift_s);
+	else if (c->n_windows > 1)
+		pd_buf_adds(b, "Both runs are aligned at the start of the measured phase; the "
+			       "baseline is cut at the target's event offsets. ");
 	if (c->n_windows > 1)
-		pd_buf_adds(
-			b, "Both runs are aligned at the start of the measured phase; the "
-			   "baseline is cut at the target's event offsets. After the rebalance "
-			   "(post) both clusters have the same nodes: a difference there is "
-			   "residue of the failover.");
+		pd_buf_adds(b,
+			    "After the rebalance (post) both clusters have the same nodes: a "
+			    "difference there is residue of the failover.");
 	else
 		pd_buf_adds(
 			b,
@@ -428,9 +435,12 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 {
 	const char *collector = NULL;
 	size_t len = 0;
-	pd_buf_adds(b, "<h2>Metrics</h2>\n<p class=\"sub\">Each metric at its broadest scope, "
-		       "both runs aligned at the start of the phase; phases shaded, the event "
-		       "dashed, the removed node apart.</p>\n");
+	pd_buf_addf(b,
+		    "<h2>Metrics</h2>\n<p class=\"sub\">Each metric at its broadest scope, "
+		    "both runs aligned %s; phases shaded, the event dashed, the removed node "
+		    "apart.</p>\n",
+		    c->base_shift_s != 0 ? "on their events (the time axis is the target's)"
+					 : "at the start of the phase");
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct pd_chart *ch = &plan->charts[i];
 		const char *m = c->views[ch->view].metric;

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* mkostemp, pipe2, posix_spawn_file_actions_addclosefrom_np */
 #include "plot.h"
 
 #include "../core/xalloc.h"
@@ -423,8 +424,7 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, 
 
 /* --- running gnuplot -------------------------------------------------------------- */
 
-/* Writes all of data to fd with SIGPIPE blocked, so a gnuplot that died early turns into
- * EPIPE here (and its own error message) instead of killing us. */
+/* Writes all of data to fd; -errno on failure. */
 static int write_all(int fd, const char *data, size_t len)
 {
 	while (len > 0) {
@@ -513,7 +513,7 @@ static int temp_fd(void)
 {
 	char path[256];
 	snprintf(path, sizeof(path), "%s/pd-gnuplot-XXXXXX", temp_dir());
-	int fd = mkstemp(path);
+	int fd = mkostemp(path, O_CLOEXEC);
 	if (fd >= 0)
 		unlink(path);
 	return high_fd(fd);
@@ -552,6 +552,10 @@ static int spawn(pid_t *pid, const int fds[CHILD_FDS])
 	for (int i = 0; i < CHILD_FDS; i++)
 		if (i != 1 && fds[i] >= 0)
 			posix_spawn_file_actions_adddup2(&fa, fds[i], i);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+	/* then nothing else of ours reaches gnuplot, even one opened without O_CLOEXEC */
+	posix_spawn_file_actions_addclosefrom_np(&fa, CHILD_FDS);
+#endif
 	posix_spawnattr_init(&attr);
 	/* gnuplot gets a clean signal state whatever ours is (an ignored SIGPIPE is
 	 * inherited through exec) */
@@ -629,16 +633,14 @@ static void release(struct pd_plot_job *job)
 static int open_sequel(struct pd_plot_job *job, int fds[CHILD_FDS])
 {
 	int p[2];
-	if (pipe(p) < 0)
+	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
 	fds[FD_PIPE] = high_fd(p[0]);
 	job->seq_fd[0] = high_fd(p[1]);
-	fds[FD_SEQ_DATA] = job->seq_fd[1] = temp_fd();
-	fds[FD_SEQ_SCRIPT] = job->seq_fd[2] = temp_fd();
-	return fds[FD_PIPE] < 0 || job->seq_fd[0] < 0 || job->seq_fd[1] < 0 ||
-			       job->seq_fd[2] < 0
-		       ? -1
-		       : 0;
+	if (fds[FD_PIPE] < 0 || job->seq_fd[0] < 0 ||
+	    (fds[FD_SEQ_DATA] = job->seq_fd[1] = temp_fd()) < 0)
+		return -1; /* errno from the call that failed */
+	return (fds[FD_SEQ_SCRIPT] = job->seq_fd[2] = temp_fd()) < 0 ? -1 : 0;
 }
 
 int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err)
@@ -650,7 +652,7 @@ int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err)
 	const char *what = fds[0] < 0 ? "script" : fds[FD_DATA] < 0 ? "points" : "messages";
 	fds[2] = job->err_fd = fds[FD_DATA] < 0 ? -1 : temp_fd();
 	if (job->err_fd < 0 || (sequel && open_sequel(job, fds) < 0))
-		rc = pd_err_set(err, PD_EIO, "cannot write gnuplot's %s to a file in %s: %s",
+		rc = pd_err_set(err, PD_EIO, "cannot make gnuplot's %s (a file in %s): %s",
 				job->err_fd < 0 ? what : "sequel", temp_dir(), strerror(errno));
 	else if ((sp = spawn(&job->pid, fds)) == ENOENT)
 		rc = pd_err_set(err, PD_EIO, "gnuplot not found: install gnuplot-nox");

@@ -112,9 +112,9 @@ int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err);
 int pd_plot_follow(struct pd_plot_job *job, struct pd_err *err);
 
 /* Waits for a started job (0 at once for one that is not running). PD_EIO with gnuplot's
- * first error line, and the chart it was drawing, when it failed (gnuplot reads on after
- * an error, so the other charts are still written), or when it stopped before the end of
- * its script (a sequel never given is such an end). */
+ * first error line, and the chart it was drawing, when it failed (gnuplot stops at the
+ * first error of a script: the charts after it are not drawn), or when it stopped before
+ * the end of its script (a sequel never given is such an end). */
 int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err);
 
 /* Kills a running job and waits for it; releases what the job holds. */

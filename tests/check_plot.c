@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <math.h>
@@ -681,6 +682,37 @@ START_TEST(test_plot_sequel_to_a_dead_gnuplot)
 }
 END_TEST
 
+/* gnuplot gets its descriptors 0 to 6 and nothing else of ours: a descriptor left open
+ * without close-on-exec (fd 20 here) does not reach it. The script, ours, lists what a
+ * shell that gnuplot starts has open. */
+START_TEST(test_plot_child_gets_no_stray_descriptor)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX", list[64], script[256], got[256] = "";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	int stray = fcntl(open("/dev/null", O_RDONLY), F_DUPFD, 20);
+	ck_assert_int_eq(stray, 20);
+	snprintf(list, sizeof(list), "%s/fds", dir);
+	snprintf(script, sizeof(script),
+		 "set print '%s'\nprint system('ls /proc/self/fd | sort -n | tr \"\\n\" \" "
+		 "\"')\nset print\n", /* then back to stderr, for the end-of-script mark */
+		 list);
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	pd_buf_adds(&job.script, script);
+	ck_assert_int_eq(pd_plot_run(&job, &err), 0);
+	FILE *f = fopen(list, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(got, sizeof(got), f));
+	fclose(f);
+	/* the shell's 0-6 from gnuplot, and the one ls opens to read the directory */
+	ck_assert_msg(strstr(got, " 20 ") == NULL && strncmp(got, "0 1 2 3 ", 8) == 0, "%s",
+		      got);
+	close(stray);
+	unlink(list);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *pd_suite_plot(void)
 {
 	Suite *s = suite_create("plot");
@@ -709,6 +741,7 @@ Suite *pd_suite_plot(void)
 	tcase_add_test(tc, test_plot_sequel_never_given_is_an_error);
 	tcase_add_test(tc, test_plot_sequel_error_names_its_chart);
 	tcase_add_test(tc, test_plot_sequel_to_a_dead_gnuplot);
+	tcase_add_test(tc, test_plot_child_gets_no_stray_descriptor);
 	suite_add_tcase(s, tc);
 	return s;
 }
