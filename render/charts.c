@@ -66,6 +66,8 @@ static void finish(struct pd_chart *ch, const struct pd_chart_plan *plan,
 	ch->plot.n_lines = n_lines;
 	ch->plot.n_bands = plan->n_bands;
 	ch->plot.event_s = c->n_windows > 1 ? c->tb_target.event_s : NAN;
+	/* a shifted baseline is drawn on the target's clock */
+	ch->plot.xlabel = c->base_shift_s != 0 ? "seconds from the target's phase start" : NULL;
 }
 
 /* Both runs of view vi, and the removed node apart when it has the metric. */

@@ -249,8 +249,9 @@ static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w,
 	job->width = w, job->height = h;
 	pd_buf_adds(b, "set title ");
 	pd_plot_quote(b, c->title ? c->title : "");
-	pd_buf_adds(b, " font ',13' textcolor rgb '#222222'\n"
-		       "set xlabel 'seconds from phase start'\nset ylabel ");
+	pd_buf_adds(b, " font ',13' textcolor rgb '#222222'\nset xlabel ");
+	pd_plot_quote(b, c->xlabel ? c->xlabel : "seconds from phase start");
+	pd_buf_adds(b, "\nset ylabel ");
 	pd_plot_quote(b, c->ylabel ? c->ylabel : "");
 	pd_buf_adds(b, "\nset border 3 linecolor rgb '#9aa3ad'\n"
 		       "set tics nomirror out scale 0.5 textcolor rgb '#444444'\n"

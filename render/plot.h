@@ -35,6 +35,7 @@ struct pd_plot_chart {
 	double event_s;          /* a vertical marker; NaN for none */
 	int width, height;       /* pixels; 0 for the defaults 720 x 300 */
 	const char *event_label; /* text at the marker, from input: escaped; NULL for "event" */
+	const char *xlabel;      /* NULL for "seconds from phase start" */
 };
 
 /* Largest-triangle-three-buckets decimation of (t, v)[0..n) to at most max points,

@@ -41,6 +41,10 @@ pct=$(grep -o '{"metric":"net/in_bytes_per_sec","scope":"removed","phase":"trans
   sed -E 's/.*"delta_pct":([-0-9.e+]+).*/\1/')
 if awk -v p="$pct" 'BEGIN {exit !(p > -20 && p < 20)}'; then ok; else fail "removed node transient delta $pct %"; fi
 hasnt "$TMP/late/summary.json" '"kind":"data-gap"'
+# its charts are drawn on the target's clock, and say so
+n=$(grep -l "seconds from the target's phase start" "$TMP/late/charts/"*.svg | wc -l)
+m=$(ls "$TMP/late/charts/"*.svg | wc -l)
+if [ "$n" -gt 0 ] && [ "$n" = "$m" ]; then ok; else fail "$n of $m charts label the target's clock"; fi
 # the other way round: the baseline's failover is said, and the runs compared whole
 "$PERFDELTA" compare "$F" "$B" -o "$TMP/rev" --quiet --fail-on never >/dev/null 2>&1
 hasf "$TMP/rev/summary.json" "the baseline has a hard-failover of 172.23.100.40 at 299.8 s and the target none: the runs are compared whole, not by phase"
