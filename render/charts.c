@@ -169,12 +169,20 @@ void pd_chart_plan_metrics(struct pd_chart_plan *plan, const struct pd_compariso
 	wire(plan);
 }
 
+long pd_chart_finding_owner(const struct pd_comparison *c, size_t f)
+{
+	for (size_t g = 0; g < f; g++)
+		if (c->findings[g].view == c->findings[f].view)
+			return (long)g;
+	return (long)f;
+}
+
 size_t pd_chart_plan_findings(struct pd_chart_plan *plan, const struct pd_comparison *c,
 			      size_t max_points)
 {
 	size_t first = plan->n;
 	for (size_t f = 0; f < c->n_findings; f++) {
-		if (c->findings[f].view < 0)
+		if (c->findings[f].view < 0 || pd_chart_finding_owner(c, f) != (long)f)
 			continue;
 		view_chart(plan, c, (size_t)c->findings[f].view, PD_CHART_FINDING, (long)f,
 			   max_points);

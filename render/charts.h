@@ -36,6 +36,11 @@ size_t pd_chart_plan_findings(struct pd_chart_plan *plan, const struct pd_compar
 			      size_t max_points);
 void pd_chart_plan_free(struct pd_chart_plan *plan);
 
+/* The finding whose charts finding f shows: the first one with the same view (two
+ * findings about one view, a KPI and the recovery from the same throughput series, share
+ * their charts: they are drawn once). */
+long pd_chart_finding_owner(const struct pd_comparison *c, size_t f);
+
 /* The chart of plan drawing view vi as a metric chart, or NULL. */
 const struct pd_chart *pd_chart_for_view(const struct pd_chart_plan *plan, size_t vi);
 

@@ -128,8 +128,9 @@ static void findings(struct pd_buf *b, const struct pd_comparison *c,
 		esc(b, c->findings[f].text);
 		pd_buf_adds(b, "</p>");
 		int open = 0;
+		long owner = pd_chart_finding_owner(c, f);
 		for (size_t i = 0; i < plan->n; i++) {
-			if (plan->charts[i].finding != (long)f)
+			if (plan->charts[i].finding != owner)
 				continue;
 			pd_buf_adds(b, open ? "" : "<div class=\"charts\">");
 			open = 1;

@@ -22,6 +22,16 @@ has "$TMP/out1/summary.jira" '^h2\. perfdelta: '
 hasnt "$TMP/out1/index.html" '(src|href)="(https?:)?//[^"]*\.(js|css|woff2?)'
 hasnt "$TMP/out1/index.html" '<script'
 
+# findings 6 (kpi-scope) and 7 (recovery) are about one view, the cluster's query rate:
+# its charts are drawn once, and card 7 shows finding 6's
+has "$TMP/out1/summary.json" '"kind":"kpi-scope","metric":"n1ql_stats/query_requests","scope":"cluster"'
+has "$TMP/out1/summary.json" '"kind":"recovery","metric":"n1ql_stats/query_requests","scope":"cluster"'
+if [ -e "$TMP/out1/charts/f07.svg" ] || [ -e "$TMP/out1/charts/f07-delta.svg" ]; then
+  fail "finding 7's charts drawn again"
+else ok; fi
+card7=$(sed -n 's/.*id="finding-7"//p' "$TMP/out1/index.html" | grep -o 'src="charts/[^"]*"' | head -2 | tr '\n' ' ')
+if [ "$card7" = 'src="charts/f06.svg" src="charts/f06-delta.svg" ' ]; then ok; else fail "card 7 shows '$card7'"; fi
+
 # the same inputs give the same bytes
 expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/out2" --quiet
 lines "$TMP/out" 0
