@@ -190,12 +190,9 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 	align_events(c);
 	/* shifted, the target's phases are the frame; else the longer run's */
 	int64_t target_ms = c->tb_target.end_ms - c->tb_target.t0_ms;
-	c->length_s = (double)(c->base_shift_s != 0
-				       ? target_ms
-				       : (c->tb_base.end_ms - c->tb_base.t0_ms > target_ms
-						  ? c->tb_base.end_ms - c->tb_base.t0_ms
-						  : target_ms)) /
-		      1000;
+	int64_t base_ms = c->tb_base.end_ms - c->tb_base.t0_ms;
+	int longer = c->base_shift_s == 0 && base_ms > target_ms;
+	c->length_s = (double)(longer ? base_ms : target_ms) / 1000;
 	return 0;
 }
 
