@@ -439,12 +439,18 @@ START_TEST(test_plot_script_skips_empty_lines_and_trims_gaps)
 }
 END_TEST
 
+/* A chart of one line, no title, no event. */
+static struct pd_plot_chart one_line(const char *file, const struct pd_plot_line *l)
+{
+	return (struct pd_plot_chart){.file = file, .lines = l, .n_lines = 1, .event_s = NAN};
+}
+
 /* The terminal is set again when the size changes, and only then. */
 START_TEST(test_plot_script_sets_terminal_per_size)
 {
 	double t[] = {0, 1}, v[] = {1, 2};
 	struct pd_plot_line l = {"x", t, v, 2, 0};
-	struct pd_plot_chart c = {.file = "c.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_chart c = one_line("c.svg", &l);
 	struct pd_plot_job job = PD_PLOT_JOB_INIT;
 	pd_plot_script(&job, &c, "d");
 	pd_plot_script(&job, &c, "d");
@@ -497,7 +503,7 @@ START_TEST(test_plot_run_breaks_lines_at_gaps)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	double t[] = {0, 1, 2, 3, 4}, v[] = {1, 2, NAN, 3, 4};
 	struct pd_plot_line l = {"b", t, v, 5, 0};
-	struct pd_plot_chart c = {.file = "g.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_chart c = one_line("g.svg", &l);
 	struct pd_plot_job job = PD_PLOT_JOB_INIT;
 	struct pd_err err = PD_ERR_INIT;
 	pd_plot_script(&job, &c, dir);
@@ -526,10 +532,8 @@ START_TEST(test_plot_run_names_the_failing_chart)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	double t[] = {0, 1}, v[] = {1, 2};
 	struct pd_plot_line l = {"x", t, v, 2, 0};
-	struct pd_plot_chart c1 = {
-		.file = "one.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
-	struct pd_plot_chart c2 = {
-		.file = "two.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_chart c1 = one_line("one.svg", &l);
+	struct pd_plot_chart c2 = one_line("two.svg", &l);
 	struct pd_plot_job job = PD_PLOT_JOB_INIT;
 	struct pd_err err = PD_ERR_INIT;
 	pd_plot_script(&job, &c1, dir);
@@ -587,10 +591,8 @@ START_TEST(test_plot_sequel_draws_after_the_start)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	double t[] = {0, 1}, v[] = {1, 2}, w[] = {5, 7};
 	struct pd_plot_line l1 = {"first", t, v, 2, 0}, l2 = {"second", t, w, 2, 1};
-	struct pd_plot_chart c1 = {
-		.file = "one.svg", .lines = &l1, .n_lines = 1, .event_s = NAN};
-	struct pd_plot_chart c2 = {
-		.file = "two.svg", .lines = &l2, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_chart c1 = one_line("one.svg", &l1);
+	struct pd_plot_chart c2 = one_line("two.svg", &l2);
 	struct pd_plot_job job = PD_PLOT_JOB_INIT;
 	struct pd_err err = PD_ERR_INIT;
 	pd_plot_script(&job, &c1, dir);
@@ -634,12 +636,9 @@ START_TEST(test_plot_sequel_error_names_its_chart)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	double t[] = {0, 1}, v[] = {1, 2};
 	struct pd_plot_line l = {"x", t, v, 2, 0};
-	struct pd_plot_chart c1 = {
-		.file = "one.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
-	struct pd_plot_chart c2 = {
-		.file = "two.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
-	struct pd_plot_chart c3 = {
-		.file = "three.svg", .lines = &l, .n_lines = 1, .event_s = NAN};
+	struct pd_plot_chart c1 = one_line("one.svg", &l);
+	struct pd_plot_chart c2 = one_line("two.svg", &l);
+	struct pd_plot_chart c3 = one_line("three.svg", &l);
 	struct pd_plot_job job = PD_PLOT_JOB_INIT;
 	struct pd_err err = PD_ERR_INIT;
 	pd_plot_script(&job, &c1, dir);
