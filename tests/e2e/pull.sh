@@ -2,34 +2,8 @@
 # that serves the seed bundles: the pulled bundle is the original, a 503 and a timeout are
 # retried, failures name the URL and leave nothing, credentials go nowhere but Jenkins.
 . "$(dirname "$0")/lib.sh"
-SERVER=$BUILD/pd_fake_server
-F=$SEED/failover B=$SEED/baseline
-JOB=job/iris-multi-query/12082
+. "$SRC/tests/pull/lib.sh"
 USER_SECRET=pd-user-Zq81 TOKEN_SECRET=pd-token-Xk52wq
-pids=""
-trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
-
-# serve NAME ROOT [server flags]: starts a server, sets PORT; its log is $TMP/NAME.log
-serve() {
-  local name=$1 root=$2; shift 2
-  rm -f "$TMP/$name.port"
-  "$SERVER" --root "$root" --port-file "$TMP/$name.port" --log "$TMP/$name.log" \
-    --lifetime 120 "$@" &
-  pids="$pids $!"
-  for _ in $(seq 100); do [ -s "$TMP/$name.port" ] && break; sleep 0.05; done
-  PORT=$(cat "$TMP/$name.port")
-  URL=http://127.0.0.1:$PORT
-}
-quit() { curl -fsS "$URL/quit" >/dev/null; }
-# nothing at $1 and nothing beside it (no temporary directory left)
-left_nothing() {
-  if [ ! -e "$1" ] && ! ls -d "$1".tmp-* >/dev/null 2>&1; then ok; else fail "left behind: $(ls -d "$1"*)"; fi
-}
-# count FILE REGEX N: FILE has N lines matching REGEX
-count() {
-  local n; n=$(grep -cE -- "$2" "$1")
-  if [ "$n" = "$3" ]; then ok; else fail "$(basename "$1"): $n lines match /$2/, want $3"; fi
-}
 
 # A perfrunner checkout holding the configs the build's parameters name.
 pr=$TMP/perfrunner

@@ -10,13 +10,16 @@
  *
  * usage: pd_fake_server --root DIR --port-file FILE [--log FILE] [--lifetime S]
  *          [--fail-once PATH]... [--slow-once PATH]... [--slow-ms MS] [--always-fail]
- *          [--serve PATH FILE]...
+ *          [--serve PATH FILE]... [--endless PATH]... [--endless-bytes N]
  * The port is chosen by the kernel and written to FILE (renamed into place when
  * complete). --fail-once: the first request of PATH answers 503. --slow-once: the first
  * answer to PATH waits MS ms (default 5000) while others are served. --always-fail: every
  * request but /quit answers 503. --serve: PATH answers FILE's bytes (for names a
- * directory cannot hold). The log has a line per request: "GET PATH STATUS auth|noauth".
- * The server exits after --lifetime seconds (default 60) whatever happens. */
+ * directory cannot hold). --endless: PATH answers 200 with a body
+ * of spaces made as it is sent, without a length, until the client hangs up or N bytes
+ * (default 2 GiB) have gone (a hostile perfdb). The log has a line per request: "GET PATH
+ * STATUS auth|noauth". The server exits after --lifetime seconds (default 60) whatever happens.
+ */
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
@@ -37,6 +40,7 @@
 #define MAX_CONNS   256
 #define MAX_REQUEST 16384
 #define MAX_RULES   64
+#define CHUNK       65536
 
 struct conn {
 	int fd;
@@ -45,6 +49,7 @@ struct conn {
 	char *out; /* the response being sent, NULL when none */
 	size_t out_len, out_off;
 	long long hold_until; /* ms: the response waits until then (--slow-once) */
+	long long endless;    /* --endless: body bytes still to make once out is sent */
 	int close_after;
 };
 
@@ -57,9 +62,10 @@ struct rule {
 struct server {
 	const char *root;
 	FILE *log;
-	struct rule fail_once[MAX_RULES], slow_once[MAX_RULES], serve[MAX_RULES];
-	int n_fail, n_slow, n_serve;
-	long long slow_ms;
+	struct rule fail_once[MAX_RULES], slow_once[MAX_RULES], serve[MAX_RULES],
+		endless[MAX_RULES];
+	int n_fail, n_slow, n_serve, n_endless;
+	long long slow_ms, endless_bytes;
 	int always_fail, quit;
 	struct conn conns[MAX_CONNS];
 };
@@ -312,7 +318,7 @@ static void answer(struct server *sv, struct conn *c, const char *head)
 	char method[16], target[4096], version[16], path[4096];
 	struct str body = {0}, resp = {0};
 	const char *type = "text/plain", *conn_hdr = header(head, "Connection");
-	int status = 200, slow = 0;
+	int status = 200, slow = 0, endless = 0;
 	if (sscanf(head, "%15s %4095s %15s", method, target, version) != 3 ||
 	    decode_path(path, sizeof(path), target) < 0 || path[0] != '/') {
 		status = 400;
@@ -333,6 +339,8 @@ static void answer(struct server *sv, struct conn *c, const char *head)
 		if (!served)
 			status = route(sv, &body, &type, path);
 		slow = first_time(sv->slow_once, sv->n_slow, path);
+		for (int i = 0; i < sv->n_endless && !endless; i++)
+			endless = !strcmp(sv->endless[i].path, path);
 	}
 	if (status != 200) {
 		body.len = 0;
@@ -340,9 +348,13 @@ static void answer(struct server *sv, struct conn *c, const char *head)
 		type = "text/plain";
 	}
 	c->close_after = sv->quit || status == 400 || !strcmp(version, "HTTP/1.0") ||
-			 (conn_hdr && strstr(conn_hdr, "close"));
-	addf(&resp, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n", status,
-	     reason(status), type, body.len);
+			 (conn_hdr && strstr(conn_hdr, "close")) || endless;
+	addf(&resp, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n", status, reason(status), type);
+	if (endless)
+		body.len = 0; /* no length: the body ends when the connection does */
+	else
+		addf(&resp, "Content-Length: %zu\r\n", body.len);
+	c->endless = endless ? sv->endless_bytes : 0;
 	addf(&resp, "Connection: %s\r\n\r\n", c->close_after ? "close" : "keep-alive");
 	add(&resp, body.p ? body.p : "", body.len);
 	free(body.p);
@@ -351,8 +363,9 @@ static void answer(struct server *sv, struct conn *c, const char *head)
 	c->out_off = 0;
 	c->hold_until = slow ? now_ms() + sv->slow_ms : 0;
 	if (sv->log) {
-		fprintf(sv->log, "GET %s %d %s%s\n", path, status,
-			header(head, "Authorization") ? "auth" : "noauth", slow ? " slow" : "");
+		fprintf(sv->log, "GET %s %d %s%s%s\n", path, status,
+			header(head, "Authorization") ? "auth" : "noauth", slow ? " slow" : "",
+			endless ? " endless" : "");
 		fflush(sv->log);
 	}
 }
@@ -403,6 +416,15 @@ static void on_writable(struct server *sv, struct conn *c)
 		return;
 	free(c->out);
 	c->out = NULL;
+	if (c->endless > 0) { /* the next piece of an --endless body */
+		c->out_len = c->endless < CHUNK ? (size_t)c->endless : CHUNK;
+		if (!(c->out = malloc(c->out_len)))
+			abort();
+		memset(c->out, ' ', c->out_len);
+		c->out_off = 0;
+		c->endless -= (long long)c->out_len;
+		return;
+	}
 	if (c->close_after || sv->quit)
 		drop(c);
 	else if (strstr(c->in, "\r\n\r\n"))
@@ -507,7 +529,8 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: pd_fake_server --root DIR --port-file FILE [--log FILE] "
 		"[--lifetime S] [--fail-once PATH]... [--slow-once PATH]... [--slow-ms MS] "
-		"[--always-fail] [--serve PATH FILE]...\n");
+		"[--always-fail] [--serve PATH FILE]... [--endless PATH]... "
+		"[--endless-bytes N]\n");
 	return 2;
 }
 
@@ -518,6 +541,7 @@ int main(int argc, char **argv)
 	long long lifetime_s = 60;
 	int lfd, rc;
 	sv.slow_ms = 5000;
+	sv.endless_bytes = 2LL << 30;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int bad = 0;
@@ -542,6 +566,10 @@ int main(int argc, char **argv)
 			bad = add_rule(sv.fail_once, &sv.n_fail, v, NULL);
 		else if (!strcmp(a, "--slow-once"))
 			bad = add_rule(sv.slow_once, &sv.n_slow, v, NULL);
+		else if (!strcmp(a, "--endless"))
+			bad = add_rule(sv.endless, &sv.n_endless, v, NULL);
+		else if (!strcmp(a, "--endless-bytes"))
+			sv.endless_bytes = atoll(v);
 		else if (!strcmp(a, "--serve") && i + 1 < argc)
 			bad = add_rule(sv.serve, &sv.n_serve, v, argv[++i]);
 		else
