@@ -17,6 +17,7 @@ Suite *pd_suite_render(void);
 Suite *pd_suite_plot(void);
 Suite *pd_suite_escape(void);
 Suite *pd_suite_stats(void);
+Suite *pd_suite_infer(void);
 
 /* Reads a file of the test tree into a NUL-terminated string (caller frees); aborts
  * the test when it is missing. */

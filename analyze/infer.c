@@ -1,0 +1,574 @@
+/* One inference per delta: AR(1) noise model, change on a log, ratio or absolute scale,
+ * Bonferroni family, verdict; moderated run-to-run variance (method in infer.h). */
+#include "analyze/infer.h"
+
+#include "core/xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PHI_CAP 0.99
+#define D0_CAP  1e4
+
+/* ---- distributions ---- */
+
+/* Acklam's rational approximation (relative error 1.15e-9), then one Halley step on erfc
+ * for full double precision. */
+static double qnorm_acklam(double p)
+{
+	static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,
+				   -2.759285104469687e+02, 1.383577518672690e+02,
+				   -3.066479806614716e+01, 2.506628277459239e+00};
+	static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02,
+				   -1.556989798598866e+02, 6.680131188771972e+01,
+				   -1.328068155288572e+01};
+	static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
+				   -2.400758277161838e+00, -2.549732539343734e+00,
+				   4.374664141464968e+00,  2.938163982698783e+00};
+	static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01,
+				   2.445134137142996e+00, 3.754408661907416e+00};
+	double q, r;
+	if (p < 0.02425 || p > 1 - 0.02425) {
+		q = sqrt(-2 * log(p < 0.5 ? p : 1 - p));
+		double x =
+			(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+			((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+		return p < 0.5 ? x : -x;
+	}
+	q = p - 0.5;
+	r = q * q;
+	return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+	       (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+double pd_infer_qnorm(double p)
+{
+	if (!(p > 0))
+		return -40;
+	if (!(p < 1))
+		return 40;
+	double x = qnorm_acklam(p);
+	double e = 0.5 * erfc(-x / sqrt(2.0)) - p, u = e * sqrt(2 * M_PI) * exp(x * x / 2);
+	return x - u / (1 + x * u / 2);
+}
+
+/* Continued fraction of the regularized incomplete beta (modified Lentz). */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+	d = fabs(d) < tiny ? tiny : d;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		for (int odd = 0; odd < 2; odd++) {
+			double num = odd ? -(a + m) * (a + b + m) * x /
+						     ((a + 2 * m) * (a + 2 * m + 1))
+					 : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+			d = 1 + num * d;
+			d = fabs(d) < tiny ? tiny : d;
+			c = 1 + num / c;
+			c = fabs(c) < tiny ? tiny : c;
+			d = 1 / d;
+			h *= d * c;
+			if (odd && fabs(d * c - 1) < 1e-15)
+				return h;
+		}
+	}
+	return h;
+}
+
+/* I_x(a, b), 0 <= x <= 1. */
+static double ibeta(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double lf = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lf) * beta_cf(a, b, x) / a;
+	return 1 - exp(lf) * beta_cf(b, a, 1 - x) / b;
+}
+
+double pd_infer_t_tail2(double t, double df)
+{
+	t = fabs(t);
+	return ibeta(df / 2, 0.5, df / (df + t * t));
+}
+
+double pd_infer_qt(double p, double df)
+{
+	if (p == 0.5)
+		return 0;
+	double tail = 2 * (p < 0.5 ? p : 1 - p), lo = 0, hi = 1;
+	while (pd_infer_t_tail2(hi, df) > tail && hi < 1e300)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) { /* the tail falls in t */
+		double mid = (lo + hi) / 2;
+		if (pd_infer_t_tail2(mid, df) > tail)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	double q = (lo + hi) / 2;
+	return p < 0.5 ? -q : q;
+}
+
+/* ---- digamma, trigamma (recurrence up to 10, then the asymptotic series) ---- */
+
+double pd_infer_digamma(double x)
+{
+	double r = 0;
+	for (; x < 10; x++)
+		r -= 1 / x;
+	double f = 1 / (x * x);
+	return r + log(x) - 0.5 / x -
+	       f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
+}
+
+double pd_infer_trigamma(double x)
+{
+	double r = 0;
+	for (; x < 10; x++)
+		r += 1 / (x * x);
+	double f = 1 / (x * x);
+	return r + 1 / x + f / 2 +
+	       f / x *
+		       (1.0 / 6 -
+			f * (1.0 / 30 - f * (1.0 / 42 - f * (1.0 / 30 - f * 5 / 66))));
+}
+
+/* psi''(x), for Newton's step below. */
+static double tetragamma(double x)
+{
+	double r = 0;
+	for (; x < 10; x++)
+		r -= 2 / (x * x * x);
+	double f = 1 / (x * x);
+	return r - f * (1 + 1 / x + f * (0.5 - f * (1.0 / 6 - f * (1.0 / 6 - f * 0.3))));
+}
+
+/* limma's trigammaInverse: Newton's method from x = 0.5 + 1 / y. */
+double pd_infer_trigamma_inv(double y)
+{
+	if (y > 1e7)
+		return 1 / sqrt(y);
+	if (y < 1e-6)
+		return 1 / y;
+	double x = 0.5 + 1 / y;
+	for (int i = 0; i < 50; i++) {
+		double tri = pd_infer_trigamma(x), dif = tri * (1 - tri / y) / tetragamma(x);
+		x += dif;
+		if (-dif / x < 1e-8)
+			break;
+	}
+	return x;
+}
+
+/* ---- the noise model of one window ---- */
+
+double pd_infer_ar1_factor(double phi, size_t n)
+{
+	if (phi <= 0 || n < 2)
+		return 1;
+	double dn = (double)n, f = (1 + phi) / (1 - phi);
+	f -= 2 * phi * (1 - pow(phi, dn)) / (dn * (1 - phi) * (1 - phi));
+	return f < 1 ? 1 : f;
+}
+
+static double min_gap(const double *sorted, size_t n)
+{
+	double g = 0;
+	for (size_t i = 1; i < n; i++) {
+		double d = sorted[i] - sorted[i - 1];
+		if (d > 0 && (g == 0 || d < g))
+			g = d;
+	}
+	return g;
+}
+
+void pd_infer_side_of(struct pd_infer_side *out, const struct pd_sample *s)
+{
+	size_t n = s->n;
+	*out = (struct pd_infer_side){.n = n, .n_eff = (double)n};
+	if (n == 0)
+		return;
+	double sum = 0, ss = 0, lag = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += s->v[i];
+	out->mean = sum / (double)n;
+	out->gap = min_gap(s->sorted, n);
+	if (n < 2)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		double d = s->v[i] - out->mean;
+		ss += d * d;
+		if (i + 1 < n)
+			lag += d * (s->v[i + 1] - out->mean);
+	}
+	double r = ss > 0 ? lag / ss : 0;
+	r += (1 + 3 * r) / (double)n; /* Kendall (1954): E r = phi - (1 + 3 phi) / n */
+	out->phi = r < 0 || ss == 0 ? 0 : r > PHI_CAP ? PHI_CAP : r;
+	double f = pd_infer_ar1_factor(out->phi, n);
+	out->var_mean = ss / (double)(n - 1) * f / (double)n;
+	out->n_eff = (double)n / f;
+}
+
+/* ---- names ---- */
+
+const char *pd_infer_reason_name(enum pd_infer_reason r)
+{
+	static const char *const names[] = {
+		[PD_INFER_DECIDED] = "decided",
+		[PD_INFER_STRADDLES] = "straddles-threshold",
+		[PD_INFER_FEW_SAMPLES] = "too-few-samples",
+		[PD_INFER_ZERO_BASELINE] = "zero-baseline-no-absolute-rule",
+		[PD_INFER_CONSTANT] = "constant",
+	};
+	return (unsigned)r < sizeof(names) / sizeof(*names) ? names[r] : "?";
+}
+
+const char *pd_infer_noise_text(enum pd_infer_noise n)
+{
+	return n == PD_INFER_NOISE_RUNS
+		       ? "judged against the moderated run-to-run variance of the baselines"
+		       : "run-to-run variance not measured; the threshold stands in for it";
+}
+
+/* ---- judging ---- */
+
+/* The one statistic a verdict reads: estimate and standard error on a scale. */
+struct estimate {
+	enum pd_infer_scale scale;
+	double est, se, df;  /* df 0: normal */
+	double base, target; /* levels */
+	double seconds;      /* the target window, for counts */
+};
+
+static double quantile_of(double p, double df)
+{
+	return df > 0 ? pd_infer_qt(p, df) : pd_infer_qnorm(p);
+}
+
+static double tail2_of(double stat, double df)
+{
+	return df > 0 ? pd_infer_t_tail2(stat, df) : erfc(fabs(stat) / sqrt(2.0));
+}
+
+/* Fills the intervals from est +- q se on e's scale, every one a transform of it. */
+static void fill_intervals(struct pd_infer_result *out, const struct estimate *e, double q,
+			   const struct pd_infer_rule *rule)
+{
+	double lo = e->est - q * e->se, hi = e->est + q * e->se, b = e->base;
+	if (e->scale == PD_INFER_ABSOLUTE) {
+		out->valid = PD_INFER_HAS_ABS;
+		out->delta_abs = e->est, out->lo_abs = lo, out->hi_abs = hi;
+	} else {
+		double k = 100;
+		if (e->scale == PD_INFER_LOG_RATIO)
+			out->delta_pct = k * expm1(e->est), out->lo_pct = k * expm1(lo),
+			out->hi_pct = k * expm1(hi);
+		else
+			out->delta_pct = k * e->est, out->lo_pct = k * lo, out->hi_pct = k * hi;
+		if (rule->nonneg && out->lo_pct < -100)
+			out->lo_pct = -100;
+		out->valid = PD_INFER_HAS_PCT | PD_INFER_HAS_ABS;
+		out->delta_abs = fabs(b) * out->delta_pct / 100;
+		out->lo_abs = fabs(b) * out->lo_pct / 100,
+		out->hi_abs = fabs(b) * out->hi_pct / 100;
+	}
+	if (rule->rate) {
+		out->valid |= PD_INFER_HAS_COUNT;
+		out->delta_count = out->delta_abs * e->seconds;
+		out->lo_count = out->lo_abs * e->seconds,
+		out->hi_count = out->hi_abs * e->seconds;
+	}
+}
+
+/* Same, regression, improvement or inconclusive from [lo, hi] against +-thr. */
+static void decide(struct pd_infer_result *out, double lo, double hi, double thr, int worse)
+{
+	out->reason = PD_INFER_DECIDED;
+	if (lo >= -thr && hi <= thr)
+		out->verdict = PD_INFER_SAME;
+	else if (lo > thr || hi < -thr)
+		out->verdict =
+			(lo > thr) == (worse > 0) ? PD_INFER_REGRESSION : PD_INFER_IMPROVEMENT;
+	else
+		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_STRADDLES;
+}
+
+static void verdict_of(struct pd_infer_result *out, const struct pd_infer_rule *rule)
+{
+	if (out->scale != PD_INFER_ABSOLUTE) {
+		decide(out, out->lo_pct, out->hi_pct, rule->threshold_pct, rule->worse);
+	} else if (!rule->has_abs) {
+		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_ZERO_BASELINE;
+	} else if (rule->rate) {
+		decide(out, out->lo_count, out->hi_count, rule->abs_threshold, rule->worse);
+	} else {
+		decide(out, out->lo_abs, out->hi_abs, rule->abs_threshold, rule->worse);
+	}
+}
+
+/* Zeroes every non-finite double and drops its group's flag (never expected: the inputs
+ * are finite and every division is guarded; this is the module's promise kept). */
+static void sanitize(struct pd_infer_result *out)
+{
+	double *groups[][3] = {{&out->delta_pct, &out->lo_pct, &out->hi_pct},
+			       {&out->delta_abs, &out->lo_abs, &out->hi_abs},
+			       {&out->delta_count, &out->lo_count, &out->hi_count}};
+	double *rest[] = {&out->base_level, &out->target_level, &out->stat, &out->df,
+			  &out->p,          &out->p_adj,        &out->level};
+	for (unsigned g = 0; g < 3; g++)
+		for (unsigned i = 0; i < 3; i++)
+			if (!isfinite(*groups[g][i])) {
+				out->valid &= ~(1u << g);
+				*groups[g][0] = *groups[g][1] = *groups[g][2] = 0;
+			}
+	for (size_t i = 0; i < sizeof(rest) / sizeof(*rest); i++)
+		if (!isfinite(*rest[i]))
+			*rest[i] = 0;
+	unsigned need = out->scale == PD_INFER_ABSOLUTE ? PD_INFER_HAS_ABS : PD_INFER_HAS_PCT;
+	if (!(out->valid & need) && out->verdict != PD_INFER_INCONCLUSIVE)
+		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_FEW_SAMPLES;
+}
+
+/* From the estimate to the interval, the p-value and the verdict. */
+static void finish(struct pd_infer_result *out, const struct estimate *e,
+		   const struct pd_infer_rule *rule, const struct pd_infer_family *fam)
+{
+	double a = fam->alpha / (double)out->m;
+	double q = quantile_of(1 - a / 2, e->df);
+	out->scale = e->scale;
+	out->df = e->df;
+	out->base_level = e->base, out->target_level = e->target;
+	out->stat = e->se > 0 ? e->est / e->se : 0;
+	out->p = e->se > 0 ? tail2_of(out->stat, e->df) : e->est == 0 ? 1 : 0;
+	out->p_adj = fmin(1, (double)out->m * out->p);
+	fill_intervals(out, e, q, rule);
+	verdict_of(out, rule);
+	sanitize(out);
+}
+
+static void start(struct pd_infer_result *out, const struct pd_infer_family *fam, size_t k)
+{
+	size_t m = fam->m ? fam->m : 1;
+	*out = (struct pd_infer_result){
+		.m = m,
+		.level = 1 - fam->alpha / (double)m,
+		.p = 1,
+		.p_adj = 1,
+		.k = k,
+		.noise = k >= 2 ? PD_INFER_NOISE_RUNS : PD_INFER_NOISE_WITHIN,
+		.verdict = PD_INFER_INCONCLUSIVE,
+		.reason = PD_INFER_FEW_SAMPLES,
+	};
+}
+
+/* The variance floor of a mean on a grid of step g: rounding of half a step. */
+static double floor_of(double g)
+{
+	return g * g / 48;
+}
+
+static double pooled_gap(double a, double b)
+{
+	return a > 0 && b > 0 ? fmin(a, b) : a > 0 ? a : b;
+}
+
+/* The scale: log when both levels' intervals exclude 0 on the positive side, the ratio
+ * when only the baseline's does, else absolute. */
+static void choose_scale(struct estimate *e, double vb, double vt, double q)
+{
+	double b = e->base, t = e->target;
+	int base_clear = fabs(b) > q * sqrt(vb), target_clear = t > q * sqrt(vt);
+	if (b > 0 && base_clear && target_clear) {
+		e->scale = PD_INFER_LOG_RATIO;
+		e->est = log(t / b);
+		e->se = sqrt(vt / (t * t) + vb / (b * b));
+	} else if (base_clear) {
+		double r = t / b;
+		e->scale = PD_INFER_RATIO;
+		e->est = (t - b) / fabs(b);
+		e->se = sqrt(vt + r * r * vb) / fabs(b);
+	} else {
+		e->scale = PD_INFER_ABSOLUTE;
+		e->est = t - b;
+		e->se = sqrt(vt + vb);
+	}
+}
+
+static size_t min_n_of(const struct pd_infer_rule *rule)
+{
+	return rule->min_n ? rule->min_n : 10;
+}
+
+void pd_infer_judge(struct pd_infer_result *out, const struct pd_infer_side *base,
+		    const struct pd_infer_side *target, const struct pd_infer_rule *rule,
+		    const struct pd_infer_family *fam)
+{
+	start(out, fam, 1);
+	if (base->n < 2 || target->n < 2)
+		return;
+	double g = pooled_gap(base->gap, target->gap);
+	if (g == 0)
+		g = fabs(target->mean - base->mean); /* each side constant */
+	struct estimate e = {.base = base->mean,
+			     .target = target->mean,
+			     .seconds = (double)target->n * rule->step_s};
+	double vb = fmax(base->var_mean, floor_of(g)), vt = fmax(target->var_mean, floor_of(g));
+	double q = pd_infer_qnorm(1 - fam->alpha / (double)out->m / 2);
+	choose_scale(&e, vb, vt, q);
+	finish(out, &e, rule, fam);
+	if (g == 0) /* one same value throughout both windows */
+		out->verdict = PD_INFER_SAME, out->reason = PD_INFER_CONSTANT;
+	else if (base->n < min_n_of(rule) || target->n < min_n_of(rule))
+		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_FEW_SAMPLES;
+}
+
+/* ---- replicated baselines ---- */
+
+void pd_infer_spread_of(struct pd_infer_spread *out, const struct pd_infer_side *base, size_t k)
+{
+	*out = (struct pd_infer_spread){.k = k, .log_scale = k > 0, .n_min = k ? base[0].n : 0};
+	for (size_t i = 0; i < k; i++) {
+		out->log_scale &= base[i].mean > 0;
+		out->gap = pooled_gap(out->gap, base[i].gap);
+		out->n_min = base[i].n < out->n_min ? base[i].n : out->n_min;
+		out->base_level += base[i].mean / (double)k;
+	}
+	double sum = 0, ss = 0;
+	for (size_t i = 0; i < k; i++) {
+		double x = out->log_scale ? log(base[i].mean) : base[i].mean;
+		double w = fmax(base[i].var_mean, floor_of(out->gap));
+		sum += x;
+		out->within_abs += w / (double)k;
+		out->within +=
+			(out->log_scale ? w / (base[i].mean * base[i].mean) : w) / (double)k;
+	}
+	out->center = k ? sum / (double)k : 0;
+	for (size_t i = 0; i < k; i++) {
+		double x = out->log_scale ? log(base[i].mean) : base[i].mean;
+		ss += (x - out->center) * (x - out->center);
+	}
+	out->s2 = k >= 2 ? ss / (double)(k - 1) : 0;
+}
+
+double pd_infer_moderate(const struct pd_infer_prior *prior, double s2, double d)
+{
+	if (!(prior->d0 > 0))
+		return s2;
+	return (prior->d0 * prior->s0sq + d * s2) / (prior->d0 + d);
+}
+
+/* The moment estimates of limma's fitFDist on the log variances x[0..n) with d[0..n) df. */
+static void fit_moments(struct pd_infer_prior *out, const double *x, const double *d, size_t n)
+{
+	double emean = 0, evar = 0, tri = 0;
+	for (size_t i = 0; i < n; i++)
+		emean += (x[i] - pd_infer_digamma(d[i] / 2) + log(d[i] / 2)) / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double e = x[i] - pd_infer_digamma(d[i] / 2) + log(d[i] / 2) - emean;
+		evar += e * e / (double)(n - 1);
+		tri += pd_infer_trigamma(d[i] / 2) / (double)n;
+	}
+	evar -= tri;
+	if (evar > 0) {
+		out->d0 = fmin(2 * pd_infer_trigamma_inv(evar), D0_CAP);
+		out->s0sq = exp(emean + pd_infer_digamma(out->d0 / 2) - log(out->d0 / 2));
+	} else { /* the variances vary no more than chance: an infinite prior */
+		out->d0 = D0_CAP;
+		out->s0sq = exp(emean);
+	}
+}
+
+void pd_infer_prior_fit(struct pd_infer_prior *out, const struct pd_infer_spread *spreads,
+			size_t n)
+{
+	*out = (struct pd_infer_prior){0};
+	double *x = pd_xmalloc((n + 1) * sizeof(*x)), *d = pd_xmalloc((n + 1) * sizeof(*d));
+	double *sorted = pd_xmalloc((n + 1) * sizeof(*sorted));
+	size_t used = 0;
+	for (size_t i = 0; i < n; i++)
+		if (spreads[i].log_scale && spreads[i].k >= 2) {
+			sorted[used] = spreads[i].s2;
+			d[used] = (double)(spreads[i].k - 1);
+			x[used++] = spreads[i].s2;
+		}
+	if (used >= 3) {
+		pd_stats_sort(sorted, used);
+		double med = pd_stats_quantile_sorted(sorted, used, 0.5);
+		double lo = 1e-5 * (med > 0 ? med : 1); /* limma's floor of zero variances */
+		for (size_t i = 0; i < used; i++)
+			x[i] = log(fmax(x[i], lo));
+		fit_moments(out, x, d, used);
+	}
+	free(x), free(d), free(sorted);
+}
+
+/* The estimate against k >= 2 baselines on the log (or ratio) scale: the target is a new
+ * run, so the moderated between-run variance counts (1 + 1/k) times. */
+static void estimate_rel(struct estimate *e, const struct pd_infer_spread *sp,
+			 const struct pd_infer_prior *prior, double vt, double a)
+{
+	double d = (double)(sp->k - 1), s2 = pd_infer_moderate(prior, sp->s2, d);
+	double runs = s2 * (1 + 1 / (double)sp->k), t = e->target;
+	e->df = prior->d0 > 0 ? prior->d0 + d : d;
+	e->base = exp(sp->center);
+	if (t > quantile_of(1 - a / 2, e->df) * sqrt(vt)) {
+		e->scale = PD_INFER_LOG_RATIO;
+		e->est = log(t) - sp->center;
+		e->se = sqrt(runs + fmax(0, vt / (t * t) - sp->within));
+	} else { /* the target's level holds 0: the ratio to the baselines' level */
+		e->scale = PD_INFER_RATIO;
+		e->est = t / e->base - 1;
+		e->se = sqrt(runs + fmax(0, vt / (e->base * e->base) - sp->within));
+	}
+}
+
+/* The same in the metric's unit (some baseline level not positive): not moderated. */
+static void estimate_abs(struct estimate *e, const struct pd_infer_spread *sp, double vt)
+{
+	double k = (double)sp->k;
+	e->scale = PD_INFER_ABSOLUTE;
+	e->base = sp->base_level;
+	e->est = e->target - sp->base_level;
+	if (sp->s2 > 0) {
+		e->df = k - 1;
+		e->se = sqrt(sp->s2 * (1 + 1 / k) + fmax(0, vt - sp->within_abs));
+	} else { /* the baselines agree exactly (all zero): within-run noise only */
+		e->df = 0;
+		e->se = sqrt(vt + sp->within_abs / k);
+	}
+}
+
+void pd_infer_judge_reps(struct pd_infer_result *out, const struct pd_infer_spread *spread,
+			 const struct pd_infer_prior *prior, const struct pd_infer_side *target,
+			 const struct pd_infer_rule *rule, const struct pd_infer_family *fam)
+{
+	if (spread->k < 2) {
+		struct pd_infer_side b = {.n = spread->n_min,
+					  .mean = spread->base_level,
+					  .var_mean = spread->within_abs,
+					  .gap = spread->gap};
+		pd_infer_judge(out, &b, target, rule, fam);
+		return;
+	}
+	start(out, fam, spread->k);
+	if (spread->n_min < 2 || target->n < 2)
+		return;
+	double g = pooled_gap(spread->gap, target->gap);
+	double vt = fmax(target->var_mean, floor_of(g)), a = fam->alpha / (double)out->m;
+	struct estimate e = {.target = target->mean,
+			     .seconds = (double)target->n * rule->step_s};
+	if (spread->log_scale)
+		estimate_rel(&e, spread, prior, vt, a);
+	else
+		estimate_abs(&e, spread, vt);
+	finish(out, &e, rule, fam);
+	if (spread->n_min < min_n_of(rule) || target->n < min_n_of(rule))
+		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_FEW_SAMPLES;
+}

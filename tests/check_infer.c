@@ -1,0 +1,474 @@
+#include "check_suites.h"
+
+#include "analyze/infer.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Reference values: R's qnorm/qt/pt, digamma/trigamma; computed with scipy 1.10
+ * (scipy.stats.norm.ppf, t.ppf, t.sf, scipy.special.digamma/polygamma, brentq for
+ * inverses), which agree with R to the digits shown. */
+
+START_TEST(test_infer_qnorm_matches_r)
+{
+	/* R: qnorm(1 - 0.05/600) = 3.764823649533926, the Bonferroni z of 300 two-sided
+	 * tests at alpha 0.05. (3.9352 in the brief is neither this nor qnorm(1 - 0.05/1200)
+	 * = 3.934605861560465, a family of 600.) */
+	ck_assert_double_eq_tol(pd_infer_qnorm(1 - 0.05 / 600), 3.764823649533926, 1e-12);
+	ck_assert_double_eq_tol(pd_infer_qnorm(1 - 0.05 / 1200), 3.934605861560465, 1e-12);
+	ck_assert_double_eq_tol(pd_infer_qnorm(0.975), 1.959963984540054, 1e-13);
+	ck_assert_double_eq_tol(pd_infer_qnorm(1e-10), -6.361340902404056, 1e-11);
+	ck_assert_double_eq_tol(pd_infer_qnorm(0.5), 0, 1e-15);
+}
+END_TEST
+
+START_TEST(test_infer_t_matches_r)
+{
+	/* R: qt(0.975, 3), qt(1 - 0.05/600, 10), qt(0.999, 2.5); 2 * pt(-2, 5),
+	 * 2 * pt(-4.5, 7.3), 2 * pt(-0.3, 40) */
+	ck_assert_double_eq_tol(pd_infer_qt(0.975, 3), 3.182446305284263, 1e-10);
+	ck_assert_double_eq_tol(pd_infer_qt(1 - 0.05 / 600, 10), 5.827267022850444, 1e-9);
+	ck_assert_double_eq_tol(pd_infer_qt(0.999, 2.5), 13.822193110834316, 1e-8);
+	ck_assert_double_eq_tol(pd_infer_qt(0.025, 3), -3.182446305284263, 1e-10);
+	ck_assert_double_eq_tol(pd_infer_t_tail2(2, 5), 0.10193947882985828, 1e-13);
+	ck_assert_double_eq_tol(pd_infer_t_tail2(-4.5, 7.3), 0.0025193737332427964, 1e-14);
+	ck_assert_double_eq_tol(pd_infer_t_tail2(0.3, 40), 0.7657307167710191, 1e-13);
+}
+END_TEST
+
+START_TEST(test_infer_polygamma_matches_r)
+{
+	/* digamma(1) = -Euler's gamma; trigamma(1) = pi^2 / 6 */
+	ck_assert_double_eq_tol(pd_infer_digamma(1), -0.5772156649015329, 1e-13);
+	ck_assert_double_eq_tol(pd_infer_digamma(0.3), -3.502524222200133, 1e-12);
+	ck_assert_double_eq_tol(pd_infer_digamma(7.5), 1.9467574842460866, 1e-13);
+	ck_assert_double_eq_tol(pd_infer_trigamma(1), M_PI * M_PI / 6, 1e-13);
+	ck_assert_double_eq_tol(pd_infer_trigamma(0.3), 12.245364546107734, 1e-11);
+	/* trigamma(x) = 0.5 at x = 2.459952948352619, = 20 at 0.23077632915237792 */
+	ck_assert_double_eq_tol(pd_infer_trigamma_inv(0.5), 2.459952948352619, 1e-7);
+	ck_assert_double_eq_tol(pd_infer_trigamma_inv(20), 0.23077632915237792, 1e-8);
+}
+END_TEST
+
+static void side_of(struct pd_infer_side *out, const double *v, size_t n)
+{
+	struct pd_sample s;
+	double *sorted = malloc((n + 1) * sizeof(*sorted));
+	pd_sample_prepare(&s, v, v, n, sorted);
+	pd_infer_side_of(out, &s);
+	free(sorted);
+}
+
+START_TEST(test_infer_ar1_variance_by_hand)
+{
+	/* F(0.5, 3): Var(mean of 3) = sigma^2 / 9 (3 + 2 * 2 * 0.5 + 2 * 0.25) = 5.5 / 9,
+	 * so F = 5.5 / 3. */
+	ck_assert_double_eq_tol(pd_infer_ar1_factor(0.5, 3), 5.5 / 3, 1e-12);
+	ck_assert_double_eq_tol(pd_infer_ar1_factor(0, 240), 1, 1e-15);
+	/* v = 1 2 3 2 1: mean 1.8, deviations -0.8 0.2 1.2 0.2 -0.8, ss = 2.8,
+	 * lag sum = -0.16 + 0.24 + 0.24 - 0.16 = 0.16, r = 0.16 / 2.8 = 0.0571429;
+	 * Kendall: phi = r + (1 + 3 r) / 5 = 0.2914286; s^2 = 2.8 / 4 = 0.7. */
+	const double v[] = {1, 2, 3, 2, 1};
+	struct pd_infer_side s;
+	side_of(&s, v, 5);
+	double phi = 0.16 / 2.8 + (1 + 3 * 0.16 / 2.8) / 5;
+	ck_assert_double_eq_tol(s.mean, 1.8, 1e-12);
+	ck_assert_double_eq_tol(s.phi, phi, 1e-12);
+	/* F independently: (1/n) sum_ij phi^|i-j| (the covariance sum, not the closed form) */
+	double f = 0;
+	for (int i = 0; i < 5; i++)
+		for (int j = 0; j < 5; j++)
+			f += pow(phi, abs(i - j)) / 5;
+	ck_assert_double_eq_tol(f, 1.5908886981357766, 1e-12); /* numpy, same sum */
+	ck_assert_double_eq_tol(s.var_mean, 0.7 * f / 5, 1e-12);
+	ck_assert_double_eq_tol(s.n_eff, 5 / f, 1e-12);
+	ck_assert_double_eq_tol(s.gap, 1, 1e-15);
+}
+END_TEST
+
+START_TEST(test_infer_limma_by_hand)
+{
+	/* posterior: d0 = 4, s0^2 = 0.0016, d = 2, s^2 = 0.0004:
+	 * (4 * 0.0016 + 2 * 0.0004) / 6 = 0.0072 / 6 = 0.0012 */
+	struct pd_infer_prior pr = {.s0sq = 0.0016, .d0 = 4};
+	ck_assert_double_eq_tol(pd_infer_moderate(&pr, 0.0004, 2), 0.0012, 1e-15);
+	struct pd_infer_prior none = {0};
+	ck_assert_double_eq_tol(pd_infer_moderate(&none, 0.0004, 2), 0.0004, 1e-15);
+	/* fitFDist by moments (Smyth 2004), reference computed in scipy:
+	 * e = log s2 - digamma(d/2) + log(d/2); evar = var(e) - mean(trigamma(d/2));
+	 * d0 = 2 trigammaInverse(evar); s0^2 = exp(mean(e) + digamma(d0/2) - log(d0/2)). */
+	const double s2[] = {0.0001, 0.04, 0.0025, 0.0009, 0.02, 0.0003};
+	struct pd_infer_spread sp[6];
+	for (int i = 0; i < 6; i++)
+		sp[i] = (struct pd_infer_spread){.k = 3, .log_scale = 1, .s2 = s2[i]};
+	struct pd_infer_prior fit;
+	pd_infer_prior_fit(&fit, sp, 6);
+	ck_assert_double_eq_tol(fit.d0, 1.1570659242913028, 1e-6);
+	ck_assert_double_eq_tol(fit.s0sq, 0.0011832342823952457, 1e-9);
+	/* variances that vary less than chance: evar < 0, an infinite prior at exp(mean e) */
+	const double calm[] = {0.001, 0.004, 0.0025, 0.0009, 0.002};
+	for (int i = 0; i < 5; i++)
+		sp[i].s2 = calm[i];
+	pd_infer_prior_fit(&fit, sp, 5);
+	ck_assert_double_eq_tol(fit.d0, 1e4, 1e-9);
+	ck_assert_double_eq_tol(fit.s0sq, 0.0031749440701247782, 1e-12);
+}
+END_TEST
+
+/* ---- simulation: a fixed-seed PRNG (splitmix64) and Box-Muller ---- */
+
+static uint64_t rng_state;
+
+static double uniform(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return ((double)((z ^ (z >> 31)) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* Marsaglia's polar method, both of each pair used (no sine or cosine). */
+static double gauss(void)
+{
+	static double spare;
+	static int has_spare;
+	if (has_spare) {
+		has_spare = 0;
+		return spare;
+	}
+	double u, v, r;
+	do {
+		u = 2 * uniform() - 1, v = 2 * uniform() - 1, r = u * u + v * v;
+	} while (r >= 1 || r == 0);
+	double f = sqrt(-2 * log(r) / r);
+	spare = v * f, has_spare = 1;
+	return u * f;
+}
+
+/* level (1 + sd x_i), x a stationary AR(1) of unit variance and lag-1 phi. */
+static void ar1(double *v, size_t n, double phi, double level, double sd)
+{
+	double x = gauss(), e = sqrt(1 - phi * phi);
+	for (size_t i = 0; i < n; i++) {
+		v[i] = level * (1 + sd * x);
+		x = phi * x + e * gauss();
+	}
+}
+
+#define N_SIDE 240
+static const struct pd_infer_rule rule5 = {.threshold_pct = 5, .worse = 1, .nonneg = 1};
+
+/* One delta: baseline at 100, target at 100 (1 + step), both with noise sd (of level). */
+static void judge_pair(struct pd_infer_result *r, double phi, double sd, double step, size_t m)
+{
+	double b[N_SIDE], t[N_SIDE];
+	ar1(b, N_SIDE, phi, 100, sd);
+	ar1(t, N_SIDE, phi, 100 * (1 + step), sd);
+	struct pd_infer_side sb, st;
+	side_of(&sb, b, N_SIDE);
+	side_of(&st, t, N_SIDE);
+	pd_infer_judge(r, &sb, &st, &rule5, &(struct pd_infer_family){m, 0.05});
+}
+
+static const double lags[] = {0, 0.5, 0.9, 0.97, 0.99};
+
+/* Null deltas, families of 300: 0 false regressions in 60 families bounds the family
+ * rate below 1 - 0.05^(1/60) = 4.9 % with 95 % confidence; we assert at most 3 of 60 (5 %)
+ * and print how often the interval excluded 0 (the significance, with no threshold). */
+START_TEST(test_infer_null_family_no_false_regression)
+{
+	rng_state = 15;
+	for (size_t l = 0; l < 5; l++) {
+		int fam_regr = 0, fam_sig = 0;
+		for (int f = 0; f < 60; f++) {
+			int regr = 0, sig = 0;
+			for (int i = 0; i < 300; i++) {
+				struct pd_infer_result r;
+				judge_pair(&r, lags[l], 0.01, 0, 300);
+				regr += r.verdict == PD_INFER_REGRESSION;
+				sig += r.p_adj < 0.05;
+			}
+			fam_regr += regr > 0, fam_sig += sig > 0;
+		}
+		printf("infer null phi %.2f: families with a false regression %d/60, with an "
+		       "interval excluding 0 %d/60\n",
+		       lags[l], fam_regr, fam_sig);
+		ck_assert_int_le(fam_regr, 3);
+	}
+}
+END_TEST
+
+/* +10 % (twice the threshold) on sd 1 % noise, m = 300: found in >= 95 % up to phi 0.97. */
+START_TEST(test_infer_power_twice_threshold)
+{
+	rng_state = 16;
+	for (size_t l = 0; l < 5; l++) {
+		int found = 0, boundary = 0, n = 600;
+		for (int i = 0; i < n; i++) {
+			struct pd_infer_result r;
+			judge_pair(&r, lags[l], 0.01, 0.10, 300);
+			found += r.verdict == PD_INFER_REGRESSION;
+			judge_pair(&r, lags[l], 0.01, 0.05, 300);
+			boundary += r.verdict == PD_INFER_REGRESSION;
+		}
+		printf("infer power phi %.2f: +10%% found %.3f; at the threshold (+5%%) "
+		       "regression %.4f\n",
+		       lags[l], (double)found / n, (double)boundary / n);
+		if (lags[l] <= 0.97)
+			ck_assert_int_ge(found, 95 * n / 100);
+	}
+}
+END_TEST
+
+START_TEST(test_infer_rss_step_found)
+{
+	/* the seed's fact (c): RSS, lag-1 0.97, noise 0.4 %, +13 % after the failover, in a
+	 * family of 360 */
+	rng_state = 17;
+	int found = 0;
+	for (int i = 0; i < 200; i++) {
+		double b[N_SIDE], t[N_SIDE];
+		ar1(b, N_SIDE, 0.97, 1e9, 0.004);
+		ar1(t, N_SIDE, 0.97, 1.13e9, 0.004);
+		struct pd_infer_side sb, st;
+		struct pd_infer_result r;
+		side_of(&sb, b, N_SIDE);
+		side_of(&st, t, N_SIDE);
+		pd_infer_judge(&r, &sb, &st, &rule5, &(struct pd_infer_family){360, 0.05});
+		ck_assert(r.valid & PD_INFER_HAS_PCT);
+		ck_assert(r.lo_pct > 5 && r.hi_pct < 25);
+		found += r.verdict == PD_INFER_REGRESSION && r.p_adj < 0.05;
+	}
+	ck_assert_int_eq(found, 200);
+}
+END_TEST
+
+/* p_adj < alpha exactly when the family interval excludes 0, on every scale. */
+START_TEST(test_infer_p_agrees_with_interval)
+{
+	rng_state = 18;
+	int excl = 0;
+	for (int i = 0; i < 1500; i++) {
+		struct pd_infer_result r;
+		double step = (double)(i % 7) * 0.004;
+		judge_pair(&r, lags[i % 5], 0.01, step, 1 + (size_t)(i % 400));
+		int out0 = r.lo_pct > 0 || r.hi_pct < 0;
+		ck_assert_int_eq(out0, r.p_adj < 0.05);
+		excl += out0;
+	}
+	ck_assert(excl > 150 && excl < 1350); /* both sides of the boundary were visited */
+}
+END_TEST
+
+static int all_finite(const struct pd_infer_result *r)
+{
+	const double f[] = {
+		r->base_level, r->target_level, r->delta_pct, r->lo_pct,      r->hi_pct,
+		r->delta_abs,  r->lo_abs,       r->hi_abs,    r->delta_count, r->lo_count,
+		r->hi_count,   r->stat,         r->df,        r->p,           r->p_adj,
+		r->level};
+	for (size_t i = 0; i < sizeof(f) / sizeof(*f); i++)
+		if (!isfinite(f[i]))
+			return 0;
+	return 1;
+}
+
+START_TEST(test_infer_zero_baseline_gives_counts)
+{
+	/* query_errors: 0 in the baseline, ~54.6/s in the target window of 240 samples of
+	 * 10 s: about 54.6 * 2400 = 131040 failed queries */
+	rng_state = 19;
+	double b[N_SIDE] = {0}, t[N_SIDE];
+	ar1(t, N_SIDE, 0.5, 54.6, 0.1);
+	struct pd_infer_side sb, st;
+	side_of(&sb, b, N_SIDE);
+	side_of(&st, t, N_SIDE);
+	struct pd_infer_rule rule = {
+		.threshold_pct = 5, .worse = 1, .nonneg = 1, .rate = 1, .step_s = 10};
+	struct pd_infer_result r;
+	pd_infer_judge(&r, &sb, &st, &rule, &(struct pd_infer_family){300, 0.05});
+	ck_assert(all_finite(&r));
+	ck_assert_int_eq(r.scale, PD_INFER_ABSOLUTE);
+	ck_assert(!(r.valid & PD_INFER_HAS_PCT) && (r.valid & PD_INFER_HAS_COUNT));
+	ck_assert_double_eq_tol(r.delta_count, 54.6 * 2400, 0.02 * 54.6 * 2400);
+	ck_assert(r.lo_count > 0.8 * 54.6 * 2400 && r.hi_count < 1.2 * 54.6 * 2400);
+	ck_assert_int_eq(r.verdict, PD_INFER_INCONCLUSIVE);
+	ck_assert_int_eq(r.reason, PD_INFER_ZERO_BASELINE);
+	rule.has_abs = 1, rule.abs_threshold = 10; /* any 10 failed queries are a regression */
+	pd_infer_judge(&r, &sb, &st, &rule, &(struct pd_infer_family){300, 0.05});
+	ck_assert_int_eq(r.verdict, PD_INFER_REGRESSION);
+	ck_assert(r.p_adj < 0.05);
+}
+END_TEST
+
+START_TEST(test_infer_quantized_interval_never_empty)
+{
+	/* integer counts around 10 (sd 0.3: mostly 10, a few 9 and 11) */
+	rng_state = 20;
+	for (int i = 0; i < 500; i++) {
+		double b[N_SIDE], t[N_SIDE];
+		ar1(b, N_SIDE, 0.9, 10, 0.03);
+		ar1(t, N_SIDE, 0.9, 10, 0.03);
+		for (int j = 0; j < N_SIDE; j++)
+			b[j] = round(b[j]), t[j] = round(t[j]);
+		t[i % N_SIDE] = 11; /* at least one other value on the target side */
+		struct pd_infer_side sb, st;
+		struct pd_infer_result r;
+		side_of(&sb, b, N_SIDE);
+		side_of(&st, t, N_SIDE);
+		pd_infer_judge(&r, &sb, &st, &rule5, &(struct pd_infer_family){300, 0.05});
+		ck_assert(all_finite(&r));
+		ck_assert(r.hi_pct - r.lo_pct > 0.1);
+	}
+	/* a baseline all 10 against a target all 10 but one 11: the gap 1 floors both means'
+	 * variance at (1/2)^2 / 12 = 1/48 */
+	double b[N_SIDE], t[N_SIDE];
+	for (int j = 0; j < N_SIDE; j++)
+		b[j] = t[j] = 10;
+	t[100] = 11;
+	struct pd_infer_side sb, st;
+	struct pd_infer_result r;
+	side_of(&sb, b, N_SIDE);
+	side_of(&st, t, N_SIDE);
+	pd_infer_judge(&r, &sb, &st, &rule5, &(struct pd_infer_family){1, 0.05});
+	/* log scale: se = sqrt(vt / mt^2 + 1/48 / 100), vt = max(var_mean_t, 1/48) */
+	double mt = 10 + 1.0 / N_SIDE, vt = fmax(st.var_mean, 1.0 / 48);
+	double se = sqrt(vt / (mt * mt) + 1.0 / 48 / 100), q = 1.959963984540054;
+	ck_assert_double_eq_tol(r.hi_pct, 100 * (exp(log(mt / 10) + q * se) - 1), 1e-9);
+	/* only one same value throughout both windows gives [0, 0], and says so */
+	side_of(&st, b, N_SIDE);
+	pd_infer_judge(&r, &sb, &st, &rule5, &(struct pd_infer_family){1, 0.05});
+	ck_assert(r.lo_pct == 0 && r.hi_pct == 0);
+	ck_assert_int_eq(r.reason, PD_INFER_CONSTANT);
+	ck_assert_int_eq(r.verdict, PD_INFER_SAME);
+}
+END_TEST
+
+START_TEST(test_infer_degenerate_inputs_stay_finite)
+{
+	const double zeros[20] = {0}, neg[] = {-5, -4, -6, -5, -5, -4, -6, -5, -5, -4, -6, -5},
+		     huge[] = {1e300, 1e300, 1e300, 1e300, 1e300, 1e300,
+			       1e300, 1e300, 1e300, 1e300, 1e300, 0};
+	const double *sets[] = {zeros, neg, huge, zeros};
+	const size_t ns[] = {20, 12, 12, 1};
+	struct pd_infer_rule rule = {.threshold_pct = 5, .worse = -1, .rate = 1, .step_s = 1};
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++) {
+			struct pd_infer_side a, b;
+			struct pd_infer_result r;
+			side_of(&a, sets[i], ns[i]);
+			side_of(&b, sets[j], ns[j]);
+			pd_infer_judge(&r, &a, &b, &rule, &(struct pd_infer_family){0, 0.05});
+			ck_assert_msg(all_finite(&r), "sets %d %d", i, j);
+			if (ns[i] < 10 || ns[j] < 10)
+				ck_assert_int_eq(r.verdict, PD_INFER_INCONCLUSIVE);
+		}
+}
+END_TEST
+
+/* ---- replicated baselines ---- */
+
+#define N_REP 240
+
+/* A draw: n_metrics metrics, 4 runs each whose level differs by sd 4 % (lognormal), within
+ * noise AR(1) phi 0.5 sd 1 %; runs 0-2 the baselines, run 3 the target (times 1 + step).
+ * The prior is fitted over all the draw's metrics; the first `family` are judged as the
+ * family (the others stand for drill-downs, which inform the prior but are not counted).
+ * found[f] gets the number of regressions or improvements in the family of families[f]. */
+static void replicated_draw(int *found, size_t n_metrics, const size_t *families, size_t nf,
+			    double step)
+{
+	struct pd_infer_spread *sp = malloc(n_metrics * sizeof(*sp));
+	struct pd_infer_side *tg = malloc(n_metrics * sizeof(*tg));
+	double v[N_REP];
+	for (size_t i = 0; i < n_metrics; i++) {
+		struct pd_infer_side base[3];
+		for (int k = 0; k < 4; k++) {
+			double level = 100 * exp(0.04 * gauss()) * (k == 3 ? 1 + step : 1);
+			ar1(v, N_REP, 0.5, level, 0.01);
+			side_of(k == 3 ? &tg[i] : &base[k], v, N_REP);
+		}
+		pd_infer_spread_of(&sp[i], base, 3);
+	}
+	struct pd_infer_prior prior;
+	pd_infer_prior_fit(&prior, sp, n_metrics);
+	for (size_t f = 0; f < nf; f++) {
+		found[f] = 0;
+		for (size_t i = 0; i < families[f]; i++) {
+			struct pd_infer_result r;
+			pd_infer_judge_reps(&r, &sp[i], &prior, &tg[i], &rule5,
+					    &(struct pd_infer_family){families[f], 0.05});
+			ck_assert_int_eq(r.noise, PD_INFER_NOISE_RUNS);
+			found[f] += r.verdict == PD_INFER_REGRESSION ||
+				    r.verdict == PD_INFER_IMPROVEMENT;
+		}
+	}
+	free(sp), free(tg);
+}
+
+/* Three baselines against a fourth run, a family of 10 judged, the prior over 100 metrics.
+ * (With a family of 300 no method reading the interval against +-5 % can reach 95 %: even
+ * with the variance known, a +30 % step is found with probability
+ * Phi((log 1.3 - log 1.05) / (0.04 sqrt(4/3)) - 3.765) = Phi(0.86) = 0.80; at m = 10,
+ * Phi(4.62 - 2.81) = 0.965. The m = 300 rate is printed.) */
+START_TEST(test_infer_replicated_baselines)
+{
+	rng_state = 21;
+	const size_t fams[] = {5, 10}, all[] = {300};
+	int quiet = 0, found[2] = {0, 0}, f[2], draws = 100;
+	for (int d = 0; d < draws; d++) {
+		if (d < draws / 2) { /* 50 null draws: 48 quiet ones are 95 % */
+			replicated_draw(f, 100, fams, 1, 0);
+			quiet += f[0] == 0;
+		}
+		replicated_draw(f, 100, fams, 2, 0.30);
+		found[0] += f[0], found[1] += f[1];
+	}
+	replicated_draw(f, 300, all, 1, 0.30);
+	printf("infer replicated k=3, between-run sd 4%%: draws without a finding %d/%d; "
+	       "+30%% found %.3f (m = 5), %.3f (m = 10), %.3f (m = 300)\n",
+	       quiet, draws / 2, found[0] / (5.0 * draws), found[1] / (10.0 * draws),
+	       f[0] / 300.0);
+	ck_assert_int_ge(quiet, 95 * draws / 200);
+	ck_assert_int_ge(found[0], 95 * 5 * draws / 100);
+}
+END_TEST
+
+START_TEST(test_infer_single_baseline_says_threshold_stands_in)
+{
+	rng_state = 22;
+	struct pd_infer_result r;
+	judge_pair(&r, 0.5, 0.01, 0, 10);
+	ck_assert_int_eq(r.noise, PD_INFER_NOISE_WITHIN);
+	ck_assert_uint_eq(r.k, 1);
+	ck_assert_str_eq(pd_infer_noise_text(r.noise),
+			 "run-to-run variance not measured; the threshold stands in for it");
+	ck_assert_int_eq(r.verdict, PD_INFER_SAME);
+	ck_assert_double_eq_tol(r.level, 1 - 0.05 / 10, 1e-15);
+}
+END_TEST
+
+Suite *pd_suite_infer(void)
+{
+	Suite *s = suite_create("infer");
+	TCase *tc = tcase_create("infer");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_infer_qnorm_matches_r);
+	tcase_add_test(tc, test_infer_t_matches_r);
+	tcase_add_test(tc, test_infer_polygamma_matches_r);
+	tcase_add_test(tc, test_infer_ar1_variance_by_hand);
+	tcase_add_test(tc, test_infer_limma_by_hand);
+	tcase_add_test(tc, test_infer_null_family_no_false_regression);
+	tcase_add_test(tc, test_infer_power_twice_threshold);
+	tcase_add_test(tc, test_infer_rss_step_found);
+	tcase_add_test(tc, test_infer_p_agrees_with_interval);
+	tcase_add_test(tc, test_infer_zero_baseline_gives_counts);
+	tcase_add_test(tc, test_infer_quantized_interval_never_empty);
+	tcase_add_test(tc, test_infer_degenerate_inputs_stay_finite);
+	tcase_add_test(tc, test_infer_replicated_baselines);
+	tcase_add_test(tc, test_infer_single_baseline_says_threshold_stands_in);
+	suite_add_tcase(s, tc);
+	return s;
+}
