@@ -99,6 +99,7 @@ static const char usage_more[] =
 	"\n"
 	"limits on input (raise them with the flags):\n"
 	"  --max-file-size BYTES  one input file (default 1 GiB)\n"
+	"  --max-bundle-size BYTES  a tarball bundle, uncompressed (default 4 GiB)\n"
 	"  --max-samples N        samples in one series (default 50000000)\n"
 	"  --max-series N         series in one run (default 100000)\n"
 	"  --max-line BYTES       one console or INI line (default 1 MiB)\n"
@@ -321,6 +322,8 @@ static int with_value(struct opts *o, const char *flag, const char *val)
 		return parse_pull_flag(o, flag, val);
 	else if (!strcmp(flag, "--max-file-size"))
 		return parse_count(&o->lim.max_file_bytes, flag, val);
+	else if (!strcmp(flag, "--max-bundle-size"))
+		return parse_count(&o->lim.max_bundle_bytes, flag, val);
 	else if (!strcmp(flag, "--max-samples"))
 		return parse_count(&o->lim.max_samples, flag, val);
 	else if (!strcmp(flag, "--max-series"))
@@ -349,6 +352,7 @@ static int takes_value(const char *a)
 					    "--baseline-event-time",
 					    "--baseline-console-utc-offset",
 					    "--max-file-size",
+					    "--max-bundle-size",
 					    "--max-samples",
 					    "--max-series",
 					    "--max-line",

@@ -53,25 +53,49 @@ static int read_all(struct pd_buf *out, int fd, const char *path, size_t limit,
 	return 0;
 }
 
-int pd_file_read(struct pd_buf *out, const char *path, size_t limit, struct pd_err *err)
+int pd_file_open(int *fd, const char *path, int flags, struct pd_err *err)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	int oflags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	if (flags & PD_FILE_NOFOLLOW)
+		oflags |= O_NOFOLLOW;
+	*fd = open(path, oflags);
+	if (*fd < 0 && errno == ELOOP && (flags & PD_FILE_NOFOLLOW))
+		return pd_err_at(
+			err, PD_EIO, path, 0, 0,
+			"a symbolic link: only regular files inside the bundle are read");
+	if (*fd < 0)
 		return pd_err_at(err, PD_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-	int rc = 0;
+	if (fstat(*fd, &st) == 0 && S_ISREG(st.st_mode))
+		return 0;
+	close(*fd);
+	*fd = -1;
+	return pd_err_at(err, PD_EIO, path, 0, 0,
+			 "not a regular file (a directory, FIFO, device or socket)");
+}
+
+int pd_file_read_fd(struct pd_buf *out, int fd, const char *path, size_t limit,
+		    struct pd_err *err)
+{
+	struct stat st;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		if ((size_t)st.st_size > limit)
-			rc = pd_err_at(
+			return pd_err_at(
 				err, PD_ELIMIT, path, 0, 0,
 				"file of %lld bytes is larger than the limit of %zu bytes "
 				"(see --max-file-size)",
 				(long long)st.st_size, limit);
-		else
-			pd_buf_grow(out, (size_t)st.st_size + 1);
+		pd_buf_grow(out, (size_t)st.st_size + 1);
 	}
-	if (!rc)
-		rc = read_all(out, fd, path, limit, err);
+	return read_all(out, fd, path, limit, err);
+}
+
+int pd_file_read(struct pd_buf *out, const char *path, size_t limit, struct pd_err *err)
+{
+	int fd, rc = pd_file_open(&fd, path, 0, err);
+	if (rc < 0)
+		return rc;
+	rc = pd_file_read_fd(out, fd, path, limit, err);
 	close(fd);
 	return rc;
 }

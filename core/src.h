@@ -8,16 +8,19 @@
 
 /* Explicit limits on untrusted input; each has a flag to raise it (see --help). */
 struct pd_limits {
-	size_t max_file_bytes; /* one input file */
-	size_t max_samples;    /* one series */
-	size_t max_series;     /* one run */
-	size_t max_line;       /* one console or INI line */
-	unsigned max_depth;    /* JSON/XML nesting */
+	size_t max_file_bytes;   /* one input file */
+	size_t max_samples;      /* one series */
+	size_t max_series;       /* one run */
+	size_t max_line;         /* one console or INI line */
+	unsigned max_depth;      /* JSON/XML nesting */
+	size_t max_bundle_bytes; /* a tarball's members, uncompressed, all together */
 };
 
 #define PD_LIMITS_DEFAULT                                                                      \
 	{                                                                                      \
-		(size_t)1 << 30, (size_t)50 * 1000 * 1000, 100000, (size_t)1 << 20, 64         \
+		.max_file_bytes = (size_t)1 << 30, .max_samples = (size_t)50 * 1000 * 1000,    \
+		.max_series = 100000, .max_line = (size_t)1 << 20, .max_depth = 64,            \
+		.max_bundle_bytes = (size_t)4 << 30                                            \
 	}
 
 extern const struct pd_limits pd_limits_default;

@@ -4,79 +4,49 @@
 #include "ini.h"
 #include "jenkins.h"
 #include "perfdb.h"
+#include "tree.h"
 #include "../core/buf.h"
-#include "../core/file.h"
 #include "../core/xalloc.h"
 
-#include <dirent.h>
 #include <pthread.h>
-#include <errno.h>
-#include <stdarg.h>
-#include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-extern char **environ;
-
-/* One loader's state: the run being filled and a read buffer reused for every file. */
+/* One loader's state: the run being filled, the bundle's files, and the path (relative
+ * to the bundle root) of the file at hand. */
 struct loader {
 	struct pd_run *run;
 	const struct pd_limits *lim;
-	struct pd_buf data;
-	struct pd_buf path;
+	struct pd_tree *tree;
+	struct pd_buf rel;
 };
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The names in dir (no dot entries), sorted so that every run reads in the same order. */
-static int list_dir(struct pd_strv *out, const char *dir, struct pd_err *err)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	if (!d)
-		return pd_err_at(err, PD_EIO, dir, 0, 0, "cannot open directory: %s",
-				 strerror(errno));
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			pd_strv_add(out, e->d_name);
-	closedir(d);
-	if (out->n > 1)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
-	return 0;
-}
-
-static int is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* Sets l->path to "<run dir>/<a>[/<b>]" and returns it. */
+/* Sets l->rel to "<a>[/<b>]" and returns it. */
 static const char *join(struct loader *l, const char *a, const char *b)
 {
-	pd_buf_truncate(&l->path, 0);
-	pd_buf_addf(&l->path, "%s/%s", l->run->dir, a);
+	pd_buf_truncate(&l->rel, 0);
+	pd_buf_adds(&l->rel, a);
 	if (b)
-		pd_buf_addf(&l->path, "/%s", b);
-	return l->path.ptr;
+		pd_buf_addf(&l->rel, "/%s", b);
+	return l->rel.ptr;
 }
 
-/* Reads the file at l->path into l->data and describes it as src. */
+/* Reads the file at l->rel and describes it as src. */
 static int slurp(struct loader *l, struct pd_src *src, struct pd_err *err)
 {
-	int rc;
-	pd_buf_truncate(&l->data, 0);
-	if ((rc = pd_file_read(&l->data, l->path.ptr, l->lim->max_file_bytes, err)) < 0)
-		return rc;
-	*src = (struct pd_src){l->data.ptr, l->data.len, l->path.ptr, l->lim};
-	return 0;
+	return pd_tree_read(src, l->tree, l->rel.ptr, err);
+}
+
+/* 1 when rel is of kind want, 0 when not; a link, FIFO or unreadable entry is an error
+ * rather than absent (an unreadable jenkins/ is said, never taken for a missing one). */
+static int is_kind(struct loader *l, enum pd_tree_kind want, const char *rel,
+		   struct pd_err *err)
+{
+	enum pd_tree_kind kind;
+	int rc = pd_tree_kind(&kind, l->tree, rel, err);
+	return rc < 0 ? rc : kind == want;
 }
 
 /* The first name ending with suffix, or NULL; later ones are noted as ignored. */
@@ -111,12 +81,14 @@ static int load_configs(struct loader *l, struct pd_err *err)
 	struct pd_strv names = {0};
 	const char *spec, *test;
 	int rc = 0;
-	if (!is_dir(join(l, "perfrunner", NULL))) {
+	if ((rc = is_kind(l, PD_TREE_DIR, join(l, "perfrunner", NULL), err)) <= 0) {
+		if (rc < 0)
+			return rc;
 		pd_strv_addf(&l->run->notes, "no perfrunner/ configs: node roles unknown, "
 					     "event time not from config");
 		return 0;
 	}
-	if ((rc = list_dir(&names, l->path.ptr, err)) < 0)
+	if ((rc = pd_tree_list(&names, l->tree, l->rel.ptr, err)) < 0)
 		goto done;
 	if ((spec = pick(l, &names, ".spec"))) {
 		if ((rc = load_ini(l, &l->run->spec, spec, err)) < 0 ||
@@ -139,17 +111,18 @@ done:
 	return rc;
 }
 
+/* jenkins/: build.json, else build.xml; a jenkins/ that cannot be read is an error. */
 static int load_jenkins(struct loader *l, struct pd_err *err)
 {
 	struct pd_src src;
 	int rc;
-	if (pd_file_exists(join(l, "jenkins", "build.json"))) {
-		if ((rc = slurp(l, &src, err)) < 0)
+	if ((rc = is_kind(l, PD_TREE_FILE, join(l, "jenkins", "build.json"), err)) != 0) {
+		if (rc < 0 || (rc = slurp(l, &src, err)) < 0)
 			return rc;
 		return pd_jenkins_json_parse(&l->run->jenkins, &src, err);
 	}
-	if (pd_file_exists(join(l, "jenkins", "build.xml"))) {
-		if ((rc = slurp(l, &src, err)) < 0)
+	if ((rc = is_kind(l, PD_TREE_FILE, join(l, "jenkins", "build.xml"), err)) != 0) {
+		if (rc < 0 || (rc = slurp(l, &src, err)) < 0)
 			return rc;
 		return pd_jenkins_xml_parse(&l->run->jenkins, &src, err);
 	}
@@ -161,11 +134,12 @@ static int load_jenkins(struct loader *l, struct pd_err *err)
 static int load_console(struct loader *l, struct pd_err *err)
 {
 	struct pd_src src;
-	int rc;
-	if (!pd_file_exists(join(l, "jenkins", "consoleText"))) {
-		pd_strv_addf(&l->run->notes,
-			     "no jenkins/consoleText: no console events or KPIs");
-		return 0;
+	int rc = is_kind(l, PD_TREE_FILE, join(l, "jenkins", "consoleText"), err);
+	if (rc <= 0) {
+		if (rc == 0)
+			pd_strv_addf(&l->run->notes,
+				     "no jenkins/consoleText: no console events or KPIs");
+		return rc;
 	}
 	if ((rc = slurp(l, &src, err)) < 0)
 		return rc;
@@ -186,28 +160,96 @@ static struct pd_series *new_series(const char *db, const char *metric, size_t m
 	return s;
 }
 
+/* Plausible sample times (DESIGN 7), epoch ms: from 2000-01-01 to 2100-01-01 UTC. A time
+ * outside is an input error: it would stretch every grid sized by the phase's span. */
+#define MIN_MS 946684800000LL
+#define MAX_MS 4102444800000LL
+
+/* The integer of the digits from p in *v, *after past them; 0 when it overflows int64. */
+static int read_digits(const char *p, const char *end, const char **after, int64_t *v)
+{
+	int ok = 1;
+	for (*v = 0; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (*v > (INT64_MAX - (*p - '0')) / 10)
+			ok = 0;
+		else
+			*v = *v * 10 + (*p - '0');
+	}
+	*after = p;
+	return ok;
+}
+
+/* The offset of the first integer token of src that is raw (raw_unit: the file's own
+ * unit) or that reads as epoch ms ms (pd_epoch_to_ms); src->len when none is (a .data
+ * of deltas holds no sample's time). */
+static size_t locate(const struct pd_src *src, int64_t raw, int raw_unit, int64_t ms)
+{
+	const char *p = src->data, *end = src->data + src->len, *after;
+	for (; p < end; p++) {
+		int64_t v, as_ms;
+		if (*p < '0' || *p > '9' || (p > src->data && strchr("0123456789.", p[-1])))
+			continue;
+		int neg = p > src->data && p[-1] == '-', ok = read_digits(p, end, &after, &v);
+		if (ok && neg)
+			v = -v;
+		if (ok && (raw_unit ? v == raw : pd_epoch_to_ms(v, &as_ms) && as_ms == ms))
+			return (size_t)(p - src->data - neg);
+		p = after - 1;
+	}
+	return src->len;
+}
+
+/* Refuses a series whose first or last sample (they are sorted) is out of the range;
+ * t_ms holds raw values in units of 1/scale s when raw_unit, else epoch ms. */
+static int check_range(const struct pd_series *s, const struct pd_src *src, int raw_unit,
+		       int64_t lo, int64_t hi, struct pd_err *err)
+{
+	int64_t bad = s->t_ms[0] < lo ? s->t_ms[0] : s->t_ms[s->n - 1];
+	size_t off;
+	if (s->t_ms[0] >= lo && s->t_ms[s->n - 1] < hi)
+		return 0;
+	off = locate(src, bad, raw_unit, bad);
+	if (off < src->len)
+		return pd_src_error(err, PD_EPARSE, src, off,
+				    "timestamp %lld out of range: expected a time from "
+				    "2000-01-01 to 2100-01-01 UTC",
+				    (long long)bad);
+	return pd_err_at(err, PD_EPARSE, src->path, 0, 0,
+			 "timestamp out of range: a sample at %lld ms, expected a time from "
+			 "2000-01-01 to 2100-01-01 UTC",
+			 (long long)bad);
+}
+
 /* perfdb's API gives epoch ms; a body in s, us or ns (an older perfdb, a hand-made
- * file) is rescaled by the first sample's size, and the run says so. */
-static int fix_time_unit(struct loader *l, struct pd_series *s, struct pd_err *err)
+ * file) is rescaled by the first sample's size, and the run says so. The range is checked
+ * in the file's own unit first, so that the rescaling cannot overflow. */
+static int fix_time_unit(struct loader *l, struct pd_series *s, const struct pd_src *src,
+			 struct pd_err *err)
 {
 	static const char *const units[] = {"s", "ms", "us", "ns"};
 	int64_t first = s->n ? s->t_ms[0] : 0, ms, mul = 1, div = 1;
-	int unit;
-	if (!s->n || (first > 1000000000000LL && first <= 1000000000000000LL))
+	int unit = 1, rc;
+	if (!s->n)
 		return 0;
-	if (!pd_epoch_to_ms(first, &ms))
-		return pd_err_at(err, PD_EPARSE, l->path.ptr, 0, 0,
+	if (!(first > 1000000000000LL && first <= 1000000000000000LL) &&
+	    !pd_epoch_to_ms(first, &ms))
+		return pd_err_at(err, PD_EPARSE, src->path, 0, 0,
 				 "expected epoch timestamps, found %lld in the first sample",
 				 (long long)first);
-	unit = first <= 1000000000000LL ? 0 : first <= 1000000000000000000LL ? 2 : 3;
+	if (!(first > 1000000000000LL && first <= 1000000000000000LL))
+		unit = first <= 1000000000000LL ? 0 : first <= 1000000000000000000LL ? 2 : 3;
 	if (unit == 0)
 		mul = 1000;
 	else
-		div = unit == 2 ? 1000 : 1000000;
+		div = unit == 1 ? 1 : unit == 2 ? 1000 : 1000000;
+	if ((rc = check_range(s, src, 1, MIN_MS / mul * div, MAX_MS / mul * div, err)) < 0)
+		return rc;
+	if (unit == 1)
+		return 0;
 	for (size_t i = 0; i < s->n; i++)
 		s->t_ms[i] = s->t_ms[i] * mul / div;
-	pd_strv_addf(&l->run->notes, "%s: timestamps in %s, read as ms",
-		     l->path.ptr + strlen(l->run->dir) + 1, units[unit]);
+	pd_strv_addf(&l->run->notes, "%s: timestamps in %s, read as ms", l->rel.ptr,
+		     units[unit]);
 	return 0;
 }
 
@@ -216,16 +258,16 @@ static int parse_json(struct loader *l, struct pd_series *s, struct pd_err *err)
 {
 	struct pd_src src;
 	int rc = slurp(l, &src, err);
-	const char *p = src.data, *end = src.data + src.len;
 	if (rc < 0)
 		return rc;
+	const char *p = src.data, *end = src.data + src.len;
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
 		p++;
 	if (p < end && *p == '{')
 		rc = pd_seriesly_parse(s, &src, err);
 	else
 		rc = pd_perfdb_json_parse(s, &src, err);
-	return rc < 0 ? rc : fix_time_unit(l, s, err);
+	return rc < 0 ? rc : fix_time_unit(l, s, &src, err);
 }
 
 /* perfdb's data files: <metric>.data, with <metric>.data.1 (first timestamp) when the
@@ -237,18 +279,19 @@ static int parse_data(struct loader *l, struct pd_series *s, const char *db, con
 	int64_t first = 0;
 	int rc;
 	join(l, "perfdb", db);
-	pd_buf_addf(&l->path, "/%s.1", file);
+	pd_buf_addf(&l->rel, "/%s.1", file);
 	/* perfdb's own layout has absolute timestamps and no .data.1; the delta layout
 	 * needs it (its first line's timestamp is 0) */
-	if (pd_file_exists(l->path.ptr) &&
-	    ((rc = slurp(l, &src, err)) < 0 ||
+	if ((rc = is_kind(l, PD_TREE_FILE, l->rel.ptr, err)) != 0 &&
+	    (rc < 0 || (rc = slurp(l, &src, err)) < 0 ||
 	     (rc = pd_perfdb_first_ts_parse(&first, &src, err)) < 0))
 		return rc;
 	join(l, "perfdb", db);
-	pd_buf_addf(&l->path, "/%s", file);
-	if ((rc = slurp(l, &src, err)) < 0)
+	pd_buf_addf(&l->rel, "/%s", file);
+	if ((rc = slurp(l, &src, err)) < 0 ||
+	    (rc = pd_perfdb_data_parse(s, &src, first, err)) < 0)
 		return rc;
-	return pd_perfdb_data_parse(s, &src, first, err);
+	return s->n ? check_range(s, &src, 0, MIN_MS, MAX_MS, err) : 0;
 }
 
 static int load_metric(struct loader *l, const char *db, const char *file,
@@ -265,12 +308,12 @@ static int load_metric(struct loader *l, const char *db, const char *file,
 		return 0;
 	}
 	if (l->run->n_series >= l->lim->max_series)
-		return pd_err_at(err, PD_ELIMIT, join(l, "perfdb", db), 0, 0,
-				 "more than %zu series in the run (see --max-series)",
+		return pd_err_at(err, PD_ELIMIT, pd_tree_path(l->tree, join(l, "perfdb", db)),
+				 0, 0, "more than %zu series in the run (see --max-series)",
 				 l->lim->max_series);
 	s = new_series(db, file, strlen(file) - 5, d); /* ".json" and ".data" are 5 bytes */
 	join(l, "perfdb", db);
-	pd_buf_addf(&l->path, "/%s", file);
+	pd_buf_addf(&l->rel, "/%s", file);
 	rc = json ? parse_json(l, s, err) : parse_data(l, s, db, file, err);
 	if (rc < 0) {
 		pd_series_free(s);
@@ -291,7 +334,7 @@ static int load_db(struct loader *l, const char *db, struct pd_err *err)
 		pd_strv_add(&l->run->undecoded, why.msg); /* the message names the db */
 		return 0;
 	}
-	if ((rc = list_dir(&files, join(l, "perfdb", db), err)) == 0)
+	if ((rc = pd_tree_list(&files, l->tree, join(l, "perfdb", db), err)) == 0)
 		for (size_t i = 0; i < files.n && rc == 0; i++)
 			rc = load_metric(l, db, files.v[i], &d, err);
 	pd_dbname_clear(&d);
@@ -303,10 +346,11 @@ static int load_perfdb(struct loader *l, struct pd_err *err)
 {
 	struct pd_strv dbs = {0};
 	int rc;
-	if (!is_dir(join(l, "perfdb", NULL)))
-		return pd_err_at(err, PD_EPARSE, l->run->dir, 0, 0,
-				 "not a run bundle: expected a perfdb/ directory");
-	if ((rc = list_dir(&dbs, l->path.ptr, err)) < 0)
+	if ((rc = is_kind(l, PD_TREE_DIR, join(l, "perfdb", NULL), err)) <= 0)
+		return rc < 0 ? rc
+			      : pd_err_at(err, PD_EPARSE, l->run->dir, 0, 0,
+					  "not a run bundle: expected a perfdb/ directory");
+	if ((rc = pd_tree_list(&dbs, l->tree, l->rel.ptr, err)) < 0)
 		goto done;
 	if (l->run->snapshots.n == 0) {
 		pd_dbname_find_snapshots(&l->run->snapshots, &dbs, l->run->cluster);
@@ -319,7 +363,7 @@ static int load_perfdb(struct loader *l, struct pd_err *err)
 		rc = load_db(l, dbs.v[i], err);
 	if (rc == 0 && l->run->n_series == 0)
 		rc = pd_err_at(
-			err, PD_EPARSE, join(l, "perfdb", NULL), 0, 0,
+			err, PD_EPARSE, pd_tree_path(l->tree, join(l, "perfdb", NULL)), 0, 0,
 			"no series: expected perfdb/<db>/<metric>.json of a known snapshot");
 done:
 	pd_strv_free(&dbs);
@@ -341,87 +385,20 @@ static void note_silent_nodes(struct pd_run *run)
 	}
 }
 
-static int load_dir(struct pd_run *run, const struct pd_limits *lim, struct pd_err *err)
+static int load_tree(struct pd_run *run, const struct pd_limits *lim, struct pd_err *err)
 {
-	struct loader l = {run, lim, PD_BUF_INIT, PD_BUF_INIT};
+	struct loader l = {run, lim, NULL, PD_BUF_INIT};
 	int rc;
-	if (!is_dir(run->dir))
-		rc = pd_err_at(err, PD_EIO, run->dir, 0, 0, "not a directory or tarball");
-	else if ((rc = load_configs(&l, err)) == 0 && (rc = load_jenkins(&l, err)) == 0 &&
-		 (rc = load_console(&l, err)) == 0)
+	if ((rc = pd_tree_open(&l.tree, run->dir, lim, err)) == 0 &&
+	    (rc = load_configs(&l, err)) == 0 && (rc = load_jenkins(&l, err)) == 0 &&
+	    (rc = load_console(&l, err)) == 0)
 		rc = load_perfdb(&l, err);
 	if (rc == 0) {
 		pd_run_sort_series(run);
 		note_silent_nodes(run);
 	}
-	pd_buf_release(&l.data);
-	pd_buf_release(&l.path);
-	return rc;
-}
-
-/* Tarballs: extracted by tar(1) (which refuses ".." members) into a private temporary
- * directory, read like a directory, then removed. */
-static int run_tar(const char *tarball, const char *dir, struct pd_err *err)
-{
-	char *argv[] = {"tar",
-			"-xf",
-			(char *)tarball,
-			"-C",
-			(char *)dir,
-			"--no-same-owner",
-			"--no-same-permissions",
-			NULL};
-	pid_t pid;
-	int status;
-	if (posix_spawnp(&pid, "tar", NULL, NULL, argv, environ) != 0)
-		return pd_err_at(err, PD_EIO, tarball, 0, 0,
-				 "cannot run tar to unpack the bundle");
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return pd_err_at(err, PD_EPARSE, tarball, 0, 0,
-				 "not a readable .tar or .tar.gz (tar failed)");
-	return 0;
-}
-
-static int is_tarball(const char *path)
-{
-	return pd_str_ends_with(path, ".tar") || pd_str_ends_with(path, ".tar.gz") ||
-	       pd_str_ends_with(path, ".tgz");
-}
-
-/* The bundle root inside an unpacked tarball: the top, or its single subdirectory. */
-static void tar_root(struct pd_buf *root, const char *tmp)
-{
-	struct pd_strv names = {0};
-	struct pd_err ignore = PD_ERR_INIT;
-	pd_buf_addf(root, "%s/perfdb", tmp);
-	if (!is_dir(root->ptr) && list_dir(&names, tmp, &ignore) == 0 && names.n == 1) {
-		pd_buf_truncate(root, 0);
-		pd_buf_addf(root, "%s/%s", tmp, names.v[0]);
-	} else {
-		pd_buf_truncate(root, 0);
-		pd_buf_adds(root, tmp);
-	}
-	pd_strv_free(&names);
-}
-
-static int load_tarball(struct pd_run *run, const char *path, const struct pd_limits *lim,
-			struct pd_err *err)
-{
-	char tmp[] = "/tmp/perfdelta-bundle-XXXXXX";
-	struct pd_buf root = PD_BUF_INIT;
-	int rc;
-	if (!mkdtemp(tmp))
-		return pd_err_set(err, PD_EIO, "cannot create a temporary directory: %s",
-				  strerror(errno));
-	if ((rc = run_tar(path, tmp, err)) == 0) {
-		tar_root(&root, tmp);
-		free(run->dir);
-		run->dir = pd_buf_detach(&root);
-		rc = load_dir(run, lim, err);
-		free(run->dir);
-		run->dir = pd_xstrdup(path);
-	}
-	pd_rm_tree(tmp);
+	pd_tree_free(l.tree);
+	pd_buf_release(&l.rel);
 	return rc;
 }
 
@@ -433,9 +410,7 @@ int pd_bundle_load(struct pd_run **out, const char *path, const struct pd_limits
 	int rc;
 	while (n > 1 && run->dir[n - 1] == '/')
 		run->dir[--n] = '\0';
-	rc = is_tarball(path) && !is_dir(path) ? load_tarball(run, path, lim, err)
-					       : load_dir(run, lim, err);
-	if (rc < 0) {
+	if ((rc = load_tree(run, lim, err)) < 0) {
 		pd_run_free(run);
 		*out = NULL;
 		return rc;

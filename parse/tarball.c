@@ -1,0 +1,300 @@
+#include "tarball.h"
+#include "../core/buf.h"
+#include "../core/file.h"
+#include "../core/xalloc.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One reading: the archive, the index being filled, and the names for messages. */
+struct reader {
+	struct archive *a;
+	struct pd_tarball *t;
+	const char *tarball;
+	const struct pd_limits *lim;
+	struct pd_err *err;
+	struct pd_buf where; /* "TARBALL:member" of the member being read */
+};
+
+/* Sets err on "TARBALL:member" (the member's name as the archive spells it). */
+static int member_error(struct reader *r, int code, const char *member, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int member_error(struct reader *r, int code, const char *member, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pd_buf_truncate(&r->where, 0);
+	pd_buf_addf(&r->where, "%s:%s", r->tarball, member);
+	return pd_err_at(r->err, code, r->where.ptr, 0, 0, "%s", msg);
+}
+
+/* The archive's own complaint (a damaged or truncated stream), on the tarball. */
+static int archive_failed(struct reader *r, const char *member)
+{
+	const char *why = archive_error_string(r->a);
+	if (member)
+		return member_error(r, PD_EPARSE, member, "cannot read the member: %s",
+				    why ? why : "damaged archive");
+	return pd_err_at(r->err, PD_EPARSE, r->tarball, 0, 0,
+			 "not a readable .tar or .tar.gz: %s", why ? why : "damaged archive");
+}
+
+/* The budget counts what the decompressor has produced so far (archive_filter_bytes of
+ * filter 0, headers and padding included), so that it is checked as a bomb inflates. */
+static int check_budget(struct reader *r, const char *member)
+{
+	la_int64_t n = archive_filter_bytes(r->a, 0);
+	r->t->total = n > 0 ? (size_t)n : 0;
+	if (r->t->total <= r->lim->max_bundle_bytes)
+		return 0;
+	return member_error(r, PD_ELIMIT, member,
+			    "the tarball holds more than %zu bytes uncompressed "
+			    "(see --max-bundle-size)",
+			    r->lim->max_bundle_bytes);
+}
+
+/* "a//./b/" is "a/b"; absolute names and ".." components are refused (1); the top
+ * itself ("." or "./") is "" . */
+static int normalize(struct pd_buf *out, const char *name)
+{
+	const char *p = name;
+	if (*name == '/')
+		return 1;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return 1;
+		if (n && !(n == 1 && p[0] == '.')) {
+			if (out->len)
+				pd_buf_addch(out, '/');
+			pd_buf_add(out, p, n);
+		}
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	return 0;
+}
+
+static void add_entry(struct pd_tarball *t, char *name, char *data, size_t len, int dir)
+{
+	PD_GROW(t->v, t->cap, t->n + 1);
+	t->v[t->n++] =
+		(struct pd_tar_entry){.name = name, .data = data, .len = len, .dir = dir};
+}
+
+/* Reads the member's bytes under the per-file limit and the bundle budget. */
+static int read_data(struct reader *r, const char *member, struct pd_buf *b)
+{
+	for (;;) {
+		pd_buf_grow(b, 1 << 16);
+		la_ssize_t n = archive_read_data(r->a, b->ptr + b->len, b->alloc - b->len - 1);
+		if (n < 0)
+			return archive_failed(r, member);
+		if (n == 0)
+			return 0;
+		b->len += (size_t)n;
+		b->ptr[b->len] = '\0';
+		if (b->len > r->lim->max_file_bytes)
+			return member_error(
+				r, PD_ELIMIT, member,
+				"file larger than the limit of %zu bytes (see --max-file-size)",
+				r->lim->max_file_bytes);
+		int rc = check_budget(r, member);
+		if (rc < 0)
+			return rc;
+	}
+}
+
+static const char *refused_type(struct archive_entry *e)
+{
+	if (archive_entry_hardlink(e))
+		return "a hard link";
+	switch (archive_entry_filetype(e)) {
+	case AE_IFREG:
+	case AE_IFDIR:
+		return NULL;
+	case AE_IFLNK:
+		return "a symbolic link";
+	case AE_IFIFO:
+		return "a FIFO";
+	case AE_IFSOCK:
+		return "a socket";
+	case AE_IFCHR:
+	case AE_IFBLK:
+		return "a device";
+	default:
+		return "not a regular file or directory";
+	}
+}
+
+static int read_member(struct reader *r, struct archive_entry *e)
+{
+	const char *member = archive_entry_pathname(e), *bad;
+	struct pd_buf name = PD_BUF_INIT, data = PD_BUF_INIT;
+	int dir = archive_entry_filetype(e) == AE_IFDIR, rc = 0;
+	if (!member)
+		return archive_failed(r, NULL);
+	if ((bad = refused_type(e)))
+		rc = member_error(r, PD_EPARSE, member,
+				  "%s: only regular files and directories are read", bad);
+	else if (normalize(&name, member))
+		rc = member_error(r, PD_EPARSE, member,
+				  "an absolute name or a '..' component: expected a "
+				  "name inside the bundle");
+	else if (!dir && archive_entry_size_is_set(e) &&
+		 archive_entry_size(e) > (la_int64_t)r->lim->max_file_bytes)
+		rc = member_error(r, PD_ELIMIT, member,
+				  "file of %lld bytes is larger than the limit of %zu bytes "
+				  "(see --max-file-size)",
+				  (long long)archive_entry_size(e), r->lim->max_file_bytes);
+	else if (!dir && archive_entry_size_is_set(e) &&
+		 archive_entry_size(e) > (la_int64_t)(r->lim->max_bundle_bytes - r->t->total))
+		rc = member_error(r, PD_ELIMIT, member,
+				  "the tarball holds more than %zu bytes uncompressed "
+				  "(see --max-bundle-size)",
+				  r->lim->max_bundle_bytes);
+	else if (!dir)
+		rc = read_data(r, member, &data);
+	if (rc == 0 && name.len) {
+		size_t len = data.len;
+		add_entry(r->t, pd_buf_detach(&name), dir ? NULL : pd_buf_detach(&data), len,
+			  dir);
+	}
+	pd_buf_release(&name);
+	pd_buf_release(&data);
+	return rc;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct pd_tar_entry *)a)->name,
+		      ((const struct pd_tar_entry *)b)->name);
+}
+
+/* Sorts the members and refuses a name given twice (a later copy would silently win in
+ * tar -x); a directory given twice is harmless. Directories implied by deeper names are
+ * not added: pd_tree finds them by prefix. */
+static int finish_index(struct reader *r)
+{
+	struct pd_tarball *t = r->t;
+	if (t->n > 1)
+		qsort(t->v, t->n, sizeof(*t->v), cmp_entry);
+	for (size_t i = 1; i < t->n; i++)
+		if (!strcmp(t->v[i - 1].name, t->v[i].name) &&
+		    !(t->v[i - 1].dir && t->v[i].dir))
+			return member_error(r, PD_EPARSE, t->v[i].name,
+					    "the name is in the archive twice");
+	return 0;
+}
+
+/* The members, one header at a time, until the end of the archive or the first refusal. */
+static int read_members(struct reader *r)
+{
+	struct archive_entry *e;
+	int rc, ar;
+	while ((ar = archive_read_next_header(r->a, &e)) == ARCHIVE_OK || ar == ARCHIVE_WARN) {
+		const char *member = archive_entry_pathname(e);
+		if ((rc = check_budget(r, member ? member : "")) < 0 ||
+		    (rc = read_member(r, e)) < 0)
+			return rc;
+	}
+	if (ar != ARCHIVE_EOF)
+		return archive_failed(r, NULL);
+	return finish_index(r);
+}
+
+static struct archive *new_archive(void)
+{
+	struct archive *a = archive_read_new();
+	if (!a)
+		abort(); /* out of memory, as pd_xmalloc */
+	/* tar (ustar, pax, GNU) and gzip, what DESIGN 3.2 promises; nothing else is tried */
+	archive_read_support_filter_gzip(a);
+	archive_read_support_format_tar(a);
+	return a;
+}
+
+static int finish(struct pd_tarball **out, struct reader *r, int rc)
+{
+	archive_read_free(r->a);
+	pd_buf_release(&r->where);
+	if (rc < 0) {
+		pd_tarball_free(r->t);
+		r->t = NULL;
+	}
+	*out = r->t;
+	return rc;
+}
+
+int pd_tarball_read(struct pd_tarball **out, const char *path, const struct pd_limits *lim,
+		    struct pd_err *err)
+{
+	struct reader r = {NULL, NULL, path, lim, err, PD_BUF_INIT};
+	int fd, rc;
+	*out = NULL;
+	if ((rc = pd_file_open(&fd, path, 0, err)) < 0)
+		return rc;
+	r.a = new_archive();
+	r.t = pd_xcalloc(1, sizeof(*r.t));
+	if (archive_read_open_fd(r.a, fd, 1 << 16) != ARCHIVE_OK)
+		rc = archive_failed(&r, NULL);
+	else
+		rc = read_members(&r);
+	rc = finish(out, &r, rc);
+	close(fd);
+	return rc;
+}
+
+int pd_tarball_read_mem(struct pd_tarball **out, const void *data, size_t len, const char *name,
+			const struct pd_limits *lim, struct pd_err *err)
+{
+	struct reader r = {new_archive(), pd_xcalloc(1, sizeof(*r.t)), name, lim, err,
+			   PD_BUF_INIT};
+	int rc;
+	/* libarchive wants a non-NULL buffer even for an empty input */
+	if (archive_read_open_memory(r.a, len ? data : "", len) != ARCHIVE_OK)
+		rc = archive_failed(&r, NULL);
+	else
+		rc = read_members(&r);
+	return finish(out, &r, rc);
+}
+
+size_t pd_tarball_lower_bound(const struct pd_tarball *t, const char *name)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(t->v[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct pd_tar_entry *pd_tarball_find(const struct pd_tarball *t, const char *name)
+{
+	size_t i = pd_tarball_lower_bound(t, name);
+	return i < t->n && !strcmp(t->v[i].name, name) ? &t->v[i] : NULL;
+}
+
+void pd_tarball_free(struct pd_tarball *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].name);
+		free(t->v[i].data);
+	}
+	free(t->v);
+	free(t);
+}
