@@ -173,6 +173,30 @@ static void align_events(struct pd_comparison *c)
 		     b->event != t->event ? " (the events are of different kinds)" : "");
 }
 
+static size_t most_samples(const struct pd_run *run)
+{
+	size_t most = 0;
+	for (size_t i = 0; i < run->n_series; i++)
+		if (run->series[i]->n > most)
+			most = run->series[i]->n;
+	return most;
+}
+
+/* Every view holds a point per step over the frame: the frame is bounded by the samples,
+ * never by the time span alone (DESIGN 7: a few samples far apart are no huge grid). */
+static int check_grid(const struct pd_comparison *c, struct pd_err *err)
+{
+	size_t a = most_samples(c->base), b = most_samples(c->target);
+	double most = (double)(a > b ? a : b);
+	if (c->length_s / c->step_s <= 4 * most + 1024)
+		return 0;
+	return pd_err_set(
+		err, PD_ELIMIT,
+		"the measured phase (%.0f s) is over 4 times as long as its longest "
+		"series covers at one sample per %.1f s: the samples lie too far apart",
+		c->length_s, c->step_s);
+}
+
 static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opts,
 		      struct pd_err *err)
 {
@@ -193,7 +217,7 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 	int64_t base_ms = c->tb_base.end_ms - c->tb_base.t0_ms;
 	int longer = c->base_shift_s == 0 && base_ms > target_ms;
 	c->length_s = (double)(longer ? base_ms : target_ms) / 1000;
-	return 0;
+	return check_grid(c, err);
 }
 
 int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,

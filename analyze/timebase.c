@@ -26,17 +26,39 @@ int64_t pd_offset_round(double offset_s)
 	return (int64_t)llround(offset_s / 900.0) * 900;
 }
 
+/* A series' extent without a lone far sample at either end: a tail (head) of fewer
+ * samples than the rest that sits more than 64 intervals and more than the rest's whole
+ * span away is left out, so that one sample dated a year later is a gap of its series,
+ * not the end of a phase (and of every grid sized by it). */
+static void series_extent(const struct pd_series *s, int64_t iv, int64_t *first, int64_t *last)
+{
+	size_t lo = 0, hi = s->n - 1;
+	for (size_t j = hi; iv > 0 && j > lo; j--) {
+		int64_t step = s->t_ms[j] - s->t_ms[j - 1];
+		if (s->n - j < j && step > 64 * iv && step > s->t_ms[j - 1] - s->t_ms[0])
+			hi = j - 1;
+	}
+	for (size_t j = 1; iv > 0 && j <= hi; j++) {
+		int64_t step = s->t_ms[j] - s->t_ms[j - 1];
+		if (j < hi + 1 - j && step > 64 * iv && step > s->t_ms[hi] - s->t_ms[j])
+			lo = j;
+	}
+	*first = s->t_ms[lo];
+	*last = s->t_ms[hi];
+}
+
 /* t0 and end: medians of the series' first and last samples, robust to one odd series. */
 static void phase_bounds(struct pd_timebase *tb, const struct pd_run *run)
 {
 	int64_t *first = pd_xmalloc((run->n_series + 1) * sizeof(*first));
 	int64_t *last = pd_xmalloc((run->n_series + 1) * sizeof(*last));
 	size_t n = 0;
+	tb->interval_ms = pd_run_interval_ms(run);
 	for (size_t i = 0; i < run->n_series; i++) {
 		const struct pd_series *s = run->series[i];
 		if (s->n) {
-			first[n] = s->t_ms[0];
-			last[n++] = s->t_ms[s->n - 1];
+			series_extent(s, tb->interval_ms, &first[n], &last[n]);
+			n++;
 		}
 	}
 	if (n) {
@@ -45,7 +67,6 @@ static void phase_bounds(struct pd_timebase *tb, const struct pd_run *run)
 	}
 	free(first);
 	free(last);
-	tb->interval_ms = pd_run_interval_ms(run);
 }
 
 /* The rebalance as the active_tasks series saw it: the first sample above 0 and the

@@ -1,0 +1,194 @@
+# Hostile bundles (issue 13, items 1, 2, 5, 8, 10): only regular files inside the bundle
+# are read, a FIFO is an error and never a hang, a tarball is read in process (no tar, no
+# rsh, nothing written anywhere) under --max-file-size and --max-bundle-size, and sample
+# times out of 2000..2100 are input errors. Every run is under `timeout 20`, so that a
+# hang fails instead of hanging the suite.
+. "$(dirname "$0")/lib.sh"
+PERFDELTA=$(realpath "$PERFDELTA")
+PD() { timeout 20 "$PERFDELTA" "$@"; }
+
+# mk_run DIR: a small bundle (2 nodes, 2 series of 120 samples at 5 s from 2025-11-02)
+mk_run() {
+  local d
+  mkdir -p "$1/perfrunner"
+  printf '[clusters]\nc =\n    10.0.0.1:kv\n    10.0.0.2:n1ql\n' >"$1/perfrunner/c.spec"
+  for d in 10001 10002; do
+    mkdir -p "$1/perfdb/atopc_1-2_access_abcd$d"
+    awk 'BEGIN { printf "["; for (i = 0; i < 120; i++)
+      printf "%s[%.0f,%d]", (i ? "," : ""), 1762107600000 + i * 5000, 50 + i % 7; printf "]" }' \
+      >"$1/perfdb/atopc_1-2_access_abcd$d/memcached_cpu.json"
+  done
+}
+db1=perfdb/atopc_1-2_access_abcd10001
+
+mk_run "$TMP/good"
+expect_code 0 PD inspect "$TMP/good"
+
+# ---- FIFOs: a series, a .data, the spec; in a directory and as a tarball member
+for what in "$db1/memcached_cpu.json" "$db1/memcached_rss.data" perfrunner/c.spec; do
+  rm -rf "$TMP/fifo" "$TMP/fifo.tar"
+  mk_run "$TMP/fifo"
+  rm -f "$TMP/fifo/$what"
+  mkfifo "$TMP/fifo/$what"
+  expect_code 3 PD inspect "$TMP/fifo"
+  lines "$TMP/err" 1
+  hasf "$TMP/err" "perfdelta: $TMP/fifo/$what: not a regular file"
+  tar -cf "$TMP/fifo.tar" -C "$TMP" fifo
+  expect_code 3 PD inspect "$TMP/fifo.tar"
+  lines "$TMP/err" 1
+  hasf "$TMP/err" "perfdelta: $TMP/fifo.tar:fifo/$what: a FIFO: only regular files"
+done
+
+# ---- a gzip bomb: one gzip member of a tar header and 1 MiB of zeros, repeated 2000
+# times (2 GiB inflated from about 2 MB), against a 64 MiB budget; nothing may be written
+# anywhere, TMPDIR included
+python3 - "$TMP/bomb-member.gz" <<'EOF'
+import gzip, sys, tarfile
+i = tarfile.TarInfo("run/perfdb/atopc_1-2_access_abcd10001/zeros.json")
+i.size = 1 << 20
+with open(sys.argv[1], "wb") as f:
+    f.write(gzip.compress(i.tobuf(format=tarfile.USTAR_FORMAT) + bytes(i.size), 9))
+EOF
+for _ in $(seq 200); do cat "$TMP/bomb-member.gz"; done >"$TMP/bomb10.gz"
+for _ in $(seq 10); do cat "$TMP/bomb10.gz"; done >"$TMP/bomb.tar.gz"
+mkdir -p "$TMP/tmpdir"
+start=$(date +%s%N)
+TMPDIR="$TMP/tmpdir" expect_code 3 PD inspect "$TMP/bomb.tar.gz" --max-bundle-size 67108864
+ms=$((($(date +%s%N) - start) / 1000000))
+lines "$TMP/err" 1
+has "$TMP/err" "bomb.tar.gz:run/perfdb/.*: the tarball holds more than 67108864 bytes uncompressed \(see --max-bundle-size\)"
+if [ "$ms" -lt 2000 ]; then ok; else fail "the bomb took $ms ms (want under 2 s)"; fi
+if [ -z "$(ls -A "$TMP/tmpdir")" ]; then ok; else fail "files left in TMPDIR"; fi
+
+# ---- a bundle named host:run.tar.gz is a local file: no rsh, no ssh
+mk_run "$TMP/colon/run"
+tar -czf "$TMP/colon/host:run.tar.gz" -C "$TMP/colon" run
+mkdir -p "$TMP/fakebin"
+for sh in rsh ssh; do
+  printf '#!/bin/sh\ntouch "%s/ran-%s"\nexit 1\n' "$TMP" "$sh" >"$TMP/fakebin/$sh"
+  chmod +x "$TMP/fakebin/$sh"
+done
+(cd "$TMP/colon" && PATH="$TMP/fakebin:$PATH" TMPDIR="$TMP/tmpdir" \
+  timeout 20 "$PERFDELTA" inspect host:run.tar.gz >"$TMP/out" 2>"$TMP/err")
+if [ $? = 0 ]; then ok; else fail "host:run.tar.gz not read: $(cat "$TMP/err")"; fi
+has "$TMP/out" '^series +\(2, 240 samples'
+if ls "$TMP"/ran-* >/dev/null 2>&1; then fail "a remote shell ran"; else ok; fi
+if [ -z "$(ls -A "$TMP/tmpdir")" ]; then ok; else fail "files left in TMPDIR"; fi
+
+# ---- a tarball equals its directory, and its errors name TARBALL:member
+tar -czf "$TMP/good.tar.gz" -C "$TMP" good
+expect_code 0 PD inspect "$TMP/good"
+sed "s|$TMP/good|X|" "$TMP/out" >"$TMP/dir.txt"
+expect_code 0 PD inspect "$TMP/good.tar.gz"
+sed "s|$TMP/good.tar.gz:good|X|; s|$TMP/good.tar.gz|X|" "$TMP/out" >"$TMP/tar.txt"
+if cmp -s "$TMP/dir.txt" "$TMP/tar.txt"; then ok; else fail "tarball and directory differ"; fi
+cp -r "$TMP/good" "$TMP/bad"
+printf '[[1762107600000,1],\n [2000,]]' >"$TMP/bad/$db1/memcached_rss.json"
+tar -czf "$TMP/bad.tar.gz" -C "$TMP" bad
+expect_code 3 PD inspect "$TMP/bad.tar.gz"
+lines "$TMP/err" 1
+hasf "$TMP/err" "perfdelta: $TMP/bad.tar.gz:bad/$db1/memcached_rss.json:2:8: expected"
+
+# ---- symbolic links: a member, and links in a directory bundle, pointing outside
+mkdir -p "$TMP/outside"
+printf '[clusters]\nc =\n    10.0.0.1:kv\n    10.0.0.2:n1ql\n' >"$TMP/outside/c.spec"
+cp -r "$TMP/good/$db1" "$TMP/outside/db"
+rm -rf "$TMP/ln" && cp -r "$TMP/good" "$TMP/ln" && rm "$TMP/ln/perfrunner/c.spec"
+ln -s "$TMP/outside/c.spec" "$TMP/ln/perfrunner/c.spec"
+expect_code 3 PD inspect "$TMP/ln"
+lines "$TMP/err" 1
+hasf "$TMP/err" "perfdelta: $TMP/ln/perfrunner/c.spec: a symbolic link"
+tar -czf "$TMP/ln.tar.gz" -C "$TMP" ln
+expect_code 3 PD inspect "$TMP/ln.tar.gz"
+hasf "$TMP/err" "perfdelta: $TMP/ln.tar.gz:ln/perfrunner/c.spec: a symbolic link"
+rm -rf "$TMP/ln2" && cp -r "$TMP/good" "$TMP/ln2" && rm -r "$TMP/ln2/perfdb/atopc_1-2_access_abcd10002"
+ln -s "$TMP/outside/db" "$TMP/ln2/perfdb/atopc_1-2_access_abcd10002"
+expect_code 3 PD inspect "$TMP/ln2"
+hasf "$TMP/err" "perfdelta: $TMP/ln2/perfdb/atopc_1-2_access_abcd10002: a symbolic link"
+
+# ---- crafted members: a hard link, a device (/dev/zero's numbers), absolute and '..'
+craft() { # craft OUT KIND: the good bundle plus one crafted member
+  python3 - "$TMP/good" "$1" "$2" <<'EOF'
+import sys, tarfile
+src, out, kind = sys.argv[1:]
+with tarfile.open(out, "w") as t:
+    t.add(src, arcname="good")
+    i = tarfile.TarInfo()
+    if kind == "hard":
+        i.name, i.type = "good/perfdb/atopc_1-2_access_abcd10001/x.json", tarfile.LNKTYPE
+        i.linkname = "good/perfdb/atopc_1-2_access_abcd10001/memcached_cpu.json"
+    elif kind == "dev":
+        i.name, i.type = "good/perfdb/atopc_1-2_access_abcd10001/x.json", tarfile.CHRTYPE
+        i.devmajor, i.devminor = 1, 5
+    elif kind == "abs":
+        i.name = "/tmp/perfdelta-e2e-absolute.json"
+    else:
+        i.name = "good/../../perfdelta-e2e-dotdot.json"
+    t.addfile(i)
+EOF
+}
+for kind in hard dev abs dotdot; do
+  craft "$TMP/$kind.tar" $kind
+  expect_code 3 PD inspect "$TMP/$kind.tar" --max-file-size 1000000
+  lines "$TMP/err" 1
+  case $kind in
+  hard) hasf "$TMP/err" "$TMP/hard.tar:good/$db1/x.json: a hard link" ;;
+  dev) hasf "$TMP/err" "$TMP/dev.tar:good/$db1/x.json: a device" ;;
+  abs) hasf "$TMP/err" "$TMP/abs.tar:/tmp/perfdelta-e2e-absolute.json: an absolute name" ;;
+  dotdot) hasf "$TMP/err" "$TMP/dotdot.tar:good/../../perfdelta-e2e-dotdot.json: an absolute name or a '..'" ;;
+  esac
+done
+
+# ---- time stamps: a sample dated 2100 (and one past int64 when read in s) is an input
+# error at its place, under a memory limit that a grid sized by the span would break
+mk_run "$TMP/t2100"
+cp -r "$TMP/t2100" "$TMP/t2100b"
+for f in "$TMP"/t2100b/perfdb/*/memcached_cpu.json; do sed -i 's/]$/,[4102444800000,1]]/' "$f"; done
+(ulimit -v 4000000; timeout 20 "$PERFDELTA" compare "$TMP/t2100" "$TMP/t2100b" -o "$TMP/t-out" \
+  >"$TMP/out" 2>"$TMP/err")
+rc=$?
+if [ $rc = 3 ]; then ok; else fail "a sample in 2100: exit $rc (want 3)"; fi
+lines "$TMP/err" 1
+has "$TMP/err" "^perfdelta: $TMP/t2100b/perfdb/.*/memcached_cpu.json:1:[0-9]+: timestamp 4102444800000 out of range"
+printf '[[1762107600,1],[9223372036854775,2]]' >"$TMP/t2100/$db1/memcached_cpu.json"
+expect_code 3 PD inspect "$TMP/t2100"
+hasf "$TMP/err" "perfdelta: $TMP/t2100/$db1/memcached_cpu.json:1:18: timestamp 9223372036854775 out of range"
+
+# a lone sample a year later in every series is a gap, not a year-long phase
+mk_run "$TMP/year"
+for f in "$TMP"/year/perfdb/*/memcached_cpu.json; do sed -i 's/]$/,[1793643600000,1]]/' "$f"; done
+(ulimit -v 1000000; timeout 20 "$PERFDELTA" compare "$TMP/good" "$TMP/year" -o "$TMP/y-out" \
+  >"$TMP/out" 2>"$TMP/err")
+rc=$?
+if [ $rc = 0 ]; then ok; else fail "a sample a year later: exit $rc (want 0)"; fi
+expect_code 0 PD inspect "$TMP/year"
+has "$TMP/out" 'phase start +2025-11-02T18:20:00.000Z, 595.0 s long'
+
+# ---- as a user without rights: a jenkins/ of mode 000 is an error, never absent; a
+# tarball whose directory has mode 000 leaves nothing behind
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  chmod 755 "$TMP"
+  mk_run "$TMP/noperm"
+  mkdir -p "$TMP/noperm/jenkins" && echo '{}' >"$TMP/noperm/jenkins/build.json"
+  chmod 000 "$TMP/noperm/jenkins"
+  setpriv --reuid=65534 --regid=65534 --clear-groups timeout 20 "$PERFDELTA" inspect \
+    "$TMP/noperm" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  if [ $rc = 3 ]; then ok; else fail "an unreadable jenkins/: exit $rc (want 3)"; fi
+  hasf "$TMP/err" "perfdelta: $TMP/noperm/jenkins/build.json: cannot read: Permission denied"
+  chmod 755 "$TMP/noperm/jenkins"
+  chmod 000 "$TMP/good/perfrunner"
+  tar -czf "$TMP/mode000.tar.gz" -C "$TMP" good
+  chmod 755 "$TMP/good/perfrunner"
+  chmod 644 "$TMP/mode000.tar.gz"
+  mkdir -p "$TMP/tmpdir2" && chmod 777 "$TMP/tmpdir2"
+  before=$(find /tmp -maxdepth 1 -user 65534 -name 'perfdelta-bundle-*' | wc -l)
+  setpriv --reuid=65534 --regid=65534 --clear-groups env TMPDIR="$TMP/tmpdir2" \
+    timeout 20 "$PERFDELTA" inspect "$TMP/mode000.tar.gz" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  if [ $rc = 0 ]; then ok; else fail "a tarball with a mode-000 directory: exit $rc"; fi
+  after=$(find /tmp -maxdepth 1 -user 65534 -name 'perfdelta-bundle-*' | wc -l)
+  if [ "$after" = "$before" ] && [ -z "$(ls -A "$TMP/tmpdir2")" ]; then ok; else fail "files left behind"; fi
+  chmod 700 "$TMP"
+fi
+finish
