@@ -1,7 +1,9 @@
 #include "check_suites.h"
 
+#include "core/buf.h"
 #include "core/file.h"
 #include "parse/bundle.h"
+#include "parse/tarball.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +197,228 @@ START_TEST(test_bundle_pair_loads_both_and_reports_the_baseline_first)
 }
 END_TEST
 
+/* A ustar header for name (type '0' file, '2' symlink, '3' char device, '5' dir ...) of
+ * size bytes, appended to b with the data (zeros when data is NULL), padded to 512. */
+static void tar_member(struct pd_buf *b, const char *name, char type, const char *data,
+		       size_t size)
+{
+	char h[512] = {0};
+	unsigned sum = 0;
+	snprintf(h, 100, "%s", name);
+	snprintf(h + 100, 8, "%07o", 0644);
+	snprintf(h + 108, 8, "%07o", 0);
+	snprintf(h + 116, 8, "%07o", 0);
+	snprintf(h + 124, 12, "%011zo", size);
+	snprintf(h + 136, 12, "%011o", 0);
+	h[156] = type;
+	if (type == '1' || type == '2')
+		snprintf(h + 157, 100, "%s", "run/ok.json"); /* the link's target */
+	memcpy(h + 257, "ustar", 6);
+	memcpy(h + 263, "00", 2);
+	memset(h + 148, ' ', 8);
+	for (size_t i = 0; i < 512; i++)
+		sum += (unsigned char)h[i];
+	snprintf(h + 148, 8, "%06o", sum);
+	pd_buf_add(b, h, 512);
+	for (size_t i = 0; i < size; i++)
+		pd_buf_addch(b, data ? data[i] : '\0');
+	while (b->len % 512)
+		pd_buf_addch(b, '\0');
+}
+
+static void tar_end(struct pd_buf *b)
+{
+	for (int i = 0; i < 1024; i++)
+		pd_buf_addch(b, '\0');
+}
+
+static int read_tar(struct pd_tarball **t, const struct pd_buf *b, const struct pd_limits *lim,
+		    struct pd_err *err)
+{
+	return pd_tarball_read_mem(t, b->ptr, b->len, "x.tar", lim, err);
+}
+
+START_TEST(test_tarball_index_normalizes_and_sorts)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	struct pd_tarball *t = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	tar_member(&b, "./", '5', NULL, 0);
+	tar_member(&b, "./run//perfdb/./db/m.json", '0', "[]", 2);
+	tar_member(&b, "run/a.txt", '0', "abc", 3);
+	tar_end(&b);
+	ck_assert_int_eq(read_tar(&t, &b, &pd_limits_default, &err), 0);
+	ck_assert_uint_eq(t->n,
+			  2); /* "./" is the top itself; run/ and run/perfdb are implied */
+	ck_assert_str_eq(t->v[0].name, "run/a.txt");
+	ck_assert_str_eq(t->v[1].name, "run/perfdb/db/m.json");
+	ck_assert_str_eq(pd_tarball_find(t, "run/perfdb/db/m.json")->data, "[]");
+	ck_assert_uint_eq(pd_tarball_find(t, "run/a.txt")->len, 3);
+	ck_assert_ptr_null(pd_tarball_find(t, "run/perfdb"));
+	pd_tarball_free(t);
+	pd_buf_release(&b);
+}
+END_TEST
+
+/* Each refused kind of member: one error naming x.tar:member, and no index. */
+START_TEST(test_tarball_refuses_links_devices_and_escaping_names)
+{
+	static const struct {
+		const char *name;
+		char type;
+		const char *msg;
+	} cases[] = {
+		{"run/l.json", '2', "a symbolic link: only regular files"},
+		{"run/h.json", '1', "a hard link: only regular files"},
+		{"run/d.json", '3', "a device: only regular files"},
+		{"run/f.json", '6', "a FIFO: only regular files"},
+		{"/etc/x.json", '0', "an absolute name or a '..' component"},
+		{"run/../../x.json", '0', "an absolute name or a '..' component"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pd_buf b = PD_BUF_INIT;
+		struct pd_tarball *t = (struct pd_tarball *)&b; /* set to NULL on error */
+		struct pd_err err = PD_ERR_INIT;
+		char where[128];
+		tar_member(&b, "run/ok.json", '0', "[]", 2);
+		tar_member(&b, cases[i].name, cases[i].type, NULL, 0);
+		tar_end(&b);
+		ck_assert_int_eq(read_tar(&t, &b, &pd_limits_default, &err), PD_EPARSE);
+		ck_assert_ptr_null(t);
+		snprintf(where, sizeof(where), "x.tar:%s", cases[i].name);
+		ck_assert_str_eq(err.path, where);
+		ck_assert_msg(strstr(err.msg, cases[i].msg), "%s: %s", cases[i].name, err.msg);
+		pd_buf_release(&b);
+	}
+}
+END_TEST
+
+START_TEST(test_tarball_limits_per_member_and_in_total)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	struct pd_tarball *t = NULL;
+	struct pd_err err = PD_ERR_INIT, err2 = PD_ERR_INIT;
+	struct pd_limits lim = pd_limits_default;
+	tar_member(&b, "run/a.json", '0', NULL, 3000);
+	tar_member(&b, "run/b.json", '0', NULL, 3000);
+	tar_end(&b);
+	lim.max_file_bytes = 2999;
+	ck_assert_int_eq(read_tar(&t, &b, &lim, &err), PD_ELIMIT);
+	ck_assert_str_eq(err.path, "x.tar:run/a.json");
+	ck_assert(strstr(err.msg, "--max-file-size") != NULL);
+	/* each member fits, both do not: 2 headers and 2 x 3072 bytes of data is 7168 */
+	lim.max_file_bytes = 3000;
+	lim.max_bundle_bytes = 6000;
+	ck_assert_int_eq(read_tar(&t, &b, &lim, &err2), PD_ELIMIT);
+	ck_assert_str_eq(err2.path, "x.tar:run/b.json");
+	ck_assert(
+		strstr(err2.msg, "more than 6000 bytes uncompressed (see --max-bundle-size)"));
+	lim.max_bundle_bytes = 8192;
+	ck_assert_int_eq(read_tar(&t, &b, &lim, &err), 0);
+	ck_assert_uint_eq(t->n, 2);
+	pd_tarball_free(t);
+	pd_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_tarball_refuses_a_name_twice_and_garbage)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	struct pd_tarball *t = NULL;
+	struct pd_err err = PD_ERR_INIT, err2 = PD_ERR_INIT;
+	tar_member(&b, "run/a.json", '0', "[]", 2);
+	tar_member(&b, "./run/a.json", '0', "{}", 2);
+	tar_end(&b);
+	ck_assert_int_eq(read_tar(&t, &b, &pd_limits_default, &err), PD_EPARSE);
+	ck_assert_str_eq(err.path, "x.tar:run/a.json");
+	ck_assert(strstr(err.msg, "twice") != NULL);
+	ck_assert_int_eq(pd_tarball_read_mem(&t, "not a tarball", 13, "y.tar",
+					     &pd_limits_default, &err2),
+			 PD_EPARSE);
+	ck_assert_str_eq(err2.path, "y.tar");
+	ck_assert(strstr(err2.msg, "not a readable .tar or .tar.gz") != NULL);
+	pd_buf_release(&b);
+}
+END_TEST
+
+/* The same bundle as a directory and as a .tar.gz of it: the same run, but for its paths. */
+START_TEST(test_bundle_tarball_equals_its_directory)
+{
+	struct pd_run *d = NULL, *t = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	char cmd[512], tar[128];
+	small_bundle();
+	put("jenkins/consoleText", "Finished: SUCCESS\n");
+	snprintf(tar, sizeof(tar), "%s-top.tar.gz", root);
+	snprintf(cmd, sizeof(cmd), "tar -czf %s -C %s/.. %s", tar, root, root + 5);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(pd_bundle_load(&d, root, &pd_limits_default, &err), 0);
+	ck_assert_int_eq(pd_bundle_load(&t, tar, &pd_limits_default, &err), 0);
+	ck_assert_uint_eq(t->n_series, d->n_series);
+	ck_assert_uint_eq(t->n_samples, d->n_samples);
+	ck_assert_uint_eq(t->n_nodes, d->n_nodes);
+	ck_assert_uint_eq(t->notes.n, d->notes.n);
+	for (size_t i = 0; i < d->notes.n; i++)
+		ck_assert_str_eq(t->notes.v[i], d->notes.v[i]);
+	for (size_t i = 0; i < d->n_series; i++) {
+		ck_assert_str_eq(t->series[i]->db, d->series[i]->db);
+		ck_assert_str_eq(t->series[i]->metric, d->series[i]->metric);
+		ck_assert_uint_eq(t->series[i]->n, d->series[i]->n);
+		for (size_t k = 0; k < d->series[i]->n; k++)
+			ck_assert_int_eq(t->series[i]->t_ms[k], d->series[i]->t_ms[k]);
+	}
+	pd_run_free(d);
+	pd_run_free(t);
+	unlink(tar);
+}
+END_TEST
+
+START_TEST(test_bundle_refuses_a_fifo_and_a_link_in_a_directory)
+{
+	struct pd_run *run = NULL;
+	struct pd_err err = PD_ERR_INIT, err2 = PD_ERR_INIT;
+	char path[256], want[256];
+	small_bundle();
+	snprintf(path, sizeof(path), "%s/perfdb/atopc_1-2_access_abcd10001/memcached_rss.json",
+		 root);
+	ck_assert_int_eq(mkfifo(path, 0644), 0);
+	ck_assert_int_eq(pd_bundle_load(&run, root, &pd_limits_default, &err), PD_EIO);
+	ck_assert_str_eq(err.path, path);
+	ck_assert_str_eq(err.msg, "not a regular file (a FIFO, device or socket)");
+	unlink(path);
+	ck_assert_int_eq(symlink("/etc/hostname", path), 0);
+	ck_assert_int_eq(pd_bundle_load(&run, root, &pd_limits_default, &err2), PD_EIO);
+	ck_assert_str_eq(err2.path, path);
+	snprintf(want, sizeof(want), "%s",
+		 "a symbolic link: only regular files and directories "
+		 "inside the bundle are read");
+	ck_assert_str_eq(err2.msg, want);
+	ck_assert_ptr_null(run);
+}
+END_TEST
+
+/* Times out of 2000..2100 are input errors at their place; checked before the rescale of
+ * a body in seconds, which would overflow. */
+START_TEST(test_bundle_refuses_implausible_times)
+{
+	struct pd_run *run = NULL;
+	struct pd_err err = PD_ERR_INIT, err2 = PD_ERR_INIT;
+	small_bundle();
+	put("perfdb/atopc_1-2_access_abcd10001/memcached_cpu.json",
+	    "[[1762107600000,1],\n[4102444800000,2]]");
+	ck_assert_int_eq(pd_bundle_load(&run, root, &pd_limits_default, &err), PD_EPARSE);
+	ck_assert_int_eq(err.line, 2);
+	ck_assert_int_eq(err.col, 2);
+	ck_assert(strstr(err.msg, "timestamp 4102444800000 out of range") != NULL);
+	/* 9e15 s: times 1000 is past INT64_MAX */
+	put("perfdb/atopc_1-2_access_abcd10001/memcached_cpu.json",
+	    "[[1762107600,1],[9000000000000000,2]]");
+	ck_assert_int_eq(pd_bundle_load(&run, root, &pd_limits_default, &err2), PD_EPARSE);
+	ck_assert_int_eq(err2.col, 18);
+	ck_assert_ptr_null(run);
+}
+END_TEST
+
 Suite *pd_suite_bundle(void)
 {
 	Suite *s = suite_create("bundle");
@@ -208,6 +432,13 @@ Suite *pd_suite_bundle(void)
 	tcase_add_test(tc, test_bundle_reads_a_tarball);
 	tcase_add_test(tc, test_bundle_seed_runs_decode_every_series);
 	tcase_add_test(tc, test_bundle_pair_loads_both_and_reports_the_baseline_first);
+	tcase_add_test(tc, test_tarball_index_normalizes_and_sorts);
+	tcase_add_test(tc, test_tarball_refuses_links_devices_and_escaping_names);
+	tcase_add_test(tc, test_tarball_limits_per_member_and_in_total);
+	tcase_add_test(tc, test_tarball_refuses_a_name_twice_and_garbage);
+	tcase_add_test(tc, test_bundle_tarball_equals_its_directory);
+	tcase_add_test(tc, test_bundle_refuses_a_fifo_and_a_link_in_a_directory);
+	tcase_add_test(tc, test_bundle_refuses_implausible_times);
 	suite_add_tcase(s, tc);
 	return s;
 }

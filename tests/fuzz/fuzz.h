@@ -18,10 +18,12 @@ static const struct pd_limits fuzz_limits = {
 	.max_series = 1000,
 	.max_line = 4096,
 	.max_depth = 16,
+	.max_bundle_bytes = (size_t)4 << 20,
 };
 
 /* A NUL-terminated copy of the input (caller frees) described as src. */
-static char *fuzz_src(struct pd_src *src, const uint8_t *data, size_t len, const char *path)
+static inline char *fuzz_src(struct pd_src *src, const uint8_t *data, size_t len,
+			     const char *path)
 {
 	char *copy = pd_xmalloc(len + 1);
 	if (len)

@@ -69,3 +69,21 @@ for b in "$seed"/*/ "$fx"/pathological/skeleton/; do
 done
 printf '%s' ns_serveriris_710-1345_access_a7b61bucket >"$out/dbname/db-two-ways"
 printf '%s' atopiris_710-1345_access_a7b61722310099 >"$out/dbname/db-host-without-spec"
+
+# tarballs: small bundles of fixture files as .tar and .tar.gz (a top directory, or none),
+# and one of the pathological skeleton
+mkdir -p "$out/tarball"
+tb=$(mktemp -d "${TMPDIR:-/tmp}/pd-seed-tarball-XXXXXX")
+mkdir -p "$tb/run/perfdb/atopc_1-2_access_abcd10001" "$tb/run/perfrunner" "$tb/run/jenkins"
+cp "$fx"/perfdb/seriesly.json "$tb/run/perfdb/atopc_1-2_access_abcd10001/m.json"
+cp "$fx"/pathological/one-sample.json "$tb/run/perfdb/atopc_1-2_access_abcd10001/one.json"
+cp "$fx"/pathological/skeleton/perfrunner/* "$tb/run/perfrunner/"
+cp "$fx"/pathological/skeleton/jenkins/build.json "$tb/run/jenkins/"
+tar -cf "$out/tarball/run.tar" -C "$tb" run
+tar -czf "$out/tarball/run.tar.gz" -C "$tb" run
+tar -czf "$out/tarball/top.tar.gz" -C "$tb/run" .
+tar -czf "$out/tarball/skeleton.tar.gz" -C "$fx/pathological" skeleton
+rm -rf "$tb"
+for f in "$out"/tarball/*; do
+  [ "$(wc -c <"$f")" -le 65536 ] || rm -f "$f"
+done
