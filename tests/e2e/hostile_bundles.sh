@@ -6,6 +6,17 @@
 . "$(dirname "$0")/lib.sh"
 PERFDELTA=$(realpath "$PERFDELTA")
 PD() { timeout 20 "$PERFDELTA" "$@"; }
+# vlimit KB CMD...: CMD under ulimit -v KB, unless the binary cannot start so (ASan
+# reserves terabytes of address space); then the timeout alone bounds it
+vlimit() {
+  local kb=$1
+  shift
+  if (ulimit -v "$kb" && "$PERFDELTA" --version >/dev/null 2>&1) 2>/dev/null; then
+    (ulimit -v "$kb" && "$@")
+  else
+    "$@"
+  fi
+}
 
 # mk_run DIR: a small bundle (2 nodes, 2 series of 120 samples at 5 s from 2025-11-02)
 mk_run() {
@@ -57,7 +68,7 @@ TMPDIR="$TMP/tmpdir" expect_code 3 PD inspect "$TMP/bomb.tar.gz" --max-bundle-si
 ms=$((($(date +%s%N) - start) / 1000000))
 lines "$TMP/err" 1
 has "$TMP/err" "bomb.tar.gz:run/perfdb/.*: the tarball holds more than 67108864 bytes uncompressed \(see --max-bundle-size\)"
-if [ "$ms" -lt 2000 ]; then ok; else fail "the bomb took $ms ms (want under 2 s)"; fi
+if [ "$ms" -lt 5000 ]; then ok; else fail "the bomb took $ms ms (want under 5 s, about 0.1 s unloaded)"; fi
 if [ -z "$(ls -A "$TMP/tmpdir")" ]; then ok; else fail "files left in TMPDIR"; fi
 
 # ---- a bundle named host:run.tar.gz is a local file: no rsh, no ssh
@@ -144,7 +155,7 @@ done
 mk_run "$TMP/t2100"
 cp -r "$TMP/t2100" "$TMP/t2100b"
 for f in "$TMP"/t2100b/perfdb/*/memcached_cpu.json; do sed -i 's/]$/,[4102444800000,1]]/' "$f"; done
-(ulimit -v 4000000; timeout 20 "$PERFDELTA" compare "$TMP/t2100" "$TMP/t2100b" -o "$TMP/t-out" \
+(vlimit 4000000 timeout 20 "$PERFDELTA" compare "$TMP/t2100" "$TMP/t2100b" -o "$TMP/t-out" \
   >"$TMP/out" 2>"$TMP/err")
 rc=$?
 if [ $rc = 3 ]; then ok; else fail "a sample in 2100: exit $rc (want 3)"; fi
@@ -157,7 +168,7 @@ hasf "$TMP/err" "perfdelta: $TMP/t2100/$db1/memcached_cpu.json:1:18: timestamp 9
 # a lone sample a year later in every series is a gap, not a year-long phase
 mk_run "$TMP/year"
 for f in "$TMP"/year/perfdb/*/memcached_cpu.json; do sed -i 's/]$/,[1793643600000,1]]/' "$f"; done
-(ulimit -v 1000000; timeout 20 "$PERFDELTA" compare "$TMP/good" "$TMP/year" -o "$TMP/y-out" \
+(vlimit 1000000 timeout 20 "$PERFDELTA" compare "$TMP/good" "$TMP/year" -o "$TMP/y-out" \
   >"$TMP/out" 2>"$TMP/err")
 rc=$?
 if [ $rc = 0 ]; then ok; else fail "a sample a year later: exit $rc (want 0)"; fi
