@@ -1,5 +1,7 @@
 #include "check_suites.h"
 
+#include "parse/bundle.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,6 +24,17 @@ char *pd_test_slurp(const char *path, size_t *len)
 	return p;
 }
 
+struct pd_run *pd_test_seed(const char *name)
+{
+	struct pd_run *run = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s/%s", PD_SEED_DIR, name);
+	ck_assert_msg(pd_bundle_load(&run, dir, &pd_limits_default, &err) == 0, "%s: %s", dir,
+		      err.msg);
+	return run;
+}
+
 int main(int argc, char **argv)
 {
 	SRunner *sr = srunner_create(pd_suite_core());
@@ -38,6 +51,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pd_suite_escape());
 	srunner_add_suite(sr, pd_suite_stats());
 	srunner_add_suite(sr, pd_suite_infer());
+	srunner_add_suite(sr, pd_suite_configdiff());
 	if (argc > 1) /* run one suite: check_perfdelta perfdb */
 		srunner_run(sr, argv[1], NULL, CK_NORMAL);
 	else

@@ -18,9 +18,15 @@ Suite *pd_suite_plot(void);
 Suite *pd_suite_escape(void);
 Suite *pd_suite_stats(void);
 Suite *pd_suite_infer(void);
+Suite *pd_suite_configdiff(void);
 
 /* Reads a file of the test tree into a NUL-terminated string (caller frees); aborts
  * the test when it is missing. */
 char *pd_test_slurp(const char *path, size_t *len);
+
+struct pd_run;
+/* Loads the seed bundle name ("baseline", "failover", ...) of the build tree (caller
+ * frees with pd_run_free); aborts the test when it does not load. */
+struct pd_run *pd_test_seed(const char *name);
 
 #endif
