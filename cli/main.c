@@ -2,6 +2,7 @@
 #include "analyze/compare.h"
 #include "analyze/timebase.h"
 #include "core/buf.h"
+#include "core/clock.h"
 #include "core/err.h"
 #include "core/file.h"
 #include "core/src.h"
@@ -473,13 +474,6 @@ static void print_summary(const struct pd_comparison *c, const struct pd_report_
 		       ro->out);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Wall time per stage. analyze and render overlap (gnuplot draws the per-metric charts
  * while the statistics are computed): each counts the time spent in its own calls. */
 struct stages {
@@ -488,7 +482,7 @@ struct stages {
 
 static void lap(struct stages *st, double *stage)
 {
-	double t = now_s();
+	double t = pd_clock_now();
 	*stage += t - st->mark;
 	st->mark = t;
 }
@@ -522,7 +516,7 @@ static int compare_runs(const struct opts *o, const char *base_dir, const char *
 	struct pd_comparison *c = NULL;
 	int rc = EXIT_OK;
 	int progress = !o->quiet && isatty(2);
-	struct stages st = {0, 0, 0, now_s()};
+	struct stages st = {0, 0, 0, pd_clock_now()};
 	if (progress)
 		fprintf(stderr, "perfdelta: reading the runs\n");
 	if (pd_bundle_load_pair(&base, &target, base_dir, target_dir, &o->lim, &err) < 0) {
@@ -633,7 +627,7 @@ struct pull_ui {
 static void pull_progress(void *ctx, const struct pd_pull_progress *p)
 {
 	struct pull_ui *ui = ctx;
-	double t = now_s();
+	double t = pd_clock_now();
 	ui->p = *p;
 	if (!ui->tty || (!p->finished && t - ui->last < 0.1))
 		return;

@@ -5,6 +5,8 @@
 #include "buf.h"
 #include "err.h"
 
+#include <stddef.h>
+
 /* Reads path into out (appended). A file over limit bytes is PD_ELIMIT, unreadable is
  * PD_EIO; the error names path. */
 int pd_file_read(struct pd_buf *out, const char *path, size_t limit, struct pd_err *err);
@@ -18,5 +20,9 @@ int pd_file_exists(const char *path);
 /* The directory of the running executable, from /proc/self/exe (argv[0] may be a bare
  * name found on PATH); the caller frees it. NULL with errno set when it cannot be read. */
 char *pd_exe_dir(void);
+
+/* Writes all len bytes of data to fd, again after EINTR and a short write; 0, or -errno
+ * (a write of 0 bytes counts as -ENOSPC). */
+int pd_file_write_all(int fd, const void *data, size_t len);
 
 #endif
