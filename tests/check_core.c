@@ -34,12 +34,36 @@ END_TEST
 START_TEST(test_err_first_failure_wins_and_formats_place)
 {
 	struct pd_err err = PD_ERR_INIT;
-	char line[512];
+	struct pd_buf line = PD_BUF_INIT;
 	ck_assert_int_eq(pd_err_at(&err, PD_EPARSE, "a.json", 3, 7, "expected '%c'", ']'),
 			 PD_EPARSE);
 	pd_err_set(&err, PD_EIO, "second");
-	pd_err_format(&err, line, sizeof(line));
-	ck_assert_str_eq(line, "a.json:3:7: expected ']'");
+	pd_err_format(&line, &err);
+	ck_assert_str_eq(line.ptr, "a.json:3:7: expected ']'");
+	pd_buf_release(&line);
+}
+END_TEST
+
+/* A path of 300 bytes (the old fields held 255) comes back whole; one beyond any the
+ * kernel takes is cut and says so. */
+START_TEST(test_err_keeps_long_paths_and_marks_a_cut)
+{
+	struct pd_err err = PD_ERR_INIT, huge = PD_ERR_INIT;
+	struct pd_buf path = PD_BUF_INIT, line = PD_BUF_INIT;
+	for (int i = 0; i < 30; i++)
+		pd_buf_adds(&path, "directory/"); /* 300 bytes */
+	pd_err_at(&err, PD_EIO, path.ptr, 0, 0, "cannot open: %s", path.ptr);
+	pd_err_format(&line, &err);
+	ck_assert_uint_eq(line.len, 300 + 2 + 13 + 300);
+	ck_assert_str_eq(err.path, path.ptr);
+	while (path.len < 5000)
+		pd_buf_adds(&path, "directory/");
+	pd_err_at(&huge, PD_EIO, path.ptr, 0, 0, "x");
+	ck_assert_uint_eq(strlen(huge.path), PD_ERR_PATH_MAX - 1);
+	ck_assert_str_eq(huge.path + PD_ERR_PATH_MAX - 1 - 5, "[...]");
+	ck_assert_int_eq(strncmp(huge.path, path.ptr, PD_ERR_PATH_MAX - 6), 0);
+	pd_buf_release(&path);
+	pd_buf_release(&line);
 }
 END_TEST
 
@@ -297,6 +321,7 @@ Suite *pd_suite_core(void)
 	tcase_add_test(tc, test_buf_addf_grows_past_first_allocation);
 	tcase_add_test(tc, test_err_first_failure_wins_and_formats_place);
 	tcase_add_test(tc, test_err_message_stays_on_one_line);
+	tcase_add_test(tc, test_err_keeps_long_paths_and_marks_a_cut);
 	tcase_add_test(tc, test_src_error_counts_lines_and_columns);
 	tcase_add_test(tc, test_series_normalize_sorts_and_keeps_last_duplicate);
 	tcase_add_test(tc, test_roles_follow_first_service_in_spec_order);
