@@ -800,6 +800,15 @@ static void print_summary(const struct pd_comparison *c, const struct pd_report_
 		       ro->out);
 }
 
+static int verdict_exit(const struct opts *o, const struct pd_comparison *c)
+{
+	if (c->verdict == PD_VERDICT_NOT_COMPARABLE)
+		return EXIT_NOTCMP;
+	if (c->verdict == PD_VERDICT_REGRESSION && o->fail_on_regression)
+		return EXIT_REGRESSION;
+	return EXIT_OK;
+}
+
 static int compare_runs(const struct opts *o, const char *base_dir, const char *target_dir,
 			const char *out)
 {
@@ -835,10 +844,7 @@ static int compare_runs(const struct opts *o, const char *base_dir, const char *
 			parse_s, times.analyze, times.render);
 	if (!o->quiet)
 		print_summary(c, &ro);
-	if (c->verdict == PD_VERDICT_NOT_COMPARABLE)
-		rc = EXIT_NOTCMP;
-	else if (c->verdict == PD_VERDICT_REGRESSION && o->fail_on_regression)
-		rc = EXIT_REGRESSION;
+	rc = verdict_exit(o, c);
 done:
 	pd_comparison_free(c);
 	pd_run_free(base);

@@ -1,7 +1,12 @@
 #include "check_suites.h"
 
 #include "core/buf.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
 #include "core/err.h"
+#include "core/file.h"
+#include "core/outdir.h"
+#include "core/proc.h"
 #include "core/model.h"
 #include "core/src.h"
 #include "render/escape.h"
@@ -13,6 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 START_TEST(test_buf_addf_grows_past_first_allocation)
 {
@@ -314,6 +323,94 @@ START_TEST(test_json_num_matches_printf_definition)
 }
 END_TEST
 
+/* Writes a one-file marked output at dir; 0 or the error code. */
+static int write_output(const char *dir, struct pd_err *err)
+{
+	struct pd_outdir o;
+	int rc = pd_outdir_begin(&o, dir, 0, err);
+	if (rc < 0)
+		return rc;
+	o.marked = 1;
+	if ((rc = pd_outdir_mkdir(&o, "charts", err)) < 0 ||
+	    (rc = pd_outdir_write(&o, "charts/a.svg", "<svg/>", 6, err)) < 0) {
+		pd_outdir_abort(&o);
+		return rc;
+	}
+	return pd_outdir_commit(&o, err);
+}
+
+START_TEST(test_outdir_replaces_only_exactly_its_own_output)
+{
+	char dir[] = "/tmp/pd-check-outdir-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	struct pd_buf out = PD_BUF_INIT, extra = PD_BUF_INIT, marker = PD_BUF_INIT;
+	struct pd_err err = PD_ERR_INIT, refused = PD_ERR_INIT;
+	pd_buf_addf(&out, "%s/rep", dir);
+	ck_assert_int_eq(write_output(out.ptr, &err), 0);
+	ck_assert_int_eq(write_output(out.ptr, &err), 0); /* its own: replaced */
+	pd_buf_addf(&marker, "%s/" PD_OUTDIR_MARKER, out.ptr);
+	ck_assert(pd_file_exists(marker.ptr));
+	pd_buf_addf(&extra, "%s/charts/notes.txt", out.ptr);
+	FILE *f = fopen(extra.ptr, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_int_eq(write_output(out.ptr, &refused), PD_EIO);
+	ck_assert_ptr_nonnull(strstr(refused.msg, "it holds 'charts/notes.txt'"));
+	ck_assert(pd_file_exists(extra.ptr)); /* nothing lost */
+	pd_rm_tree(dir);
+	pd_buf_release(&out);
+	pd_buf_release(&extra);
+	pd_buf_release(&marker);
+}
+END_TEST
+
+static pid_t start_sleep(void)
+{
+	static char *const argv[] = {"sleep", "30", NULL};
+	static char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
+	const int fds[3] = {PD_PROC_DEVNULL, PD_PROC_DEVNULL, PD_PROC_DEVNULL};
+	const struct pd_proc_spec spec = {
+		.file = "sleep", .argv = argv, .envp = envp, .fds = fds, .n_fds = 3};
+	pid_t pid = 0;
+	ck_assert_int_eq(pd_proc_start(&pid, &spec), 0);
+	return pid;
+}
+
+START_TEST(test_proc_wait_ends_a_child_that_makes_no_progress)
+{
+	pid_t pid = start_sleep();
+	int status = 0;
+	double t0 = pd_clock_now();
+	ck_assert_int_eq(pd_proc_wait(pid, &status, 0.3), 1);
+	double took = pd_clock_now() - t0;
+	ck_assert_msg(took >= 0.3 && took < 5, "took %g s", took);
+	ck_assert_int_eq(kill(pid, 0), -1); /* reaped, not a zombie */
+	ck_assert_int_eq(errno, ESRCH);
+}
+END_TEST
+
+START_TEST(test_cleanup_run_kills_children_and_removes_trees)
+{
+	char dir[] = "/tmp/pd-check-cleanup-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	struct pd_buf sub = PD_BUF_INIT;
+	pd_buf_addf(&sub, "%s/charts", dir);
+	ck_assert_int_eq(mkdir(sub.ptr, 0755), 0);
+	pd_buf_adds(&sub, "/c.svg");
+	FILE *f = fopen(sub.ptr, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	pd_cleanup_add_tree(dir);
+	pid_t pid = start_sleep();
+	pd_cleanup_run();
+	struct stat st;
+	ck_assert_int_eq(lstat(dir, &st), -1);
+	ck_assert_int_eq(kill(pid, 0), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	pd_buf_release(&sub);
+}
+END_TEST
+
 Suite *pd_suite_core(void)
 {
 	Suite *s = suite_create("core");
@@ -322,6 +419,9 @@ Suite *pd_suite_core(void)
 	tcase_add_test(tc, test_err_first_failure_wins_and_formats_place);
 	tcase_add_test(tc, test_err_message_stays_on_one_line);
 	tcase_add_test(tc, test_err_keeps_long_paths_and_marks_a_cut);
+	tcase_add_test(tc, test_outdir_replaces_only_exactly_its_own_output);
+	tcase_add_test(tc, test_proc_wait_ends_a_child_that_makes_no_progress);
+	tcase_add_test(tc, test_cleanup_run_kills_children_and_removes_trees);
 	tcase_add_test(tc, test_src_error_counts_lines_and_columns);
 	tcase_add_test(tc, test_series_normalize_sorts_and_keeps_last_duplicate);
 	tcase_add_test(tc, test_roles_follow_first_service_in_spec_order);
