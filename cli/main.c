@@ -646,8 +646,10 @@ static void help_flags(unsigned cmd)
 		for (size_t i = 0; i < N_FLAGS; i++) {
 			if (flags[i].section != (enum section)s || !(flags[i].cmds & cmd))
 				continue;
+			/* -o and --quiet are pull's and inspect's too */
+			int own = s != SEC_COMPARE || cmd & CMD_COMPARE;
 			if (!shown++)
-				printf("\n%s\n", section_heading[s]);
+				printf("\n%s\n", own ? section_heading[s] : "options:");
 			help_line(&flags[i]);
 		}
 	}
