@@ -56,9 +56,9 @@ void pd_outdir_remove(struct pd_outdir *o, const char *name);
  * there itself (gnuplot). Caller frees. */
 char *pd_outdir_path(const struct pd_outdir *o, const char *name);
 
-/* Writes the marker (when o->marked), then moves the temporary directory into place, replacing an old
- * one (with SIGINT and SIGTERM held); frees o. On failure the old output is put back
- * and the temporary directory removed. */
+/* Writes the marker (when o->marked), then moves the temporary directory into place, replacing
+ * an old one (with SIGINT and SIGTERM held); frees o. On failure the old output is put back and
+ * the temporary directory removed. */
 int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err);
 
 /* Moves only the file name of the temporary directory into place as o->final (a file),
