@@ -286,8 +286,7 @@ static int write_marker(struct pd_outdir *o, struct pd_err *err)
 	return rc;
 }
 
-/* Frees o once its temporary directory is gone or in place. */
-static void done_with(struct pd_outdir *o)
+void pd_outdir_release(struct pd_outdir *o)
 {
 	if (o->tmp)
 		pd_cleanup_drop_tree(o->tmp);
@@ -361,5 +360,5 @@ void pd_outdir_abort(struct pd_outdir *o)
 {
 	if (o->tmp)
 		pd_rm_tree(o->tmp);
-	done_with(o);
+	pd_outdir_release(o);
 }

@@ -65,6 +65,10 @@ int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err);
  * then removes the rest; frees o. */
 int pd_outdir_commit_file(struct pd_outdir *o, const char *name, struct pd_err *err);
 
+/* Frees o and forgets its temporary directory without touching the disk (a caller
+ * that moved it itself, or keeps it): a signal no longer removes it. */
+void pd_outdir_release(struct pd_outdir *o);
+
 /* Removes the temporary directory and frees o; a no-op when not begun. */
 void pd_outdir_abort(struct pd_outdir *o);
 

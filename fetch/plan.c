@@ -522,9 +522,7 @@ static int commit(struct pd_outdir *out, struct pd_err *err)
 				       "it, in %s",
 				       strerror(errno), staged);
 	}
-	free(out->tmp); /* moved or kept: nothing to remove either way */
-	free(out->final);
-	out->tmp = out->final = NULL;
+	pd_outdir_release(out); /* moved or kept: nothing to remove either way */
 	return rc;
 }
 
