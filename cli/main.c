@@ -2,6 +2,8 @@
 #include "analyze/compare.h"
 #include "analyze/timebase.h"
 #include "core/buf.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
 #include "core/err.h"
 #include "core/file.h"
 #include "core/src.h"
@@ -10,24 +12,86 @@
 #include "cli/pull.h"
 #include "render/escape.h"
 #include "render/inspect.h"
+#include "render/plot.h"
 #include "render/report.h"
 
 #include <stdarg.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-enum { EXIT_OK = 0, EXIT_REGRESSION = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_NOTCMP = 4 };
+enum {
+	EXIT_OK = 0,
+	EXIT_REGRESSION = 1,
+	EXIT_USAGE = 2,
+	EXIT_INPUT = 3,
+	EXIT_NOTCMP = 4
+	/* 128 + the signal on SIGINT (130), SIGTERM (143), SIGHUP (129): core/cleanup.h */
+};
 
-static const char usage[] =
+/* The commands, as bits of the set of commands a flag applies to. */
+enum cmd {
+	CMD_COMPARE = 1,
+	CMD_INSPECT = 2,
+	CMD_DEMO = 4,
+	CMD_PULL = 8,
+	CMD_REPORTS = CMD_COMPARE | CMD_DEMO,
+	CMD_ANY = 15
+};
+
+struct command {
+	const char *name;
+	enum cmd bit;
+	const char *usage; /* its usage line and what it does, for its --help */
+};
+
+static const struct command commands[] = {
+	{.name = "compare",
+	 .bit = CMD_COMPARE,
+	 .usage = "usage: perfdelta compare BASELINE TARGET -o DIR [options]\n"
+		  "\n"
+		  "Align the runs on the event, compare every metric per node, role and "
+		  "phase, and\n"
+		  "write the report: OUT/index.html, charts/, summary.json, junit.xml, "
+		  "summary.md,\n"
+		  "summary.jira (or one FILE.html with -o FILE.html).\n"},
+	{.name = "inspect",
+	 .bit = CMD_INSPECT,
+	 .usage = "usage: perfdelta inspect RUN [--json] [options]\n"
+		  "\n"
+		  "What was found in a bundle: snapshots, nodes and roles, series, samples, "
+		  "time\n"
+		  "range, gaps, the time base, events and KPIs.\n"},
+	{.name = "demo",
+	 .bit = CMD_DEMO,
+	 .usage = "usage: perfdelta demo [-o DIR] [options]\n"
+		  "\n"
+		  "Compare the bundled seed fixture (a baseline and a failover run); writes "
+		  "to\n"
+		  "./perfdelta-demo unless -o is given.\n"},
+	{.name = "pull",
+	 .bit = CMD_PULL,
+	 .usage = "usage: perfdelta pull --jenkins URL [--snapshot NAME]... -o RUN_DIR "
+		  "[options]\n"
+		  "\n"
+		  "Build a run bundle from a Jenkins build and perfdb: the build's api/json "
+		  "and\n"
+		  "consoleText, every series of the console's snapshots, the spec and test "
+		  "config;\n"
+		  "written atomically.\n"},
+};
+#define N_COMMANDS (sizeof(commands) / sizeof(*commands))
+
+static const char usage_all[] =
 	"usage: perfdelta compare BASELINE TARGET -o DIR [options]\n"
 	"       perfdelta inspect RUN [--json] [options]\n"
 	"       perfdelta demo [-o DIR] [options]\n"
 	"       perfdelta pull --jenkins URL [--snapshot NAME]... -o RUN_DIR [options]\n"
+	"       perfdelta COMMAND --help (the options of one command)\n"
 	"\n"
 	"Compare two perfrunner runs of a Couchbase cluster (a baseline and a target, such as\n"
 	"the same workload with a node failed over mid-run) from their cbmonitor/perfdb\n"
@@ -47,85 +111,60 @@ static const char usage[] =
 	"  pull                   build a run bundle from a Jenkins build and perfdb: the "
 	"build's\n"
 	"                         api/json and consoleText, every series of the console's\n"
-	"                         snapshots, the spec and test config; written atomically\n"
-	"\n"
-	"compare options:\n"
-	"  -o, --output DIR       the output directory (replaced atomically): index.html,\n"
-	"                         charts/, summary.json, junit.xml, summary.md, summary.jira\n"
-	"  --single-file          inline the charts into index.html (for a ticket); with\n"
-	"                         -o FILE.html only that file is written\n"
-	"  --threshold PCT        practical threshold for a change (default 5)\n"
-	"  --threshold-for GLOB=PCT  a threshold for metrics matching GLOB (repeatable),\n"
-	"                         e.g. --threshold-for 'atop/*_rss=3'\n"
-	"  --metrics GLOB,...     compare only these collector/metric names\n"
-	"  --fail-on regression|never  exit 1 on a regression (default) or never\n"
-	"  --label-baseline L, --label-target L  names of the runs in the outputs\n"
-	"  --quiet                print nothing but errors\n"
-	"  --timings              print the time of each stage (parse, analyze, render)\n"
-	"\n"
-	"pull options:\n"
-	"  --jenkins URL          the build (.../job/J/N/); credentials from the environment\n"
-	"                         (PERFDELTA_JENKINS_USER, PERFDELTA_JENKINS_TOKEN) or "
-	"--netrc\n"
-	"  --jenkins-api json|xml  build.json from api/json (default) or build.xml from "
-	"api/xml\n"
-	"  --perfdb URL           perfdb (default: the console's cbmonitor host, port 8080)\n"
-	"  --snapshot NAME        pull this snapshot (repeatable; default: the console's)\n"
-	"  --perfrunner-dir DIR   a perfrunner checkout: copy clusters/<cluster> and\n"
-	"                         tests/<test_config> named by the build's parameters\n"
-	"  --netrc                credentials from ~/.netrc\n"
-	"  --parallel N           transfers at once (default 8, at most 64)\n"
-	"  --timeout S            connect and total time of one try (default 120)\n"
-	"  --retries N            tries again on 5xx, 408, 429 and connection errors, waiting\n"
-	"                         0.5 s, then 1 s, 2 s... (default 3)\n"
-	"\n";
+	"                         snapshots, the spec and test config; written atomically\n";
 
-/* The rest of --help (one string would pass the 4095 bytes C99 promises). */
-static const char usage_more[] =
-	"time base options (for compare and inspect; they apply to the target):\n"
-	"  --event-time S         the event (failover) happened S seconds into the measured\n"
-	"                         phase (default: from the console, the series or the config)\n"
-	"  --console-utc-offset ±HH:MM  the console's local time zone (default: found by\n"
-	"                         aligning its rebalance lines with the series, else from the\n"
-	"                         Jenkins build start)\n"
-	"  --baseline-event-time S, --baseline-console-utc-offset ±HH:MM\n"
-	"                         compare: the same for the baseline (a baseline with its own\n"
-	"                         event is shifted onto the target's)\n"
-	"\n"
-	"other options:\n"
-	"  --json                 inspect: print JSON\n"
-	"  -h, --help             this text\n"
-	"  --version              the version\n"
-	"\n"
-	"limits on input (raise them with the flags):\n"
-	"  --max-file-size BYTES  one input file (default 1 GiB)\n"
-	"  --max-bundle-size BYTES  a tarball bundle, uncompressed (default 4 GiB)\n"
-	"  --max-samples N        samples in one series (default 50000000)\n"
-	"  --max-series N         series in one run (default 100000)\n"
-	"  --max-line BYTES       one console or INI line (default 1 MiB)\n"
-	"  --max-depth N          JSON and XML nesting (default 64, at most 1000)\n"
-	"\n"
+static const char usage_exit[] =
 	"exit codes: 0 no regression, 1 regression found, 2 usage error, 3 input error\n"
-	"(unreadable or malformed input), 4 runs not comparable\n";
+	"(unreadable or malformed input, an output that cannot be written or replaced,\n"
+	"gnuplot failing or hanging), 4 runs not comparable, 130 interrupted (SIGINT),\n"
+	"143 terminated (SIGTERM); temporary files and gnuplot are removed on both\n";
 
 #define MAX_ARGS  4
 #define MAX_GLOBS 64
 
 struct opts {
-	const char *cmd;
+	enum cmd cmd;
+	const char *cmd_name;
 	const char *args[MAX_ARGS];
 	int n_args;
 	int json, quiet, fail_on_regression, single_file, timings;
 	const char *out;
 	const char *label_base, *label_target;
+	double gnuplot_timeout_s;
 	struct pd_limits lim;
 	struct pd_compare_opts cmp;
 	const char *globs[MAX_GLOBS];
 	struct pd_threshold thresholds[MAX_GLOBS];
 	char *metrics_arg;                /* owned copy of --metrics, split in place */
 	char *threshold_globs[MAX_GLOBS]; /* owned copies of --threshold-for's GLOBs */
-	struct pd_pull_opts pull;
+	struct pd_plan_opts pull;
 	const char *snapshots[MAX_GLOBS];
+};
+
+struct flag;
+/* Applies a flag's value (NULL for a switch) to o: 0, or an exit code. */
+typedef int (*flag_fn)(struct opts *o, const struct flag *f, const char *val);
+
+/* Where --help lists a flag. */
+enum section { SEC_COMPARE, SEC_PULL, SEC_TIME, SEC_OTHER, SEC_LIMITS, SEC_COUNT };
+
+static const char *const section_heading[SEC_COUNT] = {
+	[SEC_COMPARE] = "compare options:",
+	[SEC_PULL] = "pull options:",
+	[SEC_TIME] = "time base options (for compare and inspect; they apply to the target):",
+	[SEC_OTHER] = "other options:",
+	[SEC_LIMITS] = "limits on input (raise them with the flags):",
+};
+
+struct flag {
+	const char *name, *alias; /* "--output", "-o" */
+	const char *arg;          /* the value's name in --help; NULL for a switch */
+	flag_fn parse;
+	size_t field;  /* offsetof the member of struct opts the parser sets */
+	unsigned cmds; /* the commands that accept it (enum cmd bits) */
+	enum section section;
+	const char *help;     /* lines after the first indented by help_line */
+	unsigned long lo, hi; /* the range of a whole number */
 };
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -141,30 +180,62 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static int parse_count(size_t *out, const char *flag, const char *val)
+#define FIELD(o, f, type) ((type *)((char *)(o) + (f)->field))
+
+static int set_str(struct opts *o, const struct flag *f, const char *val)
 {
-	char *end;
-	unsigned long long v;
-	if (!*val || *val == '-')
-		return usage_error("%s needs a positive number, not '%s'", flag, val);
-	v = strtoull(val, &end, 10);
-	if (*end || v == 0)
-		return usage_error("%s needs a positive number, not '%s'", flag, val);
-	*out = (size_t)v;
+	*FIELD(o, f, const char *) = val;
 	return 0;
 }
 
-/* --max-depth: cJSON refuses more than 1000 levels by itself, so that is the ceiling. */
-static int parse_depth(struct opts *o, const char *val)
+static int set_switch(struct opts *o, const struct flag *f, const char *val)
 {
-	size_t v = 0;
-	int rc = parse_count(&v, "--max-depth", val);
-	if (rc)
-		return rc;
-	if (v > 1000)
-		return usage_error("--max-depth is at most 1000, not '%s'", val);
-	o->lim.max_depth = (unsigned)v;
+	(void)val; /* a switch has none: flag_fn's shape */
+	*FIELD(o, f, int) = 1;
 	return 0;
+}
+
+/* A whole number from lo to hi, without a sign; 0 or an exit code. */
+static int whole(unsigned long long *out, const struct flag *f, const char *val,
+		 unsigned long long lo, unsigned long long hi)
+{
+	char *end = NULL;
+	unsigned long long v = 0;
+	errno = 0;
+	if (*val >= '0' && *val <= '9')
+		v = strtoull(val, &end, 10);
+	if (!end || *end || errno == ERANGE || v < lo || v > hi)
+		return usage_error("%s needs a whole number from %llu to %llu, not '%s'",
+				   f->name, lo, hi, val);
+	*out = v;
+	return 0;
+}
+
+static int set_count(struct opts *o, const struct flag *f, const char *val)
+{
+	unsigned long long v;
+	int rc = whole(&v, f, val, 1, f->hi ? f->hi : SIZE_MAX);
+	if (rc == 0)
+		*FIELD(o, f, size_t) = (size_t)v;
+	return rc;
+}
+
+static int set_depth(struct opts *o, const struct flag *f, const char *val)
+{
+	unsigned long long v;
+	int rc = whole(&v, f, val, f->lo, f->hi);
+	if (rc == 0)
+		*FIELD(o, f, unsigned) = (unsigned)v;
+	return rc;
+}
+
+static int set_long(struct opts *o, const struct flag *f, const char *val)
+{
+	unsigned long long v;
+	int rc = whole(&v, f, val, f->lo, f->hi);
+	if (rc == 0)
+		*FIELD(o, f, long) = (long)v;
+	return rc;
 }
 
 static int parse_pct(double *out, const char *flag, const char *val)
@@ -177,34 +248,54 @@ static int parse_pct(double *out, const char *flag, const char *val)
 	return 0;
 }
 
-/* --console-utc-offset (or the baseline's): +HH:MM or -HH:MM. */
-static int parse_utc_offset(struct pd_time_flags *t, const char *flag, const char *val)
+static int set_pct(struct opts *o, const struct flag *f, const char *val)
 {
+	return parse_pct(FIELD(o, f, double), f->name, val);
+}
+
+/* Seconds above 0, at most a day. */
+static int set_seconds(struct opts *o, const struct flag *f, const char *val)
+{
+	char *end;
+	double v = strtod(val, &end);
+	if (!*val || *end || !(v > 0) || v > 86400)
+		return usage_error("%s needs seconds above 0, at most 86400, not '%s'", f->name,
+				   val);
+	*FIELD(o, f, double) = v;
+	return 0;
+}
+
+/* --console-utc-offset (or the baseline's): +HH:MM or -HH:MM. */
+static int set_utc_offset(struct opts *o, const struct flag *f, const char *val)
+{
+	struct pd_time_flags *t = FIELD(o, f, struct pd_time_flags);
 	int hh, mm, n = 0;
 	if ((val[0] != '+' && val[0] != '-') ||
 	    sscanf(val + 1, "%2d:%2d%n", &hh, &mm, &n) != 2 || val[1 + n] || hh > 14 || mm > 59)
-		return usage_error("%s needs +HH:MM or -HH:MM, not '%s'", flag, val);
+		return usage_error("%s needs +HH:MM or -HH:MM, not '%s'", f->name, val);
 	t->has_utc_offset = 1;
 	t->utc_offset_s = (val[0] == '-' ? -1 : 1) * (int64_t)(hh * 3600 + mm * 60);
 	return 0;
 }
 
 /* --event-time (or the baseline's): seconds from the start of the phase. */
-static int parse_event_time(struct pd_time_flags *t, const char *flag, const char *val)
+static int set_event_time(struct opts *o, const struct flag *f, const char *val)
 {
+	struct pd_time_flags *t = FIELD(o, f, struct pd_time_flags);
 	char *end;
 	double v = strtod(val, &end);
 	if (!*val || *end || !(v >= 0) || v > 1e9)
 		return usage_error("%s needs seconds from the start of the phase, not '%s'",
-				   flag, val);
+				   f->name, val);
 	t->has_event_time = 1;
 	t->event_time_s = v;
-	t->event_flag = flag;
+	t->event_flag = f->name;
 	return 0;
 }
 
-static int parse_metrics(struct opts *o, const char *val)
+static int set_metrics(struct opts *o, const struct flag *f, const char *val)
 {
+	(void)f; /* one flag only */
 	free(o->metrics_arg);
 	o->metrics_arg = pd_xstrdup(val);
 	o->cmp.n_metric_globs = 0;
@@ -220,17 +311,17 @@ static int parse_metrics(struct opts *o, const char *val)
 	return 0;
 }
 
-/* The GLOB is copied: pull passes argv on to perfdelta-pull as it was given. */
-static int parse_threshold_for(struct opts *o, const char *val)
+/* The GLOB is copied: the value is split at its last '='. */
+static int set_threshold_for(struct opts *o, const struct flag *f, const char *val)
 {
 	const char *eq = strrchr(val, '=');
 	int rc;
 	if (!eq || eq == val)
-		return usage_error("--threshold-for needs GLOB=PCT, not '%s'", val);
+		return usage_error("%s needs GLOB=PCT, not '%s'", f->name, val);
 	if (o->cmp.n_overrides == MAX_GLOBS)
-		return usage_error("--threshold-for is limited to %d patterns", MAX_GLOBS);
+		return usage_error("%s is limited to %d patterns", f->name, MAX_GLOBS);
 	struct pd_threshold *t = &o->thresholds[o->cmp.n_overrides];
-	if ((rc = parse_pct(&t->pct, "--threshold-for", eq + 1)))
+	if ((rc = parse_pct(&t->pct, f->name, eq + 1)))
 		return rc;
 	t->glob = o->threshold_globs[o->cmp.n_overrides] = pd_xstrndup(val, (size_t)(eq - val));
 	o->cmp.n_overrides++;
@@ -238,187 +329,428 @@ static int parse_threshold_for(struct opts *o, const char *val)
 	return 0;
 }
 
-static int parse_fail_on(struct opts *o, const char *val)
+static int set_fail_on(struct opts *o, const struct flag *f, const char *val)
 {
-	if (!strcmp(val, "regression"))
-		o->fail_on_regression = 1;
-	else if (!strcmp(val, "never"))
-		o->fail_on_regression = 0;
-	else
-		return usage_error("--fail-on takes regression or never, not '%s'", val);
+	if (strcmp(val, "regression") && strcmp(val, "never"))
+		return usage_error("%s takes regression or never, not '%s'", f->name, val);
+	o->fail_on_regression = !strcmp(val, "regression");
 	return 0;
 }
 
-/* pull's flags that take a checked value. */
-static int parse_pull_flag(struct opts *o, const char *flag, const char *val)
+static int set_snapshot(struct opts *o, const struct flag *f, const char *val)
 {
-	unsigned long lo = 1, hi = 86400, v = 0; /* --timeout: up to a day */
-	char *end = NULL;
-	if (!strcmp(flag, "--snapshot")) {
-		if (o->pull.n_snapshots == MAX_GLOBS)
-			return usage_error("--snapshot is limited to %d names", MAX_GLOBS);
-		o->snapshots[o->pull.n_snapshots++] = val;
-		o->pull.snapshots = o->snapshots;
-		return 0;
+	if (o->pull.n_snapshots == MAX_GLOBS)
+		return usage_error("%s is limited to %d names", f->name, MAX_GLOBS);
+	o->snapshots[o->pull.n_snapshots++] = val;
+	o->pull.snapshots = o->snapshots;
+	return 0;
+}
+
+static int set_jenkins_api(struct opts *o, const struct flag *f, const char *val)
+{
+	if (strcmp(val, "json") && strcmp(val, "xml"))
+		return usage_error("%s takes json or xml, not '%s'", f->name, val);
+	o->pull.jenkins_xml = !strcmp(val, "xml");
+	return 0;
+}
+
+static int set_unsigned(struct opts *o, const struct flag *f, const char *val)
+{
+	unsigned long long v;
+	int rc = whole(&v, f, val, f->lo, f->hi);
+	if (rc == 0)
+		*FIELD(o, f, unsigned) = (unsigned)v;
+	return rc;
+}
+
+static int show_help(struct opts *o, const struct flag *f, const char *val);
+
+static int show_version(struct opts *o, const struct flag *f, const char *val)
+{
+	(void)o, (void)f, (void)val; /* flag_fn's shape */
+	printf("perfdelta %s\n", PD_VERSION);
+	return EXIT_OK;
+}
+
+#define OPT(member) offsetof(struct opts, member)
+
+static const struct flag flags[] = {
+	{.name = "--output",
+	 .alias = "-o",
+	 .arg = "DIR",
+	 .parse = set_str,
+	 .field = OPT(out),
+	 .cmds = CMD_ANY & ~CMD_INSPECT,
+	 .section = SEC_COMPARE,
+	 .help = "the output directory: index.html, charts/, summary.json,\n"
+		 "junit.xml, summary.md, summary.jira; FILE.html: that file\n"
+		 "alone, charts inlined (pull: the bundle). Written atomically;\n"
+		 "an existing one is replaced only when it holds nothing but\n"
+		 "an earlier output of perfdelta, else exit 3"},
+	{.name = "--single-file",
+	 .parse = set_switch,
+	 .field = OPT(single_file),
+	 .cmds = CMD_REPORTS,
+	 .section = SEC_COMPARE,
+	 .help = "inline the charts into index.html (for a ticket); implied by\n"
+		 "-o FILE.html, which writes only that file"},
+	{.name = "--threshold",
+	 .arg = "PCT",
+	 .parse = set_pct,
+	 .field = OPT(cmp.threshold_pct),
+	 .cmds = CMD_REPORTS,
+	 .section = SEC_COMPARE,
+	 .help = "practical threshold for a change (default 5)"},
+	{.name = "--threshold-for",
+	 .arg = "GLOB=PCT",
+	 .parse = set_threshold_for,
+	 .cmds = CMD_REPORTS,
+	 .section = SEC_COMPARE,
+	 .help = "a threshold for metrics matching GLOB (repeatable),\n"
+		 "e.g. --threshold-for 'atop/*_rss=3'"},
+	{.name = "--metrics",
+	 .arg = "GLOB,...",
+	 .parse = set_metrics,
+	 .cmds = CMD_REPORTS,
+	 .section = SEC_COMPARE,
+	 .help = "compare only these collector/metric names (a pattern\n"
+		 "that matches no series is a usage error)"},
+	{.name = "--fail-on",
+	 .arg = "regression|never",
+	 .parse = set_fail_on,
+	 .cmds = CMD_REPORTS,
+	 .section = SEC_COMPARE,
+	 .help = "exit 1 on a regression (default) or never"},
+	{.name = "--label-baseline",
+	 .arg = "L",
+	 .parse = set_str,
+	 .field = OPT(label_base),
+	 .cmds = CMD_REPORTS,
+	 .section = SEC_COMPARE,
+	 .help = "the baseline's name in the outputs"},
+	{.name = "--label-target",
+	 .arg = "L",
+	 .parse = set_str,
+	 .field = OPT(label_target),
+	 .cmds = CMD_REPORTS,
+	 .section = SEC_COMPARE,
+	 .help = "the target's name in the outputs"},
+	{.name = "--gnuplot-timeout",
+	 .arg = "S",
+	 .parse = set_seconds,
+	 .field = OPT(gnuplot_timeout_s),
+	 .cmds = CMD_REPORTS,
+	 .section = SEC_COMPARE,
+	 .help = "end gnuplot after S seconds in which it read and wrote\n"
+		 "nothing (default 60; a chart takes milliseconds): exit 3,\n"
+		 "the old report kept"},
+	{.name = "--quiet",
+	 .alias = "-q",
+	 .parse = set_switch,
+	 .field = OPT(quiet),
+	 .cmds = CMD_ANY,
+	 .section = SEC_COMPARE,
+	 .help = "print nothing but errors"},
+	{.name = "--timings",
+	 .parse = set_switch,
+	 .field = OPT(timings),
+	 .cmds = CMD_REPORTS,
+	 .section = SEC_COMPARE,
+	 .help = "print the time of each stage (parse, analyze, render)"},
+	{.name = "--jenkins",
+	 .arg = "URL",
+	 .parse = set_str,
+	 .field = OPT(pull.jenkins),
+	 .cmds = CMD_PULL,
+	 .section = SEC_PULL,
+	 .help = "the build (.../job/J/N/); credentials from the environment\n"
+		 "(PERFDELTA_JENKINS_USER, PERFDELTA_JENKINS_TOKEN) or --netrc"},
+	{.name = "--jenkins-api",
+	 .arg = "json|xml",
+	 .parse = set_jenkins_api,
+	 .cmds = CMD_PULL,
+	 .section = SEC_PULL,
+	 .help = "build.json from api/json (default) or build.xml from api/xml"},
+	{.name = "--perfdb",
+	 .arg = "URL",
+	 .parse = set_str,
+	 .field = OPT(pull.perfdb),
+	 .cmds = CMD_PULL,
+	 .section = SEC_PULL,
+	 .help = "perfdb (default: the console's cbmonitor host, port 8080)"},
+	{.name = "--snapshot",
+	 .arg = "NAME",
+	 .parse = set_snapshot,
+	 .cmds = CMD_PULL,
+	 .section = SEC_PULL,
+	 .help = "pull this snapshot (repeatable; default: the console's)"},
+	{.name = "--perfrunner-dir",
+	 .arg = "DIR",
+	 .parse = set_str,
+	 .field = OPT(pull.perfrunner_dir),
+	 .cmds = CMD_PULL,
+	 .section = SEC_PULL,
+	 .help = "a perfrunner checkout: copy clusters/<cluster> and\n"
+		 "tests/<test_config> named by the build's parameters"},
+	{.name = "--netrc",
+	 .parse = set_switch,
+	 .field = OPT(pull.netrc),
+	 .cmds = CMD_PULL,
+	 .section = SEC_PULL,
+	 .help = "credentials from ~/.netrc"},
+	{.name = "--parallel",
+	 .arg = "N",
+	 .parse = set_unsigned,
+	 .field = OPT(pull.parallel),
+	 .cmds = CMD_PULL,
+	 .section = SEC_PULL,
+	 .lo = 1,
+	 .hi = 64,
+	 .help = "transfers at once (default 8, at most 64)"},
+	{.name = "--timeout",
+	 .arg = "S",
+	 .parse = set_long,
+	 .field = OPT(pull.timeout_s),
+	 .cmds = CMD_PULL,
+	 .section = SEC_PULL,
+	 .lo = 1,
+	 .hi = 86400,
+	 .help = "connect and total time of one try (default 120)"},
+	{.name = "--retries",
+	 .arg = "N",
+	 .parse = set_unsigned,
+	 .field = OPT(pull.retries),
+	 .cmds = CMD_PULL,
+	 .section = SEC_PULL,
+	 .lo = 0,
+	 .hi = 20,
+	 .help = "tries again on 5xx, 408, 429 and connection errors, waiting\n"
+		 "0.5 s, then 1 s, 2 s... (default 3)"},
+	{.name = "--event-time",
+	 .arg = "S",
+	 .parse = set_event_time,
+	 .field = OPT(cmp.time),
+	 .cmds = CMD_ANY & ~CMD_PULL,
+	 .section = SEC_TIME,
+	 .help = "the event (failover) happened S seconds into the measured\n"
+		 "phase (default: from the console, the series or the config)"},
+	{.name = "--console-utc-offset",
+	 .arg = "±HH:MM",
+	 .parse = set_utc_offset,
+	 .field = OPT(cmp.time),
+	 .cmds = CMD_ANY & ~CMD_PULL,
+	 .section = SEC_TIME,
+	 .help = "the console's local time zone (default: found by\n"
+		 "aligning its rebalance lines with the series, else from the\n"
+		 "Jenkins build start)"},
+	{.name = "--baseline-event-time",
+	 .arg = "S",
+	 .parse = set_event_time,
+	 .field = OPT(cmp.time_base),
+	 .cmds = CMD_REPORTS,
+	 .section = SEC_TIME,
+	 .help = "compare: --event-time for the baseline (a baseline\n"
+		 "with its own event is shifted onto the target's)"},
+	{.name = "--baseline-console-utc-offset",
+	 .arg = "±HH:MM",
+	 .parse = set_utc_offset,
+	 .field = OPT(cmp.time_base),
+	 .cmds = CMD_REPORTS,
+	 .section = SEC_TIME,
+	 .help = "compare: --console-utc-offset for the baseline"},
+	{.name = "--json",
+	 .parse = set_switch,
+	 .field = OPT(json),
+	 .cmds = CMD_INSPECT,
+	 .section = SEC_OTHER,
+	 .help = "inspect: print JSON"},
+	{.name = "--help",
+	 .alias = "-h",
+	 .parse = show_help,
+	 .cmds = CMD_ANY,
+	 .section = SEC_OTHER,
+	 .help = "this text (after a command: that command's)"},
+	{.name = "--version",
+	 .parse = show_version,
+	 .cmds = CMD_ANY,
+	 .section = SEC_OTHER,
+	 .help = "the version"},
+	{.name = "--max-file-size",
+	 .arg = "BYTES",
+	 .parse = set_count,
+	 .field = OPT(lim.max_file_bytes),
+	 .cmds = CMD_ANY,
+	 .section = SEC_LIMITS,
+	 .help = "one input file (default 1 GiB)"},
+	{.name = "--max-bundle-size",
+	 .arg = "BYTES",
+	 .parse = set_count,
+	 .field = OPT(lim.max_bundle_bytes),
+	 .cmds = CMD_ANY,
+	 .section = SEC_LIMITS,
+	 .help = "a tarball bundle, uncompressed (default 4 GiB)"},
+	{.name = "--max-samples",
+	 .arg = "N",
+	 .parse = set_count,
+	 .field = OPT(lim.max_samples),
+	 .cmds = CMD_ANY,
+	 .section = SEC_LIMITS,
+	 .help = "samples in one series (default 50000000)"},
+	{.name = "--max-series",
+	 .arg = "N",
+	 .parse = set_count,
+	 .field = OPT(lim.max_series),
+	 .cmds = CMD_ANY,
+	 .section = SEC_LIMITS,
+	 .help = "series in one run (default 100000)"},
+	{.name = "--max-line",
+	 .arg = "BYTES",
+	 .parse = set_count,
+	 .field = OPT(lim.max_line),
+	 .cmds = CMD_ANY,
+	 .section = SEC_LIMITS,
+	 .help = "one console or INI line (default 1 MiB)"},
+	/* cJSON refuses more than 1000 levels by itself, so that is the ceiling */
+	{.name = "--max-depth",
+	 .arg = "N",
+	 .parse = set_depth,
+	 .field = OPT(lim.max_depth),
+	 .cmds = CMD_ANY,
+	 .section = SEC_LIMITS,
+	 .lo = 1,
+	 .hi = 1000,
+	 .help = "JSON and XML nesting (default 64, at most 1000)"},
+};
+#define N_FLAGS (sizeof(flags) / sizeof(*flags))
+
+/* --help's column where a flag's text begins. */
+#define HELP_COLUMN 25
+
+static void help_line(const struct flag *f)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_adds(&b, "  ");
+	if (f->alias)
+		pd_buf_addf(&b, "%s, ", f->alias);
+	pd_buf_addf(&b, "%s%s%s", f->name, f->arg ? " " : "", f->arg ? f->arg : "");
+	/* "±" is two bytes and one column */
+	size_t col = b.len - (f->arg && strstr(f->arg, "±") ? 1 : 0);
+	pd_buf_addf(&b, "%*s", col + 2 <= HELP_COLUMN ? (int)(HELP_COLUMN - col) : 2, "");
+	for (const char *p = f->help; *p; p++) {
+		pd_buf_addch(&b, *p);
+		if (*p == '\n')
+			pd_buf_addf(&b, "%*s", HELP_COLUMN, "");
 	}
-	if (!strcmp(flag, "--jenkins-api")) {
-		if (strcmp(val, "json") && strcmp(val, "xml"))
-			return usage_error("--jenkins-api takes json or xml, not '%s'", val);
-		o->pull.jenkins_xml = !strcmp(val, "xml");
-		return 0;
+	puts(b.ptr);
+	pd_buf_release(&b);
+}
+
+/* Every section's flags that cmd accepts (CMD_ANY: all of them). */
+static void help_flags(unsigned cmd)
+{
+	for (int s = 0; s < SEC_COUNT; s++) {
+		int shown = 0;
+		for (size_t i = 0; i < N_FLAGS; i++) {
+			if (flags[i].section != (enum section)s || !(flags[i].cmds & cmd))
+				continue;
+			/* -o and --quiet are pull's and inspect's too */
+			int own = s != SEC_COMPARE || cmd & CMD_COMPARE;
+			if (!shown++)
+				printf("\n%s\n", own ? section_heading[s] : "options:");
+			help_line(&flags[i]);
+		}
 	}
-	if (!strcmp(flag, "--parallel"))
-		hi = 64;
-	else if (!strcmp(flag, "--retries"))
-		lo = 0, hi = 20;
-	if (*val >= '0' && *val <= '9')
-		v = strtoul(val, &end, 10);
-	if (!end || *end || v < lo || v > hi)
-		return usage_error("%s needs a whole number from %lu to %lu, not '%s'", flag,
-				   lo, hi, val);
-	if (!strcmp(flag, "--parallel"))
-		o->pull.parallel = (unsigned)v;
-	else if (!strcmp(flag, "--timeout"))
-		o->pull.timeout_s = (long)v;
-	else
-		o->pull.retries = (unsigned)v;
-	return 0;
+	printf("\n%s", usage_exit);
 }
 
-/* An option that takes a value: applies it and returns 0 or an exit code. */
-static int with_value(struct opts *o, const char *flag, const char *val)
+/* The whole --help, or after a command only that command's. */
+static int show_help(struct opts *o, const struct flag *f, const char *val)
 {
-	if (!strcmp(flag, "-o") || !strcmp(flag, "--output"))
-		o->out = val;
-	else if (!strcmp(flag, "--label-baseline"))
-		o->label_base = val;
-	else if (!strcmp(flag, "--label-target"))
-		o->label_target = val;
-	else if (!strcmp(flag, "--threshold"))
-		return parse_pct(&o->cmp.threshold_pct, flag, val);
-	else if (!strcmp(flag, "--threshold-for"))
-		return parse_threshold_for(o, val);
-	else if (!strcmp(flag, "--metrics"))
-		return parse_metrics(o, val);
-	else if (!strcmp(flag, "--fail-on"))
-		return parse_fail_on(o, val);
-	else if (!strcmp(flag, "--event-time"))
-		return parse_event_time(&o->cmp.time, flag, val);
-	else if (!strcmp(flag, "--console-utc-offset"))
-		return parse_utc_offset(&o->cmp.time, flag, val);
-	else if (!strcmp(flag, "--baseline-event-time"))
-		return parse_event_time(&o->cmp.time_base, flag, val);
-	else if (!strcmp(flag, "--baseline-console-utc-offset"))
-		return parse_utc_offset(&o->cmp.time_base, flag, val);
-	else if (!strcmp(flag, "--jenkins"))
-		o->pull.jenkins = val;
-	else if (!strcmp(flag, "--perfdb"))
-		o->pull.perfdb = val;
-	else if (!strcmp(flag, "--perfrunner-dir"))
-		o->pull.perfrunner_dir = val;
-	else if (!strcmp(flag, "--snapshot") || !strcmp(flag, "--jenkins-api") ||
-		 !strcmp(flag, "--parallel") || !strcmp(flag, "--timeout") ||
-		 !strcmp(flag, "--retries"))
-		return parse_pull_flag(o, flag, val);
-	else if (!strcmp(flag, "--max-file-size"))
-		return parse_count(&o->lim.max_file_bytes, flag, val);
-	else if (!strcmp(flag, "--max-bundle-size"))
-		return parse_count(&o->lim.max_bundle_bytes, flag, val);
-	else if (!strcmp(flag, "--max-samples"))
-		return parse_count(&o->lim.max_samples, flag, val);
-	else if (!strcmp(flag, "--max-series"))
-		return parse_count(&o->lim.max_series, flag, val);
-	else if (!strcmp(flag, "--max-line"))
-		return parse_count(&o->lim.max_line, flag, val);
-	else if (!strcmp(flag, "--max-depth"))
-		return parse_depth(o, val);
-	else
-		return -1;
-	return 0;
+	(void)f, (void)val; /* flag_fn's shape */
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (o->cmd == commands[i].bit) {
+			fputs(commands[i].usage, stdout);
+			help_flags(o->cmd);
+			return EXIT_OK;
+		}
+	fputs(usage_all, stdout);
+	help_flags(CMD_ANY);
+	return EXIT_OK;
 }
 
-static int takes_value(const char *a)
+static const struct flag *find_flag(const char *a)
 {
-	static const char *const flags[] = {"-o",
-					    "--output",
-					    "--label-baseline",
-					    "--label-target",
-					    "--threshold",
-					    "--threshold-for",
-					    "--metrics",
-					    "--fail-on",
-					    "--event-time",
-					    "--console-utc-offset",
-					    "--baseline-event-time",
-					    "--baseline-console-utc-offset",
-					    "--max-file-size",
-					    "--max-bundle-size",
-					    "--max-samples",
-					    "--max-series",
-					    "--max-line",
-					    "--max-depth",
-					    "--jenkins",
-					    "--perfdb",
-					    "--perfrunner-dir",
-					    "--snapshot",
-					    "--jenkins-api",
-					    "--parallel",
-					    "--timeout",
-					    "--retries"};
-	for (size_t i = 0; i < sizeof(flags) / sizeof(*flags); i++)
-		if (!strcmp(a, flags[i]))
-			return 1;
-	return 0;
+	for (size_t i = 0; i < N_FLAGS; i++)
+		if (!strcmp(a, flags[i].name) || (flags[i].alias && !strcmp(a, flags[i].alias)))
+			return &flags[i];
+	return NULL;
+}
+
+static int set_command(struct opts *o, const char *a)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(a, commands[i].name)) {
+			o->cmd = commands[i].bit;
+			o->cmd_name = commands[i].name;
+			return -1;
+		}
+	return usage_error("unknown command '%s'", a);
+}
+
+/* A flag its command does not take: an exit code, else -1. */
+static int check_flags(const struct opts *o, const struct flag **seen, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(seen[i]->cmds & o->cmd))
+			return usage_error("%s is not an option of %s", seen[i]->name,
+					   o->cmd_name);
+	return -1;
 }
 
 /* Returns -1 to go on, else an exit code (help and version exit 0). */
 static int parse_args(struct opts *o, int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		char *a = argv[i];
-		int rc;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			fputs(usage_more, stdout);
-			return EXIT_OK;
-		} else if (!strcmp(a, "--version")) {
-			printf("perfdelta %s\n", PD_VERSION);
-			return EXIT_OK;
-		} else if (!strcmp(a, "--json")) {
-			o->json = 1;
-		} else if (!strcmp(a, "--timings")) {
-			o->timings = 1;
-		} else if (!strcmp(a, "--single-file")) {
-			o->single_file = 1;
-		} else if (!strcmp(a, "--netrc")) {
-			o->pull.netrc = 1;
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			o->quiet = 1;
-		} else if (takes_value(a)) {
-			if (i + 1 >= argc)
-				return usage_error("%s needs a value", a);
-			if ((rc = with_value(o, a, argv[++i])))
-				return rc;
+	const struct flag **seen = pd_xcalloc((size_t)argc, sizeof(*seen));
+	size_t n_seen = 0;
+	int rc = -1;
+	for (int i = 1; i < argc && rc < 0; i++) {
+		const char *a = argv[i];
+		const struct flag *f = find_flag(a);
+		if (f && f->arg && i + 1 >= argc) {
+			rc = usage_error("%s needs a value", a);
+		} else if (f) {
+			seen[n_seen++] = f;
+			rc = f->parse(o, f, f->arg ? argv[++i] : NULL);
+			if (rc == 0) /* help and version are done; the others go on */
+				rc = f->parse == show_help || f->parse == show_version ? EXIT_OK
+										       : -1;
 		} else if (a[0] == '-' && a[1]) {
-			return usage_error("unknown option '%s'", a);
+			rc = usage_error("unknown option '%s'", a);
 		} else if (!o->cmd) {
-			o->cmd = a;
+			rc = set_command(o, a);
 		} else if (o->n_args < MAX_ARGS) {
 			o->args[o->n_args++] = a;
 		} else {
-			return usage_error("unexpected argument '%s'", a);
+			rc = usage_error("unexpected argument '%s'", a);
 		}
 	}
-	if (!o->cmd)
-		return usage_error("%s", "a command is needed: compare, inspect, demo or pull");
-	return -1;
+	if (rc < 0 && !o->cmd)
+		rc = usage_error("%s", "a command is needed: compare, inspect, demo or pull");
+	if (rc < 0)
+		rc = check_flags(o, seen, n_seen);
+	free(seen);
+	return rc;
 }
-
+/* The one place errors are printed: one line, every byte from input (a path, a name in
+ * the message) through the terminal escaper. */
 static int report_error(const struct pd_err *err)
 {
-	char line[1024];
-	pd_err_format(err, line, sizeof(line));
-	fprintf(stderr, "perfdelta: %s\n", line);
+	struct pd_buf line = PD_BUF_INIT, shown = PD_BUF_INIT;
+	pd_err_format(&line, err);
+	pd_esc_text(&shown, line.ptr);
+	fprintf(stderr, "perfdelta: %s\n", shown.ptr);
+	pd_buf_release(&shown);
+	pd_buf_release(&line);
 	if (err->code == PD_EINVAL)
 		return EXIT_USAGE;
 	if (err->code == PD_ECOMPARE)
@@ -477,45 +809,13 @@ static void print_summary(const struct pd_comparison *c, const struct pd_report_
 		       ro->out);
 }
 
-static double now_s(void)
+static int verdict_exit(const struct opts *o, const struct pd_comparison *c)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Wall time per stage. analyze and render overlap (gnuplot draws the per-metric charts
- * while the statistics are computed): each counts the time spent in its own calls. */
-struct stages {
-	double parse, analyze, render, mark;
-};
-
-static void lap(struct stages *st, double *stage)
-{
-	double t = now_s();
-	*stage += t - st->mark;
-	st->mark = t;
-}
-
-/* Compares the loaded runs into *c and writes the report, the charts drawn as soon as
- * the runs are aligned. */
-static int compare_and_report(const struct opts *o, const struct pd_run *base,
-			      const struct pd_run *target, const struct pd_report_opts *ro,
-			      struct pd_comparison **c, struct stages *st, struct pd_err *err)
-{
-	struct pd_report *report;
-	int rc;
-	if ((rc = pd_compare_views(c, base, target, &o->cmp, err)) < 0)
-		return rc;
-	lap(st, &st->analyze);
-	if ((rc = pd_report_begin(&report, *c, ro, err)) < 0)
-		return rc;
-	lap(st, &st->render);
-	pd_compare_measure(*c, &o->cmp);
-	lap(st, &st->analyze);
-	rc = pd_report_finish(report, err);
-	lap(st, &st->render);
-	return rc;
+	if (c->verdict == PD_VERDICT_NOT_COMPARABLE)
+		return EXIT_NOTCMP;
+	if (c->verdict == PD_VERDICT_REGRESSION && o->fail_on_regression)
+		return EXIT_REGRESSION;
+	return EXIT_OK;
 }
 
 static int compare_runs(const struct opts *o, const char *base_dir, const char *target_dir,
@@ -526,35 +826,34 @@ static int compare_runs(const struct opts *o, const char *base_dir, const char *
 	struct pd_comparison *c = NULL;
 	int rc = EXIT_OK;
 	int progress = !o->quiet && isatty(2);
-	struct stages st = {0, 0, 0, now_s()};
+	struct pd_report_times times = {0};
+	double parse_s = pd_clock_now();
 	if (progress)
 		fprintf(stderr, "perfdelta: reading the runs\n");
 	if (pd_bundle_load_pair(&base, &target, base_dir, target_dir, &o->lim, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
 	}
-	lap(&st, &st.parse);
+	parse_s = pd_clock_now() - parse_s;
 	if (progress)
 		fprintf(stderr, "perfdelta: comparing %zu and %zu series\n", base->n_series,
 			target->n_series);
-	struct pd_report_opts ro = {
-		out,
-		{pd_run_label(base, o->label_base), pd_run_label(target, o->label_target)},
-		o->single_file,
-		progress};
-	if (compare_and_report(o, base, target, &ro, &c, &st, &err) < 0) {
+	struct pd_report_opts ro = {.out = out,
+				    .labels = {pd_run_label(base, o->label_base),
+					       pd_run_label(target, o->label_target)},
+				    .single_file = o->single_file,
+				    .progress = progress,
+				    .gnuplot_timeout_s = o->gnuplot_timeout_s};
+	if (pd_report_run(&c, base, target, &o->cmp, &ro, &times, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
 	}
 	if (o->timings)
 		fprintf(stderr, "timings: parse %.4f s, analyze %.4f s, render %.4f s\n",
-			st.parse, st.analyze, st.render);
+			parse_s, times.analyze, times.render);
 	if (!o->quiet)
 		print_summary(c, &ro);
-	if (c->verdict == PD_VERDICT_NOT_COMPARABLE)
-		rc = EXIT_NOTCMP;
-	else if (c->verdict == PD_VERDICT_REGRESSION && o->fail_on_regression)
-		rc = EXIT_REGRESSION;
+	rc = verdict_exit(o, c);
 done:
 	pd_comparison_free(c);
 	pd_run_free(base);
@@ -631,13 +930,13 @@ static int cmd_demo(const struct opts *o)
 struct pull_ui {
 	int tty, quiet, shown;
 	double last;
-	struct pd_pull_progress p;
+	struct pd_transfer_progress p;
 };
 
-static void pull_progress(void *ctx, const struct pd_pull_progress *p)
+static void pull_progress(void *ctx, const struct pd_transfer_progress *p)
 {
 	struct pull_ui *ui = ctx;
-	double t = now_s();
+	double t = pd_clock_now();
 	ui->p = *p;
 	if (!ui->tty || (!p->finished && t - ui->last < 0.1))
 		return;
@@ -664,11 +963,12 @@ static const char *env(const char *name)
 	return v && *v ? v : NULL;
 }
 
-/* argv goes on to perfdelta-pull (cli/pull.h), which parses it again and pulls. */
+/* perfdelta checks the flags (a usage error needs no perfdelta-pull) and hands argv on
+ * to perfdelta-pull, which parses it again and pulls (cli/pull.h). */
 static int cmd_pull(const struct opts *o, char **argv)
 {
 	struct pd_err err = PD_ERR_INIT;
-	struct pd_pull_opts po = o->pull;
+	struct pd_plan_opts po = o->pull;
 	struct pull_ui ui = {isatty(2) && !o->quiet, o->quiet, 0, 0, {0}};
 	if (o->n_args)
 		return usage_error("unexpected argument '%s'", o->args[0]);
@@ -684,7 +984,8 @@ static int cmd_pull(const struct opts *o, char **argv)
 	po.progress = pull_progress;
 	po.note = pull_note;
 	po.ctx = &ui;
-	if (pd_cli_pull(&po, argv, &err) < 0)
+	if ((pd_cli_puller.pull ? pd_cli_puller.pull(&po, &err)
+				: pd_cli_puller.handoff(argv, &err)) < 0)
 		return report_error(&err);
 	if (!o->quiet)
 		printf("pulled %s: %zu requests, %.1f MiB, %zu retried\n", o->out, ui.p.done,
@@ -697,19 +998,19 @@ int main(int argc, char **argv)
 	struct opts o = {.lim = PD_LIMITS_DEFAULT,
 			 .cmp = PD_COMPARE_OPTS_INIT,
 			 .fail_on_regression = 1,
-			 .pull = PD_PULL_OPTS_INIT};
+			 .gnuplot_timeout_s = PD_PLOT_TIMEOUT_DEFAULT,
+			 .pull = PD_PLAN_OPTS_INIT};
 	int rc = parse_args(&o, argc, argv);
+	pd_cleanup_catch_signals();
 	if (rc < 0) {
-		if (!strcmp(o.cmd, "inspect"))
+		if (o.cmd == CMD_INSPECT)
 			rc = cmd_inspect(&o);
-		else if (!strcmp(o.cmd, "compare"))
+		else if (o.cmd == CMD_COMPARE)
 			rc = cmd_compare(&o);
-		else if (!strcmp(o.cmd, "demo"))
+		else if (o.cmd == CMD_DEMO)
 			rc = cmd_demo(&o);
-		else if (!strcmp(o.cmd, "pull"))
-			rc = cmd_pull(&o, argv);
 		else
-			rc = usage_error("unknown command '%s'", o.cmd);
+			rc = cmd_pull(&o, argv);
 	}
 	free(o.metrics_arg);
 	for (size_t i = 0; i < o.cmp.n_overrides; i++)

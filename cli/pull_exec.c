@@ -13,14 +13,13 @@
 
 #define HELPER "perfdelta-pull"
 
-int pd_cli_pull(const struct pd_pull_opts *o, char **argv, struct pd_err *err)
+static int handoff(char **argv, struct pd_err *err)
 {
 	struct pd_buf helper = PD_BUF_INIT;
 	char *self = pd_exe_dir();
 	char **args;
 	size_t argc = 0;
 	int rc;
-	(void)o; /* perfdelta-pull parses the same options from argv */
 	if (!self)
 		return pd_err_at(err, PD_EIO, "/proc/self/exe", 0, 0,
 				 "cannot read it to find " HELPER ": %s", strerror(errno));
@@ -41,3 +40,5 @@ int pd_cli_pull(const struct pd_pull_opts *o, char **argv, struct pd_err *err)
 	pd_buf_release(&helper);
 	return rc;
 }
+
+const struct pd_cli_puller pd_cli_puller = {.handoff = handoff};

@@ -4,11 +4,23 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Marks a string that filled dst (size n) and was cut: it ends in PD_ERR_CUT. */
+static void mark_cut(char *dst, size_t n)
+{
+	size_t k = sizeof(PD_ERR_CUT);
+	memcpy(dst + n - k, PD_ERR_CUT, k);
+}
+
 static void copy(char *dst, size_t n, const char *src)
 {
 	size_t len = strlen(src);
-	if (len >= n)
+	if (len >= n) {
 		len = n - 1;
+		memcpy(dst, src, len);
+		dst[len] = '\0';
+		mark_cut(dst, n);
+		return;
+	}
 	memcpy(dst, src, len);
 	dst[len] = '\0';
 }
@@ -21,7 +33,8 @@ static int vset(struct pd_err *err, int code, const char *fmt, va_list ap)
 	if (!err || err->code)
 		return code;
 	err->code = code;
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	if (vsnprintf(err->msg, sizeof(err->msg), fmt, ap) >= (int)sizeof(err->msg))
+		mark_cut(err->msg, sizeof(err->msg));
 	/* one line: a message built from input never spans lines */
 	for (char *p = err->msg; *p; p++)
 		if (*p == '\n' || *p == '\r')
@@ -59,14 +72,14 @@ void pd_err_set_path(struct pd_err *err, const char *path)
 		copy(err->path, sizeof(err->path), path);
 }
 
-void pd_err_format(const struct pd_err *err, char *out, unsigned long n)
+void pd_err_format(struct pd_buf *out, const struct pd_err *err)
 {
 	if (!err->path[0])
-		snprintf(out, n, "%s", err->msg);
+		pd_buf_adds(out, err->msg);
 	else if (err->line && err->col)
-		snprintf(out, n, "%s:%ld:%ld: %s", err->path, err->line, err->col, err->msg);
+		pd_buf_addf(out, "%s:%ld:%ld: %s", err->path, err->line, err->col, err->msg);
 	else if (err->line)
-		snprintf(out, n, "%s:%ld: %s", err->path, err->line, err->msg);
+		pd_buf_addf(out, "%s:%ld: %s", err->path, err->line, err->msg);
 	else
-		snprintf(out, n, "%s: %s", err->path, err->msg);
+		pd_buf_addf(out, "%s: %s", err->path, err->msg);
 }

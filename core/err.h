@@ -2,6 +2,8 @@
 #ifndef PD_ERR_H
 #define PD_ERR_H
 
+#include "buf.h"
+
 enum {
 	PD_OK = 0,
 	PD_EIO = -1,    /* a file could not be read or written */
@@ -12,11 +14,17 @@ enum {
 	PD_ECOMPARE = -6 /* the runs cannot be compared */
 };
 
+/* Room for any path the kernel takes (PATH_MAX) and a message quoting one. A longer
+ * one is cut, and then ends in PD_ERR_CUT, never silently. */
+#define PD_ERR_PATH_MAX 4096
+#define PD_ERR_MSG_MAX  (PD_ERR_PATH_MAX + 1024)
+#define PD_ERR_CUT      "[...]"
+
 struct pd_err {
-	int code;       /* 0 while unset, else one of PD_E* */
-	char msg[256];  /* one line, lowercase, no full stop */
-	char path[256]; /* input file, if any */
-	long line, col; /* 1-based; 0 when unknown */
+	int code;                   /* 0 while unset, else one of PD_E* */
+	char msg[PD_ERR_MSG_MAX];   /* one line, lowercase, no full stop */
+	char path[PD_ERR_PATH_MAX]; /* input file, if any */
+	long line, col;             /* 1-based; 0 when unknown */
 };
 
 #define PD_ERR_INIT                                                                            \
@@ -35,7 +43,8 @@ int pd_err_at(struct pd_err *err, int code, const char *path, long line, long co
 /* Fills path where the error has none yet (a reader that knows only bytes). */
 void pd_err_set_path(struct pd_err *err, const char *path);
 
-/* Writes "path:line:col: msg" into out (size n). */
-void pd_err_format(const struct pd_err *err, char *out, unsigned long n);
+/* Appends "path:line:col: msg" to out, the bytes as they are (the caller escapes them
+ * for where they go). */
+void pd_err_format(struct pd_buf *out, const struct pd_err *err);
 
 #endif

@@ -120,3 +120,19 @@ char *pd_exe_dir(void)
 		}
 	}
 }
+
+int pd_file_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ENOSPC;
+		p += n, len -= (size_t)n;
+	}
+	return 0;
+}

@@ -5,6 +5,8 @@
 #include "buf.h"
 #include "err.h"
 
+#include <stddef.h>
+
 /* Only regular files are opened: a FIFO would block a reader forever, a device never ends
  * (DESIGN 7). pd_file_open opens path with O_NONBLOCK (a FIFO's open does not wait for a
  * writer), checks with fstat that it is a regular file, and stores the descriptor (the
@@ -30,5 +32,9 @@ int pd_file_exists(const char *path);
 /* The directory of the running executable, from /proc/self/exe (argv[0] may be a bare
  * name found on PATH); the caller frees it. NULL with errno set when it cannot be read. */
 char *pd_exe_dir(void);
+
+/* Writes all len bytes of data to fd, again after EINTR and a short write; 0, or -errno
+ * (a write of 0 bytes counts as -ENOSPC). */
+int pd_file_write_all(int fd, const void *data, size_t len);
 
 #endif

@@ -1,5 +1,6 @@
 #include "outdir.h"
 #include "buf.h"
+#include "cleanup.h"
 #include "file.h"
 #include "xalloc.h"
 
@@ -24,69 +25,171 @@ static char *sibling(const char *dir, const char *what)
 	return pd_buf_detach(&b);
 }
 
-/* Whether the file at path starts like a report of ours (its first 1 kB names us). */
-static int ours(const char *path)
+/* Whether the file at path is one perfdelta wrote: it ends with PD_OUTDIR_FILE_MARK. */
+static int file_is_ours(const char *path)
 {
-	char head[1024];
-	FILE *f = fopen(path, "rb");
-	size_t n = f ? fread(head, 1, sizeof(head) - 1, f) : 0;
-	if (f)
-		fclose(f);
-	head[n] = '\0';
-	return strstr(head, "perfdelta") != NULL;
+	size_t n = strlen(PD_OUTDIR_FILE_MARK);
+	char tail[256];
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), r = 0;
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size >= n &&
+	    pread(fd, tail, n, st.st_size - (off_t)n) == (ssize_t)n)
+		r = memcmp(tail, PD_OUTDIR_FILE_MARK, n) == 0;
+	close(fd);
+	return r;
 }
 
-/* An existing output is replaced only when it is an earlier report (or an empty
- * directory): -o $HOME by mistake must not move a home directory aside. */
-static int replaceable(const char *dir, int as_file)
+static int cmp_name(const void *a, const void *b)
 {
-	if (as_file)
-		return ours(dir);
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names a marker lists (one per line after its first), sorted, into *out. */
+static size_t listed(char ***out, char *text)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	char *save = NULL, *line = strtok_r(text, "\n", &save); /* the heading */
+	while (line && (line = strtok_r(NULL, "\n", &save))) {
+		PD_GROW(names, cap, n + 1);
+		names[n++] = line;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_name);
+	*out = names;
+	return n;
+}
+
+struct walk {
+	char **names; /* what the marker lists, sorted */
+	size_t n;
+	struct pd_buf why; /* the first thing found that perfdelta did not write */
+};
+
+static int is_listed(const struct walk *w, const char *rel)
+{
+	return w->n && bsearch(&rel, w->names, w->n, sizeof(*w->names), cmp_name);
+}
+
+/* Whether everything below dir (rel its path inside the output, "" at the top) is
+ * listed, each a regular file or a directory. */
+static int only_listed(struct walk *w, const char *dir, const char *rel, int depth)
+{
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	int empty = 1;
-	while (d && (e = readdir(d)))
+	int ok = d != NULL;
+	while (ok && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    (!*rel && !strcmp(e->d_name, PD_OUTDIR_MARKER)))
+			continue;
+		struct pd_buf name = PD_BUF_INIT, path = PD_BUF_INIT;
+		struct stat st;
+		pd_buf_addf(&name, "%s%s", rel, e->d_name);
+		pd_buf_addf(&path, "%s/%s", dir, e->d_name);
+		int got = fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+		int isdir = got && S_ISDIR(st.st_mode);
+		if (isdir)
+			pd_buf_addch(&name, '/');
+		ok = got && (isdir || S_ISREG(st.st_mode)) && is_listed(w, name.ptr) &&
+		     (!isdir || (depth < 8 && only_listed(w, path.ptr, name.ptr, depth + 1)));
+		if (!ok && !w->why.len)
+			pd_buf_adds(&w->why, name.ptr);
+		pd_buf_release(&name);
+		pd_buf_release(&path);
+	}
+	if (d)
+		closedir(d);
+	return ok;
+}
+
+/* Whether dir holds exactly an earlier output of ours: its marker, and nothing the
+ * marker does not list (a listed file may be missing). Else why names what is in the
+ * way. */
+static int dir_is_ours(const char *dir, struct pd_buf *why)
+{
+	struct pd_buf marker = PD_BUF_INIT, text = PD_BUF_INIT;
+	struct pd_err ignored = PD_ERR_INIT;
+	struct walk w = {.why = PD_BUF_INIT};
+	pd_buf_addf(&marker, "%s/" PD_OUTDIR_MARKER, dir);
+	int ok = pd_file_read(&text, marker.ptr, (size_t)64 << 20, &ignored) == 0 &&
+		 !strncmp(text.ptr, PD_OUTDIR_MARK_HEAD, strlen(PD_OUTDIR_MARK_HEAD));
+	if (ok) {
+		w.n = listed(&w.names, text.ptr);
+		ok = only_listed(&w, dir, "", 0);
+		if (w.why.len)
+			pd_buf_addf(why, "it holds '%s', which perfdelta did not write",
+				    w.why.ptr);
+		else
+			pd_buf_adds(why, "it cannot be read");
+	} else {
+		pd_buf_adds(why,
+			    "it is not empty and not a perfdelta output (no " PD_OUTDIR_MARKER
+			    " in it)");
+	}
+	free(w.names);
+	pd_buf_release(&w.why);
+	pd_buf_release(&text);
+	pd_buf_release(&marker);
+	return ok;
+}
+
+/* An existing output is replaced only when it is an earlier one of ours, exactly (or an
+ * empty directory): -o $HOME by mistake, or a page of one's own, must never be lost. */
+static int replaceable(const char *dir, int as_file, struct pd_buf *why)
+{
+	if (as_file) {
+		int r = file_is_ours(dir);
+		if (!r)
+			pd_buf_adds(why, "it is not a page perfdelta wrote");
+		return r;
+	}
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int empty = d != NULL;
+	while (d && empty && (e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 			empty = 0;
 	if (d)
 		closedir(d);
-	if (empty)
-		return 1;
-	struct pd_buf index = PD_BUF_INIT;
-	pd_buf_addf(&index, "%s/index.html", dir);
-	int r = ours(index.ptr);
-	pd_buf_release(&index);
-	return r;
+	return empty || dir_is_ours(dir, why);
 }
 
 int pd_outdir_begin(struct pd_outdir *o, const char *dir, int as_file, struct pd_err *err)
 {
 	struct stat st;
-	o->final = pd_xstrdup(dir);
-	o->tmp = NULL;
+	struct pd_buf why = PD_BUF_INIT;
+	*o = (struct pd_outdir){.final = pd_xstrdup(dir)};
 	if (lstat(dir, &st) == 0 && (as_file ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode))) {
 		pd_err_at(err, PD_EIO, dir, 0, 0, "output exists and is not a %s",
 			  as_file ? "regular file" : "directory");
 		goto fail;
 	}
-	if (lstat(dir, &st) == 0 && !replaceable(dir, as_file)) {
+	if (lstat(dir, &st) == 0 && !replaceable(dir, as_file, &why)) {
 		pd_err_at(err, PD_EIO, dir, 0, 0,
-			  "refusing to replace it: it exists and is not a perfdelta report "
-			  "(choose a new output or remove it)");
+			  "refusing to replace it: %s (choose a new output or remove it)",
+			  why.ptr);
 		goto fail;
 	}
 	o->tmp = sibling(dir, "tmp");
-	if (!mkdtemp(o->tmp)) {
+	pd_cleanup_hold(); /* registered as soon as it exists */
+	if (mkdtemp(o->tmp))
+		pd_cleanup_add_tree(o->tmp);
+	else
 		pd_err_at(err, PD_EIO, dir, 0, 0, "cannot create the output beside it: %s",
 			  strerror(errno));
+	pd_cleanup_release();
+	if (err && err->code)
 		goto fail;
-	}
 	chmod(o->tmp, 0755); /* mkdtemp makes 0700; a report is for others to read */
+	pd_buf_release(&why);
 	return 0;
 fail:
+	pd_buf_release(&why);
 	free(o->tmp);
 	free(o->final);
-	o->tmp = o->final = NULL;
+	*o = (struct pd_outdir){0};
 	return err->code;
 }
 
@@ -97,43 +200,51 @@ char *pd_outdir_path(const struct pd_outdir *o, const char *name)
 	return pd_buf_detach(&b);
 }
 
+void pd_outdir_claim(struct pd_outdir *o, const char *name)
+{
+	PD_GROW(o->names, o->cap_names, o->n_names + 1);
+	o->names[o->n_names++] = pd_xstrdup(name);
+}
+
 void pd_outdir_remove(struct pd_outdir *o, const char *name)
 {
 	char *p = pd_outdir_path(o, name);
+	size_t len = strlen(name), k = 0;
 	pd_rm_tree(p);
 	free(p);
+	for (size_t i = 0; i < o->n_names; i++) { /* name, and all below name/ */
+		const char *n = o->names[i];
+		if (!strncmp(n, name, len) && (!n[len] || n[len] == '/'))
+			free(o->names[i]);
+		else
+			o->names[k++] = o->names[i];
+	}
+	o->n_names = k;
 }
 
 int pd_outdir_mkdir(struct pd_outdir *o, const char *sub, struct pd_err *err)
 {
 	char *p = pd_outdir_path(o, sub);
 	int rc = 0;
-	if (mkdir(p, 0755) < 0)
+	if (mkdir(p, 0755) < 0) {
 		rc = pd_err_at(err, PD_EIO, p, 0, 0, "cannot create directory: %s",
 			       strerror(errno));
+	} else {
+		struct pd_buf dir = PD_BUF_INIT;
+		pd_buf_addf(&dir, "%s/", sub);
+		pd_outdir_claim(o, dir.ptr);
+		pd_buf_release(&dir);
+	}
 	free(p);
 	return rc;
 }
 
-static int write_all(int fd, const char *data, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, data, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		data += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-int pd_outdir_write(struct pd_outdir *o, const char *name, const char *data, size_t len,
-		    struct pd_err *err)
+/* Writes name without recording it (the marker itself). */
+static int write_file(struct pd_outdir *o, const char *name, const char *data, size_t len,
+		      struct pd_err *err)
 {
 	char *p = pd_outdir_path(o, name);
-	int rc = 0, fd;
+	int rc = 0, fd, w;
 	if (strstr(name, "..") || name[0] == '/') {
 		rc = pd_err_set(err, PD_EINVAL, "refusing output name '%s'", name);
 		goto done;
@@ -143,15 +254,66 @@ int pd_outdir_write(struct pd_outdir *o, const char *name, const char *data, siz
 		rc = pd_err_at(err, PD_EIO, p, 0, 0, "cannot create: %s", strerror(errno));
 		goto done;
 	}
-	if (write_all(fd, data, len) < 0 || close(fd) < 0) {
+	if ((w = pd_file_write_all(fd, data, len)) < 0 || close(fd) < 0)
 		rc = pd_err_at(err, PD_EIO, p, 0, 0, "cannot write: %s",
-			       strerror(errno ? errno : ENOSPC));
-		if (fd >= 0)
-			close(fd);
-	}
+			       strerror(w < 0 ? -w : errno));
+	if (w < 0)
+		close(fd);
 done:
 	free(p);
 	return rc;
+}
+
+int pd_outdir_write(struct pd_outdir *o, const char *name, const char *data, size_t len,
+		    struct pd_err *err)
+{
+	int rc = write_file(o, name, data, len, err);
+	if (rc == 0)
+		pd_outdir_claim(o, name);
+	return rc;
+}
+
+/* The marker: its heading, then every name written, one a line. */
+static int write_marker(struct pd_outdir *o, struct pd_err *err)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_adds(&b, PD_OUTDIR_MARK_HEAD);
+	for (size_t i = 0; i < o->n_names; i++)
+		if (!strchr(o->names[i], '\n'))
+			pd_buf_addf(&b, "%s\n", o->names[i]);
+	int rc = write_file(o, PD_OUTDIR_MARKER, b.ptr, b.len, err);
+	pd_buf_release(&b);
+	return rc;
+}
+
+void pd_outdir_release(struct pd_outdir *o)
+{
+	if (o->tmp)
+		pd_cleanup_drop_tree(o->tmp);
+	for (size_t i = 0; i < o->n_names; i++)
+		free(o->names[i]);
+	free(o->names);
+	free(o->tmp);
+	free(o->final);
+	*o = (struct pd_outdir){0};
+}
+
+/* Puts the temporary directory in place of o->final, which old (when not NULL) holds. */
+static int swap_in(struct pd_outdir *o, const char *old, struct pd_err *err)
+{
+	if (old && rename(o->final, old) < 0)
+		return pd_err_at(err, PD_EIO, o->final, 0, 0, "cannot replace: %s",
+				 strerror(errno));
+	if (rename(o->tmp, o->final) < 0) {
+		int rc = pd_err_at(err, PD_EIO, o->final, 0, 0,
+				   "cannot move the output into place: %s", strerror(errno));
+		if (old)
+			rename(old, o->final); /* put the old report back */
+		return rc;
+	}
+	if (old)
+		pd_rm_tree(old);
+	return 0;
 }
 
 int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err)
@@ -159,29 +321,26 @@ int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err)
 	struct stat st;
 	char *old = NULL;
 	int rc = 0;
+	if (o->marked && (rc = write_marker(o, err)) < 0) {
+		pd_outdir_abort(o);
+		return rc;
+	}
+	/* no signal between the renames: the old report is either in place or back */
+	pd_cleanup_hold();
 	if (lstat(o->final, &st) == 0) {
 		old = sibling(o->final, "old");
-		if (!mkdtemp(old) || rmdir(old) < 0 || rename(o->final, old) < 0) {
+		if (!mkdtemp(old) || rmdir(old) < 0)
 			rc = pd_err_at(err, PD_EIO, o->final, 0, 0, "cannot replace: %s",
 				       strerror(errno));
-			free(old);
-			pd_outdir_abort(o);
-			return rc;
-		}
 	}
-	if (rename(o->tmp, o->final) < 0) {
-		rc = pd_err_at(err, PD_EIO, o->final, 0, 0,
-			       "cannot move the output into place: %s", strerror(errno));
-		if (old)
-			rename(old, o->final); /* put the old report back */
-		pd_rm_tree(o->tmp);
-	} else if (old) {
-		pd_rm_tree(old);
+	if (rc == 0 && (rc = swap_in(o, old, err)) == 0) {
+		pd_cleanup_drop_tree(o->tmp); /* it is the output now */
+		free(o->tmp);
+		o->tmp = NULL;
 	}
 	free(old);
-	free(o->tmp);
-	free(o->final);
-	o->tmp = o->final = NULL;
+	pd_outdir_abort(o);
+	pd_cleanup_release();
 	return rc;
 }
 
@@ -201,7 +360,5 @@ void pd_outdir_abort(struct pd_outdir *o)
 {
 	if (o->tmp)
 		pd_rm_tree(o->tmp);
-	free(o->tmp);
-	free(o->final);
-	o->tmp = o->final = NULL;
+	pd_outdir_release(o);
 }

@@ -1,6 +1,11 @@
 /* Writing an output directory atomically: every file goes into a private temporary
  * directory beside the destination, which is renamed into place at the end. A failed
- * run leaves an existing report as it was and no half-written one. */
+ * run leaves an existing report as it was and no half-written one; a signal removes the
+ * temporary directory (core/cleanup.h).
+ *
+ * What perfdelta writes is marked, and only that is ever replaced: a directory holds
+ * PD_OUTDIR_MARKER, which lists every file and directory written into it; a single file
+ * ends with PD_OUTDIR_FILE_MARK (its writer appends it). */
 #ifndef PD_OUTDIR_H
 #define PD_OUTDIR_H
 
@@ -8,15 +13,28 @@
 
 #include <stddef.h>
 
+/* The marker file of an output directory: PD_OUTDIR_MARK_HEAD, then one relative name a
+ * line ("charts/" for a directory). */
+#define PD_OUTDIR_MARKER    ".perfdelta-files"
+#define PD_OUTDIR_MARK_HEAD "perfdelta output: the files below were written by perfdelta\n"
+/* The last line of a single-file output (an HTML comment). */
+#define PD_OUTDIR_FILE_MARK                                                                    \
+	"<!-- written by perfdelta: perfdelta -o may replace this file -->\n"
+
 struct pd_outdir {
-	char *final; /* the destination directory */
-	char *tmp;   /* NULL until begun */
+	char *final;  /* the destination directory */
+	char *tmp;    /* NULL until begun */
+	int marked;   /* commit writes the marker (a report); unmarked, never replaced */
+	char **names; /* what was written into tmp, for the marker */
+	size_t n_names, cap_names;
 };
 
 /* Creates the temporary directory beside dir (whose parent must exist). PD_EIO when it
  * cannot, when dir exists and is not what is asked (a directory, or with as_file a
- * regular file), or when it exists and is neither empty nor an earlier report (its
- * index.html, or the file itself, names perfdelta in its first kB). */
+ * regular file), or when it exists and is not empty nor exactly an earlier output: a
+ * directory holding its marker and nothing the marker does not list (every entry a
+ * regular file or a directory), or with as_file a file that ends with
+ * PD_OUTDIR_FILE_MARK. The message says what is in the way. */
 int pd_outdir_begin(struct pd_outdir *o, const char *dir, int as_file, struct pd_err *err);
 
 /* Creates sub (one level, e.g. "charts") inside the temporary directory. */
@@ -27,6 +45,10 @@ int pd_outdir_mkdir(struct pd_outdir *o, const char *sub, struct pd_err *err);
 int pd_outdir_write(struct pd_outdir *o, const char *name, const char *data, size_t len,
 		    struct pd_err *err);
 
+/* Records name (a file, or "sub/" for a directory) as written into the temporary
+ * directory by another program (gnuplot), so that the marker lists it. */
+void pd_outdir_claim(struct pd_outdir *o, const char *name);
+
 /* Removes name (a file or a directory tree) from the temporary directory. */
 void pd_outdir_remove(struct pd_outdir *o, const char *name);
 
@@ -34,12 +56,18 @@ void pd_outdir_remove(struct pd_outdir *o, const char *name);
  * there itself (gnuplot). Caller frees. */
 char *pd_outdir_path(const struct pd_outdir *o, const char *name);
 
-/* Moves the temporary directory into place, replacing an old one; frees o. */
+/* Writes the marker (when o->marked), then moves the temporary directory into place, replacing
+ * an old one (with SIGINT and SIGTERM held); frees o. On failure the old output is put back and
+ * the temporary directory removed. */
 int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err);
 
 /* Moves only the file name of the temporary directory into place as o->final (a file),
  * then removes the rest; frees o. */
 int pd_outdir_commit_file(struct pd_outdir *o, const char *name, struct pd_err *err);
+
+/* Frees o and forgets its temporary directory without touching the disk (a caller
+ * that moved it itself, or keeps it): a signal no longer removes it. */
+void pd_outdir_release(struct pd_outdir *o);
 
 /* Removes the temporary directory and frees o; a no-op when not begun. */
 void pd_outdir_abort(struct pd_outdir *o);

@@ -1,4 +1,5 @@
 #include "xalloc.h"
+#include "cleanup.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@ static void *check(void *p, size_t n)
 {
 	if (!p && n) {
 		fprintf(stderr, "perfdelta: out of memory (%zu bytes)\n", n);
+		pd_cleanup_run(); /* no temporary output or gnuplot outlives us */
 		abort();
 	}
 	return p;

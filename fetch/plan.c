@@ -15,7 +15,6 @@
 #include "../parse/ini.h"
 #include "../parse/jenkins.h"
 #include "../parse/perfdb_list.h"
-#include "../render/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,13 +49,12 @@ static char *trim_slashes(const char *s)
 	return pd_xstrndup(s, n);
 }
 
-/* A name as a message may show it: through the terminal escaper, cut at SHOWN_MAX. */
+/* A name as a message may show it: cut at SHOWN_MAX (cli/main.c prints every error line
+ * through the terminal escaper, once). */
 static void show(struct pd_buf *b, const char *name)
 {
 	size_t n = strnlen(name, SHOWN_MAX + 1);
-	char *cut = pd_xstrndup(name, n > SHOWN_MAX ? SHOWN_MAX : n);
-	pd_esc_text(b, cut);
-	free(cut);
+	pd_buf_add(b, name, n > SHOWN_MAX ? SHOWN_MAX : n);
 	if (n > SHOWN_MAX)
 		pd_buf_adds(b, "...");
 }
@@ -524,9 +522,7 @@ static int commit(struct pd_outdir *out, struct pd_err *err)
 				       "it, in %s",
 				       strerror(errno), staged);
 	}
-	free(out->tmp); /* moved or kept: nothing to remove either way */
-	free(out->final);
-	out->tmp = out->final = NULL;
+	pd_outdir_release(out); /* moved or kept: nothing to remove either way */
 	return rc;
 }
 

@@ -1,6 +1,8 @@
-#define _GNU_SOURCE /* mkostemp, pipe2, posix_spawn_file_actions_addclosefrom_np */
+#define _GNU_SOURCE /* mkostemp, pipe2 */
 #include "plot.h"
 
+#include "../core/file.h"
+#include "../core/proc.h"
 #include "../core/xalloc.h"
 #include "escape.h"
 
@@ -10,7 +12,6 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -425,20 +426,6 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, 
 
 /* --- running gnuplot -------------------------------------------------------------- */
 
-/* Writes all of data to fd; -errno on failure. */
-static int write_all(int fd, const char *data, size_t len)
-{
-	while (len > 0) {
-		ssize_t k = write(fd, data, len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		data += k, len -= (size_t)k;
-	}
-	return 0;
-}
-
 /* Copies s into out (size bytes), cut short when it does not fit. */
 static void copy_str(char *out, size_t size, const char *s)
 {
@@ -524,8 +511,8 @@ static int temp_fd(void)
 static int temp_file(const char *p, size_t len, const char *q, size_t qlen)
 {
 	int fd = temp_fd();
-	if (fd >= 0 && (write_all(fd, p, len) < 0 || write_all(fd, q, qlen) < 0 ||
-			lseek(fd, 0, SEEK_SET) != 0)) {
+	if (fd >= 0 && (pd_file_write_all(fd, p, len) < 0 ||
+			pd_file_write_all(fd, q, qlen) < 0 || lseek(fd, 0, SEEK_SET) != 0)) {
 		int e = errno;
 		close(fd);
 		errno = e;
@@ -537,44 +524,15 @@ static int temp_file(const char *p, size_t len, const char *q, size_t qlen)
 /* gnuplot reads the script as a file named on its command line (a pipe on its stdin is
  * read one byte per read(2): 3 times slower); fds[i] becomes its descriptor i (fds[1] is
  * /dev/null, -1 leaves one unset). */
-static int spawn(pid_t *pid, const int fds[CHILD_FDS])
+static int spawn(pid_t *pid, int fds[CHILD_FDS])
 {
 	static char *const argv[] = {"gnuplot", "-d", "/dev/stdin", NULL};
 	static char *const envp[] = {"HOME=/nonexistent", "PATH=/usr/bin:/bin", "LC_ALL=C",
 				     NULL};
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	sigset_t none, pipe_set;
-	sigemptyset(&none);
-	sigemptyset(&pipe_set);
-	sigaddset(&pipe_set, SIGPIPE);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	for (int i = 0; i < CHILD_FDS; i++)
-		if (i != 1 && fds[i] >= 0)
-			posix_spawn_file_actions_adddup2(&fa, fds[i], i);
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
-	/* then nothing else of ours reaches gnuplot, even one opened without O_CLOEXEC */
-	posix_spawn_file_actions_addclosefrom_np(&fa, CHILD_FDS);
-#endif
-	posix_spawnattr_init(&attr);
-	/* gnuplot gets a clean signal state whatever ours is (an ignored SIGPIPE is
-	 * inherited through exec) */
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setsigdefault(&attr, &pipe_set);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	int rc = posix_spawnp(pid, "gnuplot", &fa, &attr, argv, envp);
-	posix_spawnattr_destroy(&attr);
-	posix_spawn_file_actions_destroy(&fa);
-	return rc;
-}
-
-static int wait_for(pid_t pid, int *status)
-{
-	while (waitpid(pid, status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return 0;
+	fds[1] = PD_PROC_DEVNULL;
+	const struct pd_proc_spec spec = {
+		.file = "gnuplot", .argv = argv, .envp = envp, .fds = fds, .n_fds = CHILD_FDS};
+	return pd_proc_start(pid, &spec);
 }
 
 /* The last line of every run: gnuplot prints it on stderr once all charts are drawn. */
@@ -679,7 +637,7 @@ static int write_pipe(int fd, const char *s, size_t len)
 	sigemptyset(&pipe_set);
 	sigaddset(&pipe_set, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
-	int rc = write_all(fd, s, len);
+	int rc = pd_file_write_all(fd, s, len);
 	if (rc == -EPIPE) {
 		struct timespec zero = {0, 0};
 		sigtimedwait(&pipe_set, NULL, &zero);
@@ -692,8 +650,8 @@ int pd_plot_follow(struct pd_plot_job *job, struct pd_err *err)
 {
 	assert(job->part == 1 && job->seq_fd[0] >= 0);
 	int rc = 0;
-	if (write_all(job->seq_fd[1], job->data.ptr, job->data.len) < 0 ||
-	    write_all(job->seq_fd[2], job->script.ptr, job->script.len) < 0)
+	if (pd_file_write_all(job->seq_fd[1], job->data.ptr, job->data.len) < 0 ||
+	    pd_file_write_all(job->seq_fd[2], job->script.ptr, job->script.len) < 0)
 		rc = pd_err_set(err, PD_EIO,
 				"cannot write gnuplot's sequel to a file in %s: %s", temp_dir(),
 				strerror(errno));
@@ -741,8 +699,14 @@ int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err)
 	if (job->pid <= 0)
 		return 0;
 	close_sequel(job); /* a sequel never given: gnuplot reads the end of the pipe */
-	if (wait_for(job->pid, &status) < 0)
+	int w = pd_proc_wait(job->pid, &status, job->timeout_s);
+	if (w < 0)
 		rc = pd_err_set(err, PD_EIO, "cannot wait for gnuplot: %s", strerror(errno));
+	else if (w > 0)
+		rc = pd_err_set(err, PD_EIO,
+				"gnuplot made no progress for %g s and was ended "
+				"(--gnuplot-timeout sets the limit)",
+				job->timeout_s);
 	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		rc = failure(job, status, err);
 	else if (!finished(job->err_fd)) /* it quit early ("exit" in the script) */
@@ -753,11 +717,7 @@ int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err)
 
 void pd_plot_discard(struct pd_plot_job *job)
 {
-	int status;
-	if (job->pid > 0) {
-		kill(job->pid, SIGKILL);
-		wait_for(job->pid, &status);
-	}
+	pd_proc_kill(job->pid);
 	release(job);
 }
 

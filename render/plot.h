@@ -75,13 +75,15 @@ struct pd_plot_job {
 	pid_t pid;             /* while gnuplot runs */
 	int err_fd;            /* its stderr, while it runs */
 	int seq_fd[3];         /* until the sequel is given: the pipe, its points, its script */
+	double timeout_s;      /* gnuplot is ended after this long without progress; 0 never */
 };
+/* Seconds without a byte read or written after which pd_plot_wait ends gnuplot: a chart
+ * takes milliseconds, and a 24 h report of 64 nodes keeps gnuplot busy throughout. */
+#define PD_PLOT_TIMEOUT_DEFAULT 60
 #define PD_PLOT_JOB_INIT                                                                       \
 	{                                                                                      \
-		PD_BUF_INIT, PD_BUF_INIT, 0, 0, 0, NULL, 0, 0, 0, 0, 0, -1,                    \
-		{                                                                              \
-			-1, -1, -1                                                             \
-		}                                                                              \
+		.script = PD_BUF_INIT, .data = PD_BUF_INIT, .err_fd = -1,                      \
+		.seq_fd = {-1, -1, -1}, .timeout_s = PD_PLOT_TIMEOUT_DEFAULT                   \
 	}
 
 /* Appends to job the gnuplot commands and the points that draw chart into dir/chart->file
@@ -112,9 +114,10 @@ int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err);
  * cannot be written; a gnuplot that has died is reported by pd_plot_wait. */
 int pd_plot_follow(struct pd_plot_job *job, struct pd_err *err);
 
-/* Waits for a started job (0 at once for one that is not running). PD_EIO with gnuplot's
- * first error line, and the chart it was drawing, when it failed (gnuplot stops at the
- * first error of a script: the charts after it are not drawn), or when it stopped before
+/* Waits for a started job (0 at once for one that is not running). PD_EIO when gnuplot
+ * read and wrote nothing for job->timeout_s seconds (it is killed and reaped then), with
+ * gnuplot's first error line, and the chart it was drawing, when it failed (gnuplot stops at
+ * the first error of a script: the charts after it are not drawn), or when it stopped before
  * the end of its script (a sequel never given is such an end). */
 int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err);
 

@@ -4,9 +4,11 @@
 #include "../core/outdir.h"
 #include "plot.h"
 #include "text.h"
+#include "../core/clock.h"
 #include "../core/file.h"
 #include "../core/xalloc.h"
 
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,7 @@
 
 int pd_report_is_file(const struct pd_report_opts *o)
 {
-	return o->single_file && pd_str_ends_with(o->out, ".html");
+	return pd_str_ends_with(o->out, ".html");
 }
 
 static void progress(const struct pd_report_opts *o, const char *what)
@@ -27,7 +29,28 @@ static void progress(const struct pd_report_opts *o, const char *what)
 		fprintf(stderr, "perfdelta: %s\n", what);
 }
 
-/* The SVG text of every chart, for a single file. */
+static void free_svgs(char **svg, size_t n)
+{
+	for (size_t i = 0; svg && i < n; i++)
+		free(svg[i]);
+	free(svg);
+}
+
+/* Whether text looks like a whole SVG document: an XML declaration or an <svg> root
+ * first, </svg> last (whitespace around allowed). A gnuplot that died mid-chart, or
+ * something else on PATH called gnuplot, writes neither. */
+static int whole_svg(const char *text, size_t len)
+{
+	while (len && strchr(" \t\r\n", text[len - 1]))
+		len--;
+	size_t lead = strspn(text, " \t\r\n");
+	text += lead, len -= len < lead ? len : lead;
+	return (!strncmp(text, "<?xml", 5) || !strncmp(text, "<svg", 4)) && len >= 6 &&
+	       !memcmp(text + len - 6, "</svg>", 6);
+}
+
+/* Reads and checks every chart gnuplot drew; their text goes to *out for a single file
+ * (out NULL: checked only). */
 static int read_svgs(char ***out, const struct pd_chart_plan *plan, const char *dir,
 		     struct pd_err *err)
 {
@@ -37,18 +60,20 @@ static int read_svgs(char ***out, const struct pd_chart_plan *plan, const char *
 		struct pd_buf b = PD_BUF_INIT, path = PD_BUF_INIT;
 		pd_buf_addf(&path, "%s/%s", dir, plan->charts[i].file);
 		rc = pd_file_read(&b, path.ptr, SVG_LIMIT, err);
+		if (rc == 0 && !whole_svg(b.ptr, b.len))
+			rc = pd_err_set(
+				err, PD_EIO,
+				"gnuplot wrote no valid SVG for chart %s (%zu bytes that do "
+				"not hold <svg ...>...</svg>)",
+				plan->charts[i].file, b.len);
 		svg[i] = pd_buf_detach(&b);
 		pd_buf_release(&path);
 	}
-	*out = svg;
+	if (out)
+		*out = svg;
+	else
+		free_svgs(svg, plan->n);
 	return rc;
-}
-
-static void free_svgs(char **svg, size_t n)
-{
-	for (size_t i = 0; svg && i < n; i++)
-		free(svg[i]);
-	free(svg);
 }
 
 struct pd_report {
@@ -61,11 +86,17 @@ struct pd_report {
 	struct pd_plot_job job;
 };
 
-/* Scripts the charts of the plan from index first on. */
+/* Scripts the charts of the plan from index first on; gnuplot writes them, the marker
+ * lists them. */
 static void script_from(struct pd_report *r, size_t first)
 {
-	for (size_t i = first; i < r->plan.n; i++)
+	for (size_t i = first; i < r->plan.n; i++) {
+		struct pd_buf name = PD_BUF_INIT;
 		pd_plot_script(&r->job, &r->plan.charts[i].plot, r->dir);
+		pd_buf_addf(&name, "charts/%s", r->plan.charts[i].file);
+		pd_outdir_claim(&r->out, name.ptr);
+		pd_buf_release(&name);
+	}
 }
 
 static void report_free(struct pd_report *r)
@@ -92,11 +123,14 @@ int pd_report_begin(struct pd_report **out, const struct pd_comparison *c,
 	*out = NULL;
 	r->c = c;
 	r->o = *o;
+	r->o.single_file |= pd_report_is_file(o);
 	r->job = (struct pd_plot_job)PD_PLOT_JOB_INIT;
+	r->job.timeout_s = o->gnuplot_timeout_s;
 	if ((rc = pd_outdir_begin(&r->out, o->out, pd_report_is_file(o), err)) < 0) {
 		report_free(r);
 		return rc;
 	}
+	r->out.marked = 1; /* a later report may replace this one */
 	r->dir = pd_outdir_path(&r->out, "charts");
 	progress(o, "drawing charts");
 	pd_chart_plan_metrics(&r->plan, c, CHART_POINTS);
@@ -139,9 +173,11 @@ static int write_html(struct pd_report *r, struct pd_err *err)
 	char **svg = NULL;
 	struct pd_buf b = PD_BUF_INIT;
 	int rc = 0;
-	if (r->o.single_file && (rc = read_svgs(&svg, &r->plan, r->dir, err)) < 0)
+	if ((rc = read_svgs(r->o.single_file ? &svg : NULL, &r->plan, r->dir, err)) < 0)
 		goto done;
 	pd_html_report(&b, r->c, &r->plan, (const char *const *)svg, &r->o.labels);
+	if (pd_report_is_file(&r->o)) /* what a later run may replace */
+		pd_buf_adds(&b, PD_OUTDIR_FILE_MARK);
 	rc = pd_outdir_write(&r->out, "index.html", b.ptr, b.len, err);
 	if (rc == 0 && r->o.single_file) /* everything is in index.html */
 		pd_outdir_remove(&r->out, "charts");
@@ -162,5 +198,63 @@ int pd_report_finish(struct pd_report *r, struct pd_err *err)
 	rc = file ? pd_outdir_commit_file(&r->out, "index.html", err)
 		  : pd_outdir_commit(&r->out, err);
 	report_free(r);
+	return rc;
+}
+
+/* PD_EINVAL naming the first --metrics pattern that matches no series of either run: a
+ * typo would otherwise compare nothing and pass as "inconclusive". */
+static int check_globs(const struct pd_run *base, const struct pd_run *target,
+		       const struct pd_compare_opts *copts, struct pd_err *err)
+{
+	const struct pd_run *runs[2] = {base, target};
+	for (size_t g = 0; g < copts->n_metric_globs; g++) {
+		int found = 0;
+		for (size_t r = 0; r < 2 && !found; r++)
+			for (size_t i = 0; i < runs[r]->n_series && !found; i++) {
+				const struct pd_series *s = runs[r]->series[i];
+				struct pd_buf name = PD_BUF_INIT;
+				pd_buf_addf(&name, "%s/%s", s->collector, s->metric);
+				found = fnmatch(copts->metric_globs[g], name.ptr, 0) == 0;
+				pd_buf_release(&name);
+			}
+		if (!found)
+			return pd_err_set(
+				err, PD_EINVAL,
+				"--metrics pattern '%s' matches no collector/metric of "
+				"either run",
+				copts->metric_globs[g]);
+	}
+	return 0;
+}
+
+static void lap(double *stage, double *mark)
+{
+	double t = pd_clock_now();
+	*stage += t - *mark;
+	*mark = t;
+}
+
+int pd_report_run(struct pd_comparison **c, const struct pd_run *base,
+		  const struct pd_run *target, const struct pd_compare_opts *copts,
+		  const struct pd_report_opts *o, struct pd_report_times *times,
+		  struct pd_err *err)
+{
+	struct pd_report_times none = {0};
+	struct pd_report *report;
+	double mark = pd_clock_now();
+	int rc;
+	times = times ? times : &none;
+	*c = NULL;
+	if ((rc = check_globs(base, target, copts, err)) < 0 ||
+	    (rc = pd_compare_views(c, base, target, copts, err)) < 0)
+		return rc;
+	lap(&times->analyze, &mark);
+	if ((rc = pd_report_begin(&report, *c, o, err)) < 0)
+		return rc;
+	lap(&times->render, &mark);
+	pd_compare_measure(*c, copts); /* while gnuplot draws the per-metric charts */
+	lap(&times->analyze, &mark);
+	rc = pd_report_finish(report, err);
+	lap(&times->render, &mark);
 	return rc;
 }

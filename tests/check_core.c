@@ -1,7 +1,12 @@
 #include "check_suites.h"
 
 #include "core/buf.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
 #include "core/err.h"
+#include "core/file.h"
+#include "core/outdir.h"
+#include "core/proc.h"
 #include "core/model.h"
 #include "core/src.h"
 #include "render/escape.h"
@@ -13,6 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 START_TEST(test_buf_addf_grows_past_first_allocation)
 {
@@ -34,12 +43,36 @@ END_TEST
 START_TEST(test_err_first_failure_wins_and_formats_place)
 {
 	struct pd_err err = PD_ERR_INIT;
-	char line[512];
+	struct pd_buf line = PD_BUF_INIT;
 	ck_assert_int_eq(pd_err_at(&err, PD_EPARSE, "a.json", 3, 7, "expected '%c'", ']'),
 			 PD_EPARSE);
 	pd_err_set(&err, PD_EIO, "second");
-	pd_err_format(&err, line, sizeof(line));
-	ck_assert_str_eq(line, "a.json:3:7: expected ']'");
+	pd_err_format(&line, &err);
+	ck_assert_str_eq(line.ptr, "a.json:3:7: expected ']'");
+	pd_buf_release(&line);
+}
+END_TEST
+
+/* A path of 300 bytes (the old fields held 255) comes back whole; one beyond any the
+ * kernel takes is cut and says so. */
+START_TEST(test_err_keeps_long_paths_and_marks_a_cut)
+{
+	struct pd_err err = PD_ERR_INIT, huge = PD_ERR_INIT;
+	struct pd_buf path = PD_BUF_INIT, line = PD_BUF_INIT;
+	for (int i = 0; i < 30; i++)
+		pd_buf_adds(&path, "directory/"); /* 300 bytes */
+	pd_err_at(&err, PD_EIO, path.ptr, 0, 0, "cannot open: %s", path.ptr);
+	pd_err_format(&line, &err);
+	ck_assert_uint_eq(line.len, 300 + 2 + 13 + 300);
+	ck_assert_str_eq(err.path, path.ptr);
+	while (path.len < 5000)
+		pd_buf_adds(&path, "directory/");
+	pd_err_at(&huge, PD_EIO, path.ptr, 0, 0, "x");
+	ck_assert_uint_eq(strlen(huge.path), PD_ERR_PATH_MAX - 1);
+	ck_assert_str_eq(huge.path + PD_ERR_PATH_MAX - 1 - 5, "[...]");
+	ck_assert_int_eq(strncmp(huge.path, path.ptr, PD_ERR_PATH_MAX - 6), 0);
+	pd_buf_release(&path);
+	pd_buf_release(&line);
 }
 END_TEST
 
@@ -290,6 +323,94 @@ START_TEST(test_json_num_matches_printf_definition)
 }
 END_TEST
 
+/* Writes a one-file marked output at dir; 0 or the error code. */
+static int write_output(const char *dir, struct pd_err *err)
+{
+	struct pd_outdir o;
+	int rc = pd_outdir_begin(&o, dir, 0, err);
+	if (rc < 0)
+		return rc;
+	o.marked = 1;
+	if ((rc = pd_outdir_mkdir(&o, "charts", err)) < 0 ||
+	    (rc = pd_outdir_write(&o, "charts/a.svg", "<svg/>", 6, err)) < 0) {
+		pd_outdir_abort(&o);
+		return rc;
+	}
+	return pd_outdir_commit(&o, err);
+}
+
+START_TEST(test_outdir_replaces_only_exactly_its_own_output)
+{
+	char dir[] = "/tmp/pd-check-outdir-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	struct pd_buf out = PD_BUF_INIT, extra = PD_BUF_INIT, marker = PD_BUF_INIT;
+	struct pd_err err = PD_ERR_INIT, refused = PD_ERR_INIT;
+	pd_buf_addf(&out, "%s/rep", dir);
+	ck_assert_int_eq(write_output(out.ptr, &err), 0);
+	ck_assert_int_eq(write_output(out.ptr, &err), 0); /* its own: replaced */
+	pd_buf_addf(&marker, "%s/" PD_OUTDIR_MARKER, out.ptr);
+	ck_assert(pd_file_exists(marker.ptr));
+	pd_buf_addf(&extra, "%s/charts/notes.txt", out.ptr);
+	FILE *f = fopen(extra.ptr, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_int_eq(write_output(out.ptr, &refused), PD_EIO);
+	ck_assert_ptr_nonnull(strstr(refused.msg, "it holds 'charts/notes.txt'"));
+	ck_assert(pd_file_exists(extra.ptr)); /* nothing lost */
+	pd_rm_tree(dir);
+	pd_buf_release(&out);
+	pd_buf_release(&extra);
+	pd_buf_release(&marker);
+}
+END_TEST
+
+static pid_t start_sleep(void)
+{
+	static char *const argv[] = {"sleep", "30", NULL};
+	static char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
+	const int fds[3] = {PD_PROC_DEVNULL, PD_PROC_DEVNULL, PD_PROC_DEVNULL};
+	const struct pd_proc_spec spec = {
+		.file = "sleep", .argv = argv, .envp = envp, .fds = fds, .n_fds = 3};
+	pid_t pid = 0;
+	ck_assert_int_eq(pd_proc_start(&pid, &spec), 0);
+	return pid;
+}
+
+START_TEST(test_proc_wait_ends_a_child_that_makes_no_progress)
+{
+	pid_t pid = start_sleep();
+	int status = 0;
+	double t0 = pd_clock_now();
+	ck_assert_int_eq(pd_proc_wait(pid, &status, 0.3), 1);
+	double took = pd_clock_now() - t0;
+	ck_assert_msg(took >= 0.3 && took < 5, "took %g s", took);
+	ck_assert_int_eq(kill(pid, 0), -1); /* reaped, not a zombie */
+	ck_assert_int_eq(errno, ESRCH);
+}
+END_TEST
+
+START_TEST(test_cleanup_run_kills_children_and_removes_trees)
+{
+	char dir[] = "/tmp/pd-check-cleanup-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	struct pd_buf sub = PD_BUF_INIT;
+	pd_buf_addf(&sub, "%s/charts", dir);
+	ck_assert_int_eq(mkdir(sub.ptr, 0755), 0);
+	pd_buf_adds(&sub, "/c.svg");
+	FILE *f = fopen(sub.ptr, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	pd_cleanup_add_tree(dir);
+	pid_t pid = start_sleep();
+	pd_cleanup_run();
+	struct stat st;
+	ck_assert_int_eq(lstat(dir, &st), -1);
+	ck_assert_int_eq(kill(pid, 0), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	pd_buf_release(&sub);
+}
+END_TEST
+
 Suite *pd_suite_core(void)
 {
 	Suite *s = suite_create("core");
@@ -297,6 +418,10 @@ Suite *pd_suite_core(void)
 	tcase_add_test(tc, test_buf_addf_grows_past_first_allocation);
 	tcase_add_test(tc, test_err_first_failure_wins_and_formats_place);
 	tcase_add_test(tc, test_err_message_stays_on_one_line);
+	tcase_add_test(tc, test_err_keeps_long_paths_and_marks_a_cut);
+	tcase_add_test(tc, test_outdir_replaces_only_exactly_its_own_output);
+	tcase_add_test(tc, test_proc_wait_ends_a_child_that_makes_no_progress);
+	tcase_add_test(tc, test_cleanup_run_kills_children_and_removes_trees);
 	tcase_add_test(tc, test_src_error_counts_lines_and_columns);
 	tcase_add_test(tc, test_series_normalize_sorts_and_keeps_last_duplicate);
 	tcase_add_test(tc, test_roles_follow_first_service_in_spec_order);

@@ -12,6 +12,7 @@ trap 'umount "$mnt" 2>/dev/null; rm -rf "$TMP"' EXIT
 
 # a full disk: the old report stays, nothing half-written stays
 mkdir "$mnt/out" && echo old >"$mnt/out/summary.json" && echo '<title>perfdelta</title>' >"$mnt/out/index.html"
+printf 'perfdelta output: the files below were written by perfdelta\nsummary.json\nindex.html\n' >"$mnt/out/.perfdelta-files"
 expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$mnt/out" --quiet
 lines "$TMP/err" 1
 has "$TMP/err" 'No space left on device'
@@ -38,7 +39,7 @@ if [ "$(ls -A "$TMP/elsewhere")" = file ]; then ok; else fail "wrote through the
 # an existing directory or file that is not a report is never replaced
 mkdir "$TMP/home" && echo precious >"$TMP/home/notes.txt"
 expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$TMP/home" --quiet
-has "$TMP/err" 'refusing to replace it: it exists and is not a perfdelta report'
+has "$TMP/err" 'refusing to replace it: it is not empty and not a perfdelta output'
 has "$TMP/home/notes.txt" '^precious$'
 echo '<html>mine</html>' >"$TMP/page.html"
 expect_code 3 "$PERFDELTA" compare "$B" "$F" --single-file -o "$TMP/page.html" --quiet

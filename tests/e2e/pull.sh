@@ -150,7 +150,7 @@ mkdir "$TMP/bin" "$TMP/alone"
 ln -s "$PERFDELTA" "$TMP/bin/perfdelta"
 sleep 0.2
 expect_code 3 "$TMP/bin/perfdelta" pull --snapshot x --perfdb "$URL" --retries 0 \
-  --threshold-for 'a*=3' -o "$TMP/gone"
+  --max-line 4096 -o "$TMP/gone"
 has "$TMP/err" "^perfdelta: $URL/: .*(onnect|refused)"
 cp "$PERFDELTA" "$TMP/alone/perfdelta"
 expect_code 3 "$TMP/alone/perfdelta" pull --snapshot x --perfdb "$URL" -o "$TMP/gone"

@@ -1,0 +1,124 @@
+# Nothing of the user's lost, nothing left behind: -o replaces only perfdelta's own
+# output, a hanging or broken gnuplot and SIGINT/SIGTERM end cleanly (exit 3, 130, 143)
+# with the old report intact, no temporary directory and no gnuplot left, and an error
+# line is one line whatever bytes a path holds. gnuplot is found on PATH, so a fake one
+# first on PATH stands in for a hanging or broken one.
+. "$(dirname "$0")/lib.sh"
+B=$SEED/baseline F=$SEED/failover
+# leftovers DIR: what perfdelta may have left beside its outputs in DIR
+leftovers() { ls -A "$1" | grep -E '\.(tmp|old)-' || true; }
+no_leftovers() { local l; l=$(leftovers "$1"); if [ -z "$l" ]; then ok; else fail "left behind: $l"; fi; }
+gone() { if kill -0 "$1" 2>/dev/null; then fail "process $1 ($2) still runs"; kill -9 "$1"; else ok; fi; }
+same() { if cmp -s "$1" "$2"; then ok; else fail "$2 changed"; fi; }
+
+# 1. a directory of the user's whose index.html mentions perfdelta is not a report
+u=$TMP/user
+mkdir -p "$u/sub" && echo notes >"$u/notes.txt" && echo kept >"$u/sub/x"
+echo '<html><p>my perfdelta notes</p></html>' >"$u/index.html"
+expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$u" --quiet
+lines "$TMP/err" 1
+has "$TMP/err" "^perfdelta: $u: refusing to replace it: it is not empty and not a perfdelta output"
+has "$u/notes.txt" '^notes$'
+has "$u/sub/x" '^kept$'
+has "$u/index.html" 'my perfdelta notes'
+no_leftovers "$TMP"
+
+# 2. a hand-written page mentioning perfdelta is not replaced by --single-file
+echo '<!DOCTYPE html><title>perfdelta</title><meta name="generator" content="perfdelta 0.1.0">' >"$TMP/x.html"
+cp "$TMP/x.html" "$TMP/x.orig"
+expect_code 3 "$PERFDELTA" compare "$B" "$F" --single-file -o "$TMP/x.html" --quiet
+lines "$TMP/err" 1
+has "$TMP/err" "refusing to replace it: it is not a page perfdelta wrote"
+same "$TMP/x.orig" "$TMP/x.html"
+
+# 3. perfdelta's own outputs are replaced, twice over; one with a file added is not
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet
+has "$TMP/rep/.perfdelta-files" '^charts/$'
+has "$TMP/rep/.perfdelta-files" '^summary\.json$'
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet --label-target second
+has "$TMP/rep/summary.json" 'second'
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/page.html" --quiet
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/page.html" --single-file --quiet
+if [ "$(tail -n 1 "$TMP/page.html")" = '<!-- written by perfdelta: perfdelta -o may replace this file -->' ]; then ok; else fail "page.html lacks its closing mark"; fi
+echo mine >"$TMP/rep/charts/mine.svg"
+expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet
+has "$TMP/err" "refusing to replace it: it holds 'charts/mine.svg', which perfdelta did not write"
+rm "$TMP/rep/charts/mine.svg"
+cp "$TMP/rep/summary.json" "$TMP/summary.orig"
+no_leftovers "$TMP"
+
+# fake gnuplots, first on PATH
+fake=$TMP/fakebin
+mkdir -p "$fake"
+cat >"$fake/hang" <<SH
+#!/bin/sh
+echo \$\$ >"$TMP/gnuplot.pid"
+exec sleep 600
+SH
+# writes garbage into every chart, then says it is done as gnuplot would
+cat >"$fake/garbage" <<'SH'
+#!/bin/sh
+out() { sed -n "s/^set output '\(.*\)'\$/\1/p" "$1" | while read -r f; do printf 'garbage' >"$f"; done; }
+out /dev/stdin
+cat /dev/fd/4 >/dev/null
+out /dev/fd/6
+echo pd-plot-done >&2
+SH
+chmod +x "$fake/hang" "$fake/garbage"
+use_fake() { ln -sf "$fake/$1" "$fake/gnuplot"; rm -f "$TMP/gnuplot.pid"; }
+
+# 4. a hanging gnuplot is ended by the watchdog
+use_fake hang
+start=$(date +%s)
+PATH=$fake:$PATH expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet --gnuplot-timeout 2
+took=$(($(date +%s) - start))
+if [ "$took" -lt 15 ]; then ok; else fail "the watchdog took $took s"; fi
+lines "$TMP/err" 1
+has "$TMP/err" '^perfdelta: gnuplot made no progress for 2 s and was ended'
+if [ -s "$TMP/gnuplot.pid" ]; then gone "$(cat "$TMP/gnuplot.pid")" "the hanging gnuplot"; else fail "the fake gnuplot never ran"; fi
+same "$TMP/summary.orig" "$TMP/rep/summary.json"
+no_leftovers "$TMP"
+
+# 5. a gnuplot that writes garbage SVG does not replace the report
+use_fake garbage
+PATH=$fake:$PATH expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet
+lines "$TMP/err" 1
+has "$TMP/err" 'gnuplot wrote no valid SVG for chart [a-z0-9]+\.svg \(7 bytes'
+same "$TMP/summary.orig" "$TMP/rep/summary.json"
+no_leftovers "$TMP"
+
+# 6. SIGINT and SIGTERM mid-run (gnuplot hangs, so the run is surely mid-way)
+set -m # background jobs get SIGINT as a terminal would give it, not ignored
+for sig in INT:130 TERM:143; do
+  use_fake hang
+  PATH=$fake:$PATH "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet 2>"$TMP/err" &
+  pd=$!
+  for _ in $(seq 100); do [ -s "$TMP/gnuplot.pid" ] && break; sleep 0.1; done
+  if [ -s "$TMP/gnuplot.pid" ]; then ok; else fail "SIG${sig%:*}: gnuplot never started"; fi
+  kill -"${sig%:*}" "$pd"
+  wait "$pd"; rc=$?
+  if [ "$rc" = "${sig#*:}" ]; then ok; else fail "SIG${sig%:*}: exit $rc, want ${sig#*:}"; fi
+  gone "$(cat "$TMP/gnuplot.pid")" "gnuplot after SIG${sig%:*}"
+  same "$TMP/summary.orig" "$TMP/rep/summary.json"
+  no_leftovers "$TMP"
+done
+set +m
+
+# 7. a newline and an ESC in a bundle's path: one error line, the bytes escaped
+bad="$TMP/run
+perfdelta: forged$(printf '\033')]0;title"
+mkdir -p "$bad/perfdb"
+expect_code 3 "$PERFDELTA" inspect "$bad"
+lines "$TMP/err" 1
+hasf "$TMP/err" 'run\x0aperfdelta: forged\x1b]0;title'
+if grep -q "$(printf '\033')" "$TMP/err"; then fail "an ESC reached the terminal"; else ok; fi
+
+# 8. a count past 2^64 and a --metrics pattern that matches nothing are usage errors
+expect_code 2 "$PERFDELTA" inspect "$B" --max-file-size 18446744073709551616
+has "$TMP/err" "max-file-size needs a whole number from 1 to [0-9]+, not '18446744073709551616'"
+expect_code 2 "$PERFDELTA" compare "$B" "$F" -o "$TMP/typo" --metrics 'atop/*,atpo/cpu' --quiet
+has "$TMP/err" "^perfdelta: --metrics pattern 'atpo/cpu' matches no collector/metric of either run$"
+if [ -e "$TMP/typo" ]; then fail "a report was written for a typo"; else ok; fi
+no_leftovers "$TMP"
+finish
