@@ -3,6 +3,7 @@
  * queue. Bodies go straight to their files, so a hostile server costs disk up to the
  * limit, never memory. */
 #include "transfer.h"
+#include "../core/clock.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
 
@@ -49,14 +50,6 @@ struct pd_transfer {
 	size_t n_later, cap_later;
 	struct pd_transfer_progress prog;
 };
-
-/* The one clock of fetch/ (cli/main.c has its twin until core/ holds one). */
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void pd_transfer_note(struct pd_transfer *t, const char *fmt, ...)
 {
@@ -263,7 +256,7 @@ static void retry_later(struct pd_transfer *t, struct req *r, const char *why,
 	if (retry_after_s > 0 && retry_after_s * 1000 > ms)
 		ms = retry_after_s * 1000 < MAX_RETRY_AFTER_MS ? retry_after_s * 1000
 							       : MAX_RETRY_AFTER_MS;
-	r->due = now_s() + (double)ms / 1000;
+	r->due = pd_clock_now() + (double)ms / 1000;
 	pd_transfer_note(t, "%s: %s, try %u of %u in %.1f s", r->shown, why, r->attempt + 1,
 			 t->o->retries + 1, (double)ms / 1000);
 	PD_GROW(t->later, t->cap_later, t->n_later + 1);
@@ -350,7 +343,7 @@ static int finish(struct pd_transfer *t, struct req *r, CURLcode rc)
 /* Moves the retries whose wait is over to the queue; returns ms to the next one, or -1. */
 static long promote(struct pd_transfer *t)
 {
-	double now = now_s(), next = -1;
+	double now = pd_clock_now(), next = -1;
 	size_t k = 0;
 	for (size_t i = 0; i < t->n_later; i++) {
 		struct req *r = t->later[i];
