@@ -71,6 +71,30 @@ has "$TMP/err" "bomb.tar.gz:run/perfdb/.*: the tarball holds more than 67108864 
 if [ "$ms" -lt 5000 ]; then ok; else fail "the bomb took $ms ms (want under 5 s, about 0.1 s unloaded)"; fi
 if [ -z "$(ls -A "$TMP/tmpdir")" ]; then ok; else fail "files left in TMPDIR"; fi
 
+# ---- the same at the default budget (4 GiB): one 2 GiB member of zeros, a tar header
+# and 1 MiB in the first gzip member, 1 MiB of zeros in each of 2047 more; the inflation
+# ratio gives it away after 64 MiB
+python3 - "$TMP/big-head.gz" "$TMP/big-zeros.gz" <<'EOF'
+import gzip, sys, tarfile
+i = tarfile.TarInfo("run/perfdb/atopc_1-2_access_abcd10001/zeros.json")
+i.size = 2048 << 20
+with open(sys.argv[1], "wb") as f:
+    f.write(gzip.compress(i.tobuf(format=tarfile.USTAR_FORMAT) + bytes(1 << 20), 9))
+with open(sys.argv[2], "wb") as f:
+    f.write(gzip.compress(bytes(1 << 20), 9))
+EOF
+{
+  cat "$TMP/big-head.gz"
+  for _ in $(seq 2047); do cat "$TMP/big-zeros.gz"; done
+} >"$TMP/bigbomb.tar.gz"
+start=$(date +%s%N)
+TMPDIR="$TMP/tmpdir" expect_code 3 PD inspect "$TMP/bigbomb.tar.gz" --max-file-size 4294967296
+ms=$((($(date +%s%N) - start) / 1000000))
+lines "$TMP/err" 1
+has "$TMP/err" "bigbomb.tar.gz:run/perfdb/.*: the tarball inflates more than 200 times past 64 MiB"
+if [ "$ms" -lt 5000 ]; then ok; else fail "the default-budget bomb took $ms ms (want under 5 s)"; fi
+if [ -z "$(ls -A "$TMP/tmpdir")" ]; then ok; else fail "files left in TMPDIR"; fi
+
 # ---- a bundle named host:run.tar.gz is a local file: no rsh, no ssh
 mk_run "$TMP/colon/run"
 tar -czf "$TMP/colon/host:run.tar.gz" -C "$TMP/colon" run
