@@ -2,6 +2,7 @@
 
 #include "analyze/story.h"
 #include "core/xalloc.h"
+#include "parse/bundle.h"
 #include "parse/ini.h"
 
 #include <math.h>
@@ -440,6 +441,45 @@ START_TEST(test_story_kpi_ids_differ_but_share_the_form)
 }
 END_TEST
 
+/* The seed's ticket runs, by properties the seed must keep (issue 16) rather than its
+ * exact figures, which its generator owns. Checked by hand on this seed: 691.4 failed
+ * requests in the failover run's [299.79, 452.47] s, the same by a python3 loop over
+ * perfdb/n1ql_stats.../query_errors.json with this file's dt rule; 0 in the baseline. */
+START_TEST(test_story_seed_tells_the_ticket)
+{
+	struct pd_run *b, *t;
+	struct pd_timebase tbb, tb;
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(pd_bundle_load_pair(&b, &t, PD_SEED_DIR "/baseline",
+					     PD_SEED_DIR "/failover", &pd_limits_default, &err),
+			 0);
+	ck_assert_int_eq(pd_timebase_resolve(&tbb, b, NULL, &err), 0);
+	ck_assert_int_eq(pd_timebase_resolve(&tb, t, NULL, &err), 0);
+	struct pd_event_errors ee;
+	pd_story_event_errors(&ee, t, &tb, b, &tbb, NULL, 0);
+	ck_assert(ee.significant);
+	ck_assert(ee.errors.count > 100);
+	ck_assert_double_eq(ee.base_errors.count, 0);
+	struct pd_live_node ln;
+	pd_story_live_node(&ln, t, &tb, NULL);
+	ck_assert_str_eq(pd_live_verdict_name(ln.verdict), "yes");
+	ck_assert_str_eq(ln.host, HOST);
+	pd_story_live_node(&ln, b, &tbb, NULL);
+	ck_assert_int_eq(ln.verdict, PD_LIVE_NO_EVENT);
+	struct pd_kpi_change kc;
+	pd_story_kpi_change(&kc, b, &tbb, t, &tb);
+	ck_assert(kc.ok && !kc.same_id);
+	ck_assert_double_eq(kc.base_kpi, 3916);
+	ck_assert_double_eq(kc.target_kpi, 3525);
+	struct pd_closed_loop cl;
+	pd_story_closed_loop(&cl, t, &tb, PD_STORY_LITTLE_TOL_PCT);
+	ck_assert_int_eq(cl.workers, 360); /* the seed's 120 workers x 3 instances */
+	ck_assert(cl.closed);
+	pd_run_free(b);
+	pd_run_free(t);
+}
+END_TEST
+
 Suite *pd_suite_story(void)
 {
 	Suite *s = suite_create("story");
@@ -457,6 +497,7 @@ Suite *pd_suite_story(void)
 	tcase_add_test(tc, test_story_littles_law);
 	tcase_add_test(tc, test_story_littles_law_needs_a_worker_count);
 	tcase_add_test(tc, test_story_kpi_ids_differ_but_share_the_form);
+	tcase_add_test(tc, test_story_seed_tells_the_ticket);
 	suite_add_tcase(s, tc);
 	return s;
 }
