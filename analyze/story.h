@@ -11,7 +11,7 @@
  *
  * How a caller (findings.c) uses them, once per comparison:
  *   struct pd_story_window w;
- *   pd_story_event_window(&w, tb_event, opts->settle_s);        event -> rebalance end + settle
+ *   pd_story_event_window(&w, tb_event, opts->settle_s);   (the transient phase)
  *   struct pd_event_errors ee;
  *   pd_story_event_errors(&ee, ev_run, tb_event, other, tb_other, &w, shift_s);
  *   if (ee.errors.ok && ee.significant) -> finding event-errors, value = ee.errors.count
@@ -107,21 +107,20 @@ void pd_story_event_errors(struct pd_event_errors *out, const struct pd_run *run
 
 /* Why a failover is, or is not, a hard failover of a live node; the checks in order. */
 enum pd_live_verdict {
-	PD_LIVE_YES,        /* hard, and the node was alive: the finding */
-	PD_LIVE_NO_EVENT,   /* the run has no event */
-	PD_LIVE_NOT_HARD,   /* graceful failover or rebalance-out */
-	PD_LIVE_NO_NODE,    /* the failed node is unknown */
-	PD_LIVE_SILENT,     /* no REST sample in the last rest_intervals before the event */
-	PD_LIVE_IDLE,       /* its cbq-engine CPU under the floor, or no connections */
-	PD_LIVE_SSH_STOPPED /* its atop/net series end by the event: the host itself went */
+	PD_LIVE_YES,      /* hard, and the node was alive: the finding */
+	PD_LIVE_NO_EVENT, /* the run has no event */
+	PD_LIVE_NOT_HARD, /* graceful failover or rebalance-out */
+	PD_LIVE_NO_NODE,  /* the failed node is unknown */
+	PD_LIVE_SILENT,   /* no REST sample in the last rest_intervals before the event */
+	PD_LIVE_IDLE,     /* cbq-engine CPU under the floor or no connections (or no series) */
+	PD_LIVE_SSH_STOPPED /* atop/net end within N intervals of the event: the host went */
 };
 const char *pd_live_verdict_name(enum pd_live_verdict v); /* "yes", "no-event", ... */
 
 /* The thresholds of pd_story_live_node; PD_LIVE_OPTS_INIT holds the defaults. */
 struct pd_live_opts {
-	int rest_intervals; /* N: "up to the event" means a REST sample in the last N intervals
-			     */
-	double cpu_floor; /* atop cbq-engine_cpu (top %, 100 = one core) that counts as load */
+	int rest_intervals; /* N: alive means a REST sample in the last N intervals */
+	double cpu_floor;   /* atop cbq-engine_cpu that counts as load (top %: 100 = a core) */
 };
 #define PD_LIVE_OPTS_INIT                                                                      \
 	{                                                                                      \
