@@ -52,6 +52,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pd_suite_stats());
 	srunner_add_suite(sr, pd_suite_infer());
 	srunner_add_suite(sr, pd_suite_configdiff());
+	srunner_add_suite(sr, pd_suite_story());
 	if (argc > 1) /* run one suite: check_perfdelta perfdb */
 		srunner_run(sr, argv[1], NULL, CK_NORMAL);
 	else

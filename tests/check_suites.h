@@ -19,6 +19,7 @@ Suite *pd_suite_escape(void);
 Suite *pd_suite_stats(void);
 Suite *pd_suite_infer(void);
 Suite *pd_suite_configdiff(void);
+Suite *pd_suite_story(void);
 
 /* Reads a file of the test tree into a NUL-terminated string (caller frees); aborts
  * the test when it is missing. */
