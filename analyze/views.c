@@ -45,7 +45,8 @@ static struct group find_group(const struct pd_run *run, const char *collector,
 	struct group g = {NULL, 0};
 	for (size_t i = 0; i < run->n_series; i++) {
 		const struct pd_series *s = run->series[i];
-		if (strcmp(s->collector, collector) || strcmp(s->metric, metric))
+		if (strcmp(s->collector, collector) || strcmp(s->metric, metric) ||
+		    s->scope == PD_SCOPE_CLIENT) /* client hosts are no node of the cluster */
 			continue;
 		if (!g.s)
 			g.s = (const struct pd_series *const *)&run->series[i];
@@ -249,8 +250,9 @@ static void cluster_view(struct builder *b, struct group tg, struct group bg)
 
 static int skipped(const struct pd_series *s)
 {
-	/* the event's own evidence, not a metric to compare */
-	return !strcmp(s->collector, "active_tasks");
+	/* the event's own evidence, not a metric to compare; client hosts are not the
+	 * cluster's (they sort last, so a group's cluster series stay contiguous) */
+	return !strcmp(s->collector, "active_tasks") || s->scope == PD_SCOPE_CLIENT;
 }
 
 static void note_base_only(struct pd_comparison *c, const struct pd_compare_opts *opts)

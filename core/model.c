@@ -69,7 +69,10 @@ unsigned pd_service_parse(const char *name, size_t len)
 
 const char *pd_scope_name(enum pd_scope s)
 {
-	static const char *const names[] = {"cluster", "bucket", "server", "bucket+server"};
+	static const char *const names[] = {
+		[PD_SCOPE_CLUSTER] = "cluster", [PD_SCOPE_BUCKET] = "bucket",
+		[PD_SCOPE_SERVER] = "server",   [PD_SCOPE_BUCKET_SERVER] = "bucket+server",
+		[PD_SCOPE_INDEX] = "index",     [PD_SCOPE_CLIENT] = "client"};
 	return names[s];
 }
 
@@ -206,6 +209,7 @@ void pd_series_free(struct pd_series *s)
 	free(s->metric);
 	free(s->bucket);
 	free(s->server);
+	free(s->index);
 	free(s->t_ms);
 	free(s->v);
 	free(s);
@@ -247,10 +251,12 @@ static void jenkins_free(struct pd_jenkins *j)
 
 const char *pd_ini_get(const struct pd_ini *ini, const char *section, const char *key)
 {
-	/* the last assignment wins, as in Python's configparser with strict=False */
-	for (size_t i = ini->n; i-- > 0;)
-		if (!strcmp(ini->e[i].section, section) && !strcmp(ini->e[i].key, key))
-			return ini->e[i].value;
+	/* keys are unique per section (strict); [DEFAULT] gives every section's defaults */
+	const char *in[] = {section, "DEFAULT"};
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < ini->n; i++)
+			if (!strcmp(ini->e[i].section, in[k]) && !strcmp(ini->e[i].key, key))
+				return ini->e[i].value;
 	return NULL;
 }
 
@@ -260,6 +266,7 @@ void pd_ini_free(struct pd_ini *ini)
 		free(ini->e[i].section);
 		free(ini->e[i].key);
 		free(ini->e[i].value);
+		free(ini->e[i].bad_interp);
 	}
 	free(ini->e);
 	free(ini->path);
@@ -311,6 +318,12 @@ void pd_run_free(struct pd_run *run)
 	pd_strv_free(&run->snapshots);
 	pd_strv_free(&run->undecoded);
 	pd_strv_free(&run->notes);
+	pd_strv_free(&run->spec_n1ql);
+	pd_strv_free(&run->clients);
+	pd_strv_free(&run->others);
+	pd_strv_free(&run->other_hosts);
+	pd_strv_free(&run->other_dbs);
+	free(run->spec_name);
 	jenkins_free(&run->jenkins);
 	pd_ini_free(&run->spec);
 	pd_ini_free(&run->test);
@@ -408,6 +421,9 @@ static int cmp_series(const void *a, const void *b)
 	const struct pd_series *x = *(struct pd_series *const *)a;
 	const struct pd_series *y = *(struct pd_series *const *)b;
 	int c;
+	/* client series last, so that each (collector, metric) of the cluster is one range */
+	if ((c = (x->scope == PD_SCOPE_CLIENT) - (y->scope == PD_SCOPE_CLIENT)))
+		return c;
 	if ((c = strcmp(x->collector, y->collector)) || (c = strcmp(x->metric, y->metric)) ||
 	    (c = cmp_str_null(x->bucket, y->bucket)) ||
 	    (c = cmp_str_null(x->server, y->server)))

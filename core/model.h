@@ -42,8 +42,19 @@ struct pd_node {
 	char role[32];     /* "kv#1", "n1ql#2" */
 };
 
-enum pd_scope { PD_SCOPE_CLUSTER, PD_SCOPE_BUCKET, PD_SCOPE_SERVER, PD_SCOPE_BUCKET_SERVER };
-const char *pd_scope_name(enum pd_scope s); /* "cluster", "bucket", "server", "bucket+server" */
+/* PD_SCOPE_INDEX: "bucket.index" (secondary_storage_stats, secondary_debugstats_index);
+ * PD_SCOPE_CLIENT: a [clients] host sampled by the ssh-based collectors (atop, iostat):
+ * kept in the run and shown, never part of the cluster's views. */
+enum pd_scope {
+	PD_SCOPE_CLUSTER,
+	PD_SCOPE_BUCKET,
+	PD_SCOPE_SERVER,
+	PD_SCOPE_BUCKET_SERVER,
+	PD_SCOPE_INDEX,
+	PD_SCOPE_CLIENT
+};
+/* "cluster", "bucket", "server", "bucket+server", "index", "client" */
+const char *pd_scope_name(enum pd_scope s);
 
 enum pd_unit {
 	PD_UNIT_NONE,
@@ -67,6 +78,7 @@ struct pd_series {
 	char *metric;    /* "memcached_cpu" */
 	char *bucket;    /* NULL unless the scope has a bucket */
 	char *server;    /* the node's host ("172.23.100.40"), NULL unless server scope */
+	char *index;     /* index scope: the index name ("by_capped_small"), else NULL */
 	enum pd_scope scope;
 	enum pd_unit unit;
 	int64_t *t_ms; /* epoch milliseconds */
@@ -110,9 +122,10 @@ struct pd_event {
 /* A showfast benchmark post ("Adding a benchmark:" or "Dry run:"). */
 struct pd_kpi {
 	char *metric; /* showfast metric id */
-	double value;
+	double value; /* NaN when the post's value was NaN or absent: a KPI with no value */
 	char *build;
 	int dry_run;
+	int has_value;   /* 0: json.dumps wrote NaN (or null): the KPI has no value */
 	int64_t local_s; /* console time of the line */
 	long line;
 	struct pd_strv snapshots;
@@ -145,15 +158,16 @@ const char *pd_jenkins_param(const struct pd_jenkins *j, const char *name);
 
 /* A parsed INI file, entries in file order; keys and sections as written. */
 struct pd_ini_entry {
-	char *section, *key, *value; /* multi-line values joined by '\n' */
+	char *section, *key, *value; /* multi-line values joined by '\n', interpolated */
 	long line;
+	char *bad_interp; /* why configparser's interpolation fails on it, or NULL */
 };
 struct pd_ini {
 	char *path;
 	struct pd_ini_entry *e;
 	size_t n, cap;
 };
-/* The value of section.key, or NULL. */
+/* The value of section.key (else of DEFAULT.key), or NULL. */
 const char *pd_ini_get(const struct pd_ini *ini, const char *section, const char *key);
 void pd_ini_free(struct pd_ini *ini);
 
@@ -164,14 +178,22 @@ struct pd_testcfg {
 	int initial_nodes;    /* [cluster] initial_nodes */
 	long access_time_s;   /* [access] time */
 	char *shutdown_type;  /* [access] n1ql_shutdown_type */
-	int stats_interval_s; /* [stats] interval, 0 when absent (perfrunner's default is 5) */
+	int stats_interval_s; /* [stats] interval (perfrunner's default 5 when absent) */
+	int post_to_sf;       /* [stats] post_to_sf (default 0: dry runs) */
+	int num_buckets;      /* [cluster] num_buckets (default 1: bucket-1) */
 };
 
 struct pd_run {
 	char *dir;             /* the bundle directory */
 	char *cluster;         /* spec [clusters] name */
-	struct pd_node *nodes; /* spec order */
+	char *spec_name;       /* the spec's file stem ("iris_extra_n1ql"), or NULL */
+	struct pd_node *nodes; /* spec order: the first cluster's first initial_nodes */
 	size_t n_nodes, cap_nodes;
+	struct pd_strv spec_n1ql;   /* every n1ql host of the first cluster, spec order */
+	struct pd_strv clients;     /* [clients] hosts: their dbs are client series */
+	struct pd_strv others;      /* names of the spec's other clusters (XDCR) */
+	struct pd_strv other_hosts; /* their servers */
+	struct pd_strv other_dbs;   /* perfdb dbs of those clusters, kept apart */
 	struct pd_series *
 		*series; /* sorted by (collector, metric, bucket, server) after load */
 	size_t n_series, cap_series;

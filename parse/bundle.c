@@ -90,13 +90,8 @@ static int load_configs(struct loader *l, struct pd_err *err)
 	}
 	if ((rc = pd_tree_list(&names, l->tree, l->rel.ptr, err)) < 0)
 		goto done;
-	if ((spec = pick(l, &names, ".spec"))) {
-		if ((rc = load_ini(l, &l->run->spec, spec, err)) < 0 ||
-		    (rc = pd_spec_load(l->run, &l->run->spec, err)) < 0)
-			goto done;
-	} else {
-		pd_strv_addf(&l->run->notes, "no perfrunner/*.spec: node roles unknown");
-	}
+	/* the .test first: its [cluster] initial_nodes says which servers of the spec are
+	 * the run's cluster */
 	if ((test = pick(l, &names, ".test"))) {
 		if ((rc = load_ini(l, &l->run->test, test, err)) < 0 ||
 		    (rc = pd_testcfg_load(&l->run->cfg, &l->run->test, err)) < 0)
@@ -105,6 +100,13 @@ static int load_configs(struct loader *l, struct pd_err *err)
 		pd_strv_addf(
 			&l->run->notes,
 			"no perfrunner/*.test: the event time cannot come from the config");
+	}
+	if ((spec = pick(l, &names, ".spec"))) {
+		if ((rc = load_ini(l, &l->run->spec, spec, err)) < 0 ||
+		    (rc = pd_spec_load(l->run, &l->run->spec, err)) < 0)
+			goto done;
+	} else {
+		pd_strv_addf(&l->run->notes, "no perfrunner/*.spec: node roles unknown");
 	}
 done:
 	pd_strv_free(&names);
@@ -155,6 +157,7 @@ static struct pd_series *new_series(const char *db, const char *metric, size_t m
 	s->metric = pd_xstrndup(metric, metric_len);
 	s->bucket = d->bucket ? pd_xstrdup(d->bucket) : NULL;
 	s->server = d->server ? pd_xstrdup(d->server) : NULL;
+	s->index = d->index ? pd_xstrdup(d->index) : NULL;
 	s->scope = d->scope;
 	s->unit = pd_unit_of(s->collector, s->metric);
 	return s;
@@ -323,15 +326,20 @@ static int load_metric(struct loader *l, const char *db, const char *file,
 	return 0;
 }
 
-static int load_db(struct loader *l, const char *db, struct pd_err *err)
+static int load_db(struct loader *l, const struct pd_dbindex *ix, const char *db,
+		   struct pd_err *err)
 {
 	struct pd_strv files = {0};
 	struct pd_dbname d = {0};
 	struct pd_err why = PD_ERR_INIT;
 	int rc = 0;
-	if (pd_dbname_decode(&d, db, &l->run->snapshots, l->run->nodes, l->run->n_nodes, &why) <
-	    0) {
+	if (pd_dbname_decode_ix(&d, db, ix, &why) < 0) {
 		pd_strv_add(&l->run->undecoded, why.msg); /* the message names the db */
+		return 0;
+	}
+	if (pd_dbname_other_cluster(l->run, &d)) {
+		pd_strv_add(&l->run->other_dbs, db);
+		pd_dbname_clear(&d);
 		return 0;
 	}
 	if ((rc = pd_tree_list(&files, l->tree, join(l, "perfdb", db), err)) == 0)
@@ -352,15 +360,16 @@ static int load_perfdb(struct loader *l, struct pd_err *err)
 					  "not a run bundle: expected a perfdb/ directory");
 	if ((rc = pd_tree_list(&dbs, l->tree, l->rel.ptr, err)) < 0)
 		goto done;
-	if (l->run->snapshots.n == 0) {
-		pd_dbname_find_snapshots(&l->run->snapshots, &dbs, l->run->cluster);
-		if (l->run->snapshots.n)
-			pd_strv_addf(
-				&l->run->notes,
-				"snapshot names taken from the perfdb db names (no console)");
-	}
+	pd_dbname_run_snapshots(l->run, &dbs);
+	struct pd_dbindex *ix = pd_dbname_run_index(l->run);
 	for (size_t i = 0; i < dbs.n && rc == 0; i++)
-		rc = load_db(l, dbs.v[i], err);
+		rc = load_db(l, ix, dbs.v[i], err);
+	pd_dbindex_free(ix);
+	if (l->run->other_dbs.n)
+		pd_strv_addf(&l->run->notes,
+			     "%zu perfdb databases of the spec's other clusters kept apart "
+			     "(first: %s)",
+			     l->run->other_dbs.n, l->run->other_dbs.v[0]);
 	if (rc == 0 && l->run->n_series == 0)
 		rc = pd_err_at(
 			err, PD_EPARSE, pd_tree_path(l->tree, join(l, "perfdb", NULL)), 0, 0,

@@ -1,20 +1,26 @@
-/* perfrunner's .spec and .test files, read the way Python's configparser (which perfrunner
- * uses with its defaults) reads them:
- * - "[name]" opens a section; the name is what lies between '[' and the last ']', as
- *   written; text after that ']' is ignored, as configparser's SECTCRE match ignores it;
+/* perfrunner's .spec and .test files, read the way Python's configparser reads them as
+ * perfrunner's settings.py sets it up (ConfigParser(): strict, BasicInterpolation;
+ * optionxform = str; perfrunner/settings.py Config.parse, lines 52-64 @ bc5e9067):
+ * - lines end at "\n", "\r\n" or a lone "\r" (Python's universal newlines);
+ * - "[name]" opens a section: the stripped line matches "\[(.+)\]", the name runs to the
+ *   last ']' and text after it is ignored; a line starting with '[' that does not match is
+ *   an option line, as in configparser;
  * - "key = value" or "key: value", split at the first '=' or ':'; key and value trimmed;
- *   keys are kept as written (configparser lowercases them; perfrunner writes them in
- *   lower case anyway);
+ *   keys are kept as written (optionxform = str);
  * - a line indented deeper than its key's line continues the value; blank lines inside a
  *   value are kept, blank lines at its end dropped, and an empty first value ("iris =")
  *   adds no leading '\n' (configparser gives "\nhost1\nhost2"; perfrunner splits the value
  *   on white space, so both read alike);
  * - lines whose first non-blank character is '#' or ';' are comments, also inside a value;
  *   there are no inline comments ("a = b # c" is the value "b # c");
- * - a repeated key is kept twice; pd_ini_get returns the last, as strict=False would;
- * - a UTF-8 byte order mark at the start is skipped; "\r\n" ends a line like "\n".
- * Not supported: the DEFAULT section's inheritance and %(name)s interpolation (perfrunner
- * files use neither). */
+ * - strict: a section or an option given twice is an error (DuplicateSectionError,
+ *   DuplicateOptionError), as perfrunner stops on it;
+ * - values are interpolated as BasicInterpolation does on get(): "%%" is '%',
+ *   "%(name)s" the value of name in the same section or [DEFAULT]; a value whose
+ *   interpolation fails keeps its raw text and the reason in bad_interp, an error only
+ *   where perfdelta reads it (configparser fails only on get());
+ * - [DEFAULT]'s options are every section's defaults (pd_ini_get falls back to them);
+ * - a UTF-8 byte order mark at the start is skipped. */
 #include "ini.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
@@ -32,6 +38,7 @@ struct parser {
 	long cur;             /* the entry whose value continues on indented lines, or -1 */
 	size_t key_indent;    /* indent of that entry's line */
 	struct pd_buf value;  /* its value so far */
+	struct pd_strv seen;  /* section names so far, for strict's duplicate check */
 	size_t blank_pending; /* blank lines seen since its last text line */
 	long line;            /* current line, 1-based */
 };
@@ -53,11 +60,21 @@ static void finish_entry(struct parser *p)
 static int add_entry(struct parser *p, const char *key, size_t key_len, const char *val,
 		     size_t val_len, size_t indent)
 {
+	for (size_t i = 0; i < p->ini.n; i++)
+		if (!strcmp(p->ini.e[i].section, p->section) &&
+		    !strncmp(p->ini.e[i].key, key, key_len) && !p->ini.e[i].key[key_len])
+			return pd_err_at(p->err, PD_EPARSE, p->src->path, p->line, 0,
+					 "option '%.*s' in section [%s] already given on line "
+					 "%ld (configparser, strict as perfrunner uses it, "
+					 "refuses a duplicate)",
+					 (int)(key_len > 60 ? 60 : key_len), key, p->section,
+					 p->ini.e[i].line);
 	PD_GROW(p->ini.e, p->ini.cap, p->ini.n + 1);
 	struct pd_ini_entry *e = &p->ini.e[p->ini.n];
 	e->section = pd_xstrdup(p->section);
 	e->key = pd_xstrndup(key, key_len);
 	e->value = NULL;
+	e->bad_interp = NULL;
 	e->line = p->line;
 	p->cur = (long)p->ini.n++;
 	p->key_indent = indent;
@@ -74,20 +91,25 @@ static void continue_value(struct parser *p, const char *text, size_t len)
 	p->blank_pending = 0;
 }
 
-/* s (length n, trimmed, off its offset in the source) starts with '['. */
-static int section_line(struct parser *p, const char *s, size_t n, size_t off)
+static int key_line(struct parser *p, const char *s, size_t n, size_t off, size_t indent);
+
+/* s (length n, trimmed, off its offset in the source) starts with '['. A line that
+ * configparser's SECTCRE "\[(?P<header>.+)\]" does not match is an option line. */
+static int section_line(struct parser *p, const char *s, size_t n, size_t off, size_t indent)
 {
 	size_t close = n;
 	while (close > 1 && s[close - 1] != ']')
 		close--;
-	if (close <= 1)
-		return pd_src_error(p->err, PD_EPARSE, p->src, off + n,
-				    "expected ']' to close the section header");
-	if (close == 2)
-		return pd_src_error(p->err, PD_EPARSE, p->src, off + 1,
-				    "expected a section name between '[' and ']'");
+	if (close <= 2)
+		return key_line(p, s, n, off, indent);
 	free(p->section);
 	p->section = pd_xstrndup(s + 1, close - 2);
+	if (pd_strv_find(&p->seen, p->section) >= 0)
+		return pd_src_error(p->err, PD_EPARSE, p->src, off,
+				    "section [%s] given twice (configparser, strict as "
+				    "perfrunner uses it, refuses a duplicate)",
+				    p->section);
+	pd_strv_add(&p->seen, p->section);
 	return 0;
 }
 
@@ -139,8 +161,88 @@ static int parse_line(struct parser *p, size_t off, size_t end)
 	}
 	finish_entry(p);
 	if (s[indent] == '[')
-		return section_line(p, s + indent, n - indent, off + indent);
+		return section_line(p, s + indent, n - indent, off + indent, indent);
 	return key_line(p, s + indent, n - indent, off + indent, indent);
+}
+
+/* The raw value of key in section, else in [DEFAULT], or NULL (configparser's map). */
+static const char *raw_lookup(const struct pd_ini *ini, const char *section, const char *key,
+			      size_t key_len)
+{
+	const char *in[] = {section, "DEFAULT"};
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < ini->n; i++)
+			if (!strcmp(ini->e[i].section, in[k]) &&
+			    !strncmp(ini->e[i].key, key, key_len) && !ini->e[i].key[key_len])
+				return ini->e[i].value;
+	return NULL;
+}
+
+/* BasicInterpolation._interpolate_some: appends v to out; the reason on failure. */
+static int interpolate(struct pd_buf *out, const struct pd_ini *ini, const char *section,
+		       const char *v, int depth, struct pd_buf *why)
+{
+	if (depth > 10) /* MAX_INTERPOLATION_DEPTH */
+		return pd_buf_adds(why, "interpolation nested more than 10 deep"), -1;
+	for (const char *pct; (pct = strchr(v, '%'));) {
+		pd_buf_add(out, v, (size_t)(pct - v));
+		if (pct[1] == '%') {
+			pd_buf_addch(out, '%');
+			v = pct + 2;
+			continue;
+		}
+		const char *close = pct[1] == '(' ? strchr(pct + 2, ')') : NULL;
+		if (!close || close == pct + 2 || close[1] != 's') {
+			pd_buf_addf(why,
+				    "'%%' must be followed by '%%' or '(name)s', found '%.20s'",
+				    pct);
+			return -1;
+		}
+		const char *sub = raw_lookup(ini, section, pct + 2, (size_t)(close - pct - 2));
+		if (!sub) {
+			pd_buf_addf(why, "no option '%.*s' for '%%(...)s'",
+				    (int)(close - pct - 2 > 40 ? 40 : close - pct - 2),
+				    pct + 2);
+			return -1;
+		}
+		if (interpolate(out, ini, section, sub, depth + 1, why) < 0)
+			return -1;
+		v = close + 2;
+	}
+	pd_buf_adds(out, v);
+	return 0;
+}
+
+/* Every value as configparser's get() returns it; failures keep the raw text. */
+static void interpolate_all(struct pd_ini *ini)
+{
+	char **done = pd_xcalloc(ini->n + 1, sizeof(*done));
+	for (size_t i = 0; i < ini->n; i++) {
+		struct pd_buf out = PD_BUF_INIT, why = PD_BUF_INIT;
+		if (!strchr(ini->e[i].value, '%'))
+			continue;
+		if (interpolate(&out, ini, ini->e[i].section, ini->e[i].value, 1, &why) == 0)
+			done[i] = pd_buf_detach(&out);
+		else
+			ini->e[i].bad_interp = pd_buf_detach(&why);
+		pd_buf_release(&out);
+		pd_buf_release(&why);
+	}
+	for (size_t i = 0; i < ini->n; i++)
+		if (done[i]) {
+			free(ini->e[i].value);
+			ini->e[i].value = done[i];
+		}
+	free(done);
+}
+
+/* Where the line at off ends: the next '\n' or '\r', or the end of the source. */
+static size_t line_end(const struct pd_src *src, size_t off)
+{
+	size_t end = off;
+	while (end < src->len && src->data[end] != '\n' && src->data[end] != '\r')
+		end++;
+	return end;
 }
 
 int pd_ini_parse(struct pd_ini *out, const struct pd_src *src, struct pd_err *err)
@@ -152,19 +254,23 @@ int pd_ini_parse(struct pd_ini *out, const struct pd_src *src, struct pd_err *er
 	if (src->len >= 3 && !memcmp(src->data, "\xef\xbb\xbf", 3))
 		off = 3;
 	while (off < src->len && rc == 0) {
-		const char *nl = memchr(src->data + off, '\n', src->len - off);
-		size_t end = nl ? (size_t)(nl - src->data) : src->len;
+		size_t end = line_end(src, off);
 		if (end - off > src->lim->max_line)
 			rc = pd_src_error(err, PD_ELIMIT, src, off,
 					  "line longer than %zu bytes (raise --max-line)",
 					  src->lim->max_line);
 		else
 			rc = parse_line(&p, off, end);
-		off = end + 1;
+		off = end + 1 +
+		      (end + 1 < src->len && src->data[end] == '\r' &&
+		       src->data[end + 1] == '\n');
 		p.line++;
 	}
 	finish_entry(&p);
+	if (rc == 0)
+		interpolate_all(&p.ini);
 	pd_buf_release(&p.value);
+	pd_strv_free(&p.seen);
 	free(p.section);
 	if (rc < 0) {
 		pd_ini_free(&p.ini);
@@ -175,14 +281,26 @@ int pd_ini_parse(struct pd_ini *out, const struct pd_src *src, struct pd_err *er
 	return 0;
 }
 
-/* The last entry for section.key (the one pd_ini_get returns), or NULL. */
+/* The entry for section.key (else DEFAULT.key: the one pd_ini_get returns), or NULL. */
 static const struct pd_ini_entry *find_entry(const struct pd_ini *ini, const char *section,
 					     const char *key)
 {
-	for (size_t i = ini->n; i-- > 0;)
-		if (!strcmp(ini->e[i].section, section) && !strcmp(ini->e[i].key, key))
-			return &ini->e[i];
+	const char *in[] = {section, "DEFAULT"};
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < ini->n; i++)
+			if (!strcmp(ini->e[i].section, in[k]) && !strcmp(ini->e[i].key, key))
+				return &ini->e[i];
 	return NULL;
+}
+
+/* A value perfdelta reads must interpolate, as perfrunner's get() would fail otherwise. */
+static int check_interp(const struct pd_ini *ini, const struct pd_ini_entry *e,
+			struct pd_err *err)
+{
+	if (!e || !e->bad_interp)
+		return 0;
+	return pd_err_at(err, PD_EPARSE, ini->path, e->line, 0, "[%s] %s: %s", e->section,
+			 e->key, e->bad_interp);
 }
 
 static size_t span_of(const char *s, const char *set, int in)
@@ -264,38 +382,145 @@ static void drop_nodes_from(struct pd_run *run, size_t n)
 		free(run->nodes[--run->n_nodes].host);
 }
 
-int pd_spec_load(struct pd_run *run, const struct pd_ini *spec, struct pd_err *err)
+/* The host of each server token of a [clusters] value, as perfrunner's
+ * s.split(':')[0] (settings.py ClusterSpec.clusters). */
+static void add_hosts(struct pd_strv *out, const char *v)
 {
-	const struct pd_ini_entry *first = NULL, *e;
-	size_t had = run->n_nodes;
-	const char *v;
+	for (v += span_of(v, WHITE, 1); *v; v += span_of(v, WHITE, 1)) {
+		size_t len = span_of(v, WHITE, 0), h = 0;
+		while (h < len && v[h] != ':')
+			h++;
+		if (h)
+			pd_strv_addn(out, v, h);
+		v += len;
+	}
+}
+
+/* Every n1ql server of every cluster, as servers_by_role("n1ql") lists them ("role in
+ * roles": a substring test; settings.py ClusterSpec.servers_by_role). */
+static void add_n1ql_hosts(struct pd_strv *out, const char *v)
+{
+	for (v += span_of(v, WHITE, 1); *v; v += span_of(v, WHITE, 1)) {
+		size_t len = span_of(v, WHITE, 0), h = 0;
+		while (h < len && v[h] != ':')
+			h++;
+		char *tok = pd_xstrndup(v, len);
+		char *roles = h < len ? tok + h + 1 : NULL,
+		     *end = roles ? strchr(roles, ':') : NULL;
+		if (end)
+			*end = '\0';
+		if (roles && strstr(roles, "n1ql"))
+			pd_strv_addn(out, v, h);
+		free(tok);
+		v += len;
+	}
+}
+
+/* The first cluster's servers, up to initial_nodes (0: all). */
+static int add_first_cluster(struct pd_run *run, const struct pd_ini *spec,
+			     const struct pd_ini_entry *e, struct pd_err *err)
+{
+	const char *v = e->value + span_of(e->value, WHITE, 1);
+	long total = 0, keep = run->cfg.initial_nodes;
 	int rc = 0;
-	/* A spec may list several clusters (XDCR); perfdelta reads the first, the one
-	 * perfrunner lists first everywhere, and ignores the others without a note. */
-	for (size_t i = 0; i < spec->n && !first; i++)
-		if (!strcmp(spec->e[i].section, "clusters"))
-			first = &spec->e[i];
-	if (!first)
-		return pd_err_at(err, PD_EPARSE, spec->path, 0, 0,
-				 "expected a [clusters] section with a cluster");
-	e = find_entry(spec, "clusters", first->key);
-	v = e->value + span_of(e->value, WHITE, 1);
 	if (!*v)
 		return pd_err_at(err, PD_EPARSE, spec->path, e->line, 0,
 				 "expected hosts for cluster '%s' in [clusters]", e->key);
-	while (*v && rc == 0) {
+	for (; *v && rc == 0; v += span_of(v, WHITE, 1), total++) {
 		size_t len = span_of(v, WHITE, 0);
-		rc = add_host(run, v, len, spec, e, err);
+		if (!keep || total < keep)
+			rc = add_host(run, v, len, spec, e, err);
 		v += len;
-		v += span_of(v, WHITE, 1);
 	}
-	if (rc < 0) {
+	if (rc == 0 && keep && keep < total)
+		pd_strv_addf(&run->notes,
+			     "the run's cluster is the first %ld of the %ld servers of cluster "
+			     "'%s' ([cluster] initial_nodes = %ld, perfrunner's servers[:%ld])",
+			     keep, total, e->key, keep, keep);
+	else if (rc == 0 && keep > total)
+		pd_strv_addf(&run->notes,
+			     "[cluster] initial_nodes = %ld but cluster '%s' lists %ld servers",
+			     keep, e->key, total);
+	return rc;
+}
+
+/* One note for cloud placeholders ("ec2.ec2_cluster_1.ec2_node_group_1.1"): a host name
+ * cannot hold '_', so the spec is a template that deployment fills in. */
+static void note_placeholders(struct pd_run *run)
+{
+	for (size_t i = 0; i < run->n_nodes; i++)
+		if (strchr(run->nodes[i].host, '_')) {
+			pd_strv_addf(
+				&run->notes,
+				"the spec's hosts are cloud placeholders (%s, ...) replaced "
+				"at deploy time: they match no perfdb database; use the "
+				"spec as deployed",
+				run->nodes[i].host);
+			return;
+		}
+}
+
+static void load_others(struct pd_run *run, const struct pd_ini *spec,
+			const struct pd_ini_entry *first)
+{
+	for (size_t i = 0; i < spec->n; i++) {
+		const struct pd_ini_entry *e = &spec->e[i];
+		if (strcmp(e->section, "clusters"))
+			continue;
+		add_n1ql_hosts(&run->spec_n1ql, e->value);
+		if (e == first)
+			continue;
+		pd_strv_add(&run->others, e->key);
+		add_hosts(&run->other_hosts, e->value);
+	}
+	if (run->others.n)
+		pd_strv_addf(
+			&run->notes,
+			"the spec lists %zu more cluster%s (%s%s): the run's cluster is the "
+			"first, '%s'; the others' databases are kept apart",
+			run->others.n, run->others.n > 1 ? "s" : "", run->others.v[0],
+			run->others.n > 1 ? ", ..." : "", first->key);
+}
+
+static char *stem_of(const char *path)
+{
+	const char *base = strrchr(path, '/'), *dot;
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	return pd_xstrndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+}
+
+int pd_spec_load(struct pd_run *run, const struct pd_ini *spec, struct pd_err *err)
+{
+	const struct pd_ini_entry *first = NULL,
+				  *clients = find_entry(spec, "clients", "hosts");
+	size_t had = run->n_nodes;
+	int rc = 0;
+	for (size_t i = 0; i < spec->n && !first; i++)
+		if (!strcmp(spec->e[i].section, "clusters"))
+			first = &spec->e[i];
+	free(run->spec_name);
+	run->spec_name = spec->path ? stem_of(spec->path) : NULL;
+	if ((rc = check_interp(spec, first, err)) < 0 ||
+	    (rc = check_interp(spec, clients, err)) < 0)
+		return rc;
+	if (clients) /* perfrunner's workers: config.get("clients", "hosts").split() */
+		add_hosts(&run->clients, clients->value);
+	if (!first) {
+		pd_strv_addf(&run->notes,
+			     "the spec has no [clusters] section (perfrunner reads "
+			     "it as no cluster): it names no nodes");
+		return 0;
+	}
+	if ((rc = add_first_cluster(run, spec, first, err)) < 0) {
 		drop_nodes_from(run, had);
 		return rc;
 	}
+	load_others(run, spec, first);
 	free(run->cluster);
-	run->cluster = pd_xstrdup(e->key);
+	run->cluster = pd_xstrdup(first->key);
 	pd_run_assign_roles(run);
+	note_placeholders(run);
 	return 0;
 }
 
@@ -325,12 +550,16 @@ bad:
 			 e->key, e->value);
 }
 
+/* section.key as an integer, or def when absent (perfrunner's default). */
 static int get_uint(long *out, const struct pd_ini *ini, const char *section, const char *key,
-		    long max, struct pd_err *err)
+		    long max, long def, struct pd_err *err)
 {
 	const struct pd_ini_entry *e = find_entry(ini, section, key);
-	*out = 0;
-	return e ? parse_uint(out, e->value, max, ini, e, err) : 0;
+	int rc;
+	*out = def;
+	if (!e || (rc = check_interp(ini, e, err)) < 0)
+		return e ? rc : 0;
+	return parse_uint(out, e->value, max, ini, e, err);
 }
 
 /* [cluster] initial_nodes holds one count per cluster of the spec ("4 4" for XDCR), each
@@ -339,10 +568,10 @@ static int get_initial_nodes(long *out, const struct pd_ini *ini, struct pd_err 
 {
 	const struct pd_ini_entry *e = find_entry(ini, "cluster", "initial_nodes");
 	const char *v;
-	int rc = 0;
-	*out = 0;
-	if (!e)
-		return 0;
+	int rc;
+	*out = 1; /* options.get('initial_nodes', '1') */
+	if (!e || (rc = check_interp(ini, e, err)) < 0)
+		return e ? rc : 0;
 	v = e->value + span_of(e->value, WHITE, 1);
 	if (!*v)
 		return parse_uint(out, v, INT_MAX, ini, e, err);
@@ -359,28 +588,36 @@ static int get_initial_nodes(long *out, const struct pd_ini *ini, struct pd_err 
 	return rc;
 }
 
-static char *dup_or_null(const struct pd_ini *ini, const char *section, const char *key)
+static int dup_or_null(char **out, const struct pd_ini *ini, const char *section,
+		       const char *key, struct pd_err *err)
 {
-	const char *v = pd_ini_get(ini, section, key);
-	return v ? pd_xstrdup(v) : NULL;
+	const struct pd_ini_entry *e = find_entry(ini, section, key);
+	free(*out);
+	*out = e ? pd_xstrdup(e->value) : NULL;
+	return check_interp(ini, e, err);
 }
 
 int pd_testcfg_load(struct pd_testcfg *cfg, const struct pd_ini *test, struct pd_err *err)
 {
-	long nodes, time_s, interval;
+	long nodes, time_s, interval, post, buckets;
 	int rc;
+	/* perfrunner's defaults (settings.py): [stats] interval 5, post_to_sf 0; [cluster]
+	 * initial_nodes 1, num_buckets 1; [access] time has a default too, but a run
+	 * without it has no event time to take from it, so absent stays 0 here */
 	if ((rc = get_initial_nodes(&nodes, test, err)) < 0 ||
-	    (rc = get_uint(&time_s, test, "access", "time", LONG_MAX, err)) < 0 ||
-	    (rc = get_uint(&interval, test, "stats", "interval", INT_MAX, err)) < 0)
+	    (rc = get_uint(&time_s, test, "access", "time", LONG_MAX, 0, err)) < 0 ||
+	    (rc = get_uint(&interval, test, "stats", "interval", INT_MAX, 5, err)) < 0 ||
+	    (rc = get_uint(&post, test, "stats", "post_to_sf", INT_MAX, 0, err)) < 0 ||
+	    (rc = get_uint(&buckets, test, "cluster", "num_buckets", INT_MAX, 1, err)) < 0 ||
+	    (rc = dup_or_null(&cfg->test, test, "test_case", "test", err)) < 0 ||
+	    (rc = dup_or_null(&cfg->title, test, "showfast", "title", err)) < 0 ||
+	    (rc = dup_or_null(&cfg->shutdown_type, test, "access", "n1ql_shutdown_type", err)) <
+		    0)
 		return rc;
-	free(cfg->test);
-	free(cfg->title);
-	free(cfg->shutdown_type);
-	cfg->test = dup_or_null(test, "test_case", "test");
-	cfg->title = dup_or_null(test, "showfast", "title");
-	cfg->shutdown_type = dup_or_null(test, "access", "n1ql_shutdown_type");
 	cfg->initial_nodes = (int)nodes;
 	cfg->access_time_s = time_s;
 	cfg->stats_interval_s = (int)interval;
+	cfg->post_to_sf = (int)post;
+	cfg->num_buckets = (int)buckets;
 	return 0;
 }

@@ -131,12 +131,21 @@ START_TEST(test_dbname_bucket_then_server)
 }
 END_TEST
 
-START_TEST(test_dbname_index_name_reads_as_bucket)
+START_TEST(test_dbname_index_scope_is_bucket_and_index)
 {
 	/* secondary_debugstats_index stores index "bucket-1.myindex": "bucket-1myindex" */
 	struct pd_run *run = iris_run();
+	struct pd_dbname d = {0};
+	struct pd_err err = PD_ERR_INIT;
 	expect(run, "secondary_debugstats_index" ACCESS "bucket-1myindex",
-	       "secondary_debugstats_index", ACCESS, "bucket-1myindex", NULL, PD_SCOPE_BUCKET);
+	       "secondary_debugstats_index", ACCESS, "bucket-1", NULL, PD_SCOPE_INDEX);
+	ck_assert_int_eq(decode(&d, run,
+				"secondary_storage_stats" ACCESS "bucket-1by_capped_small",
+				&err),
+			 0);
+	ck_assert_str_eq(d.bucket, "bucket-1");
+	ck_assert_str_eq(d.index, "by_capped_small");
+	pd_dbname_clear(&d);
 	pd_run_free(run);
 }
 END_TEST
@@ -207,7 +216,8 @@ START_TEST(test_dbname_reports_server_in_no_spec)
 	/* 172.23.100.44 is a [clients] host: atop samples it, but it is no node */
 	struct pd_run *run = iris_run();
 	const char *msg = expect_fail(run, "atop" ACCESS "1722310044");
-	ck_assert_msg(strstr(msg, "no node of the spec ends db name") != NULL, "%s", msg);
+	ck_assert_msg(strstr(msg, "no node or client of the spec ends db name") != NULL, "%s",
+		      msg);
 	ck_assert_msg(strstr(msg, "'1722310044'") != NULL, "%s", msg);
 	pd_run_free(run);
 }
@@ -427,7 +437,7 @@ Suite *pd_suite_dbname(void)
 	tcase_add_test(tc, test_dbname_ns_server_reads_bucket);
 	tcase_add_test(tc, test_dbname_cluster_scope_has_nothing_after_snapshot);
 	tcase_add_test(tc, test_dbname_bucket_then_server);
-	tcase_add_test(tc, test_dbname_index_name_reads_as_bucket);
+	tcase_add_test(tc, test_dbname_index_scope_is_bucket_and_index);
 	tcase_add_test(tc, test_dbname_collectors_are_longest_first);
 	tcase_add_test(tc, test_dbname_longest_collector_wins);
 	tcase_add_test(tc, test_dbname_rejects_unknown_collector);

@@ -34,6 +34,9 @@ static void parse_file(struct pd_ini *ini, const char *path)
 	free(text);
 }
 
+static const char *expect_error(const char *t, size_t len, const struct pd_limits *lim,
+				int code, long line, long col);
+
 static struct pd_run *load_spec(const char *path)
 {
 	struct pd_run *run = pd_run_new("");
@@ -169,7 +172,7 @@ START_TEST(test_ini_reads_throughput_test)
 	ck_assert_int_eq(cfg.initial_nodes, 6);
 	ck_assert_int_eq(cfg.access_time_s, 1200);
 	ck_assert_ptr_null(cfg.shutdown_type);
-	ck_assert_int_eq(cfg.stats_interval_s, 0);
+	ck_assert_int_eq(cfg.stats_interval_s, 5); /* absent: perfrunner's INTERVAL = 5 */
 	/* split at the first '=' only; dots in keys; JSON in values */
 	ck_assert_str_eq(pd_ini_get(&ini, "n1ql-range-scan", "statement"),
 			 "SELECT name AS _name, street AS _street FROM `bucket-1` WHERE "
@@ -279,17 +282,74 @@ START_TEST(test_ini_accepts_crlf_bom_and_no_final_newline)
 }
 END_TEST
 
-START_TEST(test_ini_repeated_key_last_wins)
+START_TEST(test_ini_keys_keep_case_and_default_section_fills_in)
 {
-	const char *t = "[s]\nk = 1\nk = 2\n";
+	/* optionxform = str: "K" is not "k"; [DEFAULT] gives every section its options */
+	const char *t = "[DEFAULT]\nd = 7\n[s]\nk = 1\nK = 2\n";
+	struct pd_ini ini = {0};
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, &err), 0);
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "k"), "1");
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "K"), "2");
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "d"), "7");
+	ck_assert_ptr_null(pd_ini_get(&ini, "x", "k"));
+	pd_ini_free(&ini);
+}
+END_TEST
+
+START_TEST(test_ini_interpolates_like_basic_interpolation)
+{
+	/* configparser: "%%" is '%', "%(k)s" the value of k in the section (or DEFAULT); a
+	 * lone '%' fails only when the value is read (get), so parsing succeeds */
+	const char *t = "[DEFAULT]\nroot = /data\n[showfast]\ntitle = 99%% of reads, "
+			"%(who)s\nwho = n1ql %(root)s\nbad = 5% more\n";
+	struct pd_ini ini = {0};
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, &err), 0);
+	ck_assert_str_eq(pd_ini_get(&ini, "showfast", "title"), "99% of reads, n1ql /data");
+	ck_assert_str_eq(pd_ini_get(&ini, "showfast", "bad"), "5% more");
+	ck_assert_ptr_nonnull(ini.e[4].bad_interp);
+	pd_ini_free(&ini);
+	/* the title is read: its failure is the file's error */
+	struct pd_testcfg cfg = {0};
+	t = "[showfast]\ntitle = 5% more\n";
+	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, &err), 0);
+	ck_assert_int_eq(pd_testcfg_load(&cfg, &ini, &err), PD_EPARSE);
+	ck_assert_msg(strstr(err.msg, "[showfast] title: '%' must be followed") != NULL, "%s",
+		      err.msg);
+	ck_assert_int_eq(err.line, 2);
+	pd_ini_free(&ini);
+	free(cfg.test), free(cfg.title), free(cfg.shutdown_type);
+}
+END_TEST
+
+START_TEST(test_ini_splits_lines_at_a_lone_cr)
+{
+	/* Python reads files with universal newlines: "\r" alone ends a line */
+	const char *t =
+		"[clusters]\riris =\r  10.0.0.1:kv\r  10.0.0.2:n1ql\r[stats]\rinterval = 1\r";
 	struct pd_ini ini = {0};
 	struct pd_err err = PD_ERR_INIT;
 	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, &err), 0);
 	ck_assert_uint_eq(ini.n, 2);
-	ck_assert_str_eq(pd_ini_get(&ini, "s", "k"), "2");
-	ck_assert_ptr_null(pd_ini_get(&ini, "s", "K"));
-	ck_assert_ptr_null(pd_ini_get(&ini, "x", "k"));
+	ck_assert_str_eq(pd_ini_get(&ini, "clusters", "iris"), "10.0.0.1:kv\n10.0.0.2:n1ql");
+	ck_assert_str_eq(pd_ini_get(&ini, "stats", "interval"), "1");
+	ck_assert_int_eq(ini.e[1].line, 6);
 	pd_ini_free(&ini);
+}
+END_TEST
+
+START_TEST(test_ini_rejects_duplicate_option_and_section)
+{
+	/* strict=True (ConfigParser's default, which perfrunner keeps) */
+	const char *t = "[s]\nk = 1\nk = 2\n";
+	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 3, 0),
+			 "option 'k' in section [s] already given on line 2 (configparser, "
+			 "strict as perfrunner uses it, refuses a duplicate)");
+	t = "[s]\nk = 1\n[t]\n[s]\nj = 2\n";
+	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 4, 1),
+			 "section [s] given twice (configparser, strict as perfrunner uses "
+			 "it, refuses a duplicate)");
 }
 END_TEST
 
@@ -322,11 +382,12 @@ START_TEST(test_ini_rejects_unterminated_section)
 {
 	/* "[clusters" is 9 bytes: the error points after it, column 10 */
 	const char *t = "[a]\nx = 1\n[clusters\niris =\n";
+	/* configparser's SECTCRE does not match it: an option line without '=' or ':' */
 	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 3, 10),
-			 "expected ']' to close the section header");
-	t = "[]\n";
-	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 1, 2),
-			 "expected a section name between '[' and ']'");
+			 "expected '=' or ':' after key '[clusters'");
+	t = "[a]\n[]\n";
+	ck_assert_str_eq(expect_error(t, strlen(t), &pd_limits_default, PD_EPARSE, 2, 3),
+			 "expected '=' or ':' after key '[]'");
 }
 END_TEST
 
@@ -451,9 +512,88 @@ START_TEST(test_spec_rejects_unknown_service_and_keeps_run_unchanged)
 	ck_assert_str_eq(msg, "expected a host before ':' in ':kv' ([clusters] c)");
 	msg = spec_error("[clusters]\nc =\n", run);
 	ck_assert_str_eq(msg, "expected hosts for cluster 'c' in [clusters]");
-	msg = spec_error("[clients]\nhosts = 1.2.3.4\n", run);
-	ck_assert_str_eq(msg, "expected a [clusters] section with a cluster");
 	ck_assert_uint_eq(run->n_nodes, 0);
+	pd_run_free(run);
+}
+END_TEST
+
+static struct pd_run *spec_of(const char *t, int initial_nodes)
+{
+	struct pd_run *run = pd_run_new("");
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_src src = {t, strlen(t), "clusters/xdcr.spec", &pd_limits_default};
+	run->cfg.initial_nodes = initial_nodes;
+	ck_assert_int_eq(pd_ini_parse(&run->spec, &src, &err), 0);
+	ck_assert_msg(pd_spec_load(run, &run->spec, &err) == 0, "%s", err.msg);
+	return run;
+}
+
+static int has_note(const struct pd_run *run, const char *part)
+{
+	for (size_t i = 0; i < run->notes.n; i++)
+		if (strstr(run->notes.v[i], part))
+			return 1;
+	return 0;
+}
+
+START_TEST(test_spec_honours_initial_nodes)
+{
+	/* the seed's baseline: initial_nodes = 6 on the 7-node iris_extra_n1ql.spec; the
+	 * run's cluster is servers[:6] (perfrunner/tests/n1ql.py:1675-1676) */
+	struct pd_run *run = pd_run_new("");
+	struct pd_err err = PD_ERR_INIT;
+	run->cfg.initial_nodes = 6;
+	parse_file(&run->spec, PERFRUNNER "clusters_iris_extra_n1ql.spec");
+	ck_assert_int_eq(pd_spec_load(run, &run->spec, &err), 0);
+	ck_assert_uint_eq(run->n_nodes, 6);
+	expect_node(run, 4, "172.23.100.55", PD_SVC_N1QL, PD_SVC_N1QL, "n1ql#1");
+	expect_node(run, 5, "172.23.100.45", PD_SVC_INDEX, PD_SVC_INDEX, "index#1");
+	ck_assert_ptr_null(pd_run_node(run, "172.23.100.40"));
+	/* the KPI's second window counts every n1ql server of the spec, .40 too */
+	ck_assert_uint_eq(run->spec_n1ql.n, 2);
+	ck_assert_str_eq(run->spec_n1ql.v[1], "172.23.100.40");
+	ck_assert_uint_eq(run->clients.n, 3);
+	ck_assert_str_eq(run->clients.v[0], "172.23.100.44");
+	ck_assert_str_eq(run->spec_name, "perfrunner__clusters_iris_extra_n1ql");
+	ck_assert(has_note(run, "first 6 of the 7 servers of cluster 'iris'"));
+	pd_run_free(run);
+}
+END_TEST
+
+START_TEST(test_spec_first_cluster_is_the_run_and_fqdns_work)
+{
+	struct pd_run *run = spec_of("[clusters]\niris =\n  cen-s723.perf.couchbase.com:kv\n"
+				     "  cen-s724.perf.couchbase.com:n1ql\niris2 =\n"
+				     "  10.0.0.1:kv\n  10.0.0.2:kv,n1ql\n",
+				     0);
+	ck_assert_str_eq(run->cluster, "iris");
+	ck_assert_uint_eq(run->n_nodes, 2);
+	expect_node(run, 0, "cen-s723.perf.couchbase.com", PD_SVC_KV, PD_SVC_KV, "kv#1");
+	ck_assert_uint_eq(run->others.n, 1);
+	ck_assert_str_eq(run->others.v[0], "iris2");
+	ck_assert_uint_eq(run->other_hosts.n, 2);
+	ck_assert_str_eq(run->other_hosts.v[1], "10.0.0.2");
+	ck_assert_str_eq(run->spec_name, "xdcr");
+	ck_assert(has_note(run, "the spec lists 1 more cluster (iris2)"));
+	pd_run_free(run);
+}
+END_TEST
+
+START_TEST(test_spec_without_clusters_and_placeholders_are_notes)
+{
+	struct pd_run *run = spec_of("[clients]\nhosts = 1.2.3.4\n", 0);
+	ck_assert_uint_eq(run->n_nodes, 0);
+	ck_assert_ptr_null(run->cluster);
+	ck_assert(has_note(run, "the spec has no [clusters] section"));
+	pd_run_free(run);
+	run = spec_of("[clusters]\nc =\n  ec2.ec2_cluster_1.ec2_node_group_1.1:kv\n"
+		      "  ec2.ec2_cluster_1.ec2_node_group_1.2:kv\n",
+		      0);
+	ck_assert_uint_eq(run->n_nodes, 2);
+	size_t k = 0;
+	for (size_t i = 0; i < run->notes.n; i++)
+		k += strstr(run->notes.v[i], "cloud placeholders") != NULL;
+	ck_assert_uint_eq(k, 1); /* said once */
 	pd_run_free(run);
 }
 END_TEST
@@ -474,7 +614,10 @@ Suite *pd_suite_ini(void)
 	tc = tcase_create("dialect");
 	tcase_add_test(tc, test_ini_continuation_comments_and_delimiters);
 	tcase_add_test(tc, test_ini_accepts_crlf_bom_and_no_final_newline);
-	tcase_add_test(tc, test_ini_repeated_key_last_wins);
+	tcase_add_test(tc, test_ini_keys_keep_case_and_default_section_fills_in);
+	tcase_add_test(tc, test_ini_interpolates_like_basic_interpolation);
+	tcase_add_test(tc, test_ini_splits_lines_at_a_lone_cr);
+	tcase_add_test(tc, test_ini_rejects_duplicate_option_and_section);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("malformed");
 	tcase_add_test(tc, test_ini_rejects_key_before_section);
@@ -485,6 +628,9 @@ Suite *pd_suite_ini(void)
 	tcase_add_test(tc, test_testcfg_rejects_bad_integer);
 	tcase_add_test(tc, test_testcfg_integer_forms);
 	tcase_add_test(tc, test_spec_rejects_unknown_service_and_keeps_run_unchanged);
+	tcase_add_test(tc, test_spec_honours_initial_nodes);
+	tcase_add_test(tc, test_spec_first_cluster_is_the_run_and_fqdns_work);
+	tcase_add_test(tc, test_spec_without_clusters_and_placeholders_are_notes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -99,7 +99,9 @@ rm "$B/jenkins/build.json"
 malformed "$B/jenkins/build.xml:1: unexpected DOCTYPE 'x': $doctype"
 
 bundle spec-empty "$P/spec-empty.spec" perfrunner/tiny.spec
-malformed "$B/perfrunner/tiny.spec: expected a [clusters] section with a cluster"
+# perfrunner reads a spec without [clusters] as no cluster: accepted, but then no
+# server-scope db names a node
+malformed "$B/perfdb: no series: expected perfdb/<db>/<metric>.json of a known snapshot"
 
 # a 1.5 MiB line: over the default --max-line of 1 MiB, within 4 MiB
 bundle long-line
@@ -164,6 +166,7 @@ has "$TMP/out" '^  2025-11-02T18:21:10  line 6      snapshot tiny_100-1_access_0
 has "$TMP/out" '^result +SUCCESS$'
 
 bundle spec-host-without-series "$P/spec-host-without-series.spec" perfrunner/tiny.spec
+sed -i 's/^initial_nodes = 2$/initial_nodes = 3/' "$B/perfrunner/tiny.test"
 valid
 has "$TMP/out" '^nodes \(3\)$'
 has "$TMP/out" '^  index#1   10\.0\.0\.3 +index$'
@@ -175,7 +178,7 @@ bundle host-without-spec
 cp -r "$B/perfdb/atoptiny_100-1_access_0a1b10001" "$B/perfdb/atoptiny_100-1_access_0a1b10009"
 valid
 has "$TMP/out" '^undecoded perfdb databases \(1\)$'
-has "$TMP/out" "^  no node of the spec ends db name 'atoptiny_100-1_access_0a1b10009' \(collector 'atop' writes per server; after the snapshot: '10009'\)\$"
+has "$TMP/out" "^  no node or client of the spec ends db name 'atoptiny_100-1_access_0a1b10009' \(collector 'atop' writes per server; after the snapshot: '10009'\)\$"
 has "$TMP/out" '^series \(2, 26 samples'
 
 # two snapshot names, one the other plus "1": a bucket db name that reads both ways
