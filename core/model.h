@@ -122,7 +122,7 @@ struct pd_event {
 /* A showfast benchmark post ("Adding a benchmark:" or "Dry run:"). */
 struct pd_kpi {
 	char *metric; /* showfast metric id */
-	double value; /* NaN when the post's value was NaN or absent: a KPI with no value */
+	double value; /* a post whose value is NaN is no KPI: the run's notes say so */
 	char *build;
 	int dry_run;
 	int has_value;   /* 0: json.dumps wrote NaN (or null): the KPI has no value */

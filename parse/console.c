@@ -194,17 +194,36 @@ static int on_failover(struct scan *s, const struct pline *pl, enum pd_event_kin
 	return 0;
 }
 
-/* "Rebalance progress: 42.5 %"; anything else after the colon is noise. */
+/* Length of a number as Python's str(float) or str(int) writes it at p ("42.5", "100",
+ * "1.2e-05"), or 0. */
+static size_t number_len(const char *p, size_t n)
+{
+	size_t i = 0, int_digits = 0, e;
+	while (i < n && p[i] >= '0' && p[i] <= '9')
+		i++, int_digits++;
+	if (i < n && p[i] == '.')
+		for (i++; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+			;
+	if (!int_digits)
+		return 0;
+	if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+		e = i + 1 + (i + 1 < n && (p[i + 1] == '-' || p[i + 1] == '+'));
+		if (e < n && p[e] >= '0' && p[e] <= '9') {
+			while (e < n && p[e] >= '0' && p[e] <= '9')
+				e++;
+			i = e;
+		}
+	}
+	return i;
+}
+
+/* "Rebalance progress: 42.5 %" (monitor.py:110, f"Rebalance progress: {progress} %": a
+ * raw float, "1.2e-05" too); anything else after the colon is noise. */
 static int on_progress(struct scan *s, const struct pline *pl, const char *arg, size_t n)
 {
-	size_t i = 0, int_digits = 0;
+	size_t i = number_len(arg, n);
 	char num[64];
-	while (i < n && arg[i] >= '0' && arg[i] <= '9')
-		i++, int_digits++;
-	if (i < n && arg[i] == '.')
-		for (i++; i < n && arg[i] >= '0' && arg[i] <= '9'; i++)
-			;
-	if (!int_digits || i >= sizeof(num) || n == i || arg[n - 1] != '%')
+	if (!i || i >= sizeof(num) || n == i || arg[n - 1] != '%')
 		return 0;
 	for (size_t k = i; k + 1 < n; k++)
 		if (arg[k] != ' ')
@@ -246,6 +265,35 @@ static int read_payload(struct scan *s, const struct pline *pl, const char *what
 			 what);
 }
 
+/* json.dumps writes float('nan') and infinities as bare NaN, Infinity, -Infinity, which
+ * JSON (and cJSON) has not: outside strings they become null (lines stay where they are). */
+static void no_bare_constants(struct pd_buf *b)
+{
+	static const char *const words[] = {"-Infinity", "Infinity", "NaN"};
+	struct pd_buf out = PD_BUF_INIT;
+	int in_str = 0;
+	for (size_t i = 0; i < b->len; i++) {
+		char c = b->ptr[i];
+		size_t k = 0;
+		if (in_str && c == '\\' && i + 1 < b->len) {
+			pd_buf_add(&out, b->ptr + i++, 2);
+			continue;
+		}
+		in_str ^= c == '"';
+		for (size_t w = 0; !in_str && !k && w < 3; w++)
+			if (!strncmp(b->ptr + i, words[w], strlen(words[w])))
+				k = strlen(words[w]);
+		if (k) {
+			pd_buf_adds(&out, "null");
+			i += k - 1;
+		} else {
+			pd_buf_addch(&out, c);
+		}
+	}
+	pd_buf_release(b);
+	*b = out;
+}
+
 /* Reads and parses the payload; *json is the object (caller frees with cJSON_Delete). */
 static int payload_json(cJSON **json, struct scan *s, const struct pline *pl, const char *what,
 			const char *arg, size_t n)
@@ -257,6 +305,7 @@ static int payload_json(cJSON **json, struct scan *s, const struct pline *pl, co
 	*json = NULL;
 	if ((rc = read_payload(s, pl, what, arg, n, &b)) < 0)
 		goto done;
+	no_bare_constants(&b);
 	*json = cJSON_ParseWithLengthOpts(b.ptr, b.len, &end, 0);
 	ok = *json && cJSON_IsObject(*json) && end;
 	for (const char *p = end; ok && p < b.ptr + b.len; p++)
@@ -334,9 +383,13 @@ static int fill_kpi(struct scan *s, const struct pline *pl, const cJSON *json, i
 	const cJSON *snaps = cJSON_GetObjectItemCaseSensitive(json, "snapshots");
 	const cJSON *it;
 	struct pd_kpi *k;
+	/* a dry run logs the metric's description next (reporter.py:165-166,
+	 * _log_benchmark(metric)): "id", "title", ..., no "metric"; nothing to read */
+	if (!metric && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(json, "id")))
+		return 0;
 	if (!cJSON_IsString(metric) || !metric->valuestring[0])
 		return kpi_error(s, pl, "a string 'metric'");
-	if (!cJSON_IsNumber(value))
+	if (!value || (!cJSON_IsNumber(value) && !cJSON_IsNull(value)))
 		return kpi_error(s, pl, "a number 'value'");
 	if (build && !cJSON_IsNull(build) && !cJSON_IsString(build))
 		return kpi_error(s, pl, "a string 'build'");
@@ -345,6 +398,13 @@ static int fill_kpi(struct scan *s, const struct pline *pl, const cJSON *json, i
 	for (it = snaps ? snaps->child : NULL; it; it = it->next)
 		if (!cJSON_IsString(it))
 			return kpi_error(s, pl, "strings in 'snapshots'");
+	if (!cJSON_IsNumber(value)) { /* json.dumps wrote NaN (or null): no value to use */
+		pd_strv_addf(&s->run->notes,
+			     "console line %ld: the benchmark post of %s has no value (NaN): a "
+			     "KPI with no value",
+			     pl->line, metric->valuestring);
+		return 0;
+	}
 	k = pd_run_add_kpi(s->run);
 	k->metric = pd_xstrdup(metric->valuestring);
 	k->value = value->valuedouble;
@@ -368,6 +428,17 @@ static int on_benchmark(struct scan *s, const struct pline *pl, const char *what
 	return rc;
 }
 
+/* "Adding a metric:" and "Adding a cluster:" (reporter.py:40, :65): read past their
+ * payload, which must be JSON like the benchmark's; nothing in them is used. */
+static int on_post(struct scan *s, const struct pline *pl, const char *what, const char *arg,
+		   size_t n)
+{
+	cJSON *json;
+	int rc = payload_json(&json, s, pl, what, arg, n);
+	cJSON_Delete(json);
+	return rc;
+}
+
 static int on_perfrunner(struct scan *s, const struct pline *pl)
 {
 	const char *a;
@@ -380,16 +451,23 @@ static int on_perfrunner(struct scan *s, const struct pline *pl)
 		return on_failover(s, pl, PD_EV_FAILOVER_GRACEFUL, a, n);
 	if (message_is(pl, "Starting rebalance with payload:", &a, &n))
 		return on_rebalance(s, pl, a, n);
-	if (message_is(pl, "Rebalance progress:", &a, &n))
+	if (message_is(pl, "Rebalance progress:", &a, &n) ||
+	    message_is(pl, "Rebalance started. Rebalance progress:", &a, &n))
 		return on_progress(s, pl, a, n);
 	if ((message_is(pl, "Rebalance task stopped running", &a, &n) ||
-	     message_is(pl, "Cluster is balanced", &a, &n)) &&
+	     message_is(pl, "Cluster is balanced", &a, &n) ||
+	     message_is(pl, "Rebalance completed and cluster is balanced", &a, &n) ||
+	     message_is(pl, "Rebalance completed", &a, &n)) &&
 	    !n)
 		add_event(s, pl, PD_EV_REBALANCE_END);
 	else if (message_is(pl, "Adding a benchmark:", &a, &n))
 		return on_benchmark(s, pl, "Adding a benchmark:", 0, a, n);
 	else if (message_is(pl, "Dry run:", &a, &n))
 		return on_benchmark(s, pl, "Dry run:", 1, a, n);
+	else if (message_is(pl, "Adding a metric:", &a, &n))
+		return on_post(s, pl, "Adding a metric:", a, n);
+	else if (message_is(pl, "Adding a cluster:", &a, &n))
+		return on_post(s, pl, "Adding a cluster:", a, n);
 	return 0;
 }
 

@@ -413,6 +413,103 @@ START_TEST(test_console_time_conversion_edges)
 }
 END_TEST
 
+/* The index of the first event of kind at or after from, or -1. */
+static long event_at(const struct pd_run *run, enum pd_event_kind kind, size_t from)
+{
+	for (size_t i = from; i < run->n_events; i++)
+		if (run->events[i].kind == kind)
+			return (long)i;
+	return -1;
+}
+
+/* fixtures/console/perfrunner/: written by gen.py with perfrunner's logger and strings */
+static void expect_perfrunner_console(const char *file, enum pd_event_kind kind,
+				      const char *metric, double value, int dry_run)
+{
+	struct result r = parse_file(file);
+	ck_assert_msg(r.rc == 0, "%s: %s", file, r.err.msg);
+	long fo = event_at(r.run, kind, 0);
+	ck_assert_int_ge(fo, 0);
+	ck_assert_str_eq(r.run->events[fo].node, "172.23.100.40");
+	/* the failover's own monitoring ends before the ejection rebalance starts */
+	long end1 = event_at(r.run, PD_EV_REBALANCE_END, (size_t)fo);
+	long start = event_at(r.run, PD_EV_REBALANCE_START, (size_t)fo);
+	ck_assert_int_gt(start, end1);
+	ck_assert_uint_eq(r.run->events[start].ejected.n, 1);
+	ck_assert_str_eq(r.run->events[start].ejected.v[0], "172.23.100.40");
+	ck_assert_uint_eq(r.run->events[start].known.n, 7);
+	/* the ejection's progress: 0, 4.17, 58.3, 100, then its end */
+	long p = event_at(r.run, PD_EV_REBALANCE_PROGRESS, (size_t)start);
+	ck_assert_double_eq_tol(r.run->events[p + 1].value, 4.166666666666667, 1e-12);
+	ck_assert_int_ge(event_at(r.run, PD_EV_REBALANCE_END, (size_t)start), p + 4);
+	ck_assert_uint_eq(r.run->n_kpis, 1); /* the second dry-run dict is the metric's */
+	ck_assert_str_eq(r.run->kpis[0].metric, metric);
+	ck_assert_double_eq(r.run->kpis[0].value, value);
+	ck_assert_int_eq(r.run->kpis[0].dry_run, dry_run);
+	ck_assert_str_eq(r.run->kpis[0].snapshots.v[0], "iris_710-1345_shutdown_n1ql_8a92");
+	ck_assert_uint_eq(r.run->snapshots.n, 1);
+	ck_assert_str_eq(r.run->snapshots.v[0], "iris_710-1345_shutdown_n1ql_8a92");
+	ck_assert_str_eq(r.run->console_result, "SUCCESS");
+	pd_run_free(r.run);
+}
+
+#define PR CDIR "perfrunner/"
+#define KPI_ID(kind)                                                                           \
+	"n1ql_thr_Q3_20M_gsi_plasma_ok_" kind                                                  \
+	"_failover_1s_1c_1i_avg_query_requests_iris_extra_n1ql"
+
+START_TEST(test_console_reads_perfrunner_consoles)
+{
+	expect_perfrunner_console(PR "hard-post0.txt", PD_EV_FAILOVER_HARD, KPI_ID("hard"),
+				  3525, 1);
+	expect_perfrunner_console(PR "hard-post1.txt", PD_EV_FAILOVER_HARD, KPI_ID("hard"),
+				  3525, 0);
+	expect_perfrunner_console(PR "graceful-post0.txt", PD_EV_FAILOVER_GRACEFUL,
+				  KPI_ID("graceful"), 3611, 1);
+	expect_perfrunner_console(PR "graceful-post1.txt", PD_EV_FAILOVER_GRACEFUL,
+				  KPI_ID("graceful"), 3611, 0);
+}
+END_TEST
+
+START_TEST(test_console_graceful_failover_progress_comes_first)
+{
+	/* the graceful failover's own progress (1.2e-05, 37.5, 100) precedes the ejection */
+	struct result r = parse_file(PR "graceful-post0.txt");
+	long fo = event_at(r.run, PD_EV_FAILOVER_GRACEFUL, 0);
+	long p = event_at(r.run, PD_EV_REBALANCE_PROGRESS, (size_t)fo);
+	long start = event_at(r.run, PD_EV_REBALANCE_START, 0);
+	ck_assert_int_lt(p, start);
+	ck_assert_double_eq_tol(r.run->events[p].value, 1.2e-05, 1e-18);
+	ck_assert_double_eq(r.run->events[p + 1].value, 37.5);
+	pd_run_free(r.run);
+}
+END_TEST
+
+START_TEST(test_console_nan_kpi_and_capella_lines)
+{
+	/* json.dumps writes float('nan') as NaN: a KPI with no value, said in the notes */
+	struct result r = parse_str("2026-11-02T10:40:01 [INFO] Rebalance started. Rebalance "
+				    "progress: 0.5 %\n"
+				    "2026-11-02T10:40:02 [INFO] Rebalance progress: 2e-05 %\n"
+				    "2026-11-02T10:40:03 [INFO] Rebalance completed\n"
+				    "2026-11-02T10:40:04 [INFO] Rebalance completed in 3 secs\n"
+				    "2026-11-02T10:40:07 [INFO] Dry run: {\n"
+				    "    \"metric\": \"m_iris\",\n"
+				    "    \"name\": \"NaN in a string stays\",\n"
+				    "    \"value\": NaN\n}\n");
+	ck_assert_msg(r.rc == 0, "%s", r.err.msg);
+	ck_assert_uint_eq(r.run->n_kpis, 0);
+	ck_assert_uint_eq(r.run->notes.n, 1);
+	ck_assert_str_eq(r.run->notes.v[0], "console line 5: the benchmark post of m_iris has "
+					    "no value (NaN): a KPI with no value");
+	ck_assert_uint_eq(r.run->n_events, 3);
+	ck_assert_double_eq(r.run->events[0].value, 0.5);
+	ck_assert_double_eq_tol(r.run->events[1].value, 2e-05, 1e-18);
+	ck_assert_int_eq(r.run->events[2].kind, PD_EV_REBALANCE_END);
+	pd_run_free(r.run);
+}
+END_TEST
+
 Suite *pd_suite_console(void)
 {
 	Suite *s = suite_create("console");
@@ -433,6 +530,9 @@ Suite *pd_suite_console(void)
 	tcase_add_test(tc, test_console_one_line_payload_and_node_lists);
 	tcase_add_test(tc, test_console_bad_host_or_snapshot_is_parse_error);
 	tcase_add_test(tc, test_console_time_conversion_edges);
+	tcase_add_test(tc, test_console_reads_perfrunner_consoles);
+	tcase_add_test(tc, test_console_graceful_failover_progress_comes_first);
+	tcase_add_test(tc, test_console_nan_kpi_and_capella_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }
