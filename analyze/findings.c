@@ -1,3 +1,4 @@
+#include "kpi.h"
 #include "compare_impl.h"
 #include "normalize.h"
 #include "../core/buf.h"
@@ -309,24 +310,36 @@ static double removed_share(const struct pd_comparison *c)
 	return a + b > 0 ? a / (a + b) : NAN;
 }
 
-/* What the target's KPI leaves out when it does not count the removed node. */
+/* What the target's KPI leaves out when it does not count the removed node, and which of
+ * perfrunner's three rules (analyze/kpi.c) reproduces it. */
 static void kpi_explain(char *out, size_t n, const struct pd_comparison *c, long vi,
 			double series, double kpi)
 {
 	double share = removed_share(c), e = c->tb_target.event_s;
+	const struct pd_run *t = c->target;
+	struct pd_buf b = PD_BUF_INIT;
+	struct pd_kpi_rules rules;
+	size_t n1ql = 0;
 	out[0] = '\0';
 	if (vi < 0 || c->n_windows < 4 || isnan(share))
 		return;
 	const struct pd_view *v = &c->views[vi];
 	double pre = window_summary(v, v->target, &c->windows[0]).mean;
-	double est = series - share * pre * e / c->length_s;
-	snprintf(out, n,
-		 " perfrunner sums requests.count over the first n1ql node of the spec only "
-		 "(2017 to July 2022) or over the active n1ql nodes only (from August 2022): "
-		 "either way the requests that %s served before its failover at %.0f s (%.0f%% "
-		 "of the query load then, by cbq-engine CPU) are left out; without them the "
-		 "series give %.0f req/s, %.1f%% from the KPI.",
-		 c->tb_target.node, e, 100 * share, est, 100 * (kpi - est) / est);
+	for (size_t i = 0; i < t->n_nodes; i++)
+		n1ql += (t->nodes[i].services & PD_SVC_N1QL) != 0;
+	struct pd_kpi_in in = {.total = series,
+			       .removed = share * pre * e / c->length_s,
+			       .removed_is_first = t->spec_n1ql.n && !strcmp(t->spec_n1ql.v[0],
+									     c->tb_target.node),
+			       .n_active = n1ql ? n1ql - 1 : 0};
+	pd_kpi_reconcile(&rules, &in, kpi, c->threshold_pct);
+	pd_buf_addf(&b,
+		    " The requests that %s served before its failover at %.0f s (%.0f%% of the "
+		    "query load then, by cbq-engine CPU) come to %.0f req/s over the run.",
+		    c->tb_target.node, e, 100 * share, in.removed);
+	pd_kpi_describe(&b, &rules);
+	snprintf(out, n, "%s", b.ptr);
+	pd_buf_release(&b);
 }
 
 static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
@@ -335,7 +348,7 @@ static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
 	const struct pd_kpi *k = throughput_kpi(run);
 	struct pd_estimate thr = pd_series_throughput(run, tb);
 	long vi = find_view(c, "n1ql_stats/query_requests", "cluster");
-	char why[640];
+	char why[1024];
 	if (!k || !thr.ok || thr.value <= 0)
 		return;
 	double diff = 100 * (k->value - thr.value) / thr.value;

@@ -53,6 +53,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pd_suite_infer());
 	srunner_add_suite(sr, pd_suite_configdiff());
 	srunner_add_suite(sr, pd_suite_story());
+	srunner_add_suite(sr, pd_suite_kpi());
 	if (argc > 1) /* run one suite: check_perfdelta perfdb */
 		srunner_run(sr, argv[1], NULL, CK_NORMAL);
 	else

@@ -20,6 +20,7 @@ Suite *pd_suite_stats(void);
 Suite *pd_suite_infer(void);
 Suite *pd_suite_configdiff(void);
 Suite *pd_suite_story(void);
+Suite *pd_suite_kpi(void);
 
 /* Reads a file of the test tree into a NUL-terminated string (caller frees); aborts
  * the test when it is missing. */
