@@ -12,7 +12,7 @@ hasnt "$TMP/base" '172\.23\.100\.40'
 hasnt "$TMP/base" 'undecoded'
 has "$TMP/base" '^  event +none$'
 has "$TMP/base" '^snapshot +iris_710-1345_access_a7b6$'
-has "$TMP/base" 'n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i_avg_query_requests_iris = 3916\.0$'
+has "$TMP/base" 'n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i_avg_query_requests_iris_extra_n1ql = 3916\.0$'
 # every db directory of the bundle is a decoded series group: count metric files
 nfiles=$(find "$SEED/baseline/perfdb" -name '*.json' -o -name '*.data' | wc -l)
 has "$TMP/base" "^series \($nfiles, "
@@ -28,7 +28,7 @@ has "$TMP/fo" 'console clock UTC-08:00 \(from series'
 # the failover at 300 s, within one 5 s interval, from the console
 has "$TMP/fo" 'event +hard-failover of 172\.23\.100\.40 at (29[5-9]|30[0-5])\.[0-9] s \(from console\)'
 has "$TMP/fo" 'sources agree'
-has "$TMP/fo" 'n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_1s_1c_1i_avg_query_requests_iris = 3525\.0$'
+has "$TMP/fo" 'n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_1s_1c_1i_avg_query_requests_iris_extra_n1ql = 3525\.0$'
 # ssh collectors keep sampling the removed node; REST ones stop at the failover
 has "$TMP/fo" '^  atop/cbq-engine_rss +server server=172\.23\.100\.40 +n=2[34][0-9] '
 has "$TMP/fo" '^  ns_server_system/cpu_utilization +server server=172\.23\.100\.40 +n=(5[0-9]|6[0-1]) '
