@@ -428,10 +428,174 @@ START_TEST(test_find_snapshots_ignores_names_without_the_pattern)
 }
 END_TEST
 
+/* cbagent/stores.py build_dbname (lines 19-27): collector + cluster + bucket + index + server,
+ * then every character of "[ ] / \ ; . , > < & * : % = + @ ! # ^ ( ) | ? ^ ' \"" and the
+ * blanks between them removed. cluster is the snapshot name (metrics/cbagent.py:41). */
+static char *build_dbname(const char *cluster, const char *server, const char *bucket,
+			  const char *index, const char *collector)
+{
+	static const char strip[] = "[ ] / \\ ; . , > < & * : % = + @ ! # ^ ( ) | ? ^ ' \"";
+	const char *parts[] = {collector, cluster, bucket, index, server};
+	size_t n = 0;
+	char *out = malloc(512);
+	for (size_t i = 0; i < 5; i++)
+		for (const char *p = parts[i]; p && *p; p++)
+			if (!strchr(strip, *p) && n < 511)
+				out[n++] = *p;
+	out[n] = '\0';
+	return out;
+}
+
+/* The run of the seed's spec as pd_dbname_run_index sees it: nodes, [clients] hosts, a
+ * second cluster iris2 (XDCR) with its own snapshot, buckets bucket-1 and bucket-2. */
+static struct pd_run *full_run(void)
+{
+	struct pd_run *run = iris_run();
+	pd_strv_add(&run->clients, "172.23.100.44");
+	pd_strv_add(&run->clients, "172.23.100.104");
+	pd_strv_add(&run->others, "iris2");
+	pd_strv_add(&run->other_hosts, "cen-s723.perf.couchbase.com");
+	pd_strv_add(&run->snapshots, "iris2_710-1345_access_b3c4");
+	run->cluster = strdup("iris");
+	run->cfg.num_buckets = 2;
+	return run;
+}
+
+struct dbcase {
+	const char *collector, *cluster, *bucket, *index, *server;
+	enum pd_scope scope;
+	const char *want_bucket, *want_index;
+	int other; /* kept apart: another cluster's */
+};
+
+START_TEST(test_dbname_every_scope_cbagent_writes)
+{
+	/* one db per collector and scope, as each collector's store.append() passes them */
+	static const struct dbcase cases[] = {
+		/* cluster: n1ql_stats.py, active_tasks.py */
+		{"n1ql_stats", ACCESS, NULL, NULL, NULL, PD_SCOPE_CLUSTER, NULL, NULL, 0},
+		{"active_tasks", ACCESS, NULL, NULL, NULL, PD_SCOPE_CLUSTER, NULL, NULL, 0},
+		/* bucket: ns_server.py, secondary_stats.py */
+		{"ns_server", ACCESS, "bucket-2", NULL, NULL, PD_SCOPE_BUCKET, "bucket-2", NULL,
+		 0},
+		{"secondary_stats", ACCESS, "bucket-1", NULL, NULL, PD_SCOPE_BUCKET, "bucket-1",
+		 NULL, 0},
+		/* index: secondary_storage_stats.py:81-83 and secondary_debugstats.py:132-135
+		 */
+		{"secondary_storage_stats", ACCESS, NULL, "bucket-1.by_capped_small", NULL,
+		 PD_SCOPE_INDEX, "bucket-1", "by_capped_small", 0},
+		{"secondary_debugstats_index", ACCESS, NULL, "bucket-2.idx-2", NULL,
+		 PD_SCOPE_INDEX, "bucket-2", "idx-2", 0},
+		/* server: system.py (atop, net, iostat, meminfo), ns_server_system */
+		{"atop", ACCESS, NULL, NULL, "172.23.100.40", PD_SCOPE_SERVER, NULL, NULL, 0},
+		{"net", FAILOVER, NULL, NULL, "172.23.100.210", PD_SCOPE_SERVER, NULL, NULL, 0},
+		{"ns_server_system", ACCESS, NULL, NULL, "172.23.100.55", PD_SCOPE_SERVER, NULL,
+		 NULL, 0},
+		{"metrics_rest_api_processes", ACCESS, NULL, NULL, "172.23.100.45",
+		 PD_SCOPE_SERVER, NULL, NULL, 0},
+		/* bucket+server: kvstore_stats.py */
+		{"kvstore_stats", ACCESS, "bucket-1", NULL, "172.23.100.211",
+		 PD_SCOPE_BUCKET_SERVER, "bucket-1", NULL, 0},
+		/* client hosts: system.py:24 samples self.nodes + self.workers */
+		{"atop", ACCESS, NULL, NULL, "172.23.100.44", PD_SCOPE_CLIENT, NULL, NULL, 0},
+		{"iostat", ACCESS, NULL, NULL, "172.23.100.104", PD_SCOPE_CLIENT, NULL, NULL,
+		 0},
+		/* a second cluster: its own snapshot (metrics/cbagent.py:40-41) and servers */
+		{"n1ql_stats", "iris2_710-1345_access_b3c4", NULL, NULL, NULL, PD_SCOPE_CLUSTER,
+		 NULL, NULL, 1},
+		{"atop", "iris2_710-1345_access_b3c4", NULL, NULL,
+		 "cen-s723.perf.couchbase.com", PD_SCOPE_SERVER, NULL, NULL, 1},
+	};
+	struct pd_run *run = full_run();
+	struct pd_dbindex *ix = pd_dbname_run_index(run);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		const struct dbcase *c = &cases[i];
+		char *db =
+			build_dbname(c->cluster, c->server, c->bucket, c->index, c->collector);
+		struct pd_dbname d = {0};
+		struct pd_err err = PD_ERR_INIT;
+		ck_assert_msg(pd_dbname_decode_ix(&d, db, ix, &err) == 0, "%s: %s", db,
+			      err.msg);
+		ck_assert_str_eq(d.collector, c->collector);
+		ck_assert_str_eq(d.snapshot, c->cluster);
+		ck_assert_int_eq(d.scope, c->scope);
+		if (c->server)
+			ck_assert_str_eq(d.server, c->server);
+		else
+			ck_assert_ptr_null(d.server);
+		if (c->want_bucket)
+			ck_assert_str_eq(d.bucket, c->want_bucket);
+		else
+			ck_assert_ptr_null(d.bucket);
+		if (c->want_index)
+			ck_assert_str_eq(d.index, c->want_index);
+		else
+			ck_assert_ptr_null(d.index);
+		ck_assert_int_eq(pd_dbname_other_cluster(run, &d), c->other);
+		pd_dbname_clear(&d);
+		free(db);
+	}
+	pd_dbindex_free(ix);
+	pd_run_free(run);
+}
+END_TEST
+
+START_TEST(test_dbname_client_only_where_the_collector_samples_hosts)
+{
+	/* kvstore_stats writes bucket+server for cluster nodes; a client has no buckets */
+	struct pd_run *run = full_run();
+	struct pd_dbindex *ix = pd_dbname_run_index(run);
+	struct pd_dbname d = {0};
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(
+		pd_dbname_decode_ix(&d, "kvstore_stats" ACCESS "bucket-11722310044", ix, &err),
+		PD_ENOTFOUND);
+	ck_assert_msg(strstr(err.msg, "client 172.23.100.44") != NULL, "%s", err.msg);
+	pd_dbindex_free(ix);
+	pd_run_free(run);
+}
+END_TEST
+
+START_TEST(test_dbname_snapshots_of_a_console_matching_no_db)
+{
+	/* the console named iris_..._shutdown_n1ql_8a92, but perfdb holds failover_8a92 */
+	struct pd_run *run = iris_run();
+	struct pd_strv dbs = {0};
+	pd_strv_free(&run->snapshots);
+	pd_strv_add(&run->snapshots, "iris_710-1345_shutdown_n1ql_8a92");
+	pd_strv_add(&dbs, "ns_server" FAILOVER);
+	pd_strv_add(&dbs, "atop" FAILOVER "1722310040");
+	run->cluster = strdup("iris");
+	pd_dbname_run_snapshots(run, &dbs);
+	ck_assert_uint_eq(run->snapshots.n, 1);
+	ck_assert_str_eq(run->snapshots.v[0], FAILOVER);
+	ck_assert_uint_eq(run->notes.n, 1);
+	ck_assert_msg(strstr(run->notes.v[0], "matches no perfdb database") != NULL, "%s",
+		      run->notes.v[0]);
+	/* both phase names of the shutdown test decode: shutdown_n1ql (current perfrunner,
+	 * tests/n1ql.py:1707 @with_stats def shutdown_n1ql) and the ticket's failover */
+	struct pd_dbname d = {0};
+	struct pd_err err = PD_ERR_INIT;
+	pd_strv_add(&run->snapshots, "iris_710-1345_shutdown_n1ql_8a92");
+	ck_assert_int_eq(
+		decode(&d, run, "atopiris_710-1345_shutdown_n1ql_8a921722310040", &err), 0);
+	ck_assert_str_eq(d.snapshot, "iris_710-1345_shutdown_n1ql_8a92");
+	pd_dbname_clear(&d);
+	ck_assert_int_eq(decode(&d, run, "atop" FAILOVER "1722310040", &err), 0);
+	ck_assert_str_eq(d.snapshot, FAILOVER);
+	pd_dbname_clear(&d);
+	pd_strv_free(&dbs);
+	pd_run_free(run);
+}
+END_TEST
+
 Suite *pd_suite_dbname(void)
 {
 	Suite *s = suite_create("dbname");
 	TCase *tc = tcase_create("decode");
+	tcase_add_test(tc, test_dbname_every_scope_cbagent_writes);
+	tcase_add_test(tc, test_dbname_client_only_where_the_collector_samples_hosts);
+	tcase_add_test(tc, test_dbname_snapshots_of_a_console_matching_no_db);
 	tcase_add_test(tc, test_dbname_atop_reads_server_without_dots);
 	tcase_add_test(tc, test_dbname_ns_server_system_reads_three_digit_last_octet);
 	tcase_add_test(tc, test_dbname_ns_server_reads_bucket);
