@@ -622,13 +622,13 @@ void pd_dbname_run_snapshots(struct pd_run *run, const struct pd_strv *dbs)
 			     run->snapshots.n > 1 ? ", ..." : "",
 			     run->snapshots.n > 1 ? "" : "es");
 		pd_strv_free(&run->snapshots);
-	} else if (run->snapshots.n) {
-		return;
-	} else {
+	} else if (!run->snapshots.n) {
 		pd_strv_addf(&run->notes,
 			     "snapshot names taken from the perfdb db names (no console)");
 	}
-	pd_dbname_find_snapshots(&run->snapshots, dbs, run->cluster);
+	if (!run->snapshots.n)
+		pd_dbname_find_snapshots(&run->snapshots, dbs, run->cluster);
+	/* the other clusters' own snapshots, so that their dbs decode and are kept apart */
 	for (size_t i = 0; i < run->others.n; i++)
 		pd_dbname_find_snapshots(&run->snapshots, dbs, run->others.v[i]);
 }

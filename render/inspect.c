@@ -94,18 +94,27 @@ static void text_jenkins(struct pd_buf *b, const struct pd_run *run)
 	}
 }
 
+static void text_list(struct pd_buf *b, const char *title, const struct pd_strv *sv);
+
 static void text_nodes(struct pd_buf *b, const struct pd_run *run)
 {
+	size_t width = 18; /* the host column: FQDNs widen it, never run into the services */
+	for (size_t i = 0; i < run->n_nodes; i++)
+		if (strlen(run->nodes[i].host) + 2 > width)
+			width = strlen(run->nodes[i].host) + 2;
 	pd_buf_addf(b, "\nnodes (%zu)\n", run->n_nodes);
 	for (size_t i = 0; i < run->n_nodes; i++) {
 		const struct pd_node *n = &run->nodes[i];
 		pd_buf_addf(b, "  %-9s ", n->role);
 		pd_esc_text(b, n->host);
-		pd_buf_addf(b, "%*s", (int)(18 - (strlen(n->host) < 18 ? strlen(n->host) : 18)),
-			    "");
+		pd_buf_addf(b, "%*s", (int)(width - strlen(n->host)), "");
 		add_services(b, n->services, ",");
 		pd_buf_addch(b, '\n');
 	}
+	if (run->clients.n)
+		text_list(b, "clients", &run->clients); /* series scope "client" */
+	if (run->others.n)
+		text_list(b, "other clusters of the spec", &run->others);
 }
 
 static void text_series_line(struct pd_buf *b, const struct pd_series *s, int64_t interval)
@@ -120,8 +129,12 @@ static void text_series_line(struct pd_buf *b, const struct pd_series *s, int64_
 		pd_buf_adds(b, " bucket=");
 		pd_esc_text(b, s->bucket);
 	}
+	if (s->index) {
+		pd_buf_adds(b, " index=");
+		pd_esc_text(b, s->index);
+	}
 	if (s->server) {
-		pd_buf_adds(b, " server=");
+		pd_buf_adds(b, s->scope == PD_SCOPE_CLIENT ? " client=" : " server=");
 		pd_esc_text(b, s->server);
 	}
 	pd_buf_addf(b, "  n=%zu", s->n);
@@ -301,6 +314,7 @@ static void json_series_one(struct pd_jw *w, const struct pd_series *s, int64_t 
 	pd_jw_str(w, "collector", s->collector);
 	pd_jw_str(w, "scope", pd_scope_name(s->scope));
 	pd_jw_str(w, "bucket", s->bucket);
+	pd_jw_str(w, "index", s->index);
 	pd_jw_str(w, "server", s->server);
 	pd_jw_str(w, "unit", pd_unit_name(s->unit));
 	pd_jw_int(w, "n", (int64_t)s->n);
@@ -439,6 +453,10 @@ void pd_inspect_json(struct pd_buf *out, const struct pd_run *run, const struct 
 	json_jenkins(&w, &run->jenkins);
 	json_timebase(&w, run, tb);
 	pd_jw_nodes(&w, "nodes", run);
+	pd_jw_str(&w, "spec_name", run->spec_name);
+	pd_jw_strv(&w, "clients", &run->clients);
+	pd_jw_strv(&w, "other_clusters", &run->others);
+	pd_jw_strv(&w, "other_cluster_dbs", &run->other_dbs);
 	pd_jw_int(&w, "interval_ms", interval);
 	pd_jw_int(&w, "samples", (int64_t)run->n_samples);
 	pd_jw_open(&w, "series", '[');
