@@ -52,7 +52,7 @@ add jenkins_json "$fx"/jenkins/*.json "$fx"/formats/jenkins/*.json \
   "$fx"/pathological/build-*.json "$fx"/pathological/skeleton/jenkins/build.json \
   "$seed"/*/jenkins/build.json
 add jenkins_xml "$fx"/jenkins/*.xml "$fx"/formats/jenkins/*.xml.txt "$seed"/*/jenkins/build.xml
-add console "$fx"/console/* "$fx"/formats/jenkins/*consoleText* "$fx"/pathological/console-* \
+add console "$fx"/console/* "$fx"/console/perfrunner/*.txt "$fx"/formats/jenkins/*consoleText* "$fx"/pathological/console-* \
   "$fx"/pathological/skeleton/jenkins/consoleText "$seed"/*/jenkins/consoleText
 
 # db names: every db of each bundle (one file per bundle, a name a line), a few alone, and
@@ -69,6 +69,12 @@ for b in "$seed"/*/ "$fx"/pathological/skeleton/; do
 done
 printf '%s' ns_serveriris_710-1345_access_a7b61bucket >"$out/dbname/db-two-ways"
 printf '%s' atopiris_710-1345_access_a7b61722310099 >"$out/dbname/db-host-without-spec"
+# the scopes of issue 12: index ("bucket.index" stripped), a second cluster's snapshot
+printf '%s' secondary_storage_stapsiris_710-1345_access_a7b6bucket-1by_capped_small \
+  >"$out/dbname/db-index-typo"
+printf '%s' secondary_storage_statsiris_710-1345_access_a7b6bucket-1by_capped_small \
+  >"$out/dbname/db-index"
+printf '%s' n1ql_statsiris2_710-1345_access_b3c4 >"$out/dbname/db-other-cluster"
 
 # tarballs: small bundles of fixture files as .tar and .tar.gz (a top directory, or none),
 # and one of the pathological skeleton
