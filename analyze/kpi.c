@@ -4,8 +4,8 @@
 
 static const char *const rule_text[] = {
 	[PD_KPI_FIRST_NODE] = "the first n1ql node of the spec only (2017 to July 2022)",
-	[PD_KPI_EVERY_NODE] = "every n1ql node of the spec, removed ones included (from July "
-			      "2022)",
+	[PD_KPI_EVERY_NODE] =
+		"every n1ql node of the spec, removed ones included (July to August 2022)",
 	[PD_KPI_ACTIVE_NODES] = "the active n1ql nodes only (from August 2022)",
 };
 
