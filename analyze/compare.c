@@ -259,13 +259,18 @@ int pd_compare(struct pd_comparison **out, const struct pd_run *base,
 	return rc;
 }
 
+int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p)
+{
+	return c->has_event || p == PD_PHASE_WHOLE;
+}
+
 void pd_comparison_free(struct pd_comparison *c)
 {
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->n_views; i++) {
 		free(c->views[i].metric);
-		free(c->views[i].scope);
+		pd_scope_ref_free(&c->views[i].scope);
 		free(c->views[i].nodes);
 		free(c->views[i].base);
 		free(c->views[i].target);
@@ -274,7 +279,7 @@ void pd_comparison_free(struct pd_comparison *c)
 	free(c->deltas);
 	for (size_t i = 0; i < c->n_findings; i++) {
 		free(c->findings[i].metric);
-		free(c->findings[i].scope);
+		pd_scope_ref_free(&c->findings[i].scope);
 		free(c->findings[i].text);
 	}
 	free(c->findings);

@@ -34,6 +34,35 @@ enum pd_finding_kind {
 };
 const char *pd_finding_kind_name(enum pd_finding_kind k); /* "metric-shift", ... */
 
+/* What part of the cluster a view or a finding is about. */
+enum pd_scope_kind {
+	PD_AT_NONE,      /* a finding about no one metric (not comparable) */
+	PD_AT_CLUSTER,   /* a cluster- or bucket-scope series, or every node of a metric */
+	PD_AT_SURVIVORS, /* the target nodes that stay, every role */
+	PD_AT_ROLE,      /* the surviving nodes whose first service is `service` */
+	PD_AT_NODE,      /* one surviving node, `host` */
+	PD_AT_REMOVED    /* the node the event removed, `host` */
+};
+
+/* A typed scope; name is its one string form for the outputs ("cluster", "survivors",
+ * "role:kv", "node:172.23.100.55", "removed"; NULL for PD_AT_NONE), made by
+ * pd_scope_ref_set. Owns host and name (pd_scope_ref_free). */
+struct pd_scope_ref {
+	enum pd_scope_kind kind;
+	unsigned service; /* PD_AT_ROLE: the PD_SVC_* bit; 0 otherwise */
+	char *host;       /* PD_AT_NODE, PD_AT_REMOVED: the node; NULL otherwise */
+	char *name;
+};
+void pd_scope_ref_set(struct pd_scope_ref *s, enum pd_scope_kind kind, unsigned service,
+		      const char *host);
+void pd_scope_ref_copy(struct pd_scope_ref *dst, const struct pd_scope_ref *src);
+void pd_scope_ref_free(struct pd_scope_ref *s);
+/* 1 when a and b are the same scope. */
+int pd_scope_ref_eq(const struct pd_scope_ref *a, const struct pd_scope_ref *b);
+/* How broad a scope is: 0 for the cluster and the survivors (the broad scopes), 1 for a
+ * role, 2 for one node (the removed one too). A finding stands at the broadest. */
+int pd_scope_ref_rank(const struct pd_scope_ref *s);
+
 /* A time window of the measured phase, seconds from its start (the same offsets in
  * both runs). */
 struct pd_window {
@@ -47,8 +76,8 @@ enum pd_agg { PD_AGG_ONE, PD_AGG_SUM, PD_AGG_MEAN };
  * Invariant: base and target have n entries; NaN where the run has no value there. */
 struct pd_view {
 	char *metric; /* "atop/memcached_cpu" */
-	char *scope;  /* "cluster", "role:kv", "node:172.23.100.55", "removed", "survivors" */
-	char *nodes;  /* the target nodes it covers, "172.23.100.210,..." or "" */
+	struct pd_scope_ref scope;
+	char *nodes; /* the target nodes it covers, "172.23.100.210,..." or "" */
 	enum pd_unit unit;
 	int worse; /* +1 when up is worse, -1 when down is worse */
 	enum pd_agg agg;
@@ -69,8 +98,8 @@ struct pd_delta {
 
 struct pd_finding {
 	enum pd_finding_kind kind;
-	char *metric; /* NULL when the finding is not about one metric */
-	char *scope;  /* NULL likewise */
+	char *metric;              /* NULL when the finding is not about one metric */
+	struct pd_scope_ref scope; /* PD_AT_NONE likewise */
 	int has_phase;
 	enum pd_phase phase;
 	int direction;    /* +1 up, -1 down, 0 none */
@@ -115,8 +144,9 @@ struct pd_comparison {
 	 * have an event, so that the two events fall on the same grid point */
 	int64_t base_grid_t0_ms;
 	double base_shift_s;
-	struct pd_window windows[PD_PHASE_COUNT];
-	size_t n_windows; /* 1 (whole) without an event, else 4 */
+	int has_event; /* the target has an event: every phase has its window */
+	struct pd_window windows[PD_PHASE_COUNT]; /* windows[p].phase == p; without an
+						     event only PD_PHASE_WHOLE is set */
 	struct pd_view *views;
 	size_t n_views, cap_views;
 	struct pd_delta *deltas;
@@ -146,6 +176,9 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 		     struct pd_err *err);
 void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *opts);
 void pd_comparison_free(struct pd_comparison *c);
+
+/* 1 when c has a window for phase p: every phase with an event, else the whole run. */
+int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p);
 
 /* The verdict on one delta: the interval inside +-thr is same; significant (p_adj < alpha,
  * interval excluding 0) and at least thr is regression or improvement by the metric's

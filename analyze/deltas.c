@@ -11,22 +11,21 @@ void pd_phases_set(struct pd_comparison *c, double settle_s)
 {
 	const struct pd_timebase *tb = &c->tb_target;
 	double len = c->length_s, e = tb->event_s, te;
-	if (tb->event == PD_EVENT_NONE) {
-		c->windows[0] = (struct pd_window){PD_PHASE_WHOLE, 0, len};
-		c->n_windows = 1;
+	for (int p = 0; p < PD_PHASE_COUNT; p++)
+		c->windows[p] = (struct pd_window){.phase = (enum pd_phase)p};
+	c->windows[PD_PHASE_WHOLE] = (struct pd_window){PD_PHASE_WHOLE, 0, len};
+	c->has_event = tb->event != PD_EVENT_NONE;
+	if (!c->has_event)
 		return;
-	}
 	te = (tb->rebalance_end_s.ok && tb->rebalance_end_s.value > e
 		      ? tb->rebalance_end_s.value
 		      : e) +
 	     settle_s;
 	if (te > len)
 		te = len;
-	c->windows[0] = (struct pd_window){PD_PHASE_PRE, 0, e};
-	c->windows[1] = (struct pd_window){PD_PHASE_TRANSIENT, e, te};
-	c->windows[2] = (struct pd_window){PD_PHASE_POST, te, len};
-	c->windows[3] = (struct pd_window){PD_PHASE_WHOLE, 0, len};
-	c->n_windows = 4;
+	c->windows[PD_PHASE_PRE] = (struct pd_window){PD_PHASE_PRE, 0, e};
+	c->windows[PD_PHASE_TRANSIENT] = (struct pd_window){PD_PHASE_TRANSIENT, e, te};
+	c->windows[PD_PHASE_POST] = (struct pd_window){PD_PHASE_POST, te, len};
 }
 
 enum pd_verdict pd_verdict_of(double delta, double lo, double hi, double p_adj, double alpha,
@@ -79,9 +78,10 @@ static size_t count_in(const double *side, const struct pd_view *view,
 static void plan_deltas(struct pd_comparison *c)
 {
 	for (size_t vi = 0; vi < c->n_views; vi++)
-		for (size_t w = 0; w < c->n_windows; w++) {
+		for (int w = 0; w < PD_PHASE_COUNT; w++) {
 			const struct pd_view *v = &c->views[vi];
-			if (count_in(v->base, v, &c->windows[w]) < 10 ||
+			if (!pd_comparison_has_phase(c, (enum pd_phase)w) ||
+			    count_in(v->base, v, &c->windows[w]) < 10 ||
 			    count_in(v->target, v, &c->windows[w]) < 10)
 				continue;
 			PD_GROW(c->deltas, c->cap_deltas, c->n_deltas + 1);
@@ -92,21 +92,13 @@ static void plan_deltas(struct pd_comparison *c)
 		}
 }
 
-static const struct pd_window *window_of(const struct pd_comparison *c, enum pd_phase p)
-{
-	for (size_t i = 0; i < c->n_windows; i++)
-		if (c->windows[i].phase == p)
-			return &c->windows[i];
-	return &c->windows[0];
-}
-
 static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct sample *b,
 		       struct sample *t)
 {
 	const struct pd_view *v = &c->views[d->view];
 	struct pd_sample x, y;
-	collect(b, v->base, v, window_of(c, d->phase));
-	collect(t, v->target, v, window_of(c, d->phase));
+	collect(b, v->base, v, &c->windows[d->phase]);
+	collect(t, v->target, v, &c->windows[d->phase]);
 	pd_sample_prepare(&x, b->t, b->v, b->n, b->sorted);
 	pd_sample_prepare(&y, t->t, t->v, t->n, t->sorted);
 	pd_stats_summary_of(&d->base, &x);

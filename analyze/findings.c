@@ -25,7 +25,8 @@ static struct pd_finding *add(struct pd_comparison *c, enum pd_finding_kind kind
 	memset(f, 0, sizeof(*f));
 	f->kind = kind;
 	f->metric = v ? pd_xstrdup(v->metric) : NULL;
-	f->scope = v ? pd_xstrdup(v->scope) : NULL;
+	if (v)
+		pd_scope_ref_copy(&f->scope, &v->scope);
 	f->delta_pct = f->value = NAN;
 	f->view = view;
 	f->score = weight(kind) + (isnan(size) ? 0 : fmin(fabs(size), 99));
@@ -46,10 +47,13 @@ static void set_text(struct pd_finding *f, const char *fmt, ...)
 	f->text = pd_buf_detach(&b);
 }
 
-static long find_view(const struct pd_comparison *c, const char *metric, const char *scope)
+/* The view of metric at the scope of that kind (and service, for a role), or -1. */
+static long find_view(const struct pd_comparison *c, const char *metric,
+		      enum pd_scope_kind kind, unsigned service)
 {
 	for (size_t i = 0; i < c->n_views; i++)
-		if (!strcmp(c->views[i].metric, metric) && !strcmp(c->views[i].scope, scope))
+		if (!strcmp(c->views[i].metric, metric) && c->views[i].scope.kind == kind &&
+		    c->views[i].scope.service == service)
 			return (long)i;
 	return -1;
 }
@@ -66,17 +70,23 @@ static const struct pd_delta *find_delta(const struct pd_comparison *c, size_t v
 /* "the kv nodes", "node 172.23.100.55", "the surviving nodes", "the cluster". */
 static void scope_words(char *out, size_t n, const struct pd_view *v)
 {
-	if (!strncmp(v->scope, "role:", 5))
-		snprintf(out, n, "the %s node%s (%s)", v->scope + 5,
+	switch (v->scope.kind) {
+	case PD_AT_ROLE:
+		snprintf(out, n, "the %s node%s (%s)", pd_service_name(v->scope.service),
 			 strchr(v->nodes, ',') ? "s" : "", v->nodes);
-	else if (!strncmp(v->scope, "node:", 5))
-		snprintf(out, n, "node %s", v->scope + 5);
-	else if (!strcmp(v->scope, "survivors"))
+		break;
+	case PD_AT_NODE:
+		snprintf(out, n, "node %s", v->scope.host);
+		break;
+	case PD_AT_SURVIVORS:
 		snprintf(out, n, "the surviving nodes");
-	else if (!strcmp(v->scope, "removed"))
+		break;
+	case PD_AT_REMOVED:
 		snprintf(out, n, "the removed node %s", v->nodes);
-	else
+		break;
+	default:
 		snprintf(out, n, "the cluster");
+	}
 }
 
 static const char *phase_words(enum pd_phase p)
@@ -93,13 +103,6 @@ static int shifted(const struct pd_delta *d)
 	       (d->verdict == PD_VERDICT_REGRESSION || d->verdict == PD_VERDICT_IMPROVEMENT);
 }
 
-static int scope_rank(const char *scope)
-{
-	if (!strcmp(scope, "cluster") || !strcmp(scope, "survivors"))
-		return 0;
-	return !strncmp(scope, "role:", 5) ? 1 : 2;
-}
-
 /* Per-role deltas of a survivors finding: " (kv +2.0%, n1ql +59.3%)". */
 static void role_breakdown(char *out, size_t n, const struct pd_comparison *c,
 			   const struct pd_view *v, enum pd_phase phase)
@@ -109,11 +112,11 @@ static void role_breakdown(char *out, size_t n, const struct pd_comparison *c,
 	for (size_t i = 0; i < c->n_views && len + 40 < n; i++) {
 		const struct pd_view *r = &c->views[i];
 		const struct pd_delta *d;
-		if (strcmp(r->metric, v->metric) || strncmp(r->scope, "role:", 5) ||
+		if (strcmp(r->metric, v->metric) || r->scope.kind != PD_AT_ROLE ||
 		    !(d = find_delta(c, i, phase)) || isnan(d->delta_pct))
 			continue;
 		len += (size_t)snprintf(out + len, n - len, "%s%s %+.1f%%", len ? ", " : " (",
-					r->scope + 5, d->delta_pct);
+					pd_service_name(r->scope.service), d->delta_pct);
 	}
 	if (len)
 		snprintf(out + len, n - len, ")");
@@ -148,7 +151,7 @@ static int covered(const struct pd_comparison *c, const char *metric, int rank)
 		if (f->metric && (!strcmp(f->metric, metric) || !strcmp(f->metric, twin)) &&
 		    (f->kind == PD_FIND_POST_EVENT_MISMATCH ||
 		     f->kind == PD_FIND_METRIC_SHIFT) &&
-		    scope_rank(f->scope) < rank)
+		    pd_scope_ref_rank(&f->scope) < rank)
 			return 1;
 	}
 	return 0;
@@ -163,8 +166,9 @@ static int corroborates(struct pd_comparison *c, const struct pd_view *v,
 	atop_twin(twin, sizeof(twin), v->metric);
 	for (size_t i = 0; twin[0] && i < c->n_findings; i++) {
 		struct pd_finding *f = &c->findings[i];
-		if (!f->metric || strcmp(f->metric, twin) || strcmp(f->scope, v->scope) ||
-		    !f->has_phase || f->phase != d->phase)
+		if (!f->metric || strcmp(f->metric, twin) ||
+		    !pd_scope_ref_eq(&f->scope, &v->scope) || !f->has_phase ||
+		    f->phase != d->phase)
 			continue;
 		struct pd_buf b = PD_BUF_INIT;
 		pd_buf_addf(&b, "%s %s agrees: %+.1f%%.", f->text, v->metric, d->delta_pct);
@@ -184,7 +188,7 @@ static void shift_finding(struct pd_comparison *c, size_t vi, int event)
 	char where[256], a[48], b[48], roles[200] = "", also[96] = "";
 	if (!shifted(d))
 		d = event && shifted(pre) ? pre : NULL;
-	if (!d || covered(c, v->metric, scope_rank(v->scope)) || corroborates(c, v, d))
+	if (!d || covered(c, v->metric, pd_scope_ref_rank(&v->scope)) || corroborates(c, v, d))
 		return;
 	enum pd_finding_kind kind =
 		d == post ? PD_FIND_POST_EVENT_MISMATCH : PD_FIND_METRIC_SHIFT;
@@ -196,7 +200,7 @@ static void shift_finding(struct pd_comparison *c, size_t vi, int event)
 	scope_words(where, sizeof(where), v);
 	pd_unit_format(a, sizeof(a), d->target.median, v->unit);
 	pd_unit_format(b, sizeof(b), d->base.median, v->unit);
-	if (!strcmp(v->scope, "survivors"))
+	if (v->scope.kind == PD_AT_SURVIVORS)
 		role_breakdown(roles, sizeof(roles), c, v, d->phase);
 	if (d == post && shifted(pre))
 		snprintf(also, sizeof(also), "; it was already %+.1f%% before the event",
@@ -213,12 +217,11 @@ static void shift_finding(struct pd_comparison *c, size_t vi, int event)
 
 static void shift_findings(struct pd_comparison *c)
 {
-	int event = c->n_windows > 1;
 	for (int rank = 0; rank <= 2; rank++)
 		for (size_t vi = 0; vi < c->n_views; vi++)
-			if (strcmp(c->views[vi].scope, "removed") &&
-			    scope_rank(c->views[vi].scope) == rank)
-				shift_finding(c, vi, event);
+			if (c->views[vi].scope.kind != PD_AT_REMOVED &&
+			    pd_scope_ref_rank(&c->views[vi].scope) == rank)
+				shift_finding(c, vi, c->has_event);
 }
 
 /* The target's summary of a view inside a window. */
@@ -246,11 +249,12 @@ static struct pd_summary window_summary(const struct pd_view *v, const double *s
 
 static void lingering_finding(struct pd_comparison *c)
 {
-	long vi = find_view(c, "net/ESTABLISHED", "removed");
-	if (vi < 0 || c->n_windows < 4)
+	long vi = find_view(c, "net/ESTABLISHED", PD_AT_REMOVED, 0);
+	if (vi < 0 || !c->has_event)
 		return;
 	const struct pd_view *v = &c->views[vi];
-	struct pd_summary post = window_summary(v, v->target, &c->windows[2]);
+	const struct pd_window *w = &c->windows[PD_PHASE_POST];
+	struct pd_summary post = window_summary(v, v->target, w);
 	if (post.n < 10 || post.median < PD_LINGER_MIN)
 		return;
 	size_t last = 0;
@@ -259,10 +263,8 @@ static void lingering_finding(struct pd_comparison *c)
 			last = i;
 	double until = (double)last * v->step_s, e = c->tb_target.event_s;
 	struct pd_finding *f = add(c, PD_FIND_LINGERING, v, vi, post.median / PD_LINGER_MIN);
-	size_t len = strlen(v->nodes) + 6;
-	free(f->scope); /* the contract names it node:<host> */
-	f->scope = pd_xmalloc(len);
-	snprintf(f->scope, len, "node:%s", v->nodes);
+	/* the contract names it node:<host> */
+	pd_scope_ref_set(&f->scope, PD_AT_NODE, 0, v->scope.host);
 	f->has_phase = 1, f->phase = PD_PHASE_POST;
 	f->direction = 1;
 	f->value = post.median;
@@ -279,7 +281,7 @@ static void lingering_finding(struct pd_comparison *c)
 	set_text(f,
 		 "The removed node %s still holds %.0f established connections after it left "
 		 "the cluster (median from %.0f s, range %.0f to %.0f) and %s.",
-		 v->nodes, post.median, c->windows[2].start_s, post.min, post.max, held);
+		 v->nodes, post.median, w->start_s, post.min, post.max, held);
 }
 
 static const struct pd_kpi *throughput_kpi(const struct pd_run *run)
@@ -294,13 +296,13 @@ static const struct pd_kpi *throughput_kpi(const struct pd_run *run)
  * cbq-engine's CPU (n1ql_stats is cluster-wide: there is no per-node request count). */
 static double removed_share(const struct pd_comparison *c)
 {
-	long r = find_view(c, "atop/cbq-engine_cpu", "removed");
-	long s = find_view(c, "atop/cbq-engine_cpu", "role:n1ql");
+	long r = find_view(c, "atop/cbq-engine_cpu", PD_AT_REMOVED, 0);
+	long s = find_view(c, "atop/cbq-engine_cpu", PD_AT_ROLE, PD_SVC_N1QL);
 	if (r < 0 || s < 0)
 		return NAN;
 	const struct pd_view *rv = &c->views[r], *sv = &c->views[s];
-	double a = window_summary(rv, rv->target, &c->windows[0]).median;
-	double b = window_summary(sv, sv->target, &c->windows[0]).median;
+	double a = window_summary(rv, rv->target, &c->windows[PD_PHASE_PRE]).median;
+	double b = window_summary(sv, sv->target, &c->windows[PD_PHASE_PRE]).median;
 	if (sv->agg == PD_AGG_MEAN) { /* CPU is averaged over a role: back to a sum */
 		size_t k = 1;
 		for (const char *p = sv->nodes; *p; p++)
@@ -321,10 +323,10 @@ static void kpi_explain(char *out, size_t n, const struct pd_comparison *c, long
 	struct pd_kpi_rules rules;
 	size_t n1ql = 0;
 	out[0] = '\0';
-	if (vi < 0 || c->n_windows < 4 || isnan(share))
+	if (vi < 0 || !c->has_event || isnan(share))
 		return;
 	const struct pd_view *v = &c->views[vi];
-	double pre = window_summary(v, v->target, &c->windows[0]).mean;
+	double pre = window_summary(v, v->target, &c->windows[PD_PHASE_PRE]).mean;
 	for (size_t i = 0; i < t->n_nodes; i++)
 		n1ql += (t->nodes[i].services & PD_SVC_N1QL) != 0;
 	struct pd_kpi_in in = {.total = series,
@@ -347,7 +349,7 @@ static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
 {
 	const struct pd_kpi *k = throughput_kpi(run);
 	struct pd_estimate thr = pd_series_throughput(run, tb);
-	long vi = find_view(c, "n1ql_stats/query_requests", "cluster");
+	long vi = find_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0);
 	char why[1024];
 	if (!k || !thr.ok || thr.value <= 0)
 		return;
@@ -371,11 +373,11 @@ static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
 
 static void recovery_finding(struct pd_comparison *c)
 {
-	long vi = find_view(c, "n1ql_stats/query_requests", "cluster");
-	if (vi < 0 || c->n_windows < 4)
+	long vi = find_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0);
+	if (vi < 0 || !c->has_event)
 		return;
 	const struct pd_view *v = &c->views[vi];
-	double ref = window_summary(v, v->base, &c->windows[3]).median,
+	double ref = window_summary(v, v->base, &c->windows[PD_PHASE_WHOLE]).median,
 	       thr = c->threshold_pct / 100;
 	size_t e = (size_t)ceil(c->tb_target.event_s / v->step_s), lo = e, rec = 0;
 	for (size_t i = e; i < v->n && (double)(i - e) * v->step_s <= 120; i++)
@@ -441,9 +443,8 @@ static void gap_finding(struct pd_comparison *c, const struct pd_run *run,
 		return;
 	struct pd_finding *f = add(c, PD_FIND_DATA_GAP, NULL, -1, (double)count);
 	char scope[300];
-	snprintf(scope, sizeof(scope), worst->server ? "node:%s" : "cluster",
-		 worst->server ? worst->server : "");
-	f->scope = pd_xstrdup(scope);
+	pd_scope_ref_set(&f->scope, worst->server ? PD_AT_NODE : PD_AT_CLUSTER, 0,
+			 worst->server);
 	snprintf(scope, sizeof(scope), "%s/%s", worst->collector, worst->metric);
 	f->metric = pd_xstrdup(scope);
 	f->value = (double)count;
@@ -473,7 +474,8 @@ static int cmp_finding(const void *a, const void *b)
 	int k;
 	if (x->score != y->score)
 		return x->score < y->score ? 1 : -1;
-	if ((k = cmp_str0(x->metric, y->metric)) || (k = cmp_str0(x->scope, y->scope)))
+	if ((k = cmp_str0(x->metric, y->metric)) ||
+	    (k = cmp_str0(x->scope.name, y->scope.name)))
 		return k;
 	return cmp_str0(x->text, y->text);
 }

@@ -111,7 +111,7 @@ static int wanted(const struct pd_compare_opts *opts, const char *name)
 }
 
 static struct pd_view *new_view(struct pd_comparison *c, const struct pd_series *s,
-				const char *scope, enum pd_agg agg)
+				const struct pd_scope_ref *scope, enum pd_agg agg)
 {
 	PD_GROW(c->views, c->cap_views, c->n_views + 1);
 	struct pd_view *v = &c->views[c->n_views++];
@@ -120,7 +120,7 @@ static struct pd_view *new_view(struct pd_comparison *c, const struct pd_series 
 	memset(v, 0, sizeof(*v));
 	snprintf(name, sizeof(name), "%s/%s", s->collector, s->metric);
 	v->metric = pd_xstrdup(name);
-	v->scope = pd_xstrdup(scope);
+	pd_scope_ref_copy(&v->scope, scope);
 	v->nodes = pd_xstrdup("");
 	v->unit = s->unit;
 	v->worse = pd_metric_worse(s->collector, s->metric);
@@ -171,7 +171,8 @@ struct builder {
 
 /* A view over the target nodes idx[0..k) and their baseline matches. */
 static void node_set_view(struct builder *b, struct group tg, struct group bg,
-			  const size_t *idx, size_t k, const char *scope, enum pd_agg agg)
+			  const size_t *idx, size_t k, const struct pd_scope_ref *scope,
+			  enum pd_agg agg)
 {
 	struct pd_comparison *c = b->c;
 	struct pd_view *v = new_view(c, tg.s[0], scope, k == 1 ? PD_AGG_ONE : agg);
@@ -205,27 +206,31 @@ static size_t members(struct builder *b, struct group tg, unsigned svc)
 static void server_views(struct builder *b, struct group tg, struct group bg)
 {
 	enum pd_agg agg = tg.s[0]->unit == PD_UNIT_PERCENT ? PD_AGG_MEAN : PD_AGG_SUM;
-	char scope[300];
+	struct pd_scope_ref scope = {PD_AT_NONE, 0, NULL, NULL};
 	int roles = 0;
 	for (unsigned svc = 1; svc < (1u << PD_SVC_COUNT); svc <<= 1) {
 		size_t k = members(b, tg, svc);
 		if (!k)
 			continue;
 		roles++;
-		snprintf(scope, sizeof(scope), "role:%s", pd_service_name(svc));
-		node_set_view(b, tg, bg, b->idx, k, scope, agg);
+		pd_scope_ref_set(&scope, PD_AT_ROLE, svc, NULL);
+		node_set_view(b, tg, bg, b->idx, k, &scope, agg);
 		for (size_t j = 0; k >= 2 && j < k; j++) {
-			snprintf(scope, sizeof(scope), "node:%s",
-				 b->c->target->nodes[b->idx[j]].host);
-			node_set_view(b, tg, bg, &b->idx[j], 1, scope, agg);
+			pd_scope_ref_set(&scope, PD_AT_NODE, 0,
+					 b->c->target->nodes[b->idx[j]].host);
+			node_set_view(b, tg, bg, &b->idx[j], 1, &scope, agg);
 		}
 	}
+	pd_scope_ref_set(&scope, PD_AT_SURVIVORS, 0, NULL);
 	if (roles >= 2)
-		node_set_view(b, tg, bg, b->idx, members(b, tg, 0), "survivors", agg);
+		node_set_view(b, tg, bg, b->idx, members(b, tg, 0), &scope, agg);
 	if (b->m.removed >= 0 && group_server(tg, b->c->target->nodes[b->m.removed].host)) {
 		size_t removed = (size_t)b->m.removed;
-		node_set_view(b, tg, bg, &removed, 1, "removed", agg);
+		pd_scope_ref_set(&scope, PD_AT_REMOVED, 0,
+				 b->c->target->nodes[b->m.removed].host);
+		node_set_view(b, tg, bg, &removed, 1, &scope, agg);
 	}
+	pd_scope_ref_free(&scope);
 }
 
 /* Cluster- and bucket-scope series: one "cluster" view over every bucket. */
@@ -233,7 +238,8 @@ static void cluster_view(struct builder *b, struct group tg, struct group bg)
 {
 	struct pd_comparison *c = b->c;
 	enum pd_agg agg = tg.s[0]->unit == PD_UNIT_PERCENT ? PD_AGG_MEAN : PD_AGG_SUM;
-	struct pd_view *v = new_view(c, tg.s[0], "cluster", tg.n == 1 ? PD_AGG_ONE : agg);
+	static const struct pd_scope_ref cluster = {PD_AT_CLUSTER, 0, NULL, NULL};
+	struct pd_view *v = new_view(c, tg.s[0], &cluster, tg.n == 1 ? PD_AGG_ONE : agg);
 	for (size_t j = 0; j < tg.n; j++)
 		accumulate(v->target, b->tmp, v->n, tg.s[j], c->tb_target.t0_ms, b->step_ms,
 			   j == 0);

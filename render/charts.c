@@ -53,7 +53,7 @@ static long removed_view(const struct pd_comparison *c, const struct pd_view *v)
 {
 	for (size_t i = 0; i < c->n_views; i++)
 		if (!strcmp(c->views[i].metric, v->metric) &&
-		    !strcmp(c->views[i].scope, "removed"))
+		    c->views[i].scope.kind == PD_AT_REMOVED)
 			return (long)i;
 	return -1;
 }
@@ -65,7 +65,7 @@ static void finish(struct pd_chart *ch, const struct pd_chart_plan *plan,
 	ch->plot.ylabel = ylabel;
 	ch->plot.n_lines = n_lines;
 	ch->plot.n_bands = plan->n_bands;
-	ch->plot.event_s = c->n_windows > 1 ? c->tb_target.event_s : NAN;
+	ch->plot.event_s = c->has_event ? c->tb_target.event_s : NAN;
 	/* a shifted baseline is drawn on the target's clock */
 	ch->plot.xlabel = c->base_shift_s != 0 ? "seconds from the target's phase start" : NULL;
 }
@@ -75,7 +75,8 @@ static void view_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 		       enum pd_chart_kind kind, long finding, size_t max)
 {
 	const struct pd_view *v = &c->views[vi];
-	long r = strcmp(v->scope, "removed") ? removed_view(c, v) : -1;
+	int removed = v->scope.kind == PD_AT_REMOVED;
+	long r = removed ? -1 : removed_view(c, v);
 	struct pd_chart *ch = new_chart(plan, kind, finding, vi);
 	size_t k = 0;
 	ch->data = pd_xmalloc(3 * 2 * max * sizeof(double));
@@ -83,13 +84,13 @@ static void view_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 		snprintf(ch->file, sizeof(ch->file), "f%02ld.svg", finding + 1);
 	else
 		snprintf(ch->file, sizeof(ch->file), "m%03zu.svg", vi);
-	snprintf(ch->title, sizeof(ch->title), "%s  (%s)", v->metric, v->scope);
+	snprintf(ch->title, sizeof(ch->title), "%s  (%s)", v->metric, v->scope.name);
 	const char *ylabel = pd_unit_name(v->unit);
 	double scale = byte_scale(v, &ylabel);
-	if (strcmp(v->scope, "removed"))
+	if (!removed)
 		add_line(ch, k++, v->base, v->n, v->step_s, max, "baseline", 0, scale);
 	add_line(ch, k++, v->target, v->n, v->step_s, max,
-		 strcmp(v->scope, "removed") ? "target" : "removed node (target)", 1, scale);
+		 removed ? "removed node (target)" : "target", 1, scale);
 	if (r >= 0)
 		add_line(ch, k++, c->views[r].target, c->views[r].n, c->views[r].step_s, max,
 			 "removed node (target)", 2, scale);
@@ -116,15 +117,10 @@ static void delta_chart(struct pd_chart_plan *plan, const struct pd_comparison *
 	ch->data = pd_xmalloc(2 * max * sizeof(double));
 	snprintf(ch->file, sizeof(ch->file), "f%02ld-delta.svg", finding + 1);
 	snprintf(ch->title, sizeof(ch->title), "%s  (%s): target vs baseline, 30 s mean",
-		 v->metric, v->scope);
+		 v->metric, v->scope.name);
 	add_line(ch, 0, d, v->n, v->step_s, max, "difference", 3, 1);
 	free(d);
 	finish(ch, plan, c, "%", 1);
-}
-
-static int broad(const char *scope)
-{
-	return !strcmp(scope, "cluster") || !strcmp(scope, "survivors");
 }
 
 /* The view to chart for a metric: cluster or survivors, else its first role, else the
@@ -136,9 +132,9 @@ static int metric_view(const struct pd_comparison *c, size_t vi)
 	for (size_t i = 0; i < c->n_views; i++) {
 		if (strcmp(c->views[i].metric, v->metric))
 			continue;
-		if (broad(c->views[i].scope))
+		if (pd_scope_ref_rank(&c->views[i].scope) == 0)
 			return i == vi;
-		if (first < 0 && strncmp(c->views[i].scope, "node:", 5))
+		if (first < 0 && c->views[i].scope.kind != PD_AT_NODE)
 			first = (long)i;
 	}
 	return first == (long)vi;
@@ -158,11 +154,13 @@ static void wire(struct pd_chart_plan *plan)
 void pd_chart_plan_metrics(struct pd_chart_plan *plan, const struct pd_comparison *c,
 			   size_t max_points)
 {
-	static const char *const names[] = {"pre", "transient", "post"};
+	static const enum pd_phase banded[] = {PD_PHASE_PRE, PD_PHASE_TRANSIENT, PD_PHASE_POST};
 	memset(plan, 0, sizeof(*plan));
-	for (size_t i = 0; c->n_windows > 1 && i < 3; i++)
-		plan->bands[plan->n_bands++] = (struct pd_plot_band){
-			names[i], c->windows[i].start_s, c->windows[i].end_s};
+	for (size_t i = 0; c->has_event && i < 3; i++) {
+		const struct pd_window *w = &c->windows[banded[i]];
+		plan->bands[plan->n_bands++] =
+			(struct pd_plot_band){pd_phase_name(w->phase), w->start_s, w->end_s};
+	}
 	for (size_t vi = 0; vi < c->n_views; vi++)
 		if (metric_view(c, vi))
 			view_chart(plan, c, vi, PD_CHART_METRIC, -1, max_points);
@@ -186,7 +184,7 @@ size_t pd_chart_plan_findings(struct pd_chart_plan *plan, const struct pd_compar
 			continue;
 		view_chart(plan, c, (size_t)c->findings[f].view, PD_CHART_FINDING, (long)f,
 			   max_points);
-		if (strcmp(c->views[c->findings[f].view].scope, "removed"))
+		if (c->views[c->findings[f].view].scope.kind != PD_AT_REMOVED)
 			delta_chart(plan, c, (size_t)c->findings[f].view, (long)f, max_points);
 	}
 	wire(plan);

@@ -305,9 +305,10 @@ static void runs(struct pd_buf *b, const struct pd_comparison *c, const struct p
 static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 {
 	pd_buf_adds(b, "<h2>Phases</h2>\n<div class=\"timeline\">");
-	for (size_t i = 0; i < c->n_windows; i++) {
-		const struct pd_window *w = &c->windows[i];
-		if (w->phase == PD_PHASE_WHOLE && c->n_windows > 1)
+	for (int p = 0; p < PD_PHASE_COUNT; p++) {
+		const struct pd_window *w = &c->windows[p];
+		if (!pd_comparison_has_phase(c, w->phase) ||
+		    (w->phase == PD_PHASE_WHOLE && c->has_event))
 			continue;
 		double pct =
 			c->length_s > 0 ? 100 * (w->end_s - w->start_s) / c->length_s : 100;
@@ -318,16 +319,16 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 			    w->end_s);
 	}
 	pd_buf_adds(b, "</div>\n<p class=\"sub\">");
-	if (c->n_windows > 1 && c->base_shift_s != 0)
+	if (c->has_event && c->base_shift_s != 0)
 		pd_buf_addf(b,
 			    "The baseline has its own event: its series are shifted by %+.1f s "
 			    "so that the two events fall together, and cut at the target's "
 			    "phases. ",
 			    -c->base_shift_s);
-	else if (c->n_windows > 1)
+	else if (c->has_event)
 		pd_buf_adds(b, "Both runs are aligned at the start of the measured phase; the "
 			       "baseline is cut at the target's event offsets. ");
-	if (c->n_windows > 1)
+	if (c->has_event)
 		pd_buf_adds(b,
 			    "After the rebalance (post) both clusters have the same nodes: a "
 			    "difference there is residue of the failover.");
@@ -375,7 +376,7 @@ static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const str
 	pd_buf_adds(b, "<tr><td>");
 	esc(b, v->metric);
 	pd_buf_adds(b, "</td><td>");
-	esc(b, v->scope);
+	esc(b, v->scope.name);
 	pd_buf_addf(b, "</td><td>%s</td><td class=\"n\">", pd_phase_name(d->phase));
 	esc(b, x);
 	pd_buf_adds(b, "</td><td class=\"n\">");

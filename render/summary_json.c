@@ -76,7 +76,7 @@ static void delta_obj(struct pd_jw *w, const struct pd_comparison *c, const stru
 	const struct pd_view *v = &c->views[d->view];
 	pd_jw_open(w, NULL, '{');
 	pd_jw_str(w, "metric", v->metric);
-	pd_jw_str(w, "scope", v->scope);
+	pd_jw_str(w, "scope", v->scope.name);
 	pd_jw_str(w, "phase", pd_phase_name(d->phase));
 	pd_jw_str(w, "unit", pd_unit_name(v->unit));
 	side(w, "baseline", &d->base);
@@ -97,7 +97,7 @@ static void finding_obj(struct pd_jw *w, const struct pd_finding *f)
 	pd_jw_open(w, NULL, '{');
 	pd_jw_str(w, "kind", pd_finding_kind_name(f->kind));
 	pd_jw_str(w, "metric", f->metric);
-	pd_jw_str(w, "scope", f->scope);
+	pd_jw_str(w, "scope", f->scope.name);
 	pd_jw_str(w, "phase", f->has_phase ? pd_phase_name(f->phase) : NULL);
 	pd_jw_str(w, "direction", f->direction > 0 ? "up" : f->direction < 0 ? "down" : NULL);
 	pd_jw_num(w, "delta_pct", f->delta_pct);
@@ -120,11 +120,13 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	run_obj(&w, "target", c->target, labels->target, &c->tb_target);
 	event_obj(&w, &c->tb_target);
 	pd_jw_open(&w, "phases", '[');
-	for (size_t i = 0; i < c->n_windows; i++) {
+	for (int p = 0; p < PD_PHASE_COUNT; p++) {
+		if (!pd_comparison_has_phase(c, (enum pd_phase)p))
+			continue;
 		pd_jw_open(&w, NULL, '{');
-		pd_jw_str(&w, "name", pd_phase_name(c->windows[i].phase));
-		pd_jw_num(&w, "start_s", c->windows[i].start_s);
-		pd_jw_num(&w, "end_s", c->windows[i].end_s);
+		pd_jw_str(&w, "name", pd_phase_name(c->windows[p].phase));
+		pd_jw_num(&w, "start_s", c->windows[p].start_s);
+		pd_jw_num(&w, "end_s", c->windows[p].end_s);
 		pd_jw_close(&w, '}');
 	}
 	pd_jw_close(&w, ']');

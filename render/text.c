@@ -80,7 +80,7 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 		char x[48], y[48];
 		if ((d->verdict != PD_VERDICT_REGRESSION &&
 		     d->verdict != PD_VERDICT_IMPROVEMENT) ||
-		    !strncmp(v->scope, "node:", 5) || d->phase == PD_PHASE_TRANSIENT)
+		    v->scope.kind == PD_AT_NODE || d->phase == PD_PHASE_TRANSIENT)
 			continue;
 		if (!header++)
 			pd_buf_addf(b,
@@ -92,7 +92,7 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 		pd_buf_adds(b, m->td_open);
 		m->esc(b, v->metric);
 		pd_buf_adds(b, m->td_sep);
-		m->esc(b, v->scope);
+		m->esc(b, v->scope.name);
 		pd_buf_addf(b, "%s%s%s", m->td_sep, pd_phase_name(d->phase), m->td_sep);
 		m->esc(b, x);
 		pd_buf_adds(b, " → ");
@@ -149,7 +149,7 @@ static void junit_findings(struct pd_buf *b, const struct pd_comparison *c)
 		char name[400];
 		snprintf(name, sizeof(name), "%02zu %s %s %s", i + 1,
 			 pd_finding_kind_name(f->kind), f->metric ? f->metric : "",
-			 f->scope ? f->scope : "");
+			 f->scope.name ? f->scope.name : "");
 		pd_buf_adds(b, "    <testcase classname=\"perfdelta.findings\"");
 		attr(b, "name", name);
 		pd_buf_adds(b, ">");
@@ -180,7 +180,7 @@ static void junit_deltas(struct pd_buf *b, const struct pd_comparison *c)
 		const struct pd_delta *d = &c->deltas[i];
 		const struct pd_view *v = &c->views[d->view];
 		char name[400], msg[200];
-		snprintf(name, sizeof(name), "%s %s", v->scope, pd_phase_name(d->phase));
+		snprintf(name, sizeof(name), "%s %s", v->scope.name, pd_phase_name(d->phase));
 		snprintf(msg, sizeof(msg),
 			 "median %+.1f%% (95%% CI %+.1f%% to %+.1f%%, p %.2g): %s",
 			 d->delta_pct, d->ci_lo, d->ci_hi, d->p_adj,

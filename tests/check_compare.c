@@ -35,7 +35,7 @@ static const struct pd_finding *finding(const struct pd_comparison *c,
 	for (size_t i = 0; i < c->n_findings; i++) {
 		const struct pd_finding *f = &c->findings[i];
 		if (f->kind == kind && (!metric || (f->metric && !strcmp(f->metric, metric))) &&
-		    (!scope || (f->scope && !strcmp(f->scope, scope))))
+		    (!scope || (f->scope.name && !strcmp(f->scope.name, scope))))
 			return f;
 	}
 	return NULL;
@@ -59,8 +59,8 @@ START_TEST(test_compare_seed_finds_the_story)
 	struct pd_comparison *c = compare(a, b);
 	const struct pd_finding *f;
 	ck_assert_int_eq(c->verdict, PD_VERDICT_REGRESSION);
-	ck_assert_int_eq(c->n_windows, 4);
-	ck_assert_double_eq_tol(c->windows[1].start_s, 300, 5);
+	ck_assert_int_eq(c->has_event, 1);
+	ck_assert_double_eq_tol(c->windows[PD_PHASE_TRANSIENT].start_s, 300, 5);
 	/* a) */
 	f = finding(c, PD_FIND_POST_EVENT_MISMATCH, "atop/memcached_cpu", "role:kv");
 	ck_assert_ptr_nonnull(f);
@@ -100,7 +100,7 @@ START_TEST(test_compare_aa_finds_nothing)
 	struct pd_run *a = load("baseline"), *b = load("baseline-aa");
 	struct pd_comparison *c = compare(a, b);
 	ck_assert_int_eq(c->verdict, PD_VERDICT_SAME);
-	ck_assert_int_eq(c->n_windows, 1);
+	ck_assert_int_eq(c->has_event, 0);
 	ck_assert_int_eq(count_kind(c, PD_FIND_METRIC_SHIFT), 0);
 	ck_assert_int_eq(count_kind(c, PD_FIND_POST_EVENT_MISMATCH), 0);
 	ck_assert_int_eq(count_kind(c, PD_FIND_KPI_SCOPE), 0);
@@ -108,7 +108,7 @@ START_TEST(test_compare_aa_finds_nothing)
 		ck_assert_msg(c->deltas[i].verdict != PD_VERDICT_REGRESSION &&
 				      c->deltas[i].verdict != PD_VERDICT_IMPROVEMENT,
 			      "%s %s", c->views[c->deltas[i].view].metric,
-			      c->views[c->deltas[i].view].scope);
+			      c->views[c->deltas[i].view].scope.name);
 	pd_comparison_free(c);
 	pd_run_free(a);
 	pd_run_free(b);
