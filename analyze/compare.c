@@ -1,4 +1,5 @@
 #include "compare_impl.h"
+#include "../core/buf.h"
 #include "../core/xalloc.h"
 
 #include <fnmatch.h>
@@ -76,18 +77,29 @@ static void compare_configs(struct pd_comparison *c, const struct pd_ini *a,
 	}
 }
 
+/* Appends name without its first "Shutdown". */
+static void without_shutdown(struct pd_buf *out, const char *name)
+{
+	const char *p = strstr(name, "Shutdown");
+	if (!p) {
+		pd_buf_adds(out, name);
+		return;
+	}
+	pd_buf_add(out, name, (size_t)(p - name));
+	pd_buf_adds(out, p + 8);
+}
+
 /* The same test, or its shutdown variant (N1QLThroughputTest vs
  * N1QLThroughputShutdownTest: the event is the point of the comparison). */
 static int same_test(const char *a, const char *b)
 {
-	char x[256], y[256], *p;
-	snprintf(x, sizeof(x), "%s", a);
-	snprintf(y, sizeof(y), "%s", b);
-	if ((p = strstr(x, "Shutdown")))
-		memmove(p, p + 8, strlen(p + 8) + 1);
-	if ((p = strstr(y, "Shutdown")))
-		memmove(p, p + 8, strlen(p + 8) + 1);
-	return !strcmp(x, y);
+	struct pd_buf x = PD_BUF_INIT, y = PD_BUF_INIT;
+	without_shutdown(&x, a);
+	without_shutdown(&y, b);
+	int same = !strcmp(x.ptr, y.ptr);
+	pd_buf_release(&x);
+	pd_buf_release(&y);
+	return same;
 }
 
 static void check_comparable(struct pd_comparison *c)

@@ -67,25 +67,26 @@ static const struct pd_delta *find_delta(const struct pd_comparison *c, size_t v
 	return NULL;
 }
 
-/* "the kv nodes", "node 172.23.100.55", "the surviving nodes", "the cluster". */
-static void scope_words(char *out, size_t n, const struct pd_view *v)
+/* Appends "the kv nodes (...)", "node 172.23.100.55", "the surviving nodes", "the
+ * cluster". */
+static void scope_words(struct pd_buf *b, const struct pd_view *v)
 {
 	switch (v->scope.kind) {
 	case PD_AT_ROLE:
-		snprintf(out, n, "the %s node%s (%s)", pd_service_name(v->scope.service),
-			 strchr(v->nodes, ',') ? "s" : "", v->nodes);
+		pd_buf_addf(b, "the %s node%s (%s)", pd_service_name(v->scope.service),
+			    strchr(v->nodes, ',') ? "s" : "", v->nodes);
 		break;
 	case PD_AT_NODE:
-		snprintf(out, n, "node %s", v->scope.host);
+		pd_buf_addf(b, "node %s", v->scope.host);
 		break;
 	case PD_AT_SURVIVORS:
-		snprintf(out, n, "the surviving nodes");
+		pd_buf_adds(b, "the surviving nodes");
 		break;
 	case PD_AT_REMOVED:
-		snprintf(out, n, "the removed node %s", v->nodes);
+		pd_buf_addf(b, "the removed node %s", v->nodes);
 		break;
 	default:
-		snprintf(out, n, "the cluster");
+		pd_buf_adds(b, "the cluster");
 	}
 }
 
@@ -103,58 +104,58 @@ static int shifted(const struct pd_delta *d)
 	       (d->verdict == PD_VERDICT_REGRESSION || d->verdict == PD_VERDICT_IMPROVEMENT);
 }
 
-/* Per-role deltas of a survivors finding: " (kv +2.0%, n1ql +59.3%)". */
-static void role_breakdown(char *out, size_t n, const struct pd_comparison *c,
+/* Appends the per-role deltas of a survivors finding: " (kv +2.0%, n1ql +59.3%)". */
+static void role_breakdown(struct pd_buf *b, const struct pd_comparison *c,
 			   const struct pd_view *v, enum pd_phase phase)
 {
-	size_t len = 0;
-	out[0] = '\0';
-	for (size_t i = 0; i < c->n_views && len + 40 < n; i++) {
+	int any = 0;
+	for (size_t i = 0; i < c->n_views; i++) {
 		const struct pd_view *r = &c->views[i];
 		const struct pd_delta *d;
 		if (strcmp(r->metric, v->metric) || r->scope.kind != PD_AT_ROLE ||
 		    !(d = find_delta(c, i, phase)) || isnan(d->delta_pct))
 			continue;
-		len += (size_t)snprintf(out + len, n - len, "%s%s %+.1f%%", len ? ", " : " (",
-					pd_service_name(r->scope.service), d->delta_pct);
+		pd_buf_addf(b, "%s%s %+.1f%%", any++ ? ", " : " (",
+			    pd_service_name(r->scope.service), d->delta_pct);
 	}
-	if (len)
-		snprintf(out + len, n - len, ")");
+	if (any)
+		pd_buf_addch(b, ')');
 }
 
-/* atop and metrics_rest_api_processes measure the same process twice: the REST
+/* atop and metrics_rest_api_processes measure the same process twice: appends the REST
  * metric's twin in atop ("memcached_sysproc_cpu_utilization" -> "atop/memcached_cpu",
- * "..._sysproc_mem_resident" -> "..._rss"), or "" when it has none. */
-static void atop_twin(char *out, size_t n, const char *metric)
+ * "..._sysproc_mem_resident" -> "..._rss"), nothing when it has none. */
+static void atop_twin(struct pd_buf *out, const char *metric)
 {
 	static const char *const rest = "metrics_rest_api_processes/";
 	static const char *const ends[][2] = {{"_sysproc_cpu_utilization", "_cpu"},
 					      {"_sysproc_mem_resident", "_rss"}};
-	out[0] = '\0';
 	if (strncmp(metric, rest, strlen(rest)))
 		return;
 	const char *proc = metric + strlen(rest);
 	for (size_t i = 0; i < 2; i++)
 		if (pd_str_ends_with(proc, ends[i][0]))
-			snprintf(out, n, "atop/%.*s%s",
-				 (int)(strlen(proc) - strlen(ends[i][0])), proc, ends[i][1]);
+			pd_buf_addf(out, "atop/%.*s%s",
+				    (int)(strlen(proc) - strlen(ends[i][0])), proc, ends[i][1]);
 }
 
 /* Whether a finding on this metric (or its atop twin) already stands at a broader
  * scope. */
 static int covered(const struct pd_comparison *c, const char *metric, int rank)
 {
-	char twin[256];
-	atop_twin(twin, sizeof(twin), metric);
-	for (size_t i = 0; i < c->n_findings; i++) {
+	struct pd_buf twin = PD_BUF_INIT;
+	int found = 0;
+	atop_twin(&twin, metric);
+	for (size_t i = 0; i < c->n_findings && !found; i++) {
 		const struct pd_finding *f = &c->findings[i];
-		if (f->metric && (!strcmp(f->metric, metric) || !strcmp(f->metric, twin)) &&
-		    (f->kind == PD_FIND_POST_EVENT_MISMATCH ||
-		     f->kind == PD_FIND_METRIC_SHIFT) &&
-		    pd_scope_ref_rank(&f->scope) < rank)
-			return 1;
+		found = f->metric &&
+			(!strcmp(f->metric, metric) || !strcmp(f->metric, twin.ptr)) &&
+			(f->kind == PD_FIND_POST_EVENT_MISMATCH ||
+			 f->kind == PD_FIND_METRIC_SHIFT) &&
+			pd_scope_ref_rank(&f->scope) < rank;
 	}
-	return 0;
+	pd_buf_release(&twin);
+	return found;
 }
 
 /* A REST process metric whose atop twin already has a finding at the same scope and
@@ -162,21 +163,45 @@ static int covered(const struct pd_comparison *c, const char *metric, int rank)
 static int corroborates(struct pd_comparison *c, const struct pd_view *v,
 			const struct pd_delta *d)
 {
-	char twin[256];
-	atop_twin(twin, sizeof(twin), v->metric);
-	for (size_t i = 0; twin[0] && i < c->n_findings; i++) {
+	struct pd_buf twin = PD_BUF_INIT;
+	int found = 0;
+	atop_twin(&twin, v->metric);
+	for (size_t i = 0; twin.len && i < c->n_findings && !found; i++) {
 		struct pd_finding *f = &c->findings[i];
-		if (!f->metric || strcmp(f->metric, twin) ||
+		if (!f->metric || strcmp(f->metric, twin.ptr) ||
 		    !pd_scope_ref_eq(&f->scope, &v->scope) || !f->has_phase ||
 		    f->phase != d->phase)
 			continue;
-		struct pd_buf b = PD_BUF_INIT;
-		pd_buf_addf(&b, "%s %s agrees: %+.1f%%.", f->text, v->metric, d->delta_pct);
-		free(f->text);
-		f->text = pd_buf_detach(&b);
-		return 1;
+		set_text(f, "%s %s agrees: %+.1f%%.", f->text, v->metric, d->delta_pct);
+		found = 1;
 	}
-	return 0;
+	pd_buf_release(&twin);
+	return found;
+}
+
+/* The sentence of a shift finding on view v, from its delta d. */
+static char *shift_text(const struct pd_comparison *c, const struct pd_view *v,
+			const struct pd_delta *d, const struct pd_delta *post,
+			const struct pd_delta *pre)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(&b, "%s on ", v->metric);
+	scope_words(&b, v);
+	pd_buf_addf(&b, " is %.1f%% %s than the baseline %s (median ", fabs(d->delta_pct),
+		    d->delta_pct > 0 ? "higher" : "lower", phase_words(d->phase));
+	pd_unit_add(&b, d->target.median, v->unit);
+	pd_buf_adds(&b, " vs ");
+	pd_unit_add(&b, d->base.median, v->unit);
+	pd_buf_addf(&b, ", 95%% CI %+.1f%% to %+.1f%%, adjusted p %.2g)", d->ci_lo, d->ci_hi,
+		    d->p_adj);
+	if (v->scope.kind == PD_AT_SURVIVORS)
+		role_breakdown(&b, c, v, d->phase);
+	if (d == post && shifted(pre))
+		pd_buf_addf(&b, "; it was already %+.1f%% before the event", pre->delta_pct);
+	else if (d == post)
+		pd_buf_adds(&b, "; before the event the runs agreed");
+	pd_buf_addf(&b, ", a %s.", pd_verdict_name(d->verdict));
+	return pd_buf_detach(&b);
 }
 
 static void shift_finding(struct pd_comparison *c, size_t vi, int event)
@@ -185,7 +210,6 @@ static void shift_finding(struct pd_comparison *c, size_t vi, int event)
 	const struct pd_delta *post = event ? find_delta(c, vi, PD_PHASE_POST) : NULL;
 	const struct pd_delta *pre = event ? find_delta(c, vi, PD_PHASE_PRE) : NULL;
 	const struct pd_delta *d = shifted(post) ? post : find_delta(c, vi, PD_PHASE_WHOLE);
-	char where[256], a[48], b[48], roles[200] = "", also[96] = "";
 	if (!shifted(d))
 		d = event && shifted(pre) ? pre : NULL;
 	if (!d || covered(c, v->metric, pd_scope_ref_rank(&v->scope)) || corroborates(c, v, d))
@@ -197,22 +221,7 @@ static void shift_finding(struct pd_comparison *c, size_t vi, int event)
 	f->direction = d->delta_pct > 0 ? 1 : -1;
 	f->delta_pct = d->delta_pct;
 	f->value = d->target.median;
-	scope_words(where, sizeof(where), v);
-	pd_unit_format(a, sizeof(a), d->target.median, v->unit);
-	pd_unit_format(b, sizeof(b), d->base.median, v->unit);
-	if (v->scope.kind == PD_AT_SURVIVORS)
-		role_breakdown(roles, sizeof(roles), c, v, d->phase);
-	if (d == post && shifted(pre))
-		snprintf(also, sizeof(also), "; it was already %+.1f%% before the event",
-			 pre->delta_pct);
-	else if (d == post)
-		snprintf(also, sizeof(also), "; before the event the runs agreed");
-	set_text(f,
-		 "%s on %s is %.1f%% %s than the baseline %s (median %s vs %s, 95%% CI %+.1f%% "
-		 "to %+.1f%%, adjusted p %.2g)%s%s, a %s.",
-		 v->metric, where, fabs(d->delta_pct), d->delta_pct > 0 ? "higher" : "lower",
-		 phase_words(d->phase), a, b, d->ci_lo, d->ci_hi, d->p_adj, roles, also,
-		 pd_verdict_name(d->verdict));
+	f->text = shift_text(c, v, d, post, pre);
 }
 
 static void shift_findings(struct pd_comparison *c)
@@ -268,20 +277,20 @@ static void lingering_finding(struct pd_comparison *c)
 	f->has_phase = 1, f->phase = PD_PHASE_POST;
 	f->direction = 1;
 	f->value = post.median;
-	char held[160];
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(&b,
+		    "The removed node %s still holds %.0f established connections after it "
+		    "left the cluster (median from %.0f s, range %.0f to %.0f) and ",
+		    v->nodes, post.median, w->start_s, post.min, post.max);
 	if (until >= c->length_s - 2 * v->step_s)
-		snprintf(held, sizeof(held),
-			 "still has %.0f or more at the end of the run, %.0f s after its "
-			 "failover at %.0f s",
-			 PD_LINGER_MIN, until - e, e);
+		pd_buf_addf(&b,
+			    "still has %.0f or more at the end of the run, %.0f s after its "
+			    "failover at %.0f s.",
+			    PD_LINGER_MIN, until - e, e);
 	else
-		snprintf(held, sizeof(held),
-			 "keeps %.0f or more for %.0f s after its failover at %.0f s",
-			 PD_LINGER_MIN, until - e, e);
-	set_text(f,
-		 "The removed node %s still holds %.0f established connections after it left "
-		 "the cluster (median from %.0f s, range %.0f to %.0f) and %s.",
-		 v->nodes, post.median, w->start_s, post.min, post.max, held);
+		pd_buf_addf(&b, "keeps %.0f or more for %.0f s after its failover at %.0f s.",
+			    PD_LINGER_MIN, until - e, e);
+	f->text = pd_buf_detach(&b);
 }
 
 static const struct pd_kpi *throughput_kpi(const struct pd_run *run)
@@ -314,15 +323,13 @@ static double removed_share(const struct pd_comparison *c)
 
 /* What the target's KPI leaves out when it does not count the removed node, and which of
  * perfrunner's three rules (analyze/kpi.c) reproduces it. */
-static void kpi_explain(char *out, size_t n, const struct pd_comparison *c, long vi,
+static void kpi_explain(struct pd_buf *out, const struct pd_comparison *c, long vi,
 			double series, double kpi)
 {
 	double share = removed_share(c), e = c->tb_target.event_s;
 	const struct pd_run *t = c->target;
-	struct pd_buf b = PD_BUF_INIT;
 	struct pd_kpi_rules rules;
 	size_t n1ql = 0;
-	out[0] = '\0';
 	if (vi < 0 || !c->has_event || isnan(share))
 		return;
 	const struct pd_view *v = &c->views[vi];
@@ -335,13 +342,11 @@ static void kpi_explain(char *out, size_t n, const struct pd_comparison *c, long
 									     c->tb_target.node),
 			       .n_active = n1ql ? n1ql - 1 : 0};
 	pd_kpi_reconcile(&rules, &in, kpi, c->threshold_pct);
-	pd_buf_addf(&b,
+	pd_buf_addf(out,
 		    " The requests that %s served before its failover at %.0f s (%.0f%% of the "
 		    "query load then, by cbq-engine CPU) come to %.0f req/s over the run.",
 		    c->tb_target.node, e, 100 * share, in.removed);
-	pd_kpi_describe(&b, &rules);
-	snprintf(out, n, "%s", b.ptr);
-	pd_buf_release(&b);
+	pd_kpi_describe(out, &rules);
 }
 
 static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
@@ -350,7 +355,6 @@ static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
 	const struct pd_kpi *k = throughput_kpi(run);
 	struct pd_estimate thr = pd_series_throughput(run, tb);
 	long vi = find_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0);
-	char why[1024];
 	if (!k || !thr.ok || thr.value <= 0)
 		return;
 	double diff = 100 * (k->value - thr.value) / thr.value;
@@ -362,13 +366,38 @@ static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
 	f->direction = diff > 0 ? 1 : -1;
 	f->delta_pct = diff;
 	f->value = k->value;
-	kpi_explain(why, sizeof(why), c, run == c->target ? vi : -1, thr.value, k->value);
-	set_text(f,
-		 "The %s's reported throughput KPI %s = %.1f is %.1f%% %s the cluster-wide "
-		 "query rate of its own series (%.0f req/s over the run): it does not count "
-		 "every query node.%s",
-		 who, k->metric, k->value, fabs(diff), diff < 0 ? "below" : "above", thr.value,
-		 why);
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(&b,
+		    "The %s's reported throughput KPI %s = %.1f is %.1f%% %s the cluster-wide "
+		    "query rate of its own series (%.0f req/s over the run): it does not count "
+		    "every query node.",
+		    who, k->metric, k->value, fabs(diff), diff < 0 ? "below" : "above",
+		    thr.value);
+	kpi_explain(&b, c, run == c->target ? vi : -1, thr.value, k->value);
+	f->text = pd_buf_detach(&b);
+}
+
+/* The grid point of the lowest target value in the 120 s from grid point e on. */
+static size_t lowest_after(const struct pd_view *v, size_t e)
+{
+	size_t lo = e;
+	for (size_t i = e; i < v->n && (double)(i - e) * v->step_s <= 120; i++)
+		if (!isnan(v->target[i]) &&
+		    (isnan(v->target[lo]) || v->target[i] < v->target[lo]))
+			lo = i;
+	return lo;
+}
+
+/* The first grid point from lo on that starts three target values within thr (a
+ * fraction) of ref, or 0 when there is none. */
+static size_t recovered_at(const struct pd_view *v, size_t lo, double ref, double thr)
+{
+	for (size_t i = lo; i + 2 < v->n; i++)
+		if (fabs(v->target[i] / ref - 1) <= thr &&
+		    fabs(v->target[i + 1] / ref - 1) <= thr &&
+		    fabs(v->target[i + 2] / ref - 1) <= thr)
+			return i;
+	return 0;
 }
 
 static void recovery_finding(struct pd_comparison *c)
@@ -379,39 +408,32 @@ static void recovery_finding(struct pd_comparison *c)
 	const struct pd_view *v = &c->views[vi];
 	double ref = window_summary(v, v->base, &c->windows[PD_PHASE_WHOLE]).median,
 	       thr = c->threshold_pct / 100;
-	size_t e = (size_t)ceil(c->tb_target.event_s / v->step_s), lo = e, rec = 0;
-	for (size_t i = e; i < v->n && (double)(i - e) * v->step_s <= 120; i++)
-		if (!isnan(v->target[i]) &&
-		    (isnan(v->target[lo]) || v->target[i] < v->target[lo]))
-			lo = i;
+	size_t lo = lowest_after(v, (size_t)ceil(c->tb_target.event_s / v->step_s)), rec;
 	if (!(ref > 0) || isnan(v->target[lo]) || v->target[lo] >= ref * (1 - thr))
 		return;
-	for (size_t i = lo; i + 2 < v->n && !rec; i++)
-		if (fabs(v->target[i] / ref - 1) <= thr &&
-		    fabs(v->target[i + 1] / ref - 1) <= thr &&
-		    fabs(v->target[i + 2] / ref - 1) <= thr)
-			rec = i;
+	rec = recovered_at(v, lo, ref, thr);
 	double dip = 100 * (v->target[lo] - ref) / ref;
 	struct pd_finding *f = add(c, PD_FIND_RECOVERY, v, vi, dip / c->threshold_pct);
 	f->has_phase = 1, f->phase = PD_PHASE_TRANSIENT;
 	f->direction = -1;
 	f->delta_pct = dip;
-	char back[120];
-	if (rec) {
+	if (rec)
 		f->value = (double)rec * v->step_s - c->tb_target.event_s;
-		snprintf(back, sizeof(back),
-			 "was back within %.0f%% of it %.0f s after the event",
-			 c->threshold_pct, f->value);
-	} else {
-		snprintf(back, sizeof(back), "had not come back within %.0f%% of it by the end",
-			 c->threshold_pct);
-	}
-	set_text(f,
-		 "Query throughput (n1ql_stats/query_requests) dipped %.1f%% below the "
-		 "baseline's median at the %s (to %.0f req/s at %.0f s, baseline %.0f req/s) "
-		 "and %s.",
-		 -dip, pd_event_type_name(c->tb_target.event), v->target[lo],
-		 (double)lo * v->step_s, ref, back);
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(
+		&b,
+		"Query throughput (n1ql_stats/query_requests) dipped %.1f%% below the "
+		"baseline's median at the %s (to %.0f req/s at %.0f s, baseline %.0f req/s) "
+		"and ",
+		-dip, pd_event_type_name(c->tb_target.event), v->target[lo],
+		(double)lo * v->step_s, ref);
+	if (rec)
+		pd_buf_addf(&b, "was back within %.0f%% of it %.0f s after the event.",
+			    c->threshold_pct, f->value);
+	else
+		pd_buf_addf(&b, "had not come back within %.0f%% of it by the end.",
+			    c->threshold_pct);
+	f->text = pd_buf_detach(&b);
 }
 
 /* Samples missing on a live node: three or more in a row (a hole of 4 intervals), or a
@@ -442,16 +464,16 @@ static void gap_finding(struct pd_comparison *c, const struct pd_run *run,
 	if (!count)
 		return;
 	struct pd_finding *f = add(c, PD_FIND_DATA_GAP, NULL, -1, (double)count);
-	char scope[300];
+	struct pd_buf name = PD_BUF_INIT;
 	pd_scope_ref_set(&f->scope, worst->server ? PD_AT_NODE : PD_AT_CLUSTER, 0,
 			 worst->server);
-	snprintf(scope, sizeof(scope), "%s/%s", worst->collector, worst->metric);
-	f->metric = pd_xstrdup(scope);
+	pd_buf_addf(&name, "%s/%s", worst->collector, worst->metric);
+	f->metric = pd_buf_detach(&name);
 	f->value = (double)count;
 	set_text(f,
 		 "The %s misses samples on live nodes: %zu series lack three or more samples "
 		 "in a row or stop early; the longest hole is %.0f s in %s%s%s.",
-		 who, count, (double)worst_ms / 1000, scope, worst->server ? " on " : "",
+		 who, count, (double)worst_ms / 1000, f->metric, worst->server ? " on " : "",
 		 worst->server ? worst->server : "");
 }
 

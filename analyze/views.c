@@ -1,4 +1,5 @@
 #include "compare_impl.h"
+#include "../core/buf.h"
 #include "../core/xalloc.h"
 
 #include <fnmatch.h>
@@ -72,7 +73,6 @@ struct matching {
 static void match_nodes(struct pd_comparison *c, struct matching *m)
 {
 	const struct pd_run *b = c->base, *t = c->target;
-	char line[256];
 	m->base = pd_xcalloc(t->n_nodes + 1, sizeof(*m->base));
 	m->removed = -1;
 	for (size_t i = 0; i < t->n_nodes; i++) {
@@ -82,32 +82,38 @@ static void match_nodes(struct pd_comparison *c, struct matching *m)
 				m->base[i] = &b->nodes[k];
 		if (c->tb_target.event != PD_EVENT_NONE && !strcmp(tn->host, c->tb_target.node))
 			m->removed = (long)i;
-		snprintf(line, sizeof(line), "%s: %s %s %s%s", tn->role,
-			 m->base[i] ? m->base[i]->host : "-",
-			 m->base[i] ? "matches" : "(none) for", tn->host,
-			 m->removed == (long)i ? " (removed)" : "");
-		pd_strv_add(&c->matching, line);
+		pd_strv_addf(&c->matching, "%s: %s %s %s%s", tn->role,
+			     m->base[i] ? m->base[i]->host : "-",
+			     m->base[i] ? "matches" : "(none) for", tn->host,
+			     m->removed == (long)i ? " (removed)" : "");
 	}
 	for (size_t k = 0; k < b->n_nodes; k++) {
 		int used = 0;
 		for (size_t i = 0; i < t->n_nodes; i++)
 			used |= m->base[i] == &b->nodes[k];
-		if (!used) {
-			snprintf(line, sizeof(line), "%s: %s only in the baseline",
-				 b->nodes[k].role, b->nodes[k].host);
-			pd_strv_add(&c->matching, line);
-		}
+		if (!used)
+			pd_strv_addf(&c->matching, "%s: %s only in the baseline",
+				     b->nodes[k].role, b->nodes[k].host);
 	}
 }
 
-static int wanted(const struct pd_compare_opts *opts, const char *name)
+/* "collector/metric" of s (caller frees). */
+static char *metric_name(const struct pd_series *s)
 {
-	if (!opts->n_metric_globs)
-		return 1;
-	for (size_t i = 0; i < opts->n_metric_globs; i++)
-		if (fnmatch(opts->metric_globs[i], name, 0) == 0)
-			return 1;
-	return 0;
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(&b, "%s/%s", s->collector, s->metric);
+	return pd_buf_detach(&b);
+}
+
+/* Whether s's metric is one the --metrics globs ask for. */
+static int wanted(const struct pd_compare_opts *opts, const struct pd_series *s)
+{
+	char *name = metric_name(s);
+	int yes = !opts->n_metric_globs;
+	for (size_t i = 0; i < opts->n_metric_globs && !yes; i++)
+		yes = fnmatch(opts->metric_globs[i], name, 0) == 0;
+	free(name);
+	return yes;
 }
 
 static struct pd_view *new_view(struct pd_comparison *c, const struct pd_series *s,
@@ -116,10 +122,8 @@ static struct pd_view *new_view(struct pd_comparison *c, const struct pd_series 
 	PD_GROW(c->views, c->cap_views, c->n_views + 1);
 	struct pd_view *v = &c->views[c->n_views++];
 	size_t n = (size_t)(c->length_s / c->step_s) + 1;
-	char name[256];
 	memset(v, 0, sizeof(*v));
-	snprintf(name, sizeof(name), "%s/%s", s->collector, s->metric);
-	v->metric = pd_xstrdup(name);
+	v->metric = metric_name(s);
 	pd_scope_ref_copy(&v->scope, scope);
 	v->nodes = pd_xstrdup("");
 	v->unit = s->unit;
@@ -264,19 +268,15 @@ static int skipped(const struct pd_series *s)
 static void note_base_only(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	const struct pd_run *b = c->base;
-	char line[300];
 	for (size_t i = 0; i < b->n_series; i++) {
 		const struct pd_series *s = b->series[i];
 		if (i && !strcmp(s->collector, b->series[i - 1]->collector) &&
 		    !strcmp(s->metric, b->series[i - 1]->metric))
 			continue;
-		snprintf(line, sizeof(line), "%s/%s", s->collector, s->metric);
-		if (!skipped(s) && wanted(opts, line) &&
-		    !find_group(c->target, s->collector, s->metric).n) {
-			snprintf(line, sizeof(line), "%s/%s: only in the baseline",
-				 s->collector, s->metric);
-			pd_strv_add(&c->matching, line);
-		}
+		if (!skipped(s) && wanted(opts, s) &&
+		    !find_group(c->target, s->collector, s->metric).n)
+			pd_strv_addf(&c->matching, "%s/%s: only in the baseline", s->collector,
+				     s->metric);
 	}
 }
 
@@ -284,7 +284,6 @@ void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	const struct pd_run *t = c->target;
 	struct builder b = {c, {NULL, -1}, (int64_t)llround(c->step_s * 1000), NULL, NULL};
-	char name[300];
 	match_nodes(c, &b.m);
 	b.tmp = pd_xmalloc(((size_t)(c->length_s / c->step_s) + 1) * sizeof(double));
 	b.idx = pd_xmalloc((t->n_nodes + 1) * sizeof(*b.idx));
@@ -293,8 +292,7 @@ void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 		if (i && !strcmp(s->collector, t->series[i - 1]->collector) &&
 		    !strcmp(s->metric, t->series[i - 1]->metric))
 			continue; /* one pass per (collector, metric) group */
-		snprintf(name, sizeof(name), "%s/%s", s->collector, s->metric);
-		if (skipped(s) || !wanted(opts, name))
+		if (skipped(s) || !wanted(opts, s))
 			continue;
 		struct group tg = find_group(t, s->collector, s->metric);
 		struct group bg = find_group(c->base, s->collector, s->metric);

@@ -82,18 +82,18 @@ const char *pd_unit_name(enum pd_unit u)
 	return names[u];
 }
 
-void pd_unit_format(char *out, size_t n, double v, enum pd_unit u)
+void pd_unit_add(struct pd_buf *out, double v, enum pd_unit u)
 {
 	if (u == PD_UNIT_BYTES && fabs(v) >= 1 << 30)
-		snprintf(out, n, "%.2f GiB", v / (1 << 30));
+		pd_buf_addf(out, "%.2f GiB", v / (1 << 30));
 	else if (u == PD_UNIT_BYTES)
-		snprintf(out, n, "%.1f MiB", v / (1 << 20));
+		pd_buf_addf(out, "%.1f MiB", v / (1 << 20));
 	else if (u == PD_UNIT_PERCENT)
-		snprintf(out, n, "%.1f%%", v);
+		pd_buf_addf(out, "%.1f%%", v);
 	else if (u == PD_UNIT_PER_SEC || u == PD_UNIT_BYTES_PER_SEC || u == PD_UNIT_MS)
-		snprintf(out, n, fabs(v) < 100 ? "%.2f %s" : "%.0f %s", v, pd_unit_name(u));
+		pd_buf_addf(out, fabs(v) < 100 ? "%.2f %s" : "%.0f %s", v, pd_unit_name(u));
 	else
-		snprintf(out, n, fabs(v) < 100 ? "%.1f" : "%.0f", v);
+		pd_buf_addf(out, fabs(v) < 100 ? "%.1f" : "%.0f", v);
 }
 
 enum pd_unit pd_unit_of(const char *collector, const char *metric)

@@ -66,8 +66,9 @@ enum pd_unit {
 	PD_UNIT_MS
 };
 const char *pd_unit_name(enum pd_unit u); /* "", "%", "B", "count", "/s", "B/s", "ms" */
-/* Writes v with its unit for a reader: "2.04 GiB", "288.0%", "3876/s", "71". */
-void pd_unit_format(char *out, size_t n, double v, enum pd_unit u);
+struct pd_buf;
+/* Appends v with its unit for a reader: "2.04 GiB", "288.0%", "3876 /s", "71". */
+void pd_unit_add(struct pd_buf *out, double v, enum pd_unit u);
 /* The unit a collector's metric is measured in, from its name. */
 enum pd_unit pd_unit_of(const char *collector, const char *metric);
 

@@ -370,17 +370,19 @@ static int cmp_delta(const void *a, const void *b)
 static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const struct pd_delta *d)
 {
 	const struct pd_view *v = &c->views[d->view];
-	char x[48], y[48];
-	pd_unit_format(x, sizeof(x), d->base.median, v->unit);
-	pd_unit_format(y, sizeof(y), d->target.median, v->unit);
+	struct pd_buf x = PD_BUF_INIT, y = PD_BUF_INIT;
+	pd_unit_add(&x, d->base.median, v->unit);
+	pd_unit_add(&y, d->target.median, v->unit);
 	pd_buf_adds(b, "<tr><td>");
 	esc(b, v->metric);
 	pd_buf_adds(b, "</td><td>");
 	esc(b, v->scope.name);
 	pd_buf_addf(b, "</td><td>%s</td><td class=\"n\">", pd_phase_name(d->phase));
-	esc(b, x);
+	esc(b, x.ptr);
 	pd_buf_adds(b, "</td><td class=\"n\">");
-	esc(b, y);
+	esc(b, y.ptr);
+	pd_buf_release(&x);
+	pd_buf_release(&y);
 	if (isnan(d->delta_pct))
 		pd_buf_adds(b, "</td><td class=\"n\">-</td><td class=\"n\">-");
 	else

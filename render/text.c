@@ -70,6 +70,15 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 		pd_buf_adds(b, "none\n");
 }
 
+/* Appends v with its unit, escaped for the markup. */
+static void esc_unit(struct pd_buf *b, const struct markup *m, double v, enum pd_unit u)
+{
+	struct pd_buf x = PD_BUF_INIT;
+	pd_unit_add(&x, v, u);
+	m->esc(b, x.ptr);
+	pd_buf_release(&x);
+}
+
 /* The regressions and improvements at the broadest scopes, as a table. */
 static void table(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c)
 {
@@ -77,7 +86,6 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 	for (size_t i = 0; i < c->n_deltas; i++) {
 		const struct pd_delta *d = &c->deltas[i];
 		const struct pd_view *v = &c->views[d->view];
-		char x[48], y[48];
 		if ((d->verdict != PD_VERDICT_REGRESSION &&
 		     d->verdict != PD_VERDICT_IMPROVEMENT) ||
 		    v->scope.kind == PD_AT_NODE || d->phase == PD_PHASE_TRANSIENT)
@@ -87,16 +95,14 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 				    "\n%smetric%sscope%sphase%sbaseline → target%schange%s%s",
 				    m->th_open, m->th_sep, m->th_sep, m->th_sep, m->th_sep,
 				    m->th_close, m->rule);
-		pd_unit_format(x, sizeof(x), d->base.median, v->unit);
-		pd_unit_format(y, sizeof(y), d->target.median, v->unit);
 		pd_buf_adds(b, m->td_open);
 		m->esc(b, v->metric);
 		pd_buf_adds(b, m->td_sep);
 		m->esc(b, v->scope.name);
 		pd_buf_addf(b, "%s%s%s", m->td_sep, pd_phase_name(d->phase), m->td_sep);
-		m->esc(b, x);
+		esc_unit(b, m, d->base.median, v->unit);
 		pd_buf_adds(b, " → ");
-		m->esc(b, y);
+		esc_unit(b, m, d->target.median, v->unit);
 		pd_buf_addf(b, "%s%+.1f%% (%s)%s", m->td_sep, d->delta_pct,
 			    pd_verdict_name(d->verdict), m->td_close);
 	}
@@ -146,12 +152,12 @@ static void junit_findings(struct pd_buf *b, const struct pd_comparison *c)
 		    c->n_findings, fails, errors);
 	for (size_t i = 0; i < c->n_findings; i++) {
 		const struct pd_finding *f = &c->findings[i];
-		char name[400];
-		snprintf(name, sizeof(name), "%02zu %s %s %s", i + 1,
-			 pd_finding_kind_name(f->kind), f->metric ? f->metric : "",
-			 f->scope.name ? f->scope.name : "");
+		struct pd_buf name = PD_BUF_INIT;
+		pd_buf_addf(&name, "%02zu %s %s %s", i + 1, pd_finding_kind_name(f->kind),
+			    f->metric ? f->metric : "", f->scope.name ? f->scope.name : "");
 		pd_buf_adds(b, "    <testcase classname=\"perfdelta.findings\"");
-		attr(b, "name", name);
+		attr(b, "name", name.ptr);
+		pd_buf_release(&name);
 		pd_buf_adds(b, ">");
 		const char *tag = f->kind == PD_FIND_NOT_COMPARABLE ? "error"
 				  : finding_fails(c, f)             ? "failure"
@@ -179,24 +185,25 @@ static void junit_deltas(struct pd_buf *b, const struct pd_comparison *c)
 	for (size_t i = 0; i < c->n_deltas; i++) {
 		const struct pd_delta *d = &c->deltas[i];
 		const struct pd_view *v = &c->views[d->view];
-		char name[400], msg[200];
-		snprintf(name, sizeof(name), "%s %s", v->scope.name, pd_phase_name(d->phase));
-		snprintf(msg, sizeof(msg),
-			 "median %+.1f%% (95%% CI %+.1f%% to %+.1f%%, p %.2g): %s",
-			 d->delta_pct, d->ci_lo, d->ci_hi, d->p_adj,
-			 pd_verdict_name(d->verdict));
+		struct pd_buf name = PD_BUF_INIT, msg = PD_BUF_INIT;
+		pd_buf_addf(&name, "%s %s", v->scope.name, pd_phase_name(d->phase));
+		pd_buf_addf(&msg, "median %+.1f%% (95%% CI %+.1f%% to %+.1f%%, p %.2g): %s",
+			    d->delta_pct, d->ci_lo, d->ci_hi, d->p_adj,
+			    pd_verdict_name(d->verdict));
 		pd_buf_adds(b, "    <testcase");
 		attr(b, "classname", v->metric);
-		attr(b, "name", name);
+		attr(b, "name", name.ptr);
 		if (d->verdict == PD_VERDICT_REGRESSION) {
 			pd_buf_adds(b, "><failure type=\"regression\"");
-			attr(b, "message", msg);
+			attr(b, "message", msg.ptr);
 			pd_buf_adds(b, "/></testcase>\n");
 		} else {
 			pd_buf_adds(b, "><system-out>");
-			pd_esc_xml(b, msg);
+			pd_esc_xml(b, msg.ptr);
 			pd_buf_adds(b, "</system-out></testcase>\n");
 		}
+		pd_buf_release(&name);
+		pd_buf_release(&msg);
 	}
 	pd_buf_adds(b, "  </testsuite>\n");
 }
@@ -206,10 +213,11 @@ void pd_junit_xml(struct pd_buf *out, const struct pd_comparison *c,
 {
 	pd_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
 	attr(out, "name", "perfdelta");
-	char what[600];
-	snprintf(what, sizeof(what), "%s against %s: %s", labels->target, labels->base,
-		 pd_verdict_name(c->verdict));
-	attr(out, "description", what);
+	struct pd_buf what = PD_BUF_INIT;
+	pd_buf_addf(&what, "%s against %s: %s", labels->target, labels->base,
+		    pd_verdict_name(c->verdict));
+	attr(out, "description", what.ptr);
+	pd_buf_release(&what);
 	pd_buf_adds(out, ">\n");
 	junit_findings(out, c);
 	junit_deltas(out, c);

@@ -145,6 +145,41 @@ START_TEST(test_compare_is_deterministic)
 }
 END_TEST
 
+/* A baseline scaled by 1e-300 makes every change of net/ESTABLISHED a number of some 300
+ * digits: the survivors finding still names every role with its whole number, and what
+ * it was before the event (the per-role list once overflowed a 200-byte array, and the
+ * "already" clause was cut at 96 bytes). */
+START_TEST(test_compare_long_numbers_are_whole_in_the_sentence)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	for (size_t i = 0; i < a->n_series; i++)
+		if (!strcmp(a->series[i]->collector, "net") &&
+		    !strcmp(a->series[i]->metric, "ESTABLISHED"))
+			for (size_t k = 0; k < a->series[i]->n; k++)
+				a->series[i]->v[k] *= 1e-300;
+	struct pd_comparison *c = compare(a, b);
+	const struct pd_finding *f =
+		finding(c, PD_FIND_POST_EVENT_MISMATCH, "net/ESTABLISHED", "survivors");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_double_gt(f->delta_pct, 1e300);
+	/* "%+.1f" of a number above 1e300 has more than 300 digits before the point */
+	const char *kv = strstr(f->text, " (kv +"), *n1ql = strstr(f->text, ", n1ql +");
+	const char *index = strstr(f->text, ", index +");
+	ck_assert_msg(kv && n1ql && index, "roles missing: %s", f->text);
+	ck_assert_uint_gt(strspn(kv + 6, "0123456789"), 300);
+	ck_assert_uint_gt(strspn(n1ql + 8, "0123456789"), 300);
+	ck_assert_uint_gt(strspn(index + 9, "0123456789"), 300);
+	const char *already = strstr(f->text, "; it was already +");
+	ck_assert_msg(already != NULL, "%s", f->text);
+	ck_assert_uint_gt(strspn(already + 18, "0123456789"), 300);
+	ck_assert_msg(strstr(already, "% before the event, a regression.") != NULL, "%s",
+		      already);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 /* Verdicts with threshold 5 %, alpha 0.05, up is worse (hand-made cases). */
 START_TEST(test_verdict_rules)
 {
@@ -177,6 +212,7 @@ Suite *pd_suite_compare(void)
 	tcase_add_test(tc, test_compare_aa_finds_nothing);
 	tcase_add_test(tc, test_compare_clean_failover_leaves_no_residue);
 	tcase_add_test(tc, test_compare_is_deterministic);
+	tcase_add_test(tc, test_compare_long_numbers_are_whole_in_the_sentence);
 	suite_add_tcase(s, tc);
 	return s;
 }
