@@ -223,6 +223,8 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 			err, PD_ECOMPARE,
 			"cannot compare: a run has fewer than two samples per series");
 	c->step_s = (double)step / 1000;
+	c->thr_base = pd_facts_throughput(c->base, &c->tb_base);
+	c->thr_target = pd_facts_throughput(c->target, &c->tb_target);
 	align_events(c);
 	/* shifted, the target's phases are the frame; else the longer run's */
 	int64_t target_ms = c->tb_target.end_ms - c->tb_target.t0_ms;

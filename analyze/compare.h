@@ -5,6 +5,7 @@
 #ifndef PD_COMPARE_H
 #define PD_COMPARE_H
 
+#include "facts.h"
 #include "stats.h"
 #include "timebase.h"
 #include "../core/err.h"
@@ -22,6 +23,10 @@ enum pd_verdict {
 	PD_VERDICT_NOT_COMPARABLE
 };
 const char *pd_verdict_name(enum pd_verdict v); /* "same", "improvement", ... */
+
+/* What a test report (JUnit) makes of a delta or a finding: decided in analyze/, read by
+ * the writer. */
+enum pd_outcome { PD_OUTCOME_PASS, PD_OUTCOME_FAIL, PD_OUTCOME_ERROR };
 
 enum pd_finding_kind {
 	PD_FIND_NOT_COMPARABLE,
@@ -94,6 +99,7 @@ struct pd_delta {
 	double ci_lo, ci_hi;
 	double p_value, p_adj;
 	enum pd_verdict verdict;
+	enum pd_outcome outcome; /* FAIL for a regression */
 };
 
 struct pd_finding {
@@ -102,12 +108,14 @@ struct pd_finding {
 	struct pd_scope_ref scope; /* PD_AT_NONE likewise */
 	int has_phase;
 	enum pd_phase phase;
-	int direction;    /* +1 up, -1 down, 0 none */
-	double delta_pct; /* NaN when none */
-	double value;     /* NaN when none */
-	double score;     /* higher first */
-	long view;        /* the view that shows it, or -1 */
-	char *text;       /* one sentence with the numbers, to paste */
+	int direction;           /* +1 up, -1 down, 0 none */
+	double delta_pct;        /* NaN when none */
+	double value;            /* NaN when none */
+	double score;            /* higher first */
+	long view;               /* the view that shows it, or -1 */
+	char *text;              /* one sentence with the numbers, to paste */
+	enum pd_outcome outcome; /* FAIL: a change the worse way or lingering connections;
+				    ERROR: the runs are not comparable */
 };
 
 /* A per-metric threshold: metrics matching glob (fnmatch) use pct. */
@@ -138,7 +146,8 @@ struct pd_compare_opts {
 struct pd_comparison {
 	const struct pd_run *base, *target; /* borrowed */
 	struct pd_timebase tb_base, tb_target;
-	double step_s; /* the common grid */
+	struct pd_estimate thr_base, thr_target; /* pd_facts_throughput of each run */
+	double step_s;                           /* the common grid */
 	double length_s;
 	/* where the baseline's grid starts: its t0, or later by base_shift_s when both runs
 	 * have an event, so that the two events fall on the same grid point */

@@ -154,6 +154,8 @@ static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
 		d->verdict =
 			pd_verdict_of(d->delta_pct, d->ci_lo, d->ci_hi, d->p_adj, opts->alpha,
 				      pd_compare_threshold(opts, v->metric), v->worse);
+		d->outcome =
+			d->verdict == PD_VERDICT_REGRESSION ? PD_OUTCOME_FAIL : PD_OUTCOME_PASS;
 	}
 	free(p);
 	free(adj);

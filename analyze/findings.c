@@ -350,10 +350,9 @@ static void kpi_explain(struct pd_buf *out, const struct pd_comparison *c, long 
 }
 
 static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
-			const struct pd_timebase *tb, const char *who)
+			struct pd_estimate thr, const char *who)
 {
 	const struct pd_kpi *k = throughput_kpi(run);
-	struct pd_estimate thr = pd_series_throughput(run, tb);
 	long vi = find_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0);
 	if (!k || !thr.ok || thr.value <= 0)
 		return;
@@ -502,17 +501,38 @@ static int cmp_finding(const void *a, const void *b)
 	return cmp_str0(x->text, y->text);
 }
 
+/* A change the worse way and connections left behind fail; runs that cannot be compared
+ * are an error. */
+static enum pd_outcome outcome(const struct pd_comparison *c, const struct pd_finding *f)
+{
+	const struct pd_view *v = f->view >= 0 ? &c->views[f->view] : NULL;
+	switch (f->kind) {
+	case PD_FIND_NOT_COMPARABLE:
+		return PD_OUTCOME_ERROR;
+	case PD_FIND_LINGERING:
+		return PD_OUTCOME_FAIL;
+	case PD_FIND_POST_EVENT_MISMATCH:
+	case PD_FIND_METRIC_SHIFT:
+		return v && (f->delta_pct > 0) == (v->worse > 0) ? PD_OUTCOME_FAIL
+								 : PD_OUTCOME_PASS;
+	default:
+		return PD_OUTCOME_PASS;
+	}
+}
+
 void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	(void)opts;
 	reason_findings(c);
 	shift_findings(c);
 	lingering_finding(c);
-	kpi_finding(c, c->target, &c->tb_target, "target");
-	kpi_finding(c, c->base, &c->tb_base, "baseline");
+	kpi_finding(c, c->target, c->thr_target, "target");
+	kpi_finding(c, c->base, c->thr_base, "baseline");
 	recovery_finding(c);
 	gap_finding(c, c->base, &c->tb_base, "baseline");
 	gap_finding(c, c->target, &c->tb_target, "target");
+	for (size_t i = 0; i < c->n_findings; i++)
+		c->findings[i].outcome = outcome(c, &c->findings[i]);
 	if (c->n_findings > 1)
 		qsort(c->findings, c->n_findings, sizeof(*c->findings), cmp_finding);
 }

@@ -1,4 +1,5 @@
 #include "story.h"
+#include "facts.h"
 #include "normalize.h"
 #include "stats.h"
 #include "../core/xalloc.h"
@@ -331,8 +332,8 @@ void pd_story_kpi_change(struct pd_kpi_change *out, const struct pd_run *base,
 	const struct pd_kpi *kt = pd_story_throughput_kpi(target);
 	memset(out, 0, sizeof(*out));
 	out->kpi_pct = out->served_pct = NAN;
-	out->base_served = pd_series_throughput(base, tb_base);
-	out->target_served = pd_series_throughput(target, tb_target);
+	out->base_served = pd_facts_throughput(base, tb_base);
+	out->target_served = pd_facts_throughput(target, tb_target);
 	if (out->base_served.ok && out->target_served.ok && out->base_served.value > 0)
 		out->served_pct = pct_change(out->base_served.value, out->target_served.value);
 	out->base_id = kb ? kb->metric : NULL;
@@ -382,7 +383,7 @@ void pd_story_closed_loop(struct pd_closed_loop *out, const struct pd_run *run,
 {
 	const struct pd_series *lat =
 		pd_run_series(run, "n1ql_stats", "query_avg_req_time", NULL);
-	struct pd_estimate served = pd_series_throughput(run, tb);
+	struct pd_estimate served = pd_facts_throughput(run, tb);
 	memset(out, 0, sizeof(*out));
 	out->tol_pct = tol_pct;
 	out->n1ql_workers = ini_count(&run->test, "access", "n1ql_workers", 0);

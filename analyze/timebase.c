@@ -315,17 +315,3 @@ int pd_timebase_resolve(struct pd_timebase *out, const struct pd_run *run,
 		describe_agreement(out, run);
 	return 0;
 }
-
-struct pd_estimate pd_series_throughput(const struct pd_run *run, const struct pd_timebase *tb)
-{
-	const struct pd_series *s = pd_run_series(run, "n1ql_stats", "query_requests", NULL);
-	struct pd_estimate e = {0, 0};
-	double sum = 0;
-	size_t n = 0;
-	for (size_t i = 0; s && i < s->n; i++)
-		if (s->t_ms[i] >= tb->t0_ms && s->t_ms[i] <= tb->end_ms)
-			sum += s->v[i], n++;
-	if (n)
-		e = (struct pd_estimate){1, sum / (double)n};
-	return e;
-}

@@ -62,8 +62,4 @@ int pd_timebase_resolve(struct pd_timebase *out, const struct pd_run *run,
 /* Rounds an offset in seconds to the 15-minute grid of real time zones. */
 int64_t pd_offset_round(double offset_s);
 
-/* The mean of n1ql_stats/query_requests over the phase (the series' view of the
- * throughput KPI); ok = 0 when the run has no such series. */
-struct pd_estimate pd_series_throughput(const struct pd_run *run, const struct pd_timebase *tb);
-
 #endif

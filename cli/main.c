@@ -763,7 +763,7 @@ static int cmd_inspect(const struct opts *o)
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_run *run = NULL;
 	struct pd_buf out = PD_BUF_INIT;
-	struct pd_timebase tb;
+	struct pd_facts facts;
 	if (o->n_args != 1)
 		return usage_error("%s", "inspect needs one run bundle: perfdelta inspect RUN");
 	if (o->cmp.time_base.has_event_time || o->cmp.time_base.has_utc_offset)
@@ -773,14 +773,15 @@ static int cmd_inspect(const struct opts *o)
 				   "--console-utc-offset");
 	if (pd_bundle_load(&run, o->args[0], &o->lim, &err) < 0)
 		return report_error(&err);
-	if (pd_timebase_resolve(&tb, run, &o->cmp.time, &err) < 0) {
+	if (pd_facts_of(&facts, run, &o->cmp.time, &err) < 0) {
 		pd_run_free(run);
 		return report_error(&err);
 	}
 	if (o->json)
-		pd_inspect_json(&out, run, &tb);
+		pd_inspect_json(&out, run, &facts);
 	else
-		pd_inspect_text(&out, run, &tb);
+		pd_inspect_text(&out, run, &facts);
+	pd_facts_release(&facts);
 	fwrite(out.ptr, 1, out.len, stdout);
 	pd_buf_release(&out);
 	pd_run_free(run);

@@ -187,9 +187,8 @@ static void nodes_cell(struct pd_buf *b, const struct pd_run *run, const char *r
 		pd_buf_adds(b, "- (no spec)");
 }
 
-static void kpis_cell(struct pd_buf *b, const struct pd_run *run, const struct pd_timebase *tb)
+static void kpis_cell(struct pd_buf *b, const struct pd_run *run, struct pd_estimate thr)
 {
-	struct pd_estimate thr = pd_series_throughput(run, tb);
 	for (size_t i = 0; i < run->n_kpis; i++) {
 		esc(b, run->kpis[i].metric);
 		pd_buf_addf(b, " = <b>%.1f</b>%s<br>", run->kpis[i].value,
@@ -238,7 +237,7 @@ static void cell_nodes(struct pd_buf *b, const struct pd_comparison *c, int t)
 }
 static void cell_kpis(struct pd_buf *b, const struct pd_comparison *c, int t)
 {
-	kpis_cell(b, t ? c->target : c->base, t ? &c->tb_target : &c->tb_base);
+	kpis_cell(b, t ? c->target : c->base, t ? c->thr_target : c->thr_base);
 }
 static void cell_event(struct pd_buf *b, const struct pd_comparison *c, int t)
 {

@@ -1,7 +1,6 @@
 #include "inspect.h"
 #include "escape.h"
 #include "jsonw.h"
-#include "../analyze/normalize.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -117,9 +116,10 @@ static void text_nodes(struct pd_buf *b, const struct pd_run *run)
 		text_list(b, "other clusters of the spec", &run->others);
 }
 
-static void text_series_line(struct pd_buf *b, const struct pd_series *s, int64_t interval)
+static void text_series_line(struct pd_buf *b, const struct pd_series *s,
+			     const struct pd_series_facts *sf)
 {
-	struct pd_gaps g = pd_series_gaps(s, interval);
+	struct pd_gaps g = sf->gaps;
 	pd_buf_adds(b, "  ");
 	pd_esc_text(b, s->collector);
 	pd_buf_addch(b, '/');
@@ -147,21 +147,11 @@ static void text_series_line(struct pd_buf *b, const struct pd_series *s, int64_
 		pd_buf_addf(b, " gaps=%zu missing=%zu", g.n_gaps, g.missing);
 	if (s->n_dup || s->n_unsorted)
 		pd_buf_addf(b, " duplicates=%zu unsorted=%zu", s->n_dup, s->n_unsorted);
-	double v;
-	if (pd_series_constant(s, &v)) {
+	if (sf->constant) {
 		pd_buf_adds(b, " constant=");
-		pd_esc_json_num(b, v);
+		pd_esc_json_num(b, sf->constant_value);
 	}
 	pd_buf_addch(b, '\n');
-}
-
-static size_t count_constant(const struct pd_run *run)
-{
-	size_t n = 0;
-	double v;
-	for (size_t i = 0; i < run->n_series; i++)
-		n += (size_t)pd_series_constant(run->series[i], &v);
-	return n;
 }
 
 static void series_range(const struct pd_run *run, int64_t *lo, int64_t *hi)
@@ -178,11 +168,11 @@ static void series_range(const struct pd_run *run, int64_t *lo, int64_t *hi)
 	}
 }
 
-static void text_series(struct pd_buf *b, const struct pd_run *run)
+static void text_series(struct pd_buf *b, const struct pd_run *run, const struct pd_facts *f)
 {
-	int64_t interval = pd_run_interval_ms(run), lo, hi;
+	int64_t interval = f->interval_ms, lo, hi;
 	series_range(run, &lo, &hi);
-	size_t constant = count_constant(run);
+	size_t constant = f->n_constant;
 	pd_buf_addf(b, "\nseries (%zu, %zu samples, interval %.1f s", run->n_series,
 		    run->n_samples, (double)interval / 1000.0);
 	if (constant)
@@ -196,7 +186,7 @@ static void text_series(struct pd_buf *b, const struct pd_run *run)
 		pd_buf_addf(b, " (%.1f s)\n", (double)(hi - lo) / 1000.0);
 	}
 	for (size_t i = 0; i < run->n_series; i++)
-		text_series_line(b, run->series[i], interval);
+		text_series_line(b, run->series[i], &f->series[i]);
 }
 
 static void text_events(struct pd_buf *b, const struct pd_run *run)
@@ -252,10 +242,10 @@ static void add_offset(struct pd_buf *b, int64_t off)
 		    (int)(a % 3600 / 60));
 }
 
-static void text_timebase(struct pd_buf *b, const struct pd_run *run,
-			  const struct pd_timebase *tb)
+static void text_timebase(struct pd_buf *b, const struct pd_facts *f)
 {
-	struct pd_estimate thr = pd_series_throughput(run, tb);
+	const struct pd_timebase *tb = &f->tb;
+	struct pd_estimate thr = f->throughput;
 	pd_buf_adds(b, "\ntime base\n  phase start  ");
 	add_utc(b, tb->t0_ms);
 	pd_buf_addf(b, ", %.1f s long, interval %.1f s\n",
@@ -291,13 +281,13 @@ static void text_timebase(struct pd_buf *b, const struct pd_run *run,
 			    thr.value);
 }
 
-void pd_inspect_text(struct pd_buf *out, const struct pd_run *run, const struct pd_timebase *tb)
+void pd_inspect_text(struct pd_buf *out, const struct pd_run *run, const struct pd_facts *f)
 {
 	text_header(out, run);
 	text_jenkins(out, run);
-	text_timebase(out, run, tb);
+	text_timebase(out, f);
 	text_nodes(out, run);
-	text_series(out, run);
+	text_series(out, run, f);
 	text_events(out, run);
 	text_kpis(out, run);
 	text_list(out, "undecoded perfdb databases", &run->undecoded);
@@ -305,9 +295,10 @@ void pd_inspect_text(struct pd_buf *out, const struct pd_run *run, const struct 
 }
 
 /* JSON: keys in a fixed order, through the shared writer. */
-static void json_series_one(struct pd_jw *w, const struct pd_series *s, int64_t interval)
+static void json_series_one(struct pd_jw *w, const struct pd_series *s,
+			    const struct pd_series_facts *sf)
 {
-	struct pd_gaps g = pd_series_gaps(s, interval);
+	struct pd_gaps g = sf->gaps;
 	pd_jw_open(w, NULL, '{');
 	pd_jw_str(w, "db", s->db);
 	pd_jw_str(w, "metric", s->metric);
@@ -326,8 +317,7 @@ static void json_series_one(struct pd_jw *w, const struct pd_series *s, int64_t 
 	pd_jw_int(w, "missing", (int64_t)g.missing);
 	pd_jw_int(w, "duplicates", (int64_t)s->n_dup);
 	pd_jw_int(w, "unsorted", (int64_t)s->n_unsorted);
-	double v;
-	pd_jw_bool(w, "constant", pd_series_constant(s, &v));
+	pd_jw_bool(w, "constant", sf->constant);
 	pd_jw_close(w, '}');
 }
 
@@ -412,9 +402,9 @@ static void json_estimate(struct pd_jw *w, const char *key, struct pd_estimate e
 	pd_jw_num(w, key, e.ok ? e.value : NAN);
 }
 
-static void json_timebase(struct pd_jw *w, const struct pd_run *run,
-			  const struct pd_timebase *tb)
+static void json_timebase(struct pd_jw *w, const struct pd_facts *f)
 {
+	const struct pd_timebase *tb = &f->tb;
 	pd_jw_open(w, "timebase", '{');
 	pd_jw_int(w, "t0_ms", tb->t0_ms);
 	pd_jw_int(w, "end_ms", tb->end_ms);
@@ -437,21 +427,21 @@ static void json_timebase(struct pd_jw *w, const struct pd_run *run,
 	json_estimate(w, "rebalance_end_s", tb->rebalance_end_s);
 	pd_jw_str(w, "agreement", tb->agreement[0] ? tb->agreement : NULL);
 	pd_jw_close(w, '}');
-	json_estimate(w, "series_throughput", pd_series_throughput(run, tb));
+	json_estimate(w, "series_throughput", f->throughput);
 	pd_jw_close(w, '}');
 }
 
-void pd_inspect_json(struct pd_buf *out, const struct pd_run *run, const struct pd_timebase *tb)
+void pd_inspect_json(struct pd_buf *out, const struct pd_run *run, const struct pd_facts *f)
 {
 	struct pd_jw w = PD_JW_INIT(out);
-	int64_t interval = pd_run_interval_ms(run);
+	int64_t interval = f->interval_ms;
 	pd_jw_open(&w, NULL, '{');
 	pd_jw_str(&w, "run", run->dir);
 	pd_jw_strv(&w, "snapshots", &run->snapshots);
 	pd_jw_str(&w, "cluster", run->cluster);
 	json_test(&w, run);
 	json_jenkins(&w, &run->jenkins);
-	json_timebase(&w, run, tb);
+	json_timebase(&w, f);
 	pd_jw_nodes(&w, "nodes", run);
 	pd_jw_str(&w, "spec_name", run->spec_name);
 	pd_jw_strv(&w, "clients", &run->clients);
@@ -461,7 +451,7 @@ void pd_inspect_json(struct pd_buf *out, const struct pd_run *run, const struct 
 	pd_jw_int(&w, "samples", (int64_t)run->n_samples);
 	pd_jw_open(&w, "series", '[');
 	for (size_t i = 0; i < run->n_series; i++)
-		json_series_one(&w, run->series[i], interval);
+		json_series_one(&w, run->series[i], &f->series[i]);
 	pd_jw_close(&w, ']');
 	json_events(&w, run);
 	json_kpis(&w, run);

@@ -13,7 +13,7 @@ const char *pd_run_label(const struct pd_run *run, const char *flag)
 }
 
 static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, const char *label,
-		    const struct pd_timebase *tb)
+		    struct pd_estimate thr)
 {
 	const struct pd_jenkins *j = &run->jenkins;
 	const char *version = pd_jenkins_param(j, "version");
@@ -40,7 +40,6 @@ static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, co
 		pd_jw_close(w, '}');
 	}
 	pd_jw_close(w, ']');
-	struct pd_estimate thr = pd_series_throughput(run, tb);
 	pd_jw_num(w, "series_throughput", thr.ok ? thr.value : NAN);
 	pd_jw_close(w, '}');
 }
@@ -116,8 +115,8 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	pd_jw_str(&w, "verdict", pd_verdict_name(c->verdict));
 	pd_jw_num(&w, "threshold_pct", c->threshold_pct);
 	pd_jw_str(&w, "correction", c->correction);
-	run_obj(&w, "baseline", c->base, labels->base, &c->tb_base);
-	run_obj(&w, "target", c->target, labels->target, &c->tb_target);
+	run_obj(&w, "baseline", c->base, labels->base, c->thr_base);
+	run_obj(&w, "target", c->target, labels->target, c->thr_target);
 	event_obj(&w, &c->tb_target);
 	pd_jw_open(&w, "phases", '[');
 	for (int p = 0; p < PD_PHASE_COUNT; p++) {

@@ -122,16 +122,6 @@ void pd_summary_jira(struct pd_buf *out, const struct pd_comparison *c,
 	table(out, &jira, c);
 }
 
-static int finding_fails(const struct pd_comparison *c, const struct pd_finding *f)
-{
-	if (f->kind == PD_FIND_LINGERING)
-		return 1;
-	if (f->kind != PD_FIND_POST_EVENT_MISMATCH && f->kind != PD_FIND_METRIC_SHIFT)
-		return 0;
-	const struct pd_view *v = f->view >= 0 ? &c->views[f->view] : NULL;
-	return v && (f->delta_pct > 0) == (v->worse > 0);
-}
-
 static void attr(struct pd_buf *b, const char *name, const char *value)
 {
 	pd_buf_addf(b, " %s=\"", name);
@@ -143,8 +133,8 @@ static void junit_findings(struct pd_buf *b, const struct pd_comparison *c)
 {
 	size_t fails = 0, errors = 0;
 	for (size_t i = 0; i < c->n_findings; i++) {
-		fails += finding_fails(c, &c->findings[i]);
-		errors += c->findings[i].kind == PD_FIND_NOT_COMPARABLE;
+		fails += c->findings[i].outcome == PD_OUTCOME_FAIL;
+		errors += c->findings[i].outcome == PD_OUTCOME_ERROR;
 	}
 	pd_buf_addf(b,
 		    "  <testsuite name=\"perfdelta.findings\" tests=\"%zu\" failures=\"%zu\" "
@@ -159,11 +149,12 @@ static void junit_findings(struct pd_buf *b, const struct pd_comparison *c)
 		attr(b, "name", name.ptr);
 		pd_buf_release(&name);
 		pd_buf_adds(b, ">");
-		const char *tag = f->kind == PD_FIND_NOT_COMPARABLE ? "error"
-				  : finding_fails(c, f)             ? "failure"
-								    : "system-out";
+		static const char *const tags[] = {[PD_OUTCOME_PASS] = "system-out",
+						   [PD_OUTCOME_FAIL] = "failure",
+						   [PD_OUTCOME_ERROR] = "error"};
+		const char *tag = tags[f->outcome];
 		pd_buf_addf(b, "<%s", tag);
-		if (strcmp(tag, "system-out")) {
+		if (f->outcome != PD_OUTCOME_PASS) {
 			attr(b, "type", pd_finding_kind_name(f->kind));
 			attr(b, "message", f->text);
 		}
@@ -178,7 +169,7 @@ static void junit_deltas(struct pd_buf *b, const struct pd_comparison *c)
 {
 	size_t fails = 0;
 	for (size_t i = 0; i < c->n_deltas; i++)
-		fails += c->deltas[i].verdict == PD_VERDICT_REGRESSION;
+		fails += c->deltas[i].outcome == PD_OUTCOME_FAIL;
 	pd_buf_addf(b,
 		    "  <testsuite name=\"perfdelta.deltas\" tests=\"%zu\" failures=\"%zu\">\n",
 		    c->n_deltas, fails);
@@ -193,7 +184,7 @@ static void junit_deltas(struct pd_buf *b, const struct pd_comparison *c)
 		pd_buf_adds(b, "    <testcase");
 		attr(b, "classname", v->metric);
 		attr(b, "name", name.ptr);
-		if (d->verdict == PD_VERDICT_REGRESSION) {
+		if (d->outcome == PD_OUTCOME_FAIL) {
 			pd_buf_adds(b, "><failure type=\"regression\"");
 			attr(b, "message", msg.ptr);
 			pd_buf_adds(b, "/></testcase>\n");

@@ -73,6 +73,12 @@ START_TEST(test_compare_seed_finds_the_story)
 	f = finding(c, PD_FIND_LINGERING, "net/ESTABLISHED", "node:172.23.100.40");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_double_eq_tol(f->value, 70, 10);
+	/* connections left behind fail the JUnit report; the KPI's scope is information */
+	ck_assert_int_eq(f->outcome, PD_OUTCOME_FAIL);
+	ck_assert_int_eq(finding(c, PD_FIND_KPI_SCOPE, NULL, NULL)->outcome, PD_OUTCOME_PASS);
+	for (size_t i = 0; i < c->n_deltas; i++)
+		ck_assert_int_eq(c->deltas[i].outcome == PD_OUTCOME_FAIL,
+				 c->deltas[i].verdict == PD_VERDICT_REGRESSION);
 	/* c) */
 	f = finding(c, PD_FIND_POST_EVENT_MISMATCH, "atop/cbq-engine_rss", "role:n1ql");
 	ck_assert_ptr_nonnull(f);

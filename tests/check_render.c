@@ -24,11 +24,12 @@ static struct pd_run *load(const char *name)
 START_TEST(test_inspect_json_reads_back)
 {
 	struct pd_run *run = load("failover");
-	struct pd_timebase tb;
+	struct pd_facts facts;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_buf b = PD_BUF_INIT;
-	ck_assert_int_eq(pd_timebase_resolve(&tb, run, NULL, &err), 0);
-	pd_inspect_json(&b, run, &tb);
+	ck_assert_int_eq(pd_facts_of(&facts, run, NULL, &err), 0);
+	pd_inspect_json(&b, run, &facts);
+	pd_facts_release(&facts);
 	cJSON *doc = cJSON_Parse(b.ptr);
 	ck_assert_ptr_nonnull(doc);
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "nodes")), 7);

@@ -1,0 +1,35 @@
+/* Facts about one run, computed once in analyze/ and read by every renderer: its time
+ * base, its series' throughput, its sampling interval and each series' gaps. */
+#ifndef PD_FACTS_H
+#define PD_FACTS_H
+
+#include "normalize.h"
+#include "timebase.h"
+
+struct pd_series_facts {
+	struct pd_gaps gaps; /* against the run's interval */
+	int constant;        /* every sample the same (pd_series_constant) */
+	double constant_value;
+};
+
+/* Invariant: series[i] describes run->series[i] of the run they were made from. */
+struct pd_facts {
+	struct pd_timebase tb;
+	struct pd_estimate throughput; /* pd_facts_throughput over tb's phase */
+	int64_t interval_ms;           /* the median of the series' intervals, or 0 */
+	struct pd_series_facts *series;
+	size_t n_series;
+	size_t n_constant; /* series that are constant */
+};
+
+/* Resolves run's time base under flags (PD_EINVAL as pd_timebase_resolve) and the rest
+ * of its facts into *out; release with pd_facts_release. */
+int pd_facts_of(struct pd_facts *out, const struct pd_run *run,
+		const struct pd_time_flags *flags, struct pd_err *err);
+void pd_facts_release(struct pd_facts *f);
+
+/* The mean of n1ql_stats/query_requests over tb's phase (the series' view of the
+ * throughput KPI); ok = 0 when the run has no such series. */
+struct pd_estimate pd_facts_throughput(const struct pd_run *run, const struct pd_timebase *tb);
+
+#endif
