@@ -9,28 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pd_phase_name(enum pd_phase p)
-{
-	static const char *const names[] = {"pre", "transient", "post", "whole"};
-	return names[p];
-}
-
-const char *pd_verdict_name(enum pd_verdict v)
-{
-	static const char *const names[] = {"same", "improvement", "regression", "inconclusive",
-					    "not-comparable"};
-	return names[v];
-}
-
-const char *pd_finding_kind_name(enum pd_finding_kind k)
-{
-	static const char *const names[] = {
-		"not-comparable", "post-event-mismatch", "lingering-connections",
-		"kpi-scope",      "metric-shift",        "recovery",
-		"data-gap"};
-	return names[k];
-}
-
 double pd_compare_threshold(const struct pd_compare_opts *opts, const char *metric)
 {
 	for (size_t i = 0; i < opts->n_overrides; i++)

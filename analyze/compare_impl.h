@@ -17,7 +17,7 @@ void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0_ms,
 		   int64_t step_ms);
 
-/* deltas.c: sets c->windows from the target's event (pre, transient, post, whole; only
+/* phases.c: sets c->windows from the target's event (pre, transient, post, whole; only
  * whole without an event). */
 void pd_phases_set(struct pd_comparison *c, double settle_s);
 

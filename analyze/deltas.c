@@ -7,43 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-void pd_phases_set(struct pd_comparison *c, double settle_s)
-{
-	const struct pd_timebase *tb = &c->tb_target;
-	double len = c->length_s, e = tb->event_s, te;
-	for (int p = 0; p < PD_PHASE_COUNT; p++)
-		c->windows[p] = (struct pd_window){.phase = (enum pd_phase)p};
-	c->windows[PD_PHASE_WHOLE] = (struct pd_window){PD_PHASE_WHOLE, 0, len};
-	c->has_event = tb->event != PD_EVENT_NONE;
-	if (!c->has_event)
-		return;
-	te = (tb->rebalance_end_s.ok && tb->rebalance_end_s.value > e
-		      ? tb->rebalance_end_s.value
-		      : e) +
-	     settle_s;
-	if (te > len)
-		te = len;
-	c->windows[PD_PHASE_PRE] = (struct pd_window){PD_PHASE_PRE, 0, e};
-	c->windows[PD_PHASE_TRANSIENT] = (struct pd_window){PD_PHASE_TRANSIENT, e, te};
-	c->windows[PD_PHASE_POST] = (struct pd_window){PD_PHASE_POST, te, len};
-}
-
-enum pd_verdict pd_verdict_of(double delta, double lo, double hi, double p_adj, double alpha,
-			      double thr, int worse)
-{
-	int significant = p_adj < alpha && (lo > 0 || hi < 0);
-	if (isnan(delta) || isnan(lo) || isnan(hi))
-		return PD_VERDICT_INCONCLUSIVE;
-	if (lo >= -thr && hi <= thr)
-		return PD_VERDICT_SAME;
-	if (significant && fabs(delta) >= thr)
-		return (delta > 0) == (worse > 0) ? PD_VERDICT_REGRESSION
-						  : PD_VERDICT_IMPROVEMENT;
-	if (significant)
-		return PD_VERDICT_SAME;
-	return PD_VERDICT_INCONCLUSIVE;
-}
-
 /* The non-NaN points of one side of a view inside a window, with their times. */
 struct sample {
 	double *t, *v, *sorted;

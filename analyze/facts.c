@@ -26,13 +26,13 @@ int pd_facts_of(struct pd_facts *out, const struct pd_run *run,
 	if ((rc = pd_timebase_resolve(&out->tb, run, flags, err)) < 0)
 		return rc;
 	out->throughput = pd_facts_throughput(run, &out->tb);
-	out->interval_ms = pd_run_interval_ms(run);
+	out->interval_ms = pd_sampling_run_interval_ms(run);
 	out->n_series = run->n_series;
 	out->series = pd_xcalloc(run->n_series + 1, sizeof(*out->series));
 	for (size_t i = 0; i < run->n_series; i++) {
 		struct pd_series_facts *sf = &out->series[i];
-		sf->gaps = pd_series_gaps(run->series[i], out->interval_ms);
-		sf->constant = pd_series_constant(run->series[i], &sf->constant_value);
+		sf->gaps = pd_sampling_gaps(run->series[i], out->interval_ms);
+		sf->constant = pd_sampling_constant(run->series[i], &sf->constant_value);
 		out->n_constant += (size_t)sf->constant;
 	}
 	return 0;

@@ -3,12 +3,12 @@
 #ifndef PD_FACTS_H
 #define PD_FACTS_H
 
-#include "normalize.h"
+#include "sampling.h"
 #include "timebase.h"
 
 struct pd_series_facts {
-	struct pd_gaps gaps; /* against the run's interval */
-	int constant;        /* every sample the same (pd_series_constant) */
+	struct pd_sampling_gaps gaps; /* against the run's interval */
+	int constant;                 /* every sample the same (pd_sampling_constant) */
 	double constant_value;
 };
 

@@ -1,6 +1,6 @@
 #include "kpi.h"
 #include "compare_impl.h"
-#include "normalize.h"
+#include "sampling.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
 
@@ -10,10 +10,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *pd_finding_kind_name(enum pd_finding_kind k)
+{
+	static const char *const names[] = {[PD_FIND_NOT_COMPARABLE] = "not-comparable",
+					    [PD_FIND_POST_EVENT_MISMATCH] =
+						    "post-event-mismatch",
+					    [PD_FIND_LINGERING] = "lingering-connections",
+					    [PD_FIND_KPI_SCOPE] = "kpi-scope",
+					    [PD_FIND_METRIC_SHIFT] = "metric-shift",
+					    [PD_FIND_RECOVERY] = "recovery",
+					    [PD_FIND_DATA_GAP] = "data-gap"};
+	return names[k];
+}
+
 /* Ranking: the kind first, then the size of the change against the threshold. */
 static double weight(enum pd_finding_kind k)
 {
-	static const double w[] = {1000, 300, 280, 260, 200, 100, 50};
+	static const double w[] = {
+		[PD_FIND_NOT_COMPARABLE] = 1000, [PD_FIND_POST_EVENT_MISMATCH] = 300,
+		[PD_FIND_LINGERING] = 280,       [PD_FIND_KPI_SCOPE] = 260,
+		[PD_FIND_METRIC_SHIFT] = 200,    [PD_FIND_RECOVERY] = 100,
+		[PD_FIND_DATA_GAP] = 50};
 	return w[k];
 }
 
@@ -92,9 +109,11 @@ static void scope_words(struct pd_buf *b, const struct pd_view *v)
 
 static const char *phase_words(enum pd_phase p)
 {
-	static const char *const w[] = {"before the event", "during the failover and rebalance",
-					"after the failover and rebalance",
-					"over the whole run"};
+	static const char *const w[] = {[PD_PHASE_PRE] = "before the event",
+					[PD_PHASE_TRANSIENT] =
+						"during the failover and rebalance",
+					[PD_PHASE_POST] = "after the failover and rebalance",
+					[PD_PHASE_WHOLE] = "over the whole run"};
 	return w[p];
 }
 
@@ -451,7 +470,8 @@ static void gap_finding(struct pd_comparison *c, const struct pd_run *run,
 		if (!s->n ||
 		    (tb->event != PD_EVENT_NONE && s->server && !strcmp(s->server, tb->node)))
 			continue;
-		int64_t gap = pd_series_gaps(s, iv).longest_ms, tail = end - s->t_ms[s->n - 1];
+		int64_t gap = pd_sampling_gaps(s, iv).longest_ms,
+			tail = end - s->t_ms[s->n - 1];
 		if (tail > gap)
 			gap = tail;
 		if (gap < 4 * iv)

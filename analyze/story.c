@@ -1,6 +1,6 @@
 #include "story.h"
 #include "facts.h"
-#include "normalize.h"
+#include "sampling.h"
 #include "stats.h"
 #include "../core/xalloc.h"
 
@@ -45,7 +45,7 @@ void pd_story_integrate(struct pd_story_count *out, const struct pd_series *s, i
 		return;
 	out->ok = 1;
 	if (interval_ms <= 0)
-		interval_ms = pd_series_interval_ms(s);
+		interval_ms = pd_sampling_interval_ms(s);
 	for (size_t i = 0; i < s->n; i++) {
 		if (s->t_ms[i] < from_ms || s->t_ms[i] > to_ms)
 			continue;

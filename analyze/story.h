@@ -57,10 +57,10 @@ struct pd_story_count {
 /* Integrates the per-second rate s over [from_ms, to_ms] (epoch ms, inclusive). A sample
  * reports the rate over the step before it, so sample i counts v[i] * dt[i] with dt[i] =
  * t[i] - t[i-1] (the predecessor may lie before the window). A step longer than 1.5
- * intervals is a gap (normalize.h's rule): across it dt[i] is one interval, so the rate
+ * intervals is a gap (sampling.h's rule): across it dt[i] is one interval, so the rate
  * seen after a gap is not spread over the samples that are missing; the first sample of
  * the series, which has no step, counts one interval too. interval_ms is the nominal
- * interval (tb->interval_ms); 0 takes the series' own (pd_series_interval_ms). A NULL s
+ * interval (tb->interval_ms); 0 takes the series' own (pd_sampling_interval_ms). A NULL s
  * gives {0}. */
 void pd_story_integrate(struct pd_story_count *out, const struct pd_series *s, int64_t from_ms,
 			int64_t to_ms, int64_t interval_ms);

@@ -1,5 +1,5 @@
 #include "timebase.h"
-#include "normalize.h"
+#include "sampling.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
@@ -53,7 +53,7 @@ static void phase_bounds(struct pd_timebase *tb, const struct pd_run *run)
 	int64_t *first = pd_xmalloc((run->n_series + 1) * sizeof(*first));
 	int64_t *last = pd_xmalloc((run->n_series + 1) * sizeof(*last));
 	size_t n = 0;
-	tb->interval_ms = pd_run_interval_ms(run);
+	tb->interval_ms = pd_sampling_run_interval_ms(run);
 	for (size_t i = 0; i < run->n_series; i++) {
 		const struct pd_series *s = run->series[i];
 		if (s->n) {
@@ -62,8 +62,8 @@ static void phase_bounds(struct pd_timebase *tb, const struct pd_run *run)
 		}
 	}
 	if (n) {
-		tb->t0_ms = pd_median_i64(first, n);
-		tb->end_ms = pd_median_i64(last, n);
+		tb->t0_ms = pd_sampling_median_i64(first, n);
+		tb->end_ms = pd_sampling_median_i64(last, n);
 	}
 	free(first);
 	free(last);

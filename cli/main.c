@@ -840,8 +840,8 @@ static int compare_runs(const struct opts *o, const char *base_dir, const char *
 		fprintf(stderr, "perfdelta: comparing %zu and %zu series\n", base->n_series,
 			target->n_series);
 	struct pd_report_opts ro = {.out = out,
-				    .labels = {pd_run_label(base, o->label_base),
-					       pd_run_label(target, o->label_target)},
+				    .labels = {pd_render_label(base, o->label_base),
+					       pd_render_label(target, o->label_target)},
 				    .single_file = o->single_file,
 				    .progress = progress,
 				    .gnuplot_timeout_s = o->gnuplot_timeout_s};

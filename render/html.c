@@ -347,8 +347,12 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 
 static int verdict_rank(enum pd_verdict v)
 {
-	static const int rank[] = {3, 1, 0, 2,
-				   4}; /* regression, improvement, inconclusive, same */
+	/* regressions and improvements first, then inconclusive, same, not comparable */
+	static const int rank[] = {[PD_VERDICT_REGRESSION] = 0,
+				   [PD_VERDICT_IMPROVEMENT] = 1,
+				   [PD_VERDICT_INCONCLUSIVE] = 2,
+				   [PD_VERDICT_SAME] = 3,
+				   [PD_VERDICT_NOT_COMPARABLE] = 4};
 	return rank[v];
 }
 

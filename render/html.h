@@ -4,7 +4,7 @@
 #define PD_HTML_H
 
 #include "charts.h"
-#include "summary_json.h"
+#include "render.h"
 #include "../core/buf.h"
 
 /* Appends index.html for c to out. svg[i] is the SVG text of plan->charts[i] to inline

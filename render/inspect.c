@@ -119,7 +119,7 @@ static void text_nodes(struct pd_buf *b, const struct pd_run *run)
 static void text_series_line(struct pd_buf *b, const struct pd_series *s,
 			     const struct pd_series_facts *sf)
 {
-	struct pd_gaps g = sf->gaps;
+	struct pd_sampling_gaps g = sf->gaps;
 	pd_buf_adds(b, "  ");
 	pd_esc_text(b, s->collector);
 	pd_buf_addch(b, '/');
@@ -298,7 +298,7 @@ void pd_inspect_text(struct pd_buf *out, const struct pd_run *run, const struct 
 static void json_series_one(struct pd_jw *w, const struct pd_series *s,
 			    const struct pd_series_facts *sf)
 {
-	struct pd_gaps g = sf->gaps;
+	struct pd_sampling_gaps g = sf->gaps;
 	pd_jw_open(w, NULL, '{');
 	pd_jw_str(w, "db", s->db);
 	pd_jw_str(w, "metric", s->metric);

@@ -3,7 +3,8 @@
 #include "html.h"
 #include "../core/outdir.h"
 #include "plot.h"
-#include "text.h"
+#include "junit.h"
+#include "markup.h"
 #include "../core/clock.h"
 #include "../core/file.h"
 #include "../core/xalloc.h"
@@ -163,9 +164,9 @@ static int write_texts(struct pd_report *r, struct pd_err *err)
 	progress(&r->o, "writing summaries");
 	if ((rc = write_text(r, "summary.json", pd_summary_json, err)) < 0 ||
 	    (rc = write_text(r, "junit.xml", pd_junit_xml, err)) < 0 ||
-	    (rc = write_text(r, "summary.md", pd_summary_md, err)) < 0)
+	    (rc = write_text(r, "summary.md", pd_markup_md, err)) < 0)
 		return rc;
-	return write_text(r, "summary.jira", pd_summary_jira, err);
+	return write_text(r, "summary.jira", pd_markup_jira, err);
 }
 
 static int write_html(struct pd_report *r, struct pd_err *err)

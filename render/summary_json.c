@@ -3,15 +3,6 @@
 
 #include <math.h>
 
-const char *pd_run_label(const struct pd_run *run, const char *flag)
-{
-	if (flag)
-		return flag;
-	if (run->jenkins.present && run->jenkins.full_display_name)
-		return run->jenkins.full_display_name;
-	return run->dir;
-}
-
 static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, const char *label,
 		    struct pd_estimate thr)
 {

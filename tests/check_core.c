@@ -10,7 +10,7 @@
 #include "core/model.h"
 #include "core/src.h"
 #include "render/escape.h"
-#include "analyze/normalize.h"
+#include "analyze/sampling.h"
 
 #include <float.h>
 #include <math.h>
@@ -159,8 +159,8 @@ START_TEST(test_gaps_count_missing_samples)
 	for (int i = 0; i < 6; i++)
 		pd_series_add(&s, t[i], 0);
 	/* median step 5000; steps within [2500, 7500]: 5000 5000 4900, mean 4966.67 */
-	ck_assert_int_eq(pd_series_interval_ms(&s), 4967);
-	struct pd_gaps g = pd_series_gaps(&s, 5000);
+	ck_assert_int_eq(pd_sampling_interval_ms(&s), 4967);
+	struct pd_sampling_gaps g = pd_sampling_gaps(&s, 5000);
 	ck_assert_uint_eq(g.n_gaps, 2);
 	ck_assert_uint_eq(g.missing, 3);
 	ck_assert_int_eq(g.longest_ms, 15000);
@@ -175,7 +175,7 @@ static int cmp_i64_test(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* pd_median_i64 selects in place; the reference sorts a copy with qsort and takes
+/* pd_sampling_median_i64 selects in place; the reference sorts a copy with qsort and takes
  * element (n - 1) / 2, on shapes that break naive pivots: sorted, reversed, organ pipe,
  * all equal, two values, and pseudo-random (a fixed LCG). */
 START_TEST(test_median_i64_matches_sorting)
@@ -197,12 +197,12 @@ START_TEST(test_median_i64_matches_sorting)
 				v[i] = ref[i] = by_shape[shape];
 			}
 			qsort(ref, n, sizeof(*ref), cmp_i64_test);
-			ck_assert_int_eq(pd_median_i64(v, n), ref[(n - 1) / 2]);
+			ck_assert_int_eq(pd_sampling_median_i64(v, n), ref[(n - 1) / 2]);
 		}
 	int64_t three[] = {9, -4, 2}; /* by hand: -4 2 9, the middle is 2 */
-	ck_assert_int_eq(pd_median_i64(three, 3), 2);
+	ck_assert_int_eq(pd_sampling_median_i64(three, 3), 2);
 	int64_t four[] = {8, 1, 6, 3}; /* 1 3 6 8: the lower median is 3 */
-	ck_assert_int_eq(pd_median_i64(four, 4), 3);
+	ck_assert_int_eq(pd_sampling_median_i64(four, 4), 3);
 }
 END_TEST
 
@@ -210,15 +210,15 @@ START_TEST(test_series_constant)
 {
 	struct pd_series s = {0};
 	double v = -1;
-	ck_assert_int_eq(pd_series_constant(&s, &v), 0); /* no sample */
+	ck_assert_int_eq(pd_sampling_constant(&s, &v), 0); /* no sample */
 	pd_series_add(&s, 0, 2.5);
-	ck_assert_int_eq(pd_series_constant(&s, &v), 0); /* one sample says nothing */
+	ck_assert_int_eq(pd_sampling_constant(&s, &v), 0); /* one sample says nothing */
 	pd_series_add(&s, 5000, 2.5);
 	pd_series_add(&s, 10000, 2.5);
-	ck_assert_int_eq(pd_series_constant(&s, &v), 1);
+	ck_assert_int_eq(pd_sampling_constant(&s, &v), 1);
 	ck_assert_double_eq(v, 2.5);
 	pd_series_add(&s, 15000, 2.5000000000000004); /* the next double up */
-	ck_assert_int_eq(pd_series_constant(&s, &v), 0);
+	ck_assert_int_eq(pd_sampling_constant(&s, &v), 0);
 	free(s.t_ms);
 	free(s.v);
 }

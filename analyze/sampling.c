@@ -1,4 +1,4 @@
-#include "normalize.h"
+#include "sampling.h"
 #include "../core/xalloc.h"
 
 #include <stdlib.h>
@@ -35,7 +35,7 @@ static void partition3(int64_t *v, size_t lo, size_t hi, size_t *lt, size_t *gt)
 	}
 }
 
-int64_t pd_median_i64(int64_t *v, size_t n)
+int64_t pd_sampling_median_i64(int64_t *v, size_t n)
 {
 	/* quickselect: linear on average; after 2 log2(n) + 8 rounds without converging
 	 * (an adversarial input), a sort of what is left bounds it at n log n */
@@ -59,14 +59,14 @@ int64_t pd_median_i64(int64_t *v, size_t n)
 	return v[k];
 }
 
-int64_t pd_series_interval_ms(const struct pd_series *s)
+int64_t pd_sampling_interval_ms(const struct pd_series *s)
 {
 	if (s->n < 2)
 		return 0;
 	int64_t *d = pd_xmalloc((s->n - 1) * sizeof(*d));
 	for (size_t i = 1; i < s->n; i++)
 		d[i - 1] = s->t_ms[i] - s->t_ms[i - 1];
-	int64_t m = pd_median_i64(d, s->n - 1), sum = 0, k = 0;
+	int64_t m = pd_sampling_median_i64(d, s->n - 1), sum = 0, k = 0;
 	/* arrival jitter moves single steps: average the steps near the median, leaving
 	 * out gaps (and bursts) so that they do not stretch it */
 	for (size_t i = 0; i < s->n - 1; i++)
@@ -76,9 +76,9 @@ int64_t pd_series_interval_ms(const struct pd_series *s)
 	return k ? (sum + k / 2) / k : m;
 }
 
-struct pd_gaps pd_series_gaps(const struct pd_series *s, int64_t interval_ms)
+struct pd_sampling_gaps pd_sampling_gaps(const struct pd_series *s, int64_t interval_ms)
 {
-	struct pd_gaps g = {0, 0, 0};
+	struct pd_sampling_gaps g = {0, 0, 0};
 	for (size_t i = 1; i < s->n && interval_ms > 0; i++) {
 		int64_t step = s->t_ms[i] - s->t_ms[i - 1];
 		if (2 * step <= 3 * interval_ms)
@@ -91,7 +91,7 @@ struct pd_gaps pd_series_gaps(const struct pd_series *s, int64_t interval_ms)
 	return g;
 }
 
-int pd_series_constant(const struct pd_series *s, double *v)
+int pd_sampling_constant(const struct pd_series *s, double *v)
 {
 	if (s->n < 2)
 		return 0;
@@ -102,17 +102,17 @@ int pd_series_constant(const struct pd_series *s, double *v)
 	return 1;
 }
 
-int64_t pd_run_interval_ms(const struct pd_run *run)
+int64_t pd_sampling_run_interval_ms(const struct pd_run *run)
 {
 	size_t n = 0;
 	int64_t *v = pd_xmalloc((run->n_series + 1) * sizeof(*v)), m = 0;
 	for (size_t i = 0; i < run->n_series; i++) {
-		int64_t iv = pd_series_interval_ms(run->series[i]);
+		int64_t iv = pd_sampling_interval_ms(run->series[i]);
 		if (iv > 0)
 			v[n++] = iv;
 	}
 	if (n)
-		m = pd_median_i64(v, n);
+		m = pd_sampling_median_i64(v, n);
 	free(v);
 	return m;
 }

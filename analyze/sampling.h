@@ -1,30 +1,30 @@
 /* Sampling facts of a normalized series: its interval and where samples are missing. */
-#ifndef PD_NORMALIZE_H
-#define PD_NORMALIZE_H
+#ifndef PD_SAMPLING_H
+#define PD_SAMPLING_H
 
 #include "../core/model.h"
 
 /* The lower median of v[0..n) (n > 0); v is reordered. */
-int64_t pd_median_i64(int64_t *v, size_t n);
+int64_t pd_sampling_median_i64(int64_t *v, size_t n);
 
 /* The series' sampling interval in ms: the mean of its time steps within [0.5, 1.5] of
  * their median (jitter averages out, gaps do not count); 0 with < 2 samples. */
-int64_t pd_series_interval_ms(const struct pd_series *s);
+int64_t pd_sampling_interval_ms(const struct pd_series *s);
 
-struct pd_gaps {
+struct pd_sampling_gaps {
 	size_t n_gaps;  /* steps longer than 1.5 intervals */
 	size_t missing; /* samples those steps lack: round(step / interval) - 1 each */
 	int64_t longest_ms;
 };
 
 /* Gaps of s against the interval (ms, > 0). */
-struct pd_gaps pd_series_gaps(const struct pd_series *s, int64_t interval_ms);
+struct pd_sampling_gaps pd_sampling_gaps(const struct pd_series *s, int64_t interval_ms);
 
 /* 1 when s has two samples or more and they are all equal (a collector that reports a
  * constant, perhaps a dead one); the value in *v. */
-int pd_series_constant(const struct pd_series *s, double *v);
+int pd_sampling_constant(const struct pd_series *s, double *v);
 
 /* The median of a run's series intervals (the run's sampling interval), or 0. */
-int64_t pd_run_interval_ms(const struct pd_run *run);
+int64_t pd_sampling_run_interval_ms(const struct pd_run *run);
 
 #endif

@@ -1,0 +1,31 @@
+#include "compare_impl.h"
+
+const char *pd_phase_name(enum pd_phase p)
+{
+	static const char *const names[] = {[PD_PHASE_PRE] = "pre",
+					    [PD_PHASE_TRANSIENT] = "transient",
+					    [PD_PHASE_POST] = "post",
+					    [PD_PHASE_WHOLE] = "whole"};
+	return names[p];
+}
+
+void pd_phases_set(struct pd_comparison *c, double settle_s)
+{
+	const struct pd_timebase *tb = &c->tb_target;
+	double len = c->length_s, e = tb->event_s, te;
+	for (int p = 0; p < PD_PHASE_COUNT; p++)
+		c->windows[p] = (struct pd_window){.phase = (enum pd_phase)p};
+	c->windows[PD_PHASE_WHOLE] = (struct pd_window){PD_PHASE_WHOLE, 0, len};
+	c->has_event = tb->event != PD_EVENT_NONE;
+	if (!c->has_event)
+		return;
+	te = (tb->rebalance_end_s.ok && tb->rebalance_end_s.value > e
+		      ? tb->rebalance_end_s.value
+		      : e) +
+	     settle_s;
+	if (te > len)
+		te = len;
+	c->windows[PD_PHASE_PRE] = (struct pd_window){PD_PHASE_PRE, 0, e};
+	c->windows[PD_PHASE_TRANSIENT] = (struct pd_window){PD_PHASE_TRANSIENT, e, te};
+	c->windows[PD_PHASE_POST] = (struct pd_window){PD_PHASE_POST, te, len};
+}

@@ -1,0 +1,142 @@
+#include "markup.h"
+#include "escape.h"
+
+#include <string.h>
+
+#define TOP_FINDINGS 10
+
+/* A lightweight markup: how it writes a heading, bold, a list item and a table. */
+struct markup {
+	const char *h2, *bold, *item;
+	const char *th_open, *th_sep, *th_close, *rule;
+	const char *td_open, *td_sep, *td_close;
+	void (*esc)(struct pd_buf *b, const char *s);
+};
+
+static const struct markup md = {
+	.h2 = "## ",
+	.bold = "**",
+	.item = "1. ",
+	.th_open = "| ",
+	.th_sep = " | ",
+	.th_close = " |\n",
+	.rule = "|---|---|---|---|---|\n",
+	.td_open = "| ",
+	.td_sep = " | ",
+	.td_close = " |\n",
+	.esc = pd_esc_md,
+};
+static const struct markup jira = {
+	.h2 = "h2. ",
+	.bold = "*",
+	.item = "# ",
+	.th_open = "|| ",
+	.th_sep = " || ",
+	.th_close = " ||\n",
+	.rule = "",
+	.td_open = "| ",
+	.td_sep = " | ",
+	.td_close = " |\n",
+	.esc = pd_esc_jira,
+};
+
+static void run_line(struct pd_buf *b, const struct markup *m, const char *what,
+		     const struct pd_run *run, const char *label)
+{
+	pd_buf_addf(b, "%s%s%s: ", m->bold, what, m->bold);
+	m->esc(b, label);
+	if (run->snapshots.n) {
+		pd_buf_adds(b, ", snapshot ");
+		m->esc(b, run->snapshots.v[0]);
+	}
+	for (size_t i = 0; i < run->n_kpis; i++) {
+		pd_buf_adds(b, ", KPI ");
+		m->esc(b, run->kpis[i].metric);
+		pd_buf_addf(b, " = %.1f", run->kpis[i].value);
+	}
+	pd_buf_addf(b, ", %zu nodes\n\n", run->n_nodes);
+}
+
+static void summary(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c,
+		    const struct pd_labels *l)
+{
+	pd_buf_addf(b, "%sperfdelta: ", m->h2);
+	m->esc(b, l->target);
+	pd_buf_adds(b, " against ");
+	m->esc(b, l->base);
+	pd_buf_addf(b,
+		    "\n\nVerdict: %s%s%s (threshold %.1f%%, %zu deltas, p-values adjusted by "
+		    "Holm's method)\n\n",
+		    m->bold, pd_verdict_name(c->verdict), m->bold, c->threshold_pct,
+		    c->n_deltas);
+	run_line(b, m, "Baseline", c->base, l->base);
+	run_line(b, m, "Target", c->target, l->target);
+	if (c->tb_target.event != PD_EVENT_NONE) {
+		pd_buf_addf(b, "%sEvent%s: %s of ", m->bold, m->bold,
+			    pd_event_type_name(c->tb_target.event));
+		m->esc(b, c->tb_target.node);
+		pd_buf_addf(b, " at %.1f s (from %s)\n\n", c->tb_target.event_s,
+			    pd_source_name(c->tb_target.event_source));
+	}
+	pd_buf_addf(b, "%sFindings%s (%zu, most important first):\n\n", m->bold, m->bold,
+		    c->n_findings);
+	for (size_t i = 0; i < c->n_findings && i < TOP_FINDINGS; i++) {
+		pd_buf_addf(b, "%s[%s] ", m->item, pd_finding_kind_name(c->findings[i].kind));
+		m->esc(b, c->findings[i].text);
+		pd_buf_addch(b, '\n');
+	}
+	if (!c->n_findings)
+		pd_buf_adds(b, "none\n");
+}
+
+/* Appends v with its unit, escaped for the markup. */
+static void esc_unit(struct pd_buf *b, const struct markup *m, double v, enum pd_unit u)
+{
+	struct pd_buf x = PD_BUF_INIT;
+	pd_unit_add(&x, v, u);
+	m->esc(b, x.ptr);
+	pd_buf_release(&x);
+}
+
+/* The regressions and improvements at the broadest scopes, as a table. */
+static void table(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c)
+{
+	int header = 0;
+	for (size_t i = 0; i < c->n_deltas; i++) {
+		const struct pd_delta *d = &c->deltas[i];
+		const struct pd_view *v = &c->views[d->view];
+		if ((d->verdict != PD_VERDICT_REGRESSION &&
+		     d->verdict != PD_VERDICT_IMPROVEMENT) ||
+		    v->scope.kind == PD_AT_NODE || d->phase == PD_PHASE_TRANSIENT)
+			continue;
+		if (!header++)
+			pd_buf_addf(b,
+				    "\n%smetric%sscope%sphase%sbaseline → target%schange%s%s",
+				    m->th_open, m->th_sep, m->th_sep, m->th_sep, m->th_sep,
+				    m->th_close, m->rule);
+		pd_buf_adds(b, m->td_open);
+		m->esc(b, v->metric);
+		pd_buf_adds(b, m->td_sep);
+		m->esc(b, v->scope.name);
+		pd_buf_addf(b, "%s%s%s", m->td_sep, pd_phase_name(d->phase), m->td_sep);
+		esc_unit(b, m, d->base.median, v->unit);
+		pd_buf_adds(b, " → ");
+		esc_unit(b, m, d->target.median, v->unit);
+		pd_buf_addf(b, "%s%+.1f%% (%s)%s", m->td_sep, d->delta_pct,
+			    pd_verdict_name(d->verdict), m->td_close);
+	}
+}
+
+void pd_markup_md(struct pd_buf *out, const struct pd_comparison *c,
+		  const struct pd_labels *labels)
+{
+	summary(out, &md, c, labels);
+	table(out, &md, c);
+}
+
+void pd_markup_jira(struct pd_buf *out, const struct pd_comparison *c,
+		    const struct pd_labels *labels)
+{
+	summary(out, &jira, c, labels);
+	table(out, &jira, c);
+}
