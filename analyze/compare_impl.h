@@ -4,10 +4,6 @@
 
 #include "compare.h"
 
-/* +1 when a rise of collector/metric is worse (CPU, memory, connections, latency,
- * errors), -1 when a fall is (throughput, free memory). */
-int pd_metric_worse(const char *collector, const char *metric);
-
 /* Matches nodes by role, records the matching, and builds every view of c (c->base,
  * c->target and both time bases set). Metrics not matching opts' globs are left out. */
 void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts);

@@ -2,6 +2,7 @@
 #include "compare_impl.h"
 #include "sampling.h"
 #include "../core/buf.h"
+#include "../core/metric.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
@@ -141,30 +142,13 @@ static void role_breakdown(struct pd_buf *b, const struct pd_comparison *c,
 		pd_buf_addch(b, ')');
 }
 
-/* atop and metrics_rest_api_processes measure the same process twice: appends the REST
- * metric's twin in atop ("memcached_sysproc_cpu_utilization" -> "atop/memcached_cpu",
- * "..._sysproc_mem_resident" -> "..._rss"), nothing when it has none. */
-static void atop_twin(struct pd_buf *out, const char *metric)
-{
-	static const char *const rest = "metrics_rest_api_processes/";
-	static const char *const ends[][2] = {{"_sysproc_cpu_utilization", "_cpu"},
-					      {"_sysproc_mem_resident", "_rss"}};
-	if (strncmp(metric, rest, strlen(rest)))
-		return;
-	const char *proc = metric + strlen(rest);
-	for (size_t i = 0; i < 2; i++)
-		if (pd_str_ends_with(proc, ends[i][0]))
-			pd_buf_addf(out, "atop/%.*s%s",
-				    (int)(strlen(proc) - strlen(ends[i][0])), proc, ends[i][1]);
-}
-
 /* Whether a finding on this metric (or its atop twin) already stands at a broader
  * scope. */
 static int covered(const struct pd_comparison *c, const char *metric, int rank)
 {
 	struct pd_buf twin = PD_BUF_INIT;
 	int found = 0;
-	atop_twin(&twin, metric);
+	pd_metric_twin(&twin, metric);
 	for (size_t i = 0; i < c->n_findings && !found; i++) {
 		const struct pd_finding *f = &c->findings[i];
 		found = f->metric &&
@@ -184,7 +168,7 @@ static int corroborates(struct pd_comparison *c, const struct pd_view *v,
 {
 	struct pd_buf twin = PD_BUF_INIT;
 	int found = 0;
-	atop_twin(&twin, v->metric);
+	pd_metric_twin(&twin, v->metric);
 	for (size_t i = 0; twin.len && i < c->n_findings && !found; i++) {
 		struct pd_finding *f = &c->findings[i];
 		if (!f->metric || strcmp(f->metric, twin.ptr) ||

@@ -1,5 +1,6 @@
 #include "compare_impl.h"
 #include "../core/buf.h"
+#include "../core/metric.h"
 #include "../core/xalloc.h"
 
 #include <fnmatch.h>
@@ -7,18 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int pd_metric_worse(const char *collector, const char *metric)
-{
-	static const char *const down_worse[] = {
-		"query_requests",     "query_selects", "ops",
-		"index_num_requests", "MemFree",       "Cached"};
-	(void)collector;
-	for (size_t i = 0; i < sizeof(down_worse) / sizeof(*down_worse); i++)
-		if (!strcmp(metric, down_worse[i]))
-			return -1;
-	return 1;
-}
 
 void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0_ms,
 		   int64_t step_ms)

@@ -96,26 +96,6 @@ void pd_unit_add(struct pd_buf *out, double v, enum pd_unit u)
 		pd_buf_addf(out, fabs(v) < 100 ? "%.1f" : "%.0f", v);
 }
 
-enum pd_unit pd_unit_of(const char *collector, const char *metric)
-{
-	if (strstr(metric, "cpu"))
-		return PD_UNIT_PERCENT;
-	if (pd_str_ends_with(metric, "_rss") || pd_str_ends_with(metric, "_vsize") ||
-	    pd_str_ends_with(metric, "_mem_resident") || pd_str_ends_with(metric, "_size"))
-		return PD_UNIT_BYTES;
-	if (pd_str_ends_with(metric, "bytes_per_sec"))
-		return PD_UNIT_BYTES_PER_SEC;
-	if (pd_str_ends_with(metric, "_per_sec"))
-		return PD_UNIT_PER_SEC;
-	if (pd_str_ends_with(metric, "_time") || strstr(metric, "latency"))
-		return PD_UNIT_MS;
-	if (!strcmp(metric, "rebalance_progress"))
-		return PD_UNIT_PERCENT;
-	if (!strcmp(collector, "n1ql_stats") && !strncmp(metric, "query_", 6))
-		return PD_UNIT_PER_SEC; /* perfdb stores n1ql counters as rates */
-	return PD_UNIT_COUNT;
-}
-
 int pd_epoch_to_ms(int64_t ts, int64_t *ms)
 {
 	if (ts > 1000000000000000000LL)

@@ -69,8 +69,7 @@ const char *pd_unit_name(enum pd_unit u); /* "", "%", "B", "count", "/s", "B/s",
 struct pd_buf;
 /* Appends v with its unit for a reader: "2.04 GiB", "288.0%", "3876 /s", "71". */
 void pd_unit_add(struct pd_buf *out, double v, enum pd_unit u);
-/* The unit a collector's metric is measured in, from its name. */
-enum pd_unit pd_unit_of(const char *collector, const char *metric);
+/* The unit of a metric from its name: pd_metric_unit (core/metric.h). */
 
 /* Invariant after pd_series_normalize: t_ms strictly increasing. */
 struct pd_series {

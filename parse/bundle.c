@@ -6,6 +6,7 @@
 #include "perfdb.h"
 #include "tree.h"
 #include "../core/buf.h"
+#include "../core/metric.h"
 #include "../core/xalloc.h"
 
 #include <pthread.h>
@@ -159,7 +160,7 @@ static struct pd_series *new_series(const char *db, const char *metric, size_t m
 	s->server = d->server ? pd_xstrdup(d->server) : NULL;
 	s->index = d->index ? pd_xstrdup(d->index) : NULL;
 	s->scope = d->scope;
-	s->unit = pd_unit_of(s->collector, s->metric);
+	s->unit = pd_metric_unit(s->collector, s->metric);
 	return s;
 }
 

@@ -7,6 +7,7 @@
 #include "core/file.h"
 #include "core/outdir.h"
 #include "core/proc.h"
+#include "core/metric.h"
 #include "core/model.h"
 #include "core/src.h"
 #include "render/escape.h"
@@ -142,12 +143,32 @@ END_TEST
 
 START_TEST(test_units_from_metric_names)
 {
-	ck_assert_int_eq(pd_unit_of("atop", "memcached_cpu"), PD_UNIT_PERCENT);
-	ck_assert_int_eq(pd_unit_of("atop", "cbq-engine_rss"), PD_UNIT_BYTES);
-	ck_assert_int_eq(pd_unit_of("net", "in_bytes_per_sec"), PD_UNIT_BYTES_PER_SEC);
-	ck_assert_int_eq(pd_unit_of("net", "ESTABLISHED"), PD_UNIT_COUNT);
-	ck_assert_int_eq(pd_unit_of("n1ql_stats", "query_requests"), PD_UNIT_PER_SEC);
-	ck_assert_int_eq(pd_unit_of("n1ql_stats", "query_avg_req_time"), PD_UNIT_MS);
+	ck_assert_int_eq(pd_metric_unit("atop", "memcached_cpu"), PD_UNIT_PERCENT);
+	ck_assert_int_eq(pd_metric_unit("atop", "cbq-engine_rss"), PD_UNIT_BYTES);
+	ck_assert_int_eq(pd_metric_unit("net", "in_bytes_per_sec"), PD_UNIT_BYTES_PER_SEC);
+	ck_assert_int_eq(pd_metric_unit("net", "ESTABLISHED"), PD_UNIT_COUNT);
+	ck_assert_int_eq(pd_metric_unit("n1ql_stats", "query_requests"), PD_UNIT_PER_SEC);
+	ck_assert_int_eq(pd_metric_unit("n1ql_stats", "query_avg_req_time"), PD_UNIT_MS);
+}
+END_TEST
+
+/* The metric table's other two answers: which way is worse, and the atop twin of a REST
+ * process metric (names from perfrunner's collectors). */
+START_TEST(test_metric_direction_and_twin)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	ck_assert_int_eq(pd_metric_worse("n1ql_stats", "query_requests"), -1);
+	ck_assert_int_eq(pd_metric_worse("sysdig", "MemFree"), -1);
+	ck_assert_int_eq(pd_metric_worse("atop", "memcached_cpu"), 1);
+	pd_metric_twin(&b, "metrics_rest_api_processes/memcached_sysproc_cpu_utilization");
+	ck_assert_str_eq(b.ptr, "atop/memcached_cpu");
+	pd_buf_truncate(&b, 0);
+	pd_metric_twin(&b, "metrics_rest_api_processes/cbq-engine_sysproc_mem_resident");
+	ck_assert_str_eq(b.ptr, "atop/cbq-engine_rss");
+	pd_buf_truncate(&b, 0);
+	pd_metric_twin(&b, "atop/memcached_cpu");
+	ck_assert_str_eq(b.ptr, "");
+	pd_buf_release(&b);
 }
 END_TEST
 
@@ -426,6 +447,7 @@ Suite *pd_suite_core(void)
 	tcase_add_test(tc, test_series_normalize_sorts_and_keeps_last_duplicate);
 	tcase_add_test(tc, test_roles_follow_first_service_in_spec_order);
 	tcase_add_test(tc, test_units_from_metric_names);
+	tcase_add_test(tc, test_metric_direction_and_twin);
 	tcase_add_test(tc, test_gaps_count_missing_samples);
 	tcase_add_test(tc, test_median_i64_matches_sorting);
 	tcase_add_test(tc, test_series_constant);
