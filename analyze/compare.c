@@ -123,7 +123,7 @@ static void align_events(struct pd_comparison *c)
 {
 	const struct pd_timebase *b = &c->tb_base, *t = &c->tb_target;
 	double len = (double)(b->end_ms - b->t0_ms) / 1000;
-	const char *kind = pd_event_type_name(b->event),
+	const char *kind = pd_timebase_event_name(b->event),
 		   *node = b->node[0] ? b->node : "a node";
 	c->base_grid_t0_ms = b->t0_ms;
 	c->base_shift_s = 0;
@@ -136,7 +136,7 @@ static void align_events(struct pd_comparison *c)
 			     kind, node, b->event_s);
 		return;
 	}
-	if (b->event_source == PD_SRC_NONE || !(b->event_s > 0 && b->event_s < len)) {
+	if (b->event_source == PD_SOURCE_NONE || !(b->event_s > 0 && b->event_s < len)) {
 		pd_strv_addf(
 			&c->matching,
 			"the baseline has its own %s of %s, but its time (%.1f s) is not "

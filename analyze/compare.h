@@ -137,10 +137,7 @@ struct pd_compare_opts {
 };
 #define PD_COMPARE_OPTS_INIT                                                                   \
 	{                                                                                      \
-		5.0, NULL, 0, NULL, 0, 60.0, 0.05, {0, 0, 0, 0, NULL},                         \
-		{                                                                              \
-			0, 0, 0, 0, NULL                                                       \
-		}                                                                              \
+		.threshold_pct = 5.0, .settle_s = 60.0, .alpha = 0.05                          \
 	}
 
 struct pd_comparison {
@@ -171,7 +168,8 @@ struct pd_comparison {
 
 /* Compares base with target into *out (caller frees with pd_comparison_free). Runs that
  * cannot be compared still give a comparison, with verdict not-comparable and reasons.
- * PD_EINVAL for a flag that contradicts the runs. */
+ * PD_EINVAL for a flag that contradicts the runs, PD_ECOMPARE for runs with fewer than
+ * two samples per series (no grid to compare them on). */
 int pd_compare(struct pd_comparison **out, const struct pd_run *base,
 	       const struct pd_run *target, const struct pd_compare_opts *opts,
 	       struct pd_err *err);

@@ -62,8 +62,8 @@ static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct
 	struct pd_sample x, y;
 	collect(b, v->base, v, &c->windows[d->phase]);
 	collect(t, v->target, v, &c->windows[d->phase]);
-	pd_sample_prepare(&x, b->t, b->v, b->n, b->sorted);
-	pd_sample_prepare(&y, t->t, t->v, t->n, t->sorted);
+	pd_stats_sample_prepare(&x, b->t, b->v, b->n, b->sorted);
+	pd_stats_sample_prepare(&y, t->t, t->v, t->n, t->sorted);
 	pd_stats_summary_of(&d->base, &x);
 	pd_stats_summary_of(&d->target, &y);
 	struct pd_delta_ci ci = pd_stats_delta_ci_of(&x, &y, 0.05);

@@ -427,7 +427,7 @@ static void recovery_finding(struct pd_comparison *c)
 		"Query throughput (n1ql_stats/query_requests) dipped %.1f%% below the "
 		"baseline's median at the %s (to %.0f req/s at %.0f s, baseline %.0f req/s) "
 		"and ",
-		-dip, pd_event_type_name(c->tb_target.event), v->target[lo],
+		-dip, pd_timebase_event_name(c->tb_target.event), v->target[lo],
 		(double)lo * v->step_s, ref);
 	if (rec)
 		pd_buf_addf(&b, "was back within %.0f%% of it %.0f s after the event.",

@@ -101,7 +101,8 @@ struct pd_infer_side {
 	double gap;      /* smallest nonzero gap between distinct values; 0 when constant */
 };
 
-/* Fits the noise model of s (values in time order and sorted, as pd_sample_prepare makes). */
+/* Fits the noise model of s (values in time order and sorted, as pd_stats_sample_prepare
+ * makes). */
 void pd_infer_side_of(struct pd_infer_side *out, const struct pd_sample *s);
 
 /* The finite-n AR(1) inflation F(phi, n) of the variance of a mean (1 at phi 0). */

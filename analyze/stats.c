@@ -117,8 +117,8 @@ static double ols_slope(const double *t, const double *v, size_t n, double vmean
 	return sxx > 0 ? sxy / sxx : 0;
 }
 
-void pd_sample_prepare(struct pd_sample *s, const double *t, const double *v, size_t n,
-		       double *sorted)
+void pd_stats_sample_prepare(struct pd_sample *s, const double *t, const double *v, size_t n,
+			     double *sorted)
 {
 	s->t = t;
 	s->v = v;
@@ -155,7 +155,7 @@ void pd_stats_summary_of(struct pd_summary *out, const struct pd_sample *s)
 void pd_stats_summary(struct pd_summary *out, const double *t, const double *v, size_t n)
 {
 	struct pd_sample s;
-	pd_sample_prepare(&s, t, v, n, pd_xmalloc((n + 1) * sizeof(double)));
+	pd_stats_sample_prepare(&s, t, v, n, pd_xmalloc((n + 1) * sizeof(double)));
 	pd_stats_summary_of(out, &s);
 	free(s.sorted);
 }
@@ -243,8 +243,8 @@ double pd_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t
 			     int inflate, double *u_out)
 {
 	struct pd_sample a, b;
-	pd_sample_prepare(&a, x, x, nx, pd_xmalloc((nx + 1) * sizeof(double)));
-	pd_sample_prepare(&b, y, y, ny, pd_xmalloc((ny + 1) * sizeof(double)));
+	pd_stats_sample_prepare(&a, x, x, nx, pd_xmalloc((nx + 1) * sizeof(double)));
+	pd_stats_sample_prepare(&b, y, y, ny, pd_xmalloc((ny + 1) * sizeof(double)));
 	double p = pd_stats_mann_whitney_of(&a, &b, inflate, u_out);
 	free(a.sorted);
 	free(b.sorted);
@@ -310,8 +310,8 @@ struct pd_delta_ci pd_stats_delta_ci(const double *x, size_t nx, const double *y
 				     double alpha)
 {
 	struct pd_sample a, b;
-	pd_sample_prepare(&a, x, x, nx, pd_xmalloc((nx + 1) * sizeof(double)));
-	pd_sample_prepare(&b, y, y, ny, pd_xmalloc((ny + 1) * sizeof(double)));
+	pd_stats_sample_prepare(&a, x, x, nx, pd_xmalloc((nx + 1) * sizeof(double)));
+	pd_stats_sample_prepare(&b, y, y, ny, pd_xmalloc((ny + 1) * sizeof(double)));
 	struct pd_delta_ci ci = pd_stats_delta_ci_of(&a, &b, alpha);
 	free(a.sorted);
 	free(b.sorted);

@@ -17,8 +17,8 @@ struct pd_sample {
 };
 
 /* Fills s from t, v (n values in time order); sorted has room for n and is the caller's. */
-void pd_sample_prepare(struct pd_sample *s, const double *t, const double *v, size_t n,
-		       double *sorted);
+void pd_stats_sample_prepare(struct pd_sample *s, const double *t, const double *v, size_t n,
+			     double *sorted);
 
 struct pd_summary {
 	size_t n;

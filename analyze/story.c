@@ -182,18 +182,18 @@ static int is_hard(struct pd_live_node *out, const struct pd_run *run)
 	const struct pd_event *f = first_failover(run);
 	const char *type = run->cfg.shutdown_type;
 	if (f) {
-		out->kind_source = PD_SRC_CONSOLE;
+		out->kind_source = PD_SOURCE_CONSOLE;
 		if (f->node)
 			snprintf(out->host, sizeof(out->host), "%s", f->node);
 		return f->kind == PD_EV_FAILOVER_HARD;
 	}
 	if (ejects_node(run)) {
-		out->kind_source = PD_SRC_CONSOLE;
+		out->kind_source = PD_SOURCE_CONSOLE;
 		return 0;
 	}
 	if (!type)
 		return 0;
-	out->kind_source = PD_SRC_CONFIG;
+	out->kind_source = PD_SOURCE_CONFIG;
 	return !strcmp(type, "hard_failover");
 }
 

@@ -182,7 +182,7 @@ struct pd_kpi_change {
 };
 
 /* The KPI change from base to target (either may lack a KPI: ok = 0, the served rates are
- * still filled). The served rate is pd_series_throughput: the mean of the cluster-wide
+ * still filled). The served rate is pd_facts_throughput: the mean of the cluster-wide
  * query rate from t0 to the end of the phase. */
 void pd_story_kpi_change(struct pd_kpi_change *out, const struct pd_run *base,
 			 const struct pd_timebase *tb_base, const struct pd_run *target,

@@ -7,21 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pd_event_type_name(enum pd_event_type t)
+const char *pd_timebase_event_name(enum pd_timebase_event t)
 {
 	static const char *const names[] = {"none", "hard-failover", "graceful-failover",
 					    "rebalance-out"};
 	return names[t];
 }
 
-const char *pd_source_name(enum pd_source s)
+const char *pd_timebase_source_name(enum pd_source s)
 {
 	static const char *const names[] = {"none",   "console", "series",
 					    "config", "build",   "flag"};
 	return names[s];
 }
 
-int64_t pd_offset_round(double offset_s)
+int64_t pd_timebase_offset_round(double offset_s)
 {
 	return (int64_t)llround(offset_s / 900.0) * 900;
 }
@@ -156,14 +156,14 @@ static void resolve_offset(struct pd_timebase *tb, const struct pd_run *run,
 	tb->has_offset = 1;
 	if (flags && flags->has_utc_offset) {
 		tb->offset_s = flags->utc_offset_s;
-		tb->offset_source = PD_SRC_FLAG;
+		tb->offset_source = PD_SOURCE_FLAG;
 	} else if (tb->offset_series.ok) {
-		tb->offset_s = pd_offset_round(tb->offset_series.value);
-		tb->offset_source = PD_SRC_SERIES;
+		tb->offset_s = pd_timebase_offset_round(tb->offset_series.value);
+		tb->offset_source = PD_SOURCE_SERIES;
 	} else if (tb->offset_build.ok) {
 		/* the delay is positive: floor onto the grid rather than round */
 		tb->offset_s = (int64_t)floor(tb->offset_build.value / 900.0) * 900;
-		tb->offset_source = PD_SRC_BUILD;
+		tb->offset_source = PD_SOURCE_BUILD;
 	} else {
 		tb->has_offset = 0;
 	}
@@ -285,17 +285,17 @@ static int choose_event(struct pd_timebase *tb, const struct pd_time_flags *flag
 				err, PD_EINVAL, "%s %.1f is outside the phase (0 to %.1f s)",
 				flags->event_flag ? flags->event_flag : "--event-time",
 				flags->event_time_s, len);
-		tb->event_s = flags->event_time_s, tb->event_source = PD_SRC_FLAG;
+		tb->event_s = flags->event_time_s, tb->event_source = PD_SOURCE_FLAG;
 		if (tb->event == PD_EVENT_NONE)
 			tb->event = PD_EVENT_HARD;
 	} else if (tb->event == PD_EVENT_NONE) {
 		return 0;
 	} else if (tb->ev_console.ok) {
-		tb->event_s = tb->ev_console.value, tb->event_source = PD_SRC_CONSOLE;
+		tb->event_s = tb->ev_console.value, tb->event_source = PD_SOURCE_CONSOLE;
 	} else if (tb->ev_series.ok) {
-		tb->event_s = tb->ev_series.value, tb->event_source = PD_SRC_SERIES;
+		tb->event_s = tb->ev_series.value, tb->event_source = PD_SOURCE_SERIES;
 	} else if (tb->ev_config.ok) {
-		tb->event_s = tb->ev_config.value, tb->event_source = PD_SRC_CONFIG;
+		tb->event_s = tb->ev_config.value, tb->event_source = PD_SOURCE_CONFIG;
 	}
 	return 0;
 }

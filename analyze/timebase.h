@@ -6,18 +6,26 @@
 #include "../core/err.h"
 #include "../core/model.h"
 
-enum pd_event_type { PD_EVENT_NONE, PD_EVENT_HARD, PD_EVENT_GRACEFUL, PD_EVENT_REBALANCE_OUT };
-const char *pd_event_type_name(enum pd_event_type t); /* "none", "hard-failover", ... */
-
-enum pd_source {
-	PD_SRC_NONE,
-	PD_SRC_CONSOLE,
-	PD_SRC_SERIES,
-	PD_SRC_CONFIG,
-	PD_SRC_BUILD,
-	PD_SRC_FLAG
+/* The disruption a run's phases are cut at, resolved from every source (not to be
+ * confused with enum pd_event_kind, the kind of one console line that is evidence of it). */
+enum pd_timebase_event {
+	PD_EVENT_NONE,
+	PD_EVENT_HARD,
+	PD_EVENT_GRACEFUL,
+	PD_EVENT_REBALANCE_OUT
 };
-const char *pd_source_name(enum pd_source s); /* "none", "console", "series", ... */
+const char *pd_timebase_event_name(enum pd_timebase_event t); /* "none", "hard-failover", ... */
+
+/* Where a time base quantity came from. */
+enum pd_source {
+	PD_SOURCE_NONE,
+	PD_SOURCE_CONSOLE,
+	PD_SOURCE_SERIES,
+	PD_SOURCE_CONFIG,
+	PD_SOURCE_BUILD,
+	PD_SOURCE_FLAG
+};
+const char *pd_timebase_source_name(enum pd_source s); /* "none", "console", "series", ... */
 
 /* What the user forces on the command line. */
 struct pd_time_flags {
@@ -45,7 +53,7 @@ struct pd_timebase {
 	struct pd_estimate offset_series; /* raw offset from rebalance lines vs the series, s */
 	struct pd_estimate offset_build;  /* raw offset from the first line vs build start, s */
 
-	enum pd_event_type event;
+	enum pd_timebase_event event;
 	char node[64];  /* the node failed over or removed, "" if unknown */
 	double event_s; /* seconds from t0 */
 	enum pd_source event_source;
@@ -60,6 +68,6 @@ int pd_timebase_resolve(struct pd_timebase *out, const struct pd_run *run,
 			const struct pd_time_flags *flags, struct pd_err *err);
 
 /* Rounds an offset in seconds to the 15-minute grid of real time zones. */
-int64_t pd_offset_round(double offset_s);
+int64_t pd_timebase_offset_round(double offset_s);
 
 #endif

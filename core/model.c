@@ -46,6 +46,32 @@ void pd_strv_free(struct pd_strv *sv)
 	memset(sv, 0, sizeof(*sv));
 }
 
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void pd_strv_sort(struct pd_strv *sv)
+{
+	if (sv->n > 1)
+		qsort(sv->v, sv->n, sizeof(*sv->v), cmp_strp);
+}
+
+void pd_strv_sort_unique(struct pd_strv *sv)
+{
+	size_t k = 0;
+	if (sv->n < 2)
+		return;
+	pd_strv_sort(sv);
+	for (size_t i = 1; i < sv->n; i++) {
+		if (!strcmp(sv->v[i], sv->v[k]))
+			free(sv->v[i]);
+		else
+			sv->v[++k] = sv->v[i];
+	}
+	sv->n = k + 1;
+}
+
 static const char *const service_names[PD_SVC_COUNT] = {"kv",       "n1ql", "index", "fts",
 							"eventing", "cbas", "backup"};
 

@@ -18,6 +18,9 @@ void pd_strv_addf(struct pd_strv *sv, const char *fmt, ...)
 /* Index of s in sv, or -1. */
 long pd_strv_find(const struct pd_strv *sv, const char *s);
 void pd_strv_free(struct pd_strv *sv);
+/* Sorts sv by strcmp; pd_strv_sort_unique also frees repeated strings, keeping one. */
+void pd_strv_sort(struct pd_strv *sv);
+void pd_strv_sort_unique(struct pd_strv *sv);
 
 enum pd_service {
 	PD_SVC_KV = 1 << 0,
@@ -217,15 +220,19 @@ struct pd_run *pd_run_new(const char *dir);
 void pd_run_free(struct pd_run *run);
 /* The run takes ownership of s. */
 void pd_run_add_series(struct pd_run *run, struct pd_series *s);
-/* A new node appended to the run (roles are assigned by pd_run_assign_roles). */
+/* A new node appended to the run (roles are assigned by pd_run_assign_roles). The
+ * pointer is borrowed and good until the next pd_run_add_node: the array grows. */
 struct pd_node *pd_run_add_node(struct pd_run *run, const char *host, size_t host_len);
 /* Gives each node its role "<first service>#<rank>" in spec order. */
 void pd_run_assign_roles(struct pd_run *run);
+/* A new zeroed event (kpi) appended to the run; the pointer is good until the next
+ * pd_run_add_event (pd_run_add_kpi): the array grows. */
 struct pd_event *pd_run_add_event(struct pd_run *run, enum pd_event_kind kind);
 struct pd_kpi *pd_run_add_kpi(struct pd_run *run);
 /* The node whose host is host, or NULL. */
 const struct pd_node *pd_run_node(const struct pd_run *run, const char *host);
-/* The series collector/metric at the given bucket/server (NULL matches NULL), or NULL. */
+/* The first series collector/metric on server (NULL: a series without a server, of
+ * whatever bucket), or NULL. */
 const struct pd_series *pd_run_series(const struct pd_run *run, const char *collector,
 				      const char *metric, const char *server);
 /* Sorts series by (collector, metric, bucket, server) for deterministic output. */

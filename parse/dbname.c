@@ -558,11 +558,6 @@ static void add_once(struct pd_strv *sv, const char *s, size_t len)
 	pd_strv_addn(sv, s, len);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 void pd_dbname_find_snapshots(struct pd_strv *out, const struct pd_strv *dbs,
 			      const char *cluster)
 {
@@ -586,8 +581,7 @@ void pd_dbname_find_snapshots(struct pd_strv *out, const struct pd_strv *dbs,
 		if (!known_prefix(&known, dbs->v[i]) &&
 		    (len = find_in(dbs->v[i], key, 0, &start)))
 			add_once(&found, start, len);
-	if (found.n > 1)
-		qsort(found.v, found.n, sizeof(*found.v), cmp_str);
+	pd_strv_sort(&found);
 	for (size_t i = 0; i < found.n; i++)
 		if (pd_strv_find(out, found.v[i]) < 0)
 			pd_strv_add(out, found.v[i]);

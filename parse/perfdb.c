@@ -65,6 +65,17 @@ static const struct pd_limits *limits(const struct pd_src *src)
 
 /* PD_EPARSE at off: "<expected>, found <what is there>". The found byte is untrusted, so
  * it is shown only when printable. */
+/* PD_ELIMIT at byte off of src once out holds max samples (--max-samples), else 0: the
+ * one check of the three readers. */
+static int sample_limit(const struct pd_series *out, size_t max, const struct pd_src *src,
+			size_t off, struct pd_err *err)
+{
+	if (out->n < max)
+		return 0;
+	return pd_src_error(err, PD_ELIMIT, src, off,
+			    "more than %zu samples in one series (see --max-samples)", max);
+}
+
 static int fail(struct scan *sc, size_t off, const char *expected)
 {
 	char found[32] = "the end of the input";
@@ -346,12 +357,8 @@ static int scan_samples(struct scan *sc, struct pd_series *out)
 			return fail(sc, sc->pos,
 				    after_comma ? "expected '[' to open a sample after ','"
 						: "expected '[' to open a sample or ']'");
-		if (out->n >= max)
-			return pd_src_error(
-				sc->err, PD_ELIMIT, sc->src, sc->pos,
-				"more than %zu samples in one series (see --max-samples)", max);
-		int rc = scan_pair(sc, out), c;
-		if (rc < 0)
+		int rc = sample_limit(out, max, sc->src, sc->pos, sc->err), c;
+		if (rc < 0 || (rc = scan_pair(sc, out)) < 0)
 			return rc;
 		skip_ws(sc);
 		if ((c = peek(sc)) == ']') {
@@ -511,12 +518,8 @@ int pd_perfdb_data_parse(struct pd_series *out, const struct pd_src *src, int64_
 			delta = ts == 0;
 		if ((rc = line_time(&sc, at, delta, ts, &t)) < 0)
 			goto done;
-		if (out->n >= max) {
-			rc = pd_src_error(
-				err, PD_ELIMIT, src, at,
-				"more than %zu samples in one series (see --max-samples)", max);
+		if ((rc = sample_limit(out, max, src, at, err)) < 0)
 			goto done;
-		}
 		pd_series_add(out, t, v);
 	}
 	pd_series_normalize(out);
@@ -608,12 +611,10 @@ static int seriesly_member(struct pd_series *out, const struct pd_src *src, cons
 	if (!isfinite(v->valuedouble))
 		return pd_src_error(err, PD_EPARSE, src, key_offset(src, m->string),
 				    "number out of range: expected a finite double");
-	if (out->n >= max)
-		return pd_src_error(err, PD_ELIMIT, src, key_offset(src, m->string),
-				    "more than %zu samples in one series (see --max-samples)",
-				    max);
-	pd_series_add(out, t, v->valuedouble);
-	return 0;
+	int rc = sample_limit(out, max, src, key_offset(src, m->string), err);
+	if (rc == 0)
+		pd_series_add(out, t, v->valuedouble);
+	return rc;
 }
 
 int pd_seriesly_parse(struct pd_series *out, const struct pd_src *src, struct pd_err *err)

@@ -17,27 +17,6 @@ static int has_nul_escape(const char *s, size_t n)
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorts sv and drops repeated names. */
-static void sort_unique(struct pd_strv *sv)
-{
-	size_t k = 0;
-	if (sv->n < 2)
-		return;
-	qsort(sv->v, sv->n, sizeof(*sv->v), cmp_str);
-	for (size_t i = 1; i < sv->n; i++) {
-		if (!strcmp(sv->v[i], sv->v[k]))
-			free(sv->v[i]);
-		else
-			sv->v[++k] = sv->v[i];
-	}
-	sv->n = k + 1;
-}
-
 int pd_perfdb_list_parse(struct pd_strv *out, const struct pd_src *src, struct pd_err *err)
 {
 	cJSON *j, *it;
@@ -60,7 +39,7 @@ int pd_perfdb_list_parse(struct pd_strv *out, const struct pd_src *src, struct p
 		}
 		pd_strv_add(out, it->valuestring);
 	}
-	sort_unique(out);
+	pd_strv_sort_unique(out);
 done:
 	cJSON_Delete(j);
 	return rc;

@@ -22,26 +22,6 @@ struct pd_tree {
 	struct pd_buf tmp;  /* pd_tree_path and file system paths */
 };
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorts sv and drops repeated names. */
-static void sort_unique(struct pd_strv *sv)
-{
-	size_t k = 0;
-	if (sv->n > 1)
-		qsort(sv->v, sv->n, sizeof(*sv->v), cmp_str);
-	for (size_t i = 0; i < sv->n; i++) {
-		if (k && !strcmp(sv->v[k - 1], sv->v[i]))
-			free(sv->v[i]);
-		else
-			sv->v[k++] = sv->v[i];
-	}
-	sv->n = k;
-}
-
 /* "DIR/rel" or "TARBALL:prefix rel" into b. */
 static const char *name_into(struct pd_buf *b, const struct pd_tree *t, const char *rel)
 {
@@ -131,7 +111,7 @@ static int dir_list(struct pd_strv *out, struct pd_tree *t, const char *rel, str
 		rc = pd_err_at(err, PD_EIO, path, 0, 0, "cannot read directory: %s",
 			       strerror(errno));
 	closedir(d);
-	sort_unique(out);
+	pd_strv_sort_unique(out);
 	return rc;
 }
 
@@ -197,7 +177,7 @@ static int tar_list(struct pd_strv *out, struct pd_tree *t, const char *rel, str
 		if (*child && *child != '.')
 			pd_strv_addn(out, child, strcspn(child, "/"));
 	}
-	sort_unique(out);
+	pd_strv_sort_unique(out);
 	return 0;
 }
 

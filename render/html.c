@@ -206,10 +206,10 @@ static void event_cell(struct pd_buf *b, const struct pd_timebase *tb)
 		pd_buf_adds(b, "none");
 		return;
 	}
-	pd_buf_addf(b, "%s of <code>", pd_event_type_name(tb->event));
+	pd_buf_addf(b, "%s of <code>", pd_timebase_event_name(tb->event));
 	esc(b, tb->node[0] ? tb->node : "?");
 	pd_buf_addf(b, "</code> at <b>%.1f s</b> (from %s)<br>", tb->event_s,
-		    pd_source_name(tb->event_source));
+		    pd_timebase_source_name(tb->event_source));
 	esc(b, tb->agreement);
 }
 
@@ -221,7 +221,8 @@ static void clock_cell(struct pd_buf *b, const struct pd_timebase *tb)
 	}
 	int64_t a = tb->offset_s < 0 ? -tb->offset_s : tb->offset_s;
 	pd_buf_addf(b, "UTC%c%02d:%02d (from %s)", tb->offset_s < 0 ? '-' : '+',
-		    (int)(a / 3600), (int)(a % 3600 / 60), pd_source_name(tb->offset_source));
+		    (int)(a / 3600), (int)(a % 3600 / 60),
+		    pd_timebase_source_name(tb->offset_source));
 }
 
 typedef void (*run_cell)(struct pd_buf *b, const struct pd_comparison *c, int target);

@@ -254,7 +254,7 @@ static void text_timebase(struct pd_buf *b, const struct pd_facts *f)
 	pd_buf_adds(b, "  console clock ");
 	if (tb->has_offset) {
 		add_offset(b, tb->offset_s);
-		pd_buf_addf(b, " (from %s", pd_source_name(tb->offset_source));
+		pd_buf_addf(b, " (from %s", pd_timebase_source_name(tb->offset_source));
 		if (tb->offset_series.ok)
 			pd_buf_addf(b, "; series fit %+.0f s", tb->offset_series.value);
 		if (tb->offset_build.ok)
@@ -263,12 +263,12 @@ static void text_timebase(struct pd_buf *b, const struct pd_facts *f)
 	} else {
 		pd_buf_adds(b, "unknown (no rebalance in the series, no build start)\n");
 	}
-	pd_buf_addf(b, "  event        %s", pd_event_type_name(tb->event));
+	pd_buf_addf(b, "  event        %s", pd_timebase_event_name(tb->event));
 	if (tb->event != PD_EVENT_NONE) {
 		pd_buf_adds(b, " of ");
 		pd_esc_text(b, or_dash(tb->node));
 		pd_buf_addf(b, " at %.1f s (from %s)\n  agreement    %s", tb->event_s,
-			    pd_source_name(tb->event_source), tb->agreement);
+			    pd_timebase_source_name(tb->event_source), tb->agreement);
 		if (tb->rebalance_end_s.ok)
 			pd_buf_addf(b, "\n  rebalance    ends at %.1f s",
 				    tb->rebalance_end_s.value);
@@ -413,14 +413,14 @@ static void json_timebase(struct pd_jw *w, const struct pd_facts *f)
 		pd_jw_int(w, "utc_offset_s", tb->offset_s);
 	else
 		pd_jw_null(w, "utc_offset_s");
-	pd_jw_str(w, "offset_source", pd_source_name(tb->offset_source));
+	pd_jw_str(w, "offset_source", pd_timebase_source_name(tb->offset_source));
 	json_estimate(w, "offset_series_s", tb->offset_series);
 	json_estimate(w, "offset_build_s", tb->offset_build);
 	pd_jw_open(w, "event", '{');
-	pd_jw_str(w, "kind", pd_event_type_name(tb->event));
+	pd_jw_str(w, "kind", pd_timebase_event_name(tb->event));
 	pd_jw_str(w, "node", tb->node[0] ? tb->node : NULL);
 	pd_jw_num(w, "t_s", tb->event != PD_EVENT_NONE ? tb->event_s : NAN);
-	pd_jw_str(w, "source", pd_source_name(tb->event_source));
+	pd_jw_str(w, "source", pd_timebase_source_name(tb->event_source));
 	json_estimate(w, "console_s", tb->ev_console);
 	json_estimate(w, "series_s", tb->ev_series);
 	json_estimate(w, "config_s", tb->ev_config);

@@ -73,10 +73,10 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 	run_line(b, m, "Target", c->target, l->target);
 	if (c->tb_target.event != PD_EVENT_NONE) {
 		pd_buf_addf(b, "%sEvent%s: %s of ", m->bold, m->bold,
-			    pd_event_type_name(c->tb_target.event));
+			    pd_timebase_event_name(c->tb_target.event));
 		m->esc(b, c->tb_target.node);
 		pd_buf_addf(b, " at %.1f s (from %s)\n\n", c->tb_target.event_s,
-			    pd_source_name(c->tb_target.event_source));
+			    pd_timebase_source_name(c->tb_target.event_source));
 	}
 	pd_buf_addf(b, "%sFindings%s (%zu, most important first):\n\n", m->bold, m->bold,
 		    c->n_findings);

@@ -39,10 +39,10 @@ static void event_obj(struct pd_jw *w, const struct pd_timebase *tb)
 {
 	int none = tb->event == PD_EVENT_NONE;
 	pd_jw_open(w, "event", '{');
-	pd_jw_str(w, "kind", pd_event_type_name(tb->event));
+	pd_jw_str(w, "kind", pd_timebase_event_name(tb->event));
 	pd_jw_str(w, "node", tb->node[0] ? tb->node : NULL);
 	pd_jw_num(w, "t_s", none ? NAN : tb->event_s);
-	pd_jw_str(w, "source", none ? NULL : pd_source_name(tb->event_source));
+	pd_jw_str(w, "source", none ? NULL : pd_timebase_source_name(tb->event_source));
 	pd_jw_str(w, "agreement", tb->agreement[0] ? tb->agreement : NULL);
 	pd_jw_close(w, '}');
 }

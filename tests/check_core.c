@@ -152,6 +152,27 @@ START_TEST(test_units_from_metric_names)
 }
 END_TEST
 
+/* Sorting a string list: strcmp order; the unique variant keeps one of each. */
+START_TEST(test_strv_sort_unique)
+{
+	struct pd_strv sv = {0};
+	const char *in[] = {"b", "a", "c", "a", "b", "a"};
+	for (size_t i = 0; i < 6; i++)
+		pd_strv_add(&sv, in[i]);
+	pd_strv_sort(&sv);
+	ck_assert_uint_eq(sv.n, 6);
+	ck_assert_str_eq(sv.v[0], "a");
+	ck_assert_str_eq(sv.v[2], "a");
+	ck_assert_str_eq(sv.v[5], "c");
+	pd_strv_sort_unique(&sv);
+	ck_assert_uint_eq(sv.n, 3);
+	ck_assert_str_eq(sv.v[0], "a");
+	ck_assert_str_eq(sv.v[1], "b");
+	ck_assert_str_eq(sv.v[2], "c");
+	pd_strv_free(&sv);
+}
+END_TEST
+
 /* The metric table's other two answers: which way is worse, and the atop twin of a REST
  * process metric (names from perfrunner's collectors). */
 START_TEST(test_metric_direction_and_twin)
@@ -448,6 +469,7 @@ Suite *pd_suite_core(void)
 	tcase_add_test(tc, test_roles_follow_first_service_in_spec_order);
 	tcase_add_test(tc, test_units_from_metric_names);
 	tcase_add_test(tc, test_metric_direction_and_twin);
+	tcase_add_test(tc, test_strv_sort_unique);
 	tcase_add_test(tc, test_gaps_count_missing_samples);
 	tcase_add_test(tc, test_median_i64_matches_sorting);
 	tcase_add_test(tc, test_series_constant);

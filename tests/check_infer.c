@@ -56,7 +56,7 @@ static void side_of(struct pd_infer_side *out, const double *v, size_t n)
 {
 	struct pd_sample s;
 	double *sorted = malloc((n + 1) * sizeof(*sorted));
-	pd_sample_prepare(&s, v, v, n, sorted);
+	pd_stats_sample_prepare(&s, v, v, n, sorted);
 	pd_infer_side_of(out, &s);
 	free(sorted);
 }

@@ -247,7 +247,7 @@ START_TEST(test_story_live_node_hard_failover)
 	struct pd_live_node ln;
 	pd_story_live_node(&ln, run, &tb, NULL);
 	ck_assert_str_eq(pd_live_verdict_name(ln.verdict), "yes");
-	ck_assert_int_eq(ln.kind_source, PD_SRC_CONSOLE);
+	ck_assert_int_eq(ln.kind_source, PD_SOURCE_CONSOLE);
 	ck_assert_str_eq(ln.host, HOST);
 	ck_assert(ln.has_rest);
 	ck_assert_double_eq(ln.rest_last_s, 295);
@@ -320,7 +320,7 @@ START_TEST(test_story_live_node_from_config_or_rebalance_out)
 	run->cfg.shutdown_type = pd_xstrdup("hard_failover");
 	pd_story_live_node(&ln, run, &tb, NULL);
 	ck_assert_int_eq(ln.verdict, PD_LIVE_YES);
-	ck_assert_int_eq(ln.kind_source, PD_SRC_CONFIG);
+	ck_assert_int_eq(ln.kind_source, PD_SOURCE_CONFIG);
 	ck_assert_str_eq(ln.host, HOST);
 	pd_strv_add(&run->events[1].ejected, HOST); /* the console shows a rebalance-out */
 	pd_story_live_node(&ln, run, &tb, NULL);

@@ -43,11 +43,11 @@ START_TEST(test_timebase_offset_from_series_pacific)
 	ck_assert_int_eq(tb.t0_ms, T0);
 	ck_assert_int_eq(tb.interval_ms, 5000);
 	ck_assert(tb.has_offset);
-	ck_assert_int_eq(tb.offset_source, PD_SRC_SERIES);
+	ck_assert_int_eq(tb.offset_source, PD_SOURCE_SERIES);
 	ck_assert_int_eq(tb.offset_s, -28800);
 	ck_assert_int_eq(tb.event, PD_EVENT_HARD);
 	ck_assert_str_eq(tb.node, "172.23.100.40");
-	ck_assert_int_eq(tb.event_source, PD_SRC_CONSOLE);
+	ck_assert_int_eq(tb.event_source, PD_SOURCE_CONSOLE);
 	ck_assert_double_eq_tol(tb.event_s, 300.0, 0.001);
 	/* the series' first sample above 0 is k = 61: 305 s + 100 ms jitter (61 % 3 = 1) */
 	ck_assert_double_eq_tol(tb.ev_series.value, 305.1, 0.001);
@@ -78,7 +78,7 @@ START_TEST(test_timebase_offset_from_build_start)
 	run->jenkins.timestamp_ms = T0 - 22 * 60000;
 	run->console_first_s = (T0 - 20 * 60000) / 1000 - 8 * 3600;
 	ck_assert_int_eq(pd_timebase_resolve(&tb, run, NULL, &err), 0);
-	ck_assert_int_eq(tb.offset_source, PD_SRC_BUILD);
+	ck_assert_int_eq(tb.offset_source, PD_SOURCE_BUILD);
 	ck_assert_int_eq(tb.offset_s, -28800);
 	ck_assert_double_eq_tol(tb.event_s, 300.0, 0.001);
 	pd_run_free(run);
@@ -92,9 +92,9 @@ START_TEST(test_timebase_flag_overrides_and_is_checked)
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_time_flags f = {1, 250.0, 1, 3600, NULL};
 	ck_assert_int_eq(pd_timebase_resolve(&tb, run, &f, &err), 0);
-	ck_assert_int_eq(tb.offset_source, PD_SRC_FLAG);
+	ck_assert_int_eq(tb.offset_source, PD_SOURCE_FLAG);
 	ck_assert_int_eq(tb.offset_s, 3600);
-	ck_assert_int_eq(tb.event_source, PD_SRC_FLAG);
+	ck_assert_int_eq(tb.event_source, PD_SOURCE_FLAG);
 	ck_assert_double_eq(tb.event_s, 250.0);
 	f.event_time_s = 5000; /* past the 1200 s phase */
 	ck_assert_int_eq(pd_timebase_resolve(&tb, run, &f, &err), PD_EINVAL);
@@ -104,9 +104,9 @@ END_TEST
 
 START_TEST(test_offset_round_to_quarter_hours)
 {
-	ck_assert_int_eq(pd_offset_round(-28800 + 250), -28800);
-	ck_assert_int_eq(pd_offset_round(19800 - 400), 19800);
-	ck_assert_int_eq(pd_offset_round(20700 + 100), 20700); /* +05:45 Nepal */
+	ck_assert_int_eq(pd_timebase_offset_round(-28800 + 250), -28800);
+	ck_assert_int_eq(pd_timebase_offset_round(19800 - 400), 19800);
+	ck_assert_int_eq(pd_timebase_offset_round(20700 + 100), 20700); /* +05:45 Nepal */
 }
 END_TEST
 
