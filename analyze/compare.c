@@ -114,27 +114,19 @@ static enum pd_verdict overall(const struct pd_comparison *c)
 	return c->n_deltas ? PD_VERDICT_SAME : PD_VERDICT_INCONCLUSIVE;
 }
 
-/* The runs are lined up on the event: when the baseline has its own (two failover runs
- * of different builds), its grid starts where its event meets the target's, to the grid
- * step; what it has before that is left out, and after the target's end too (the phases
- * are the target's). An event without a time, or outside the baseline's phase (a wrong
- * clock), is not followed: the notes say so, and --baseline-event-time sets it. */
-static void align_events(struct pd_comparison *c)
+/* Whether the baseline's event can be followed; when not, c->matching says why. */
+static int followable(struct pd_comparison *c, const char *kind, const char *node)
 {
 	const struct pd_timebase *b = &c->tb_base, *t = &c->tb_target;
 	double len = (double)(b->end_ms - b->t0_ms) / 1000;
-	const char *kind = pd_timebase_event_name(b->event),
-		   *node = b->node[0] ? b->node : "a node";
-	c->base_grid_t0_ms = b->t0_ms;
-	c->base_shift_s = 0;
 	if (b->event == PD_EVENT_NONE)
-		return;
+		return 0;
 	if (t->event == PD_EVENT_NONE) {
 		pd_strv_addf(&c->matching,
 			     "the baseline has a %s of %s at %.1f s and the target none: the "
 			     "runs are compared whole, not by phase",
 			     kind, node, b->event_s);
-		return;
+		return 0;
 	}
 	if (b->event_source == PD_SOURCE_NONE || !(b->event_s > 0 && b->event_s < len)) {
 		pd_strv_addf(
@@ -143,8 +135,25 @@ static void align_events(struct pd_comparison *c)
 			"inside its measured phase (0 to %.1f s): the runs are lined up at "
 			"their starts (--baseline-event-time sets it)",
 			kind, node, b->event_s, len);
-		return;
+		return 0;
 	}
+	return 1;
+}
+
+/* The runs are lined up on the event: when the baseline has its own (two failover runs
+ * of different builds), its grid starts where its event meets the target's, to the grid
+ * step; what it has before that is left out, and after the target's end too (the phases
+ * are the target's). An event without a time, or outside the baseline's phase (a wrong
+ * clock), is not followed: the notes say so, and --baseline-event-time sets it. */
+static void align_events(struct pd_comparison *c)
+{
+	const struct pd_timebase *b = &c->tb_base, *t = &c->tb_target;
+	const char *kind = pd_timebase_event_name(b->event),
+		   *node = b->node[0] ? b->node : "a node";
+	c->base_grid_t0_ms = b->t0_ms;
+	c->base_shift_s = 0;
+	if (!followable(c, kind, node))
+		return;
 	double steps = round((b->event_s - t->event_s) / c->step_s);
 	if (steps == 0) {
 		pd_strv_addf(

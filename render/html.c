@@ -302,6 +302,18 @@ static void runs(struct pd_buf *b, const struct pd_comparison *c, const struct p
 	pd_buf_adds(b, "</table>\n");
 }
 
+static void matching(struct pd_buf *b, const struct pd_comparison *c)
+{
+	pd_buf_adds(b, "<details><summary>Node matching (by role and order, not address)"
+		       "</summary><ul>");
+	for (size_t i = 0; i < c->matching.n; i++) {
+		pd_buf_adds(b, "<li>");
+		esc(b, c->matching.v[i]);
+		pd_buf_adds(b, "</li>");
+	}
+	pd_buf_adds(b, "</ul></details>\n");
+}
+
 static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 {
 	pd_buf_adds(b, "<h2>Phases</h2>\n<div class=\"timeline\">");
@@ -336,14 +348,8 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 		pd_buf_adds(
 			b,
 			"No event in the target: the runs are compared over the whole phase.");
-	pd_buf_adds(b, "</p>\n<details><summary>Node matching (by role and order, not address)"
-		       "</summary><ul>");
-	for (size_t i = 0; i < c->matching.n; i++) {
-		pd_buf_adds(b, "<li>");
-		esc(b, c->matching.v[i]);
-		pd_buf_adds(b, "</li>");
-	}
-	pd_buf_adds(b, "</ul></details>\n");
+	pd_buf_adds(b, "</p>\n");
+	matching(b, c);
 }
 
 static int verdict_rank(enum pd_verdict v)
