@@ -102,10 +102,36 @@ struct pd_delta {
 	enum pd_outcome outcome; /* FAIL for a regression */
 };
 
+/* The numbers a finding's sentence states, by its kind (a shift's are those of the deltas
+ * it names; the KPI finding's are its delta_pct and value). */
+union pd_finding_numbers {
+	struct {
+		long delta; /* index into pd_comparison.deltas: the change stated */
+		long pre;   /* post-event-mismatch: the pre-event delta it compares, or -1 */
+	} shift;
+	struct {
+		double median, min, max; /* connections over the post phase */
+		double from_s;           /* where the post phase starts */
+		double event_s;          /* the failover */
+		double held_s;           /* from the event to the last sample >= at_least */
+		double at_least;         /* what counts as still holding (PD_LINGER_MIN) */
+		int to_end;              /* still held at the end of the run */
+	} linger;
+	struct {
+		double low, low_s; /* the lowest rate after the event and when */
+		double ref;        /* the baseline's median over the whole run */
+		double back_s; /* back within the threshold this long after the event; NaN */
+	} recovery;
+	struct {
+		double longest_s; /* the longest hole (the series in metric and scope) */
+	} gap;
+};
+
 struct pd_finding {
 	enum pd_finding_kind kind;
-	char *metric;              /* NULL when the finding is not about one metric */
-	struct pd_scope_ref scope; /* PD_AT_NONE likewise */
+	union pd_finding_numbers n; /* by kind; zero for the others */
+	char *metric;               /* NULL when the finding is not about one metric */
+	struct pd_scope_ref scope;  /* PD_AT_NONE likewise */
 	int has_phase;
 	enum pd_phase phase;
 	int direction;           /* +1 up, -1 down, 0 none */

@@ -182,11 +182,12 @@ static int corroborates(struct pd_comparison *c, const struct pd_view *v,
 	return found;
 }
 
-/* The sentence of a shift finding on view v, from its delta d. */
+/* The sentence of a shift finding on view v, from its deltas. */
 static char *shift_text(const struct pd_comparison *c, const struct pd_view *v,
-			const struct pd_delta *d, const struct pd_delta *post,
-			const struct pd_delta *pre)
+			const struct pd_finding *f)
 {
+	const struct pd_delta *d = &c->deltas[f->n.shift.delta];
+	const struct pd_delta *pre = f->n.shift.pre >= 0 ? &c->deltas[f->n.shift.pre] : NULL;
 	struct pd_buf b = PD_BUF_INIT;
 	pd_buf_addf(&b, "%s on ", v->metric);
 	scope_words(&b, v);
@@ -199,9 +200,9 @@ static char *shift_text(const struct pd_comparison *c, const struct pd_view *v,
 		    d->p_adj);
 	if (v->scope.kind == PD_AT_SURVIVORS)
 		role_breakdown(&b, c, v, d->phase);
-	if (d == post && shifted(pre))
+	if (f->kind == PD_FIND_POST_EVENT_MISMATCH && shifted(pre))
 		pd_buf_addf(&b, "; it was already %+.1f%% before the event", pre->delta_pct);
-	else if (d == post)
+	else if (f->kind == PD_FIND_POST_EVENT_MISMATCH)
 		pd_buf_adds(&b, "; before the event the runs agreed");
 	pd_buf_addf(&b, ", a %s.", pd_verdict_name(d->verdict));
 	return pd_buf_detach(&b);
@@ -224,7 +225,9 @@ static void shift_finding(struct pd_comparison *c, size_t vi, int event)
 	f->direction = d->delta_pct > 0 ? 1 : -1;
 	f->delta_pct = d->delta_pct;
 	f->value = d->target.median;
-	f->text = shift_text(c, v, d, post, pre);
+	f->n.shift.delta = d - c->deltas;
+	f->n.shift.pre = kind == PD_FIND_POST_EVENT_MISMATCH && pre ? pre - c->deltas : -1;
+	f->text = shift_text(c, v, f);
 }
 
 static void shift_findings(struct pd_comparison *c)
@@ -259,6 +262,25 @@ static struct pd_summary window_summary(const struct pd_view *v, const double *s
  * this many is not the residue of closing sockets. */
 #define PD_LINGER_MIN 10.0
 
+static char *lingering_text(const struct pd_finding *f, const char *host)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(&b,
+		    "The removed node %s still holds %.0f established connections after it "
+		    "left the cluster (median from %.0f s, range %.0f to %.0f) and ",
+		    host, f->n.linger.median, f->n.linger.from_s, f->n.linger.min,
+		    f->n.linger.max);
+	if (f->n.linger.to_end)
+		pd_buf_addf(&b,
+			    "still has %.0f or more at the end of the run, %.0f s after its "
+			    "failover at %.0f s.",
+			    f->n.linger.at_least, f->n.linger.held_s, f->n.linger.event_s);
+	else
+		pd_buf_addf(&b, "keeps %.0f or more for %.0f s after its failover at %.0f s.",
+			    f->n.linger.at_least, f->n.linger.held_s, f->n.linger.event_s);
+	return pd_buf_detach(&b);
+}
+
 static void lingering_finding(struct pd_comparison *c)
 {
 	long vi = find_view(c, "net/ESTABLISHED", PD_AT_REMOVED, 0);
@@ -280,20 +302,12 @@ static void lingering_finding(struct pd_comparison *c)
 	f->has_phase = 1, f->phase = PD_PHASE_POST;
 	f->direction = 1;
 	f->value = post.median;
-	struct pd_buf b = PD_BUF_INIT;
-	pd_buf_addf(&b,
-		    "The removed node %s still holds %.0f established connections after it "
-		    "left the cluster (median from %.0f s, range %.0f to %.0f) and ",
-		    v->nodes, post.median, w->start_s, post.min, post.max);
-	if (until >= c->length_s - 2 * v->step_s)
-		pd_buf_addf(&b,
-			    "still has %.0f or more at the end of the run, %.0f s after its "
-			    "failover at %.0f s.",
-			    PD_LINGER_MIN, until - e, e);
-	else
-		pd_buf_addf(&b, "keeps %.0f or more for %.0f s after its failover at %.0f s.",
-			    PD_LINGER_MIN, until - e, e);
-	f->text = pd_buf_detach(&b);
+	f->n.linger.median = post.median, f->n.linger.min = post.min;
+	f->n.linger.max = post.max, f->n.linger.from_s = w->start_s;
+	f->n.linger.event_s = e, f->n.linger.held_s = until - e;
+	f->n.linger.at_least = PD_LINGER_MIN;
+	f->n.linger.to_end = until >= c->length_s - 2 * v->step_s;
+	f->text = lingering_text(f, v->nodes);
 }
 
 static const struct pd_kpi *throughput_kpi(const struct pd_run *run)
@@ -402,6 +416,25 @@ static size_t recovered_at(const struct pd_view *v, size_t lo, double ref, doubl
 	return 0;
 }
 
+static char *recovery_text(const struct pd_comparison *c, const struct pd_finding *f)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(
+		&b,
+		"Query throughput (n1ql_stats/query_requests) dipped %.1f%% below the "
+		"baseline's median at the %s (to %.0f req/s at %.0f s, baseline %.0f req/s) "
+		"and ",
+		-f->delta_pct, pd_timebase_event_name(c->tb_target.event), f->n.recovery.low,
+		f->n.recovery.low_s, f->n.recovery.ref);
+	if (!isnan(f->n.recovery.back_s))
+		pd_buf_addf(&b, "was back within %.0f%% of it %.0f s after the event.",
+			    c->threshold_pct, f->n.recovery.back_s);
+	else
+		pd_buf_addf(&b, "had not come back within %.0f%% of it by the end.",
+			    c->threshold_pct);
+	return pd_buf_detach(&b);
+}
+
 static void recovery_finding(struct pd_comparison *c)
 {
 	long vi = find_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0);
@@ -419,23 +452,11 @@ static void recovery_finding(struct pd_comparison *c)
 	f->has_phase = 1, f->phase = PD_PHASE_TRANSIENT;
 	f->direction = -1;
 	f->delta_pct = dip;
-	if (rec)
-		f->value = (double)rec * v->step_s - c->tb_target.event_s;
-	struct pd_buf b = PD_BUF_INIT;
-	pd_buf_addf(
-		&b,
-		"Query throughput (n1ql_stats/query_requests) dipped %.1f%% below the "
-		"baseline's median at the %s (to %.0f req/s at %.0f s, baseline %.0f req/s) "
-		"and ",
-		-dip, pd_timebase_event_name(c->tb_target.event), v->target[lo],
-		(double)lo * v->step_s, ref);
-	if (rec)
-		pd_buf_addf(&b, "was back within %.0f%% of it %.0f s after the event.",
-			    c->threshold_pct, f->value);
-	else
-		pd_buf_addf(&b, "had not come back within %.0f%% of it by the end.",
-			    c->threshold_pct);
-	f->text = pd_buf_detach(&b);
+	f->n.recovery.low = v->target[lo], f->n.recovery.low_s = (double)lo * v->step_s;
+	f->n.recovery.ref = ref;
+	f->n.recovery.back_s = rec ? (double)rec * v->step_s - c->tb_target.event_s : NAN;
+	f->value = f->n.recovery.back_s;
+	f->text = recovery_text(c, f);
 }
 
 /* Samples missing on a live node: three or more in a row (a hole of 4 intervals), or a
@@ -473,10 +494,11 @@ static void gap_finding(struct pd_comparison *c, const struct pd_run *run,
 	pd_buf_addf(&name, "%s/%s", worst->collector, worst->metric);
 	f->metric = pd_buf_detach(&name);
 	f->value = (double)count;
+	f->n.gap.longest_s = (double)worst_ms / 1000;
 	set_text(f,
 		 "The %s misses samples on live nodes: %zu series lack three or more samples "
 		 "in a row or stop early; the longest hole is %.0f s in %s%s%s.",
-		 who, count, (double)worst_ms / 1000, f->metric, worst->server ? " on " : "",
+		 who, count, f->n.gap.longest_s, f->metric, worst->server ? " on " : "",
 		 worst->server ? worst->server : "");
 }
 
@@ -505,11 +527,10 @@ static int cmp_finding(const void *a, const void *b)
 	return cmp_str0(x->text, y->text);
 }
 
-/* A change the worse way and connections left behind fail; runs that cannot be compared
- * are an error. */
+/* A regression (a significant change the worse way, past the threshold) and connections
+ * left behind fail; runs that cannot be compared are an error. */
 static enum pd_outcome outcome(const struct pd_comparison *c, const struct pd_finding *f)
 {
-	const struct pd_view *v = f->view >= 0 ? &c->views[f->view] : NULL;
 	switch (f->kind) {
 	case PD_FIND_NOT_COMPARABLE:
 		return PD_OUTCOME_ERROR;
@@ -517,8 +538,9 @@ static enum pd_outcome outcome(const struct pd_comparison *c, const struct pd_fi
 		return PD_OUTCOME_FAIL;
 	case PD_FIND_POST_EVENT_MISMATCH:
 	case PD_FIND_METRIC_SHIFT:
-		return v && (f->delta_pct > 0) == (v->worse > 0) ? PD_OUTCOME_FAIL
-								 : PD_OUTCOME_PASS;
+		return c->deltas[f->n.shift.delta].verdict == PD_VERDICT_REGRESSION
+			       ? PD_OUTCOME_FAIL
+			       : PD_OUTCOME_PASS;
 	default:
 		return PD_OUTCOME_PASS;
 	}

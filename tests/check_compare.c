@@ -70,9 +70,25 @@ START_TEST(test_compare_seed_finds_the_story)
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(f->phase, PD_PHASE_POST);
 	ck_assert_int_eq(f->direction, 1);
+	/* it names the delta it states, and the pre-event one it compares with */
+	const struct pd_delta *d = &c->deltas[f->n.shift.delta];
+	ck_assert_uint_eq(d->view, (size_t)f->view);
+	ck_assert_int_eq(d->phase, PD_PHASE_POST);
+	ck_assert_double_eq(d->delta_pct, f->delta_pct);
+	ck_assert_int_eq(d->verdict, PD_VERDICT_REGRESSION);
+	ck_assert_int_ge(f->n.shift.pre, 0);
+	ck_assert_int_eq(c->deltas[f->n.shift.pre].phase, PD_PHASE_PRE);
 	f = finding(c, PD_FIND_LINGERING, "net/ESTABLISHED", "node:172.23.100.40");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_double_eq_tol(f->value, 70, 10);
+	/* the numbers the sentence states are on the finding */
+	char said[200];
+	snprintf(said, sizeof(said), "still holds %.0f established connections",
+		 f->n.linger.median);
+	ck_assert_msg(strstr(f->text, said) != NULL, "%s", f->text);
+	ck_assert_double_eq_tol(f->n.linger.event_s, 300, 5);
+	ck_assert(f->n.linger.min <= f->n.linger.median &&
+		  f->n.linger.median <= f->n.linger.max);
 	/* connections left behind fail the JUnit report; the KPI's scope is information */
 	ck_assert_int_eq(f->outcome, PD_OUTCOME_FAIL);
 	ck_assert_int_eq(finding(c, PD_FIND_KPI_SCOPE, NULL, NULL)->outcome, PD_OUTCOME_PASS);
