@@ -22,15 +22,20 @@ has "$TMP/out1/summary.jira" '^h2\. perfdelta: '
 hasnt "$TMP/out1/index.html" '(src|href)="(https?:)?//[^"]*\.(js|css|woff2?)'
 hasnt "$TMP/out1/index.html" '<script'
 
-# findings 6 (kpi-scope) and 7 (recovery) are about one view, the cluster's query rate:
-# its charts are drawn once, and card 7 shows finding 6's
+# the kpi-scope and recovery findings are about one view, the cluster's query rate: its
+# charts are drawn once, under the first of them, and the second's card shows them
 has "$TMP/out1/summary.json" '"kind":"kpi-scope","metric":"n1ql_stats/query_requests","scope":"cluster"'
 has "$TMP/out1/summary.json" '"kind":"recovery","metric":"n1ql_stats/query_requests","scope":"cluster"'
-if [ -e "$TMP/out1/charts/f07.svg" ] || [ -e "$TMP/out1/charts/f07-delta.svg" ]; then
-  fail "finding 7's charts drawn again"
+nth() { grep -o '"kind":"[a-z-]*","metric":"[^"]*","scope":"[^"]*"' "$TMP/out1/summary.json" |
+  grep -n "\"kind\":\"$1\",\"metric\":\"n1ql_stats/query_requests\"" | head -1 | cut -d: -f1; }
+k=$(nth kpi-scope) r=$(nth recovery)
+kk=$(printf %02d "$k") rr=$(printf %02d "$r")
+if [ -n "$k" ] && [ -n "$r" ] && [ "$k" -lt "$r" ]; then ok; else fail "kpi-scope is finding '$k', recovery '$r'"; fi
+if [ -e "$TMP/out1/charts/f$rr.svg" ] || [ -e "$TMP/out1/charts/f$rr-delta.svg" ]; then
+  fail "finding $r's charts drawn again"
 else ok; fi
-card7=$(sed -n 's/.*id="finding-7"//p' "$TMP/out1/index.html" | grep -o 'src="charts/[^"]*"' | head -2 | tr '\n' ' ')
-if [ "$card7" = 'src="charts/f06.svg" src="charts/f06-delta.svg" ' ]; then ok; else fail "card 7 shows '$card7'"; fi
+card=$(sed -n "s/.*id=\"finding-$r\"//p" "$TMP/out1/index.html" | grep -o 'src="charts/[^"]*"' | head -2 | tr '\n' ' ')
+if [ "$card" = "src=\"charts/f$kk.svg\" src=\"charts/f$kk-delta.svg\" " ]; then ok; else fail "card $r shows '$card'"; fi
 
 # the same inputs give the same bytes
 expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/out2" --quiet

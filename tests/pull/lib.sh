@@ -2,7 +2,7 @@
 # a Jenkins build and its perfdb, served by the fake server (tests/pull/fake_server.c).
 SERVER=$BUILD/pd_fake_server
 F=$SEED/failover B=$SEED/baseline
-JOB=job/iris-multi-query/12082
+JOB=job/iris-multi-client/12520
 pids=""
 trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
 
