@@ -6,7 +6,9 @@
 #define PD_COMPARE_H
 
 #include "facts.h"
+#include "kpi.h"
 #include "stats.h"
+#include "story.h"
 #include "timebase.h"
 #include "../core/err.h"
 #include "../core/model.h"
@@ -35,7 +37,10 @@ enum pd_finding_kind {
 	PD_FIND_KPI_SCOPE,
 	PD_FIND_METRIC_SHIFT,
 	PD_FIND_RECOVERY,
-	PD_FIND_DATA_GAP
+	PD_FIND_DATA_GAP,
+	PD_FIND_EVENT_ERRORS,       /* analyze/findings_story.c: requests failed at the event */
+	PD_FIND_HARD_FAILOVER_LIVE, /* a hard failover of a node that was still alive */
+	PD_FIND_KPI_CHANGE          /* the throughput KPI from run to run, with its causes */
 };
 const char *pd_finding_kind_name(enum pd_finding_kind k); /* "metric-shift", ... */
 
@@ -125,6 +130,14 @@ union pd_finding_numbers {
 	struct {
 		double longest_s; /* the longest hole (the series in metric and scope) */
 	} gap;
+	struct pd_event_errors errors; /* event-errors: the counts and their evidence */
+	struct pd_live_node live;      /* hard-failover-live-node: the node's evidence */
+	struct {
+		struct pd_kpi_change change;  /* the KPI and the served rates */
+		struct pd_kpi_rules rules[2]; /* [0] the baseline's KPI, [1] the target's */
+		int has_rules[2];             /* that run's rules were computed */
+		struct pd_closed_loop base_loop, loop; /* Little's law in each run */
+	} kpi;
 };
 
 struct pd_finding {

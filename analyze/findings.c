@@ -1,5 +1,6 @@
 #include "kpi.h"
 #include "compare_impl.h"
+#include "findings_story.h"
 #include "sampling.h"
 #include "../core/buf.h"
 #include "../core/metric.h"
@@ -13,14 +14,17 @@
 
 const char *pd_finding_kind_name(enum pd_finding_kind k)
 {
-	static const char *const names[] = {[PD_FIND_NOT_COMPARABLE] = "not-comparable",
-					    [PD_FIND_POST_EVENT_MISMATCH] =
-						    "post-event-mismatch",
-					    [PD_FIND_LINGERING] = "lingering-connections",
-					    [PD_FIND_KPI_SCOPE] = "kpi-scope",
-					    [PD_FIND_METRIC_SHIFT] = "metric-shift",
-					    [PD_FIND_RECOVERY] = "recovery",
-					    [PD_FIND_DATA_GAP] = "data-gap"};
+	static const char *const names[] = {
+		[PD_FIND_NOT_COMPARABLE] = "not-comparable",
+		[PD_FIND_POST_EVENT_MISMATCH] = "post-event-mismatch",
+		[PD_FIND_LINGERING] = "lingering-connections",
+		[PD_FIND_KPI_SCOPE] = "kpi-scope",
+		[PD_FIND_METRIC_SHIFT] = "metric-shift",
+		[PD_FIND_RECOVERY] = "recovery",
+		[PD_FIND_DATA_GAP] = "data-gap",
+		[PD_FIND_EVENT_ERRORS] = "event-errors",
+		[PD_FIND_HARD_FAILOVER_LIVE] = "hard-failover-live-node",
+		[PD_FIND_KPI_CHANGE] = "kpi-change"};
 	return names[k];
 }
 
@@ -559,6 +563,7 @@ void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *op
 	gap_finding(c, c->target, &c->tb_target, "target");
 	for (size_t i = 0; i < c->n_findings; i++)
 		c->findings[i].outcome = outcome(c, &c->findings[i]);
+	pd_findings_story(c, opts); /* with their own outcomes */
 	if (c->n_findings > 1)
 		qsort(c->findings, c->n_findings, sizeof(*c->findings), cmp_finding);
 }

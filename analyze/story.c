@@ -347,6 +347,52 @@ void pd_story_kpi_change(struct pd_kpi_change *out, const struct pd_run *base,
 	out->kpi_pct = pct_change(kb->value, kt->value);
 }
 
+/* The share of the n1ql nodes' cbq-engine CPU before the event that host had; NaN when
+ * a node lacks the series there. */
+static double cpu_share(const struct pd_run *run, const struct pd_timebase *tb,
+			const char *host)
+{
+	int64_t to = at_ms(tb, tb->event_s);
+	double mine = NAN, sum = 0, v;
+	for (size_t i = 0; i < run->n_nodes; i++) {
+		const struct pd_node *n = &run->nodes[i];
+		if (!(n->services & PD_SVC_N1QL))
+			continue;
+		if (!window_median(&v, NULL,
+				   pd_run_series(run, "atop", "cbq-engine_cpu", n->host),
+				   tb->t0_ms, to))
+			return NAN;
+		sum += v;
+		if (!strcmp(n->host, host))
+			mine = v;
+	}
+	return sum > 0 ? mine / sum : NAN;
+}
+
+int pd_story_kpi_inputs(struct pd_kpi_in *out, const struct pd_run *run,
+			const struct pd_timebase *tb, struct pd_estimate served)
+{
+	size_t n1ql = 0;
+	double len = (double)(tb->end_ms - tb->t0_ms) / 1000.0;
+	memset(out, 0, sizeof(*out));
+	if (!served.ok)
+		return 0;
+	for (size_t i = 0; i < run->n_nodes; i++)
+		n1ql += (run->nodes[i].services & PD_SVC_N1QL) != 0;
+	out->total = served.value;
+	out->n_active = n1ql;
+	if (tb->event == PD_EVENT_NONE || !tb->node[0] || !(len > 0))
+		return 1;
+	out->n_active = n1ql ? n1ql - 1 : 0;
+	out->removed_is_first = run->spec_n1ql.n && !strcmp(run->spec_n1ql.v[0], tb->node);
+	double share = cpu_share(run, tb, tb->node);
+	double pre = window_mean(pd_run_series(run, "n1ql_stats", "query_requests", NULL),
+				 tb->t0_ms, at_ms(tb, tb->event_s));
+	if (isfinite(share) && isfinite(pre))
+		out->removed = share * pre * tb->event_s / len;
+	return 1;
+}
+
 /* A configparser value read as Python's int() would for a plain count: optional blanks
  * around decimal digits, at most PD_STORY_MAX_COUNT (so that the product of three cannot
  * overflow); dflt when absent, -1 when not such a number. */

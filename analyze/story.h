@@ -28,6 +28,7 @@
 #ifndef PD_STORY_H
 #define PD_STORY_H
 
+#include "kpi.h"
 #include "timebase.h"
 #include "../core/model.h"
 
@@ -187,6 +188,16 @@ struct pd_kpi_change {
 void pd_story_kpi_change(struct pd_kpi_change *out, const struct pd_run *base,
 			 const struct pd_timebase *tb_base, const struct pd_run *target,
 			 const struct pd_timebase *tb_target);
+
+/* What the series say about perfrunner's KPI rules (kpi.h) in run: total is served (the
+ * cluster-wide rate over the run, pd_facts_throughput), removed the requests the event's
+ * node served before it left, spread over the run: its share of the n1ql nodes' summed
+ * median atop/cbq-engine_cpu before the event (n1ql_stats is cluster-wide: there is no
+ * per-node request count) x the mean query rate before the event x event_s / the run's
+ * length. A run without an event (or without the node's CPU) removes nothing; n_active
+ * counts the run's n1ql nodes less the removed one. Returns 0 when served is not ok. */
+int pd_story_kpi_inputs(struct pd_kpi_in *out, const struct pd_run *run,
+			const struct pd_timebase *tb, struct pd_estimate served);
 
 /* Little's law holds within this much: query_avg_req_time is the server's time per
  * request; the client's round trip and its own work between queries add to it, which

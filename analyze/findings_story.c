@@ -1,0 +1,465 @@
+#include "findings_story.h"
+#include "../core/xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Ranking (findings.c's scale): the failed requests just under the connections left
+ * behind, the hard failover that caused them next, the KPI change beside kpi-scope. */
+#define W_ERRORS 270.0
+#define W_LIVE   265.0
+#define W_KPI    255.0
+
+/* The view of metric at a scope of that kind, or -1. */
+static long story_view(const struct pd_comparison *c, const char *metric,
+		       enum pd_scope_kind kind)
+{
+	for (size_t i = c->n_views; i-- > 0;)
+		if (c->views[i].scope.kind == kind && !strcmp(c->views[i].metric, metric))
+			return (long)i;
+	return -1;
+}
+
+static struct pd_finding *story_add(struct pd_comparison *c, enum pd_finding_kind kind,
+				    const char *metric, enum pd_scope_kind at, const char *host,
+				    double score)
+{
+	PD_GROW(c->findings, c->cap_findings, c->n_findings + 1);
+	struct pd_finding *f = &c->findings[c->n_findings++];
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	f->metric = metric ? pd_xstrdup(metric) : NULL;
+	pd_scope_ref_set(&f->scope, at, 0, host);
+	f->delta_pct = f->value = NAN;
+	f->score = score;
+	f->view = metric && at != PD_AT_NODE ? story_view(c, metric, at) : -1;
+	return f;
+}
+
+/* Whether metric was selected (--metrics): the comparison has a view of it. */
+static int selected(const struct pd_comparison *c, const char *metric)
+{
+	for (size_t i = 0; i < c->n_views; i++)
+		if (!strcmp(c->views[i].metric, metric))
+			return 1;
+	return 0;
+}
+
+/* The run whose time base has the event: the target, else the baseline (mirrored). */
+static int event_is_base(const struct pd_comparison *c)
+{
+	return c->tb_target.event == PD_EVENT_NONE && c->tb_base.event != PD_EVENT_NONE;
+}
+
+/* The counts of the target (t) and the baseline (b), whichever run had the event. */
+struct sides {
+	const struct pd_story_count *t, *b, *t_slow, *b_slow;
+};
+
+static struct sides sides_of(const struct pd_event_errors *ee, int mirrored)
+{
+	const struct pd_story_count *e = &ee->errors, *o = &ee->base_errors;
+	const struct pd_story_count *es = &ee->slow[PD_STORY_N_SLOW - 1],
+				    *os = &ee->base_slow[PD_STORY_N_SLOW - 1];
+	return mirrored ? (struct sides){o, e, os, es} : (struct sides){e, o, es, os};
+}
+
+static double floor_of(double other)
+{
+	return fmax(PD_STORY_ERRORS_MIN, PD_STORY_ERRORS_BASE_X * other);
+}
+
+static const char *run_word(int base)
+{
+	return base ? "baseline" : "target";
+}
+
+/* "; 12 ran over 5000 ms (query_requests_5000ms, baseline 0) and the mean request time
+ * ... peaked at ...". */
+static void errors_evidence(struct pd_buf *b, const struct pd_event_errors *ee,
+			    const struct sides *s, int mirrored)
+{
+	int slow = pd_story_slow_ms[PD_STORY_N_SLOW - 1];
+	if (s->t_slow->ok) {
+		pd_buf_addf(b, "; %.0f took over %d ms (query_requests_%dms", s->t_slow->count,
+			    slow, slow);
+		if (s->b_slow->ok)
+			pd_buf_addf(b, ", baseline %.0f", s->b_slow->count);
+		pd_buf_adds(b, ")");
+	}
+	if (ee->has_peak) {
+		pd_buf_addf(
+			b,
+			"; the %s's mean request time (query_avg_req_time) peaked at %.1f ms "
+			"at %.0f s",
+			run_word(mirrored), ee->peak_ms, ee->peak_s);
+		if (!isnan(ee->pre_ms))
+			pd_buf_addf(b, ", from %.1f ms before the event", ee->pre_ms);
+		if (ee->has_base_peak)
+			pd_buf_addf(b, " (the %s's peak: %.1f ms)", run_word(!mirrored),
+				    ee->base_peak_ms);
+	}
+	pd_buf_adds(b, ".");
+}
+
+static char *errors_text(const struct pd_comparison *c, const struct pd_event_errors *ee,
+			 const struct sides *s, int up, int mirrored)
+{
+	const struct pd_timebase *tb = mirrored ? &c->tb_base : &c->tb_target;
+	struct pd_buf b = PD_BUF_INIT;
+	if (up)
+		pd_buf_addf(&b, "%.0f queries failed at the %s of %s", s->t->count,
+			    pd_timebase_event_name(tb->event),
+			    tb->node[0] ? tb->node : "a node");
+	else
+		pd_buf_addf(&b,
+			    "The failed queries are gone: %.0f in the target against %.0f in "
+			    "the baseline at the %s of %s",
+			    s->t->count, s->b->count, pd_timebase_event_name(tb->event),
+			    tb->node[0] ? tb->node : "a node");
+	pd_buf_addf(&b,
+		    " (n1ql_stats/query_errors, a rate, integrated from %.0f s to %.0f s: the "
+		    "event, its rebalance and the settling time",
+		    ee->window.start_s, ee->window.end_s);
+	if (up && s->b->ok)
+		pd_buf_addf(&b, "; the baseline failed %.0f over the same window", s->b->count);
+	pd_buf_adds(&b, ")");
+	errors_evidence(&b, ee, s, mirrored);
+	return pd_buf_detach(&b);
+}
+
+/* event-errors: the target failed at least max(10, 3 x the baseline's) requests around
+ * the event (up, FAIL), or the baseline did against the target (down: gone, PASS). */
+static void errors_finding(struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
+	int mirrored = event_is_base(c);
+	const struct pd_timebase *tb = mirrored ? &c->tb_base : &c->tb_target;
+	const struct pd_timebase *other = mirrored ? &c->tb_target : &c->tb_base;
+	const struct pd_run *run = mirrored ? c->base : c->target;
+	struct pd_story_window w;
+	struct pd_event_errors ee;
+	if (tb->event == PD_EVENT_NONE || !selected(c, "n1ql_stats/query_errors"))
+		return;
+	pd_story_event_window(&w, tb, opts->settle_s);
+	pd_story_event_errors(&ee, run, tb, mirrored ? c->target : c->base, other, &w,
+			      mirrored ? -c->base_shift_s : c->base_shift_s);
+	struct sides s = sides_of(&ee, mirrored);
+	int up = s.t->ok && s.t->count >= floor_of(s.b->count);
+	int down = s.b->ok && s.b->count >= floor_of(s.t->ok ? s.t->count : 0);
+	if (!up && !down)
+		return;
+	double big = up ? s.t->count : s.b->count, small = up ? s.b->count : s.t->count;
+	struct pd_finding *f =
+		story_add(c, PD_FIND_EVENT_ERRORS, "n1ql_stats/query_errors", PD_AT_CLUSTER,
+			  NULL, W_ERRORS + fmin(big / floor_of(small), 9));
+	f->has_phase = 1, f->phase = PD_PHASE_TRANSIENT;
+	f->direction = up ? 1 : -1;
+	f->value = s.t->ok ? s.t->count : 0;
+	f->n.errors = ee;
+	f->text = errors_text(c, &ee, &s, up, mirrored);
+	f->outcome = up ? PD_OUTCOME_FAIL : PD_OUTCOME_PASS;
+}
+
+/* The failed requests of the event-errors finding in the run (base or target) that had
+ * the more of them, or NaN when it is the other run or there is no such finding. */
+static double errors_in(const struct pd_comparison *c, int base)
+{
+	for (size_t i = 0; i < c->n_findings; i++) {
+		const struct pd_finding *f = &c->findings[i];
+		if (f->kind != PD_FIND_EVENT_ERRORS || (f->direction < 0) != base)
+			continue;
+		struct sides s = sides_of(&f->n.errors, event_is_base(c));
+		return base ? s.b->count : s.t->count;
+	}
+	return NAN;
+}
+
+static char *live_text(const struct pd_live_node *ln, int base, double failed)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(
+		&b,
+		"The %s's event was a hard failover (POST /controller/failOver, from the %s) "
+		"of %s while it was still serving: it answered the REST monitoring "
+		"(ns_server_system) %.0f s before the event, its cbq-engine ran at %.0f%% CPU "
+		"with %.0f established connections (medians of the last %.0f s), and its "
+		"ssh-based series (atop, net) go on %.0f s after it. Hard failover is meant "
+		"for a node that has become unavailable: the queries in flight on %s were "
+		"cut off",
+		run_word(base), pd_timebase_source_name(ln->kind_source), ln->host,
+		ln->rest_before_s, ln->cpu, ln->conn, ln->interval_s * (double)ln->cpu_n,
+		ln->ssh_after_s, ln->host);
+	if (!isnan(failed))
+		pd_buf_addf(&b, " (the event-errors finding: %.0f failed)", failed);
+	pd_buf_adds(&b, ". A graceful failover lets them finish and drains the node first: "
+			"perfrunner's [access] n1ql_shutdown_type = graceful_failover. This is "
+			"how the test was run, not a change of the build.");
+	return pd_buf_detach(&b);
+}
+
+/* hard-failover-live-node, for each run whose event was a hard failover of a live node. */
+static void live_finding(struct pd_comparison *c, int base)
+{
+	const struct pd_timebase *tb = base ? &c->tb_base : &c->tb_target;
+	struct pd_live_node ln;
+	pd_story_live_node(&ln, base ? c->base : c->target, tb, NULL);
+	if (ln.verdict != PD_LIVE_YES || !selected(c, "atop/cbq-engine_cpu"))
+		return;
+	struct pd_finding *f = story_add(c, PD_FIND_HARD_FAILOVER_LIVE, "atop/cbq-engine_cpu",
+					 PD_AT_NODE, ln.host, W_LIVE);
+	if (!base)
+		f->view = story_view(c, "atop/cbq-engine_cpu", PD_AT_REMOVED);
+	f->has_phase = 1, f->phase = PD_PHASE_PRE;
+	f->value = ln.cpu;
+	f->n.live = ln;
+	f->text = live_text(&ln, base, errors_in(c, base));
+	f->outcome = PD_OUTCOME_PASS;
+}
+
+static void kpi_rules(struct pd_comparison *c, struct pd_finding *f)
+{
+	const struct pd_kpi_change *k = &f->n.kpi.change;
+	const struct pd_run *run[2] = {c->base, c->target};
+	const struct pd_timebase *tb[2] = {&c->tb_base, &c->tb_target};
+	const double kpi[2] = {k->base_kpi, k->target_kpi};
+	const struct pd_estimate served[2] = {k->base_served, k->target_served};
+	for (int i = 0; i < 2; i++) {
+		struct pd_kpi_in in;
+		f->n.kpi.has_rules[i] = pd_story_kpi_inputs(&in, run[i], tb[i], served[i]);
+		if (f->n.kpi.has_rules[i])
+			pd_kpi_reconcile(&f->n.kpi.rules[i], &in, kpi[i], c->threshold_pct);
+	}
+}
+
+/* " The baseline's KPI is 0.2% from its series; the target's: It matches ..." */
+static void kpi_gap(struct pd_buf *b, const struct pd_finding *f)
+{
+	const struct pd_kpi_change *k = &f->n.kpi.change;
+	const double kpi[2] = {k->base_kpi, k->target_kpi};
+	const struct pd_estimate served[2] = {k->base_served, k->target_served};
+	for (int i = 0; i < 2; i++) {
+		if (!f->n.kpi.has_rules[i] || !(served[i].value > 0))
+			continue;
+		pd_buf_addf(b, " The %s's KPI is %+.1f%% from its own series (%.0f req/s).",
+			    run_word(!i), 100 * (kpi[i] - served[i].value) / served[i].value,
+			    served[i].value);
+		if (fabs(kpi[i] - served[i].value) > 0.01 * served[i].value)
+			pd_kpi_describe(b, &f->n.kpi.rules[i]);
+	}
+}
+
+static void loop_text(struct pd_buf *b, const struct pd_closed_loop *base,
+		      const struct pd_closed_loop *t)
+{
+	const struct pd_closed_loop *l = base->ok ? base : t;
+	if (!l->ok)
+		return;
+	pd_buf_addf(
+		b,
+		" By Little's law, %ld workers (n1ql_workers %ld x workload_instances %ld x "
+		"%ld bucket%s) over the mean request time give",
+		l->workers, l->n1ql_workers, l->instances, l->buckets,
+		l->buckets == 1 ? "" : "s");
+	if (base->ok)
+		pd_buf_addf(b, " %.0f req/s in the baseline (%.1f ms; served %.0f)",
+			    base->predicted, base->latency_ms, base->served);
+	if (t->ok)
+		pd_buf_addf(b, "%s %.0f req/s in the target (%.1f ms; served %.0f)",
+			    base->ok ? " and" : "", t->predicted, t->latency_ms, t->served);
+	if ((!base->ok || base->closed) && (!t->ok || t->closed))
+		pd_buf_addf(
+			b,
+			": the workload is closed-loop (within %.0f%%), its throughput is "
+			"the workers over the latency, and a second query node cannot raise "
+			"it unless it lowers the latency.",
+			l->tol_pct);
+	else
+		pd_buf_addf(b,
+			    ": not within %.0f%% of what was served%s, so the workload is not "
+			    "closed-loop.",
+			    l->tol_pct,
+			    l->throttled ? " (n1ql_throughput paces the workers)" : "");
+}
+
+static char *kpi_text(const struct pd_finding *f)
+{
+	const struct pd_kpi_change *k = &f->n.kpi.change;
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(&b,
+		    "The reported throughput KPI %s from %.1f (baseline, %s) to %.1f (target, "
+		    "%s%s), %+.1f%%",
+		    k->kpi_pct < 0 ? "fell" : "rose", k->base_kpi, k->base_id, k->target_kpi,
+		    k->target_id,
+		    k->same_id ? "" : ": another id, of the same " PD_STORY_KPI_FORM " form",
+		    k->kpi_pct);
+	if (!isnan(k->served_pct))
+		pd_buf_addf(&b,
+			    ", while the series say the cluster served %.0f -> %.0f req/s "
+			    "(%+.1f%%).",
+			    k->base_served.value, k->target_served.value, k->served_pct);
+	else
+		pd_buf_adds(&b, "; the series do not say what the cluster served.");
+	kpi_gap(&b, f);
+	loop_text(&b, &f->n.kpi.base_loop, &f->n.kpi.loop);
+	return pd_buf_detach(&b);
+}
+
+/* kpi-change: both runs report a throughput KPI and it moved past the threshold. */
+static void kpi_finding(struct pd_comparison *c)
+{
+	struct pd_kpi_change k;
+	pd_story_kpi_change(&k, c->base, &c->tb_base, c->target, &c->tb_target);
+	if (!k.ok || isnan(k.kpi_pct) || fabs(k.kpi_pct) <= c->threshold_pct ||
+	    !selected(c, "n1ql_stats/query_requests"))
+		return;
+	struct pd_finding *f =
+		story_add(c, PD_FIND_KPI_CHANGE, "n1ql_stats/query_requests", PD_AT_CLUSTER,
+			  NULL, W_KPI + fmin(fabs(k.kpi_pct) / c->threshold_pct, 4));
+	f->has_phase = 1, f->phase = PD_PHASE_WHOLE;
+	f->direction = k.kpi_pct > 0 ? 1 : -1;
+	f->delta_pct = k.kpi_pct;
+	f->value = k.target_kpi;
+	f->n.kpi.change = k;
+	kpi_rules(c, f);
+	pd_story_closed_loop(&f->n.kpi.base_loop, c->base, &c->tb_base,
+			     PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&f->n.kpi.loop, c->target, &c->tb_target, PD_STORY_LITTLE_TOL_PCT);
+	f->text = kpi_text(f);
+	/* a KPI that fell while the cluster served as much is the KPI's scope, not the build */
+	f->outcome = !isnan(k.served_pct) && -k.served_pct > c->threshold_pct ? PD_OUTCOME_FAIL
+									      : PD_OUTCOME_PASS;
+}
+
+void pd_findings_story(struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
+	errors_finding(c, opts);
+	live_finding(c, 0);
+	live_finding(c, 1);
+	if (!c->reasons.n) /* the KPIs of different workloads say nothing of each other */
+		kpi_finding(c);
+}
+
+/* What answers each point: finding kinds (bits) or metrics (any finding about them). */
+static const struct point_def {
+	const char *label, *question;
+	unsigned kinds;
+	const char *metrics[3];
+} points[PD_POINT_COUNT] = {
+	[PD_POINT_1] = {"1", "was the query node failed over the right way?",
+			1u << PD_FIND_HARD_FAILOVER_LIVE | 1u << PD_FIND_EVENT_ERRORS},
+	[PD_POINT_A] = {"2a",
+			"memcached CPU higher for the whole test?",
+			0,
+			{"atop/memcached_cpu",
+			 "metrics_rest_api_processes/memcached_sysproc_cpu_utilization"}},
+	[PD_POINT_B] = {"2b",
+			"more connections after the failover, some left on the removed node?",
+			1u << PD_FIND_LINGERING,
+			{"net/ESTABLISHED", "ns_server/curr_connections"}},
+	[PD_POINT_C] = {"2c",
+			"cbq-engine (query) RSS higher after the failover?",
+			0,
+			{"atop/cbq-engine_rss",
+			 "metrics_rest_api_processes/cbq-engine_sysproc_mem_resident"}},
+	[PD_POINT_D] = {"2d",
+			"cluster CPU higher after the failover?",
+			0,
+			{"ns_server/cpu_utilization_rate", "ns_server_system/cpu_utilization"}},
+	[PD_POINT_3] = {"3", "throughput KPI lower despite more query nodes?",
+			1u << PD_FIND_KPI_CHANGE | 1u << PD_FIND_KPI_SCOPE |
+				1u << PD_FIND_RECOVERY},
+};
+
+static int answers(const struct point_def *d, const struct pd_finding *f)
+{
+	if (d->kinds & (1u << f->kind))
+		return 1;
+	if (f->kind != PD_FIND_METRIC_SHIFT && f->kind != PD_FIND_POST_EVENT_MISMATCH)
+		return 0;
+	for (size_t m = 0; m < 3 && d->metrics[m]; m++)
+		if (!strcmp(f->metric, d->metrics[m]))
+			return 1;
+	return 0;
+}
+
+void pd_findings_story_point(struct pd_story_answer *out, const struct pd_comparison *c,
+			     enum pd_story_point p)
+{
+	const struct point_def *d = &points[p];
+	memset(out, 0, sizeof(*out));
+	out->label = d->label;
+	out->question = d->question;
+	for (size_t i = 0; i < c->n_findings && out->n < PD_POINT_MAX_FINDINGS; i++)
+		if (answers(d, &c->findings[i]))
+			out->finding[out->n++] = i;
+}
+
+static void shift_brief(struct pd_buf *b, const struct pd_comparison *c,
+			const struct pd_finding *f)
+{
+	pd_buf_addf(b, "%s %+.1f%% on %s %s", f->metric, f->delta_pct, f->scope.name,
+		    pd_phase_name(f->phase));
+	if (f->kind == PD_FIND_POST_EVENT_MISMATCH && f->n.shift.pre >= 0) {
+		const struct pd_delta *pre = &c->deltas[f->n.shift.pre];
+		int moved = pre->verdict == PD_VERDICT_REGRESSION ||
+			    pre->verdict == PD_VERDICT_IMPROVEMENT;
+		if (moved)
+			pd_buf_addf(b, " (already %+.1f%% pre)", pre->delta_pct);
+		else
+			pd_buf_adds(b, " (the runs agreed before the event)");
+	}
+}
+
+static void kpi_brief(struct pd_buf *b, const struct pd_finding *f)
+{
+	const struct pd_kpi_change *k = &f->n.kpi.change;
+	pd_buf_addf(b, "KPI %.1f -> %.1f (%+.1f%%)", k->base_kpi, k->target_kpi, k->kpi_pct);
+	if (!isnan(k->served_pct))
+		pd_buf_addf(b, ", served %.0f -> %.0f req/s (%+.1f%%)", k->base_served.value,
+			    k->target_served.value, k->served_pct);
+	if (f->n.kpi.loop.closed)
+		pd_buf_addf(b, ", closed loop of %ld workers", f->n.kpi.loop.workers);
+}
+
+static void brief_one(struct pd_buf *b, const struct pd_comparison *c,
+		      const struct pd_finding *f)
+{
+	switch (f->kind) {
+	case PD_FIND_HARD_FAILOVER_LIVE:
+		pd_buf_addf(b,
+			    "hard failover of %s while it served (cbq-engine %.0f%% CPU, %.0f "
+			    "connections)",
+			    f->scope.host, f->n.live.cpu, f->n.live.conn);
+		break;
+	case PD_FIND_EVENT_ERRORS:
+		pd_buf_addf(b, "%.0f failed queries in the target", f->value);
+		break;
+	case PD_FIND_LINGERING:
+		pd_buf_addf(b, "%.0f connections left on %s", f->value, f->scope.host);
+		break;
+	case PD_FIND_KPI_CHANGE:
+		kpi_brief(b, f);
+		break;
+	case PD_FIND_KPI_SCOPE:
+		pd_buf_addf(b, "a KPI %.1f%% from its series", f->delta_pct);
+		break;
+	case PD_FIND_RECOVERY:
+		pd_buf_addf(b, "a %.1f%% dip at the event", -f->delta_pct);
+		break;
+	default:
+		shift_brief(b, c, f);
+	}
+	pd_buf_addf(b, " (finding %zu)", (size_t)(f - c->findings) + 1);
+}
+
+void pd_findings_story_brief(struct pd_buf *b, const struct pd_comparison *c,
+			     const struct pd_story_answer *a)
+{
+	if (!a->n)
+		pd_buf_adds(b, "no finding: the runs agree within the threshold");
+	for (size_t i = 0; i < a->n; i++) {
+		pd_buf_adds(b, i ? "; " : "");
+		brief_one(b, c, &c->findings[a->finding[i]]);
+	}
+}

@@ -1,0 +1,49 @@
+/* The findings of the ticket's story (DESIGN section 4, issue 16), made from story.c's
+ * primitives: event-errors (the requests that failed at the event), hard-failover-live-node
+ * (a hard failover of a node that was still serving) and kpi-change (the throughput KPI
+ * from run to run, beside what the series served, the KPI rule that explains the gap and
+ * Little's law); and which finding answers which of the ticket's points. */
+#ifndef PD_FINDINGS_STORY_H
+#define PD_FINDINGS_STORY_H
+
+#include "compare.h"
+#include "../core/buf.h"
+
+/* Appends the story's findings to c, each with its outcome (event-errors: FAIL when the
+ * errors rose; hard-failover-live-node: PASS, a test-procedure issue; kpi-change: FAIL
+ * only when the served rate fell past the threshold too). Called by pd_findings_build
+ * after the other findings have their outcomes and before the ranking. */
+void pd_findings_story(struct pd_comparison *c, const struct pd_compare_opts *opts);
+
+/* The ticket's points (DESIGN section 1): 1 the hard failover of a live node, a-d the
+ * four facts found by eye, 3 the throughput KPI. */
+enum pd_story_point {
+	PD_POINT_1,
+	PD_POINT_A,
+	PD_POINT_B,
+	PD_POINT_C,
+	PD_POINT_D,
+	PD_POINT_3,
+	PD_POINT_COUNT
+};
+
+#define PD_POINT_MAX_FINDINGS 4
+
+/* The findings that answer one point: indexes into c->findings, ranked order. */
+struct pd_story_answer {
+	const char *label;    /* "1", "2a", ... "3" */
+	const char *question; /* the ticket's question, one line */
+	size_t finding[PD_POINT_MAX_FINDINGS];
+	size_t n; /* 0: no finding answers it (the runs agree there) */
+};
+
+/* The answer to point p in c: the findings whose kind or metric is the point's. */
+void pd_findings_story_point(struct pd_story_answer *out, const struct pd_comparison *c,
+			     enum pd_story_point p);
+
+/* Appends a short answer to point p (a few words with the numbers of its first finding),
+ * or "no finding: the runs agree within the threshold". */
+void pd_findings_story_brief(struct pd_buf *b, const struct pd_comparison *c,
+			     const struct pd_story_answer *a);
+
+#endif
