@@ -1,5 +1,6 @@
 /* perfdelta: arguments to options, options to the pipeline, errors to exit codes. */
 #include "analyze/compare.h"
+#include "analyze/findings_story.h"
 #include "analyze/timebase.h"
 #include "core/buf.h"
 #include "core/cleanup.h"
@@ -788,12 +789,31 @@ static int cmd_inspect(const struct opts *o)
 	return EXIT_OK;
 }
 
-/* The verdict and the top findings, for the terminal. */
+/* The ticket's points, each with the findings that answer it, for the terminal. */
+static void print_points(const struct pd_comparison *c)
+{
+	printf("the ticket, point by point:\n");
+	for (int p = 0; p < PD_POINT_COUNT; p++) {
+		struct pd_story_answer a;
+		struct pd_buf b = PD_BUF_INIT, e = PD_BUF_INIT;
+		pd_findings_story_point(&a, c, (enum pd_story_point)p);
+		pd_buf_addf(&b, "%s: ", a.question);
+		pd_findings_story_brief(&b, c, &a);
+		pd_esc_text(&e, b.ptr);
+		printf("  %-3s %s\n", a.label, e.ptr);
+		pd_buf_release(&b);
+		pd_buf_release(&e);
+	}
+}
+
+/* The verdict, the ticket's points and the top findings, for the terminal. */
 static void print_summary(const struct pd_comparison *c, const struct pd_report_opts *ro)
 {
 	printf("verdict: %s (%zu deltas, %zu findings; threshold %.1f%%, %s correction)\n",
 	       pd_verdict_name(c->verdict), c->n_deltas, c->n_findings, c->threshold_pct,
 	       c->correction);
+	if (c->tb_target.event != PD_EVENT_NONE || c->tb_base.event != PD_EVENT_NONE)
+		print_points(c);
 	for (size_t i = 0; i < c->n_findings && i < 8; i++) {
 		struct pd_buf b = PD_BUF_INIT;
 		pd_esc_text(&b, c->findings[i].text);
@@ -801,6 +821,8 @@ static void print_summary(const struct pd_comparison *c, const struct pd_report_
 		       b.ptr);
 		pd_buf_release(&b);
 	}
+	if (c->n_findings > 8)
+		printf("  ... %zu more in the report\n", c->n_findings - 8);
 	if (pd_report_is_file(ro))
 		printf("report: %s\n", ro->out);
 	else

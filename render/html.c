@@ -1,5 +1,6 @@
 #include "html.h"
 #include "escape.h"
+#include "../analyze/findings_story.h"
 
 #include "../core/xalloc.h"
 
@@ -110,6 +111,30 @@ static void header(struct pd_buf *b, const struct pd_comparison *c, const struct
 		    "by %s's method across all %zu tests.</p>\n",
 		    c->n_findings, c->n_deltas, c->threshold_pct,
 		    strcmp(c->correction, "holm") ? c->correction : "Holm", c->n_deltas);
+}
+
+/* The top card: the ticket's points (analyze/findings_story.h), each answered by the
+ * findings the analysis assigned it, linked to their cards. Only runs with an event. */
+static void top_card(struct pd_buf *b, const struct pd_comparison *c)
+{
+	if (c->tb_target.event == PD_EVENT_NONE && c->tb_base.event == PD_EVENT_NONE)
+		return;
+	pd_buf_adds(b, "<div class=\"card\" id=\"points\"><p><b>The ticket, point by "
+		       "point</b></p><table>\n");
+	for (int p = 0; p < PD_POINT_COUNT; p++) {
+		struct pd_story_answer a;
+		struct pd_buf t = PD_BUF_INIT;
+		pd_findings_story_point(&a, c, (enum pd_story_point)p);
+		pd_findings_story_brief(&t, c, &a);
+		pd_buf_addf(b, "<tr><td>%s</td><td>%s</td><td>", a.label, a.question);
+		esc(b, t.ptr);
+		for (size_t i = 0; i < a.n; i++)
+			pd_buf_addf(b, " <a href=\"#finding-%zu\">#%zu</a>", a.finding[i] + 1,
+				    a.finding[i] + 1);
+		pd_buf_adds(b, "</td></tr>\n");
+		pd_buf_release(&t);
+	}
+	pd_buf_adds(b, "</table></div>\n");
 }
 
 static void findings(struct pd_buf *b, const struct pd_comparison *c,
@@ -490,6 +515,7 @@ void pd_html_report(struct pd_buf *out, const struct pd_comparison *c,
 	esc(out, labels->base);
 	pd_buf_addf(out, "</title><style>%s</style></head><body><main>\n", css);
 	header(out, c, labels);
+	top_card(out, c);
 	findings(out, c, plan, svg);
 	runs(out, c, labels);
 	timeline(out, c);

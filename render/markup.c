@@ -1,5 +1,6 @@
 #include "markup.h"
 #include "escape.h"
+#include "../analyze/findings_story.h"
 
 #include <string.h>
 
@@ -57,6 +58,40 @@ static void run_line(struct pd_buf *b, const struct markup *m, const char *what,
 	pd_buf_addf(b, ", %zu nodes\n\n", run->n_nodes);
 }
 
+/* How many findings to list: the top ones, and on to the last of the event's story
+ * (event-errors, hard-failover-live-node, kpi-change) so that the list stays numbered
+ * by rank. */
+static size_t listed(const struct pd_comparison *c)
+{
+	size_t n = c->n_findings < TOP_FINDINGS ? c->n_findings : TOP_FINDINGS;
+	for (size_t i = n; i < c->n_findings; i++)
+		if (c->findings[i].kind == PD_FIND_EVENT_ERRORS ||
+		    c->findings[i].kind == PD_FIND_HARD_FAILOVER_LIVE ||
+		    c->findings[i].kind == PD_FIND_KPI_CHANGE)
+			n = i + 1;
+	return n;
+}
+
+/* The ticket's points (analyze/findings_story.h), each with its short answer. */
+static void points(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c)
+{
+	if (c->tb_target.event == PD_EVENT_NONE && c->tb_base.event == PD_EVENT_NONE)
+		return;
+	pd_buf_addf(b, "%sThe ticket, point by point%s:\n\n", m->bold, m->bold);
+	for (int p = 0; p < PD_POINT_COUNT; p++) {
+		struct pd_story_answer a;
+		struct pd_buf t = PD_BUF_INIT;
+		pd_findings_story_point(&a, c, (enum pd_story_point)p);
+		pd_buf_addf(&t, "%s %s ", a.label, a.question);
+		pd_findings_story_brief(&t, c, &a);
+		pd_buf_adds(b, "- ");
+		m->esc(b, t.ptr);
+		pd_buf_addch(b, '\n');
+		pd_buf_release(&t);
+	}
+	pd_buf_addch(b, '\n');
+}
+
 static void summary(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c,
 		    const struct pd_labels *l)
 {
@@ -78,9 +113,10 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 		pd_buf_addf(b, " at %.1f s (from %s)\n\n", c->tb_target.event_s,
 			    pd_timebase_source_name(c->tb_target.event_source));
 	}
+	points(b, m, c);
 	pd_buf_addf(b, "%sFindings%s (%zu, most important first):\n\n", m->bold, m->bold,
 		    c->n_findings);
-	for (size_t i = 0; i < c->n_findings && i < TOP_FINDINGS; i++) {
+	for (size_t i = 0, n = listed(c); i < n; i++) {
 		pd_buf_addf(b, "%s[%s] ", m->item, pd_finding_kind_name(c->findings[i].kind));
 		m->esc(b, c->findings[i].text);
 		pd_buf_addch(b, '\n');
