@@ -175,7 +175,16 @@ static double errors_in(const struct pd_comparison *c, int base)
 	return NAN;
 }
 
-static char *live_text(const struct pd_live_node *ln, int base, double failed)
+/* Whether host runs the data service in run (Couchbase fails over gracefully only those). */
+static int data_node(const struct pd_run *run, const char *host)
+{
+	for (size_t i = 0; i < run->n_nodes; i++)
+		if (!strcmp(run->nodes[i].host, host))
+			return (run->nodes[i].services & PD_SVC_KV) != 0;
+	return 0;
+}
+
+static char *live_text(const struct pd_live_node *ln, int base, double failed, int data)
 {
 	struct pd_buf b = PD_BUF_INIT;
 	pd_buf_addf(
@@ -195,6 +204,12 @@ static char *live_text(const struct pd_live_node *ln, int base, double failed)
 	pd_buf_adds(&b, ". A graceful failover lets them finish and drains the node first: "
 			"perfrunner's [access] n1ql_shutdown_type = graceful_failover. This is "
 			"how the test was run, not a change of the build.");
+	if (!data)
+		pd_buf_adds(
+			&b,
+			" (Couchbase fails over gracefully only nodes with the data "
+			"service; for a query-only node, n1ql_shutdown_type = rebalance_out "
+			"removes it without a failover.)");
 	return pd_buf_detach(&b);
 }
 
@@ -213,7 +228,8 @@ static void live_finding(struct pd_comparison *c, int base)
 	f->has_phase = 1, f->phase = PD_PHASE_PRE;
 	f->value = ln.cpu;
 	f->n.live = ln;
-	f->text = live_text(&ln, base, errors_in(c, base));
+	f->text = live_text(&ln, base, errors_in(c, base),
+			    data_node(base ? c->base : c->target, ln.host));
 	f->outcome = PD_OUTCOME_PASS;
 }
 

@@ -1,0 +1,170 @@
+# The event's story on the seed (issue 16): event-errors, hard-failover-live-node and
+# kpi-change, their numbers checked against python3's own reading of the bundles' files.
+# How python3 computes them, independently of perfdelta:
+# - the event: the console's "Failing over node:" line (local time) turned to epoch with
+#   the console's offset from the Jenkins build timestamp (the first perfrunner line against
+#   the build start, rounded to 15 minutes);
+# - every series as perfdb gives it, sorted, a repeated timestamp keeping its last value;
+# - failed requests: n1ql_stats/query_errors is a rate: sum v[i] x (t[i] - t[i-1]) over the
+#   samples from the event to 300 s after it (the errors have died out long before; before
+#   the event they are 0), the same for query_requests_5000ms; the peak of
+#   query_avg_req_time over that window;
+# - the live node: its last ns_server_system sample at or before the event, the medians of
+#   atop/cbq-engine_cpu and net/ESTABLISHED over the 15 s before it, its last atop sample;
+# - the KPI: the "value" of each console's benchmark post; served: the mean of
+#   n1ql_stats/query_requests over the measured phase (from the median of every series'
+#   first sample to the median of their last); Little's law: 120 x 3 x 1 workers over the mean
+#   query_avg_req_time.
+. "$(dirname "$0")/lib.sh"
+B=$SEED/baseline F=$SEED/failover G=$SEED/failover-graceful
+
+cat >"$TMP/story.py" <<'EOF'
+import glob, json, re, statistics as st, sys
+from datetime import datetime, timezone
+
+def series(run, db_prefix, metric, host=""):
+    f = [p for p in glob.glob(f"{run}/perfdb/*/{metric}.json")
+         if p.split("/")[-2].startswith(db_prefix) and p.split("/")[-2].endswith(host.replace(".", ""))]
+    assert len(f) == 1, (run, db_prefix, metric, host, f)
+    return sorted(dict((t, v) for t, v in json.load(open(f[0]))).items())
+
+def local_epoch(line):
+    return datetime.strptime(line[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=timezone.utc).timestamp()
+
+def event_ms(run):
+    con = open(f"{run}/jenkins/consoleText", errors="replace").read().splitlines()
+    perf = [l for l in con if re.match(r"\d{4}-\d\d-\d\dT", l)]
+    build = int(re.search(r"<timestamp>(\d+)", open(f"{run}/jenkins/build.xml").read()).group(1))
+    offset = round((local_epoch(perf[0]) - build / 1000) / 900) * 900
+    line = [l for l in perf if "ailing over node:" in l][0]
+    return (local_epoch(line) - offset) * 1000
+
+def integrate(s, lo, hi):
+    total = 0.0
+    for i, (t, v) in enumerate(s):
+        if lo <= t <= hi:
+            dt = t - s[i - 1][0] if i else 5000
+            total += v * min(dt, 5000 if dt > 7500 else dt) / 1000
+    return total
+
+def median_in(s, lo, hi):
+    return st.median([v for t, v in s if lo <= t < hi])
+
+run, what = sys.argv[1], sys.argv[2]
+if what == "errors":
+    e = event_ms(run)
+    err = series(run, "n1ql_stats", "query_errors")
+    slow = series(run, "n1ql_stats", "query_requests_5000ms")
+    lat = series(run, "n1ql_stats", "query_avg_req_time")
+    print("%.0f %.0f %.1f" % (integrate(err, e, e + 300000), integrate(slow, e, e + 300000),
+                             max(v for t, v in lat if e <= t <= e + 300000)))
+elif what == "total-errors":
+    print("%.0f" % integrate(series(run, "n1ql_stats", "query_errors"), 0, 1e15))
+elif what == "live":
+    e, h = event_ms(run), "172.23.100.40"
+    rest = max(t for s in glob.glob(f"{run}/perfdb/ns_server_system*{h.replace('.', '')}/*.json")
+               for t, v in json.load(open(s)) if t <= e)
+    cpu = median_in(series(run, "atop", "cbq-engine_cpu", h), e - 15000, e)
+    conn = median_in(series(run, "net", "ESTABLISHED", h), e - 15000, e)
+    last = series(run, "atop", "cbq-engine_cpu", h)[-1][0]
+    print("%.0f %.1f %.0f %.0f" % ((e - rest) / 1000, cpu, conn, (last - e) / 1000))
+elif what == "kpi":
+    base = sys.argv[3]
+    kpi = lambda r: float(re.findall(r'"value": ([0-9.]+)', open(f"{r}/jenkins/consoleText", errors="replace").read())[0])
+    def phase(r):  # the measured phase: the medians of every series' first and last sample
+        ss = [json.load(open(p)) for p in glob.glob(f"{r}/perfdb/*/*.json")]
+        return st.median(min(s)[0] for s in ss if s), st.median(max(s)[0] for s in ss if s)
+    def mean(r, m):
+        lo, hi = phase(r)
+        return st.mean(v for t, v in series(r, "n1ql_stats", m) if lo <= t <= hi)
+    served = lambda r: mean(r, "query_requests")
+    lat = lambda r: mean(r, "query_avg_req_time")
+    kb, kt = kpi(base), kpi(run)
+    print("%.1f %.1f %+.1f %.0f %.0f %.0f" % (kb, kt, 100 * (kt - kb) / kb, served(base),
+                                             served(run), 360 / (lat(base) / 1000)))
+EOF
+py() { python3 "$TMP/story.py" "$@"; }
+# finding KIND FIELD SUMMARY: a field of the first finding of that kind ("" when none)
+finding() {
+  python3 -c 'import json, sys
+f = [f for f in json.load(open(sys.argv[3]))["findings"] if f["kind"] == sys.argv[1]]
+print("" if not f else f[0][sys.argv[2]])' "$1" "$2" "$3"
+}
+near() { # near WHAT GOT WANT TOL
+  if python3 -c "import sys; sys.exit(0 if abs(float('$2') - float('$3')) <= $4 else 1)" 2>/dev/null
+  then ok; else fail "$1: $2, want $3 (+-$4)"; fi
+}
+
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/bf" --quiet
+S=$TMP/bf/summary.json
+# the findings of before are all there, and the two new ones on .40
+for k in post-event-mismatch lingering-connections kpi-scope recovery event-errors hard-failover-live-node kpi-change; do
+  if [ -n "$(finding $k kind "$S")" ]; then ok; else fail "no $k finding"; fi
+done
+for m in net/ESTABLISHED atop/memcached_cpu ns_server/cpu_utilization_rate atop/cbq-engine_rss; do
+  has "$S" "\"kind\":\"post-event-mismatch\",\"metric\":\"$m\""
+done
+has "$S" '"kind":"hard-failover-live-node","metric":"atop/cbq-engine_cpu","scope":"node:172\.23\.100\.40"'
+has "$S" '"kind":"event-errors","metric":"n1ql_stats/query_errors","scope":"cluster","phase":"transient","direction":"up"'
+
+read -r errors slow peak <<<"$(py "$F" errors)"
+[ "$(py "$B" total-errors)" = 0 ] && ok || fail "the baseline has errors"
+near "failed requests" "$(finding event-errors value "$S")" "$errors" 1
+text=$(finding event-errors text "$S")
+hasf <(echo "$text") "the baseline failed 0 over the same window"
+hasf <(echo "$text") "; $slow took over 5000 ms (query_requests_5000ms, baseline 0)"
+hasf <(echo "$text") "peaked at $peak ms"
+if [ "$errors" -ge 600 ] && [ "$errors" -le 800 ]; then ok; else fail "python3 counts $errors errors"; fi
+
+read -r before cpu conn after <<<"$(py "$F" live)"
+near "live node's CPU" "$(finding hard-failover-live-node value "$S")" "$cpu" 0.05
+text=$(finding hard-failover-live-node text "$S")
+hasf <(echo "$text") "(ns_server_system) $before s before the event"
+hasf <(echo "$text") "with $conn established connections"
+hasf <(echo "$text") "go on $after s after it"
+hasf <(echo "$text") "n1ql_shutdown_type = graceful_failover"
+hasf <(echo "$text") "the event-errors finding: $errors failed"
+has "$TMP/bf/junit.xml" 'hard-failover-live-node[^>]*/>|hard-failover-live-node[^>]*><system-out>'
+
+read -r kb kt kpct sb st lb <<<"$(py "$F" kpi "$B")"
+text=$(finding kpi-change text "$S")
+[ "$kb $kt $kpct" = "3916.0 3525.0 -10.0" ] && ok || fail "python3 reads the KPIs as $kb $kt $kpct"
+hasf <(echo "$text") "from $kb (baseline"
+hasf <(echo "$text") "to $kt (target"
+hasf <(echo "$text") "), $kpct%"
+hasf <(echo "$text") "the cluster served $sb -> $st req/s"
+hasf <(echo "$text") "360 workers (n1ql_workers 120 x workload_instances 3 x 1 bucket)"
+hasf <(echo "$text") " $lb req/s in the baseline"
+hasf <(echo "$text") "the workload is closed-loop"
+hasf <(echo "$text") "active n1ql nodes only"
+near "KPI change" "$(finding kpi-change delta_pct "$S")" "$kpct" 0.05
+# the printed summary answers the ticket point by point
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/bf2"
+for p in 1 2a 2b 2c 2d 3; do has "$TMP/out" "^  $p +[a-z]"; done
+has "$TMP/out" '^  1 .*hard failover of 172\.23\.100\.40 while it served'
+has "$TMP/out" "^  3 .*KPI $kb -> $kt \\($kpct%\\)"
+has "$TMP/bf/index.html" 'id="points"'
+has "$TMP/bf/summary.md" '^\*\*The ticket, point by point\*\*'
+has "$TMP/bf/summary.md" '^1\. \[event-errors\]'
+has "$TMP/bf/summary.md" '^1\. \[hard-failover-live-node\]'
+has "$TMP/bf/summary.jira" '^# \[kpi-change\]'
+
+# a clean pair: neither new finding
+expect_code 0 "$PERFDELTA" compare "$B" "$SEED/baseline-aa" -o "$TMP/aa" --quiet
+hasnt "$TMP/aa/summary.json" '"kind":"(event-errors|hard-failover-live-node)"'
+
+# graceful against the baseline: a graceful failover is no hard failover of a live node
+# and breaks no query
+[ "$(py "$G" total-errors)" = 0 ] && ok || fail "the graceful run has errors"
+"$PERFDELTA" compare "$B" "$G" -o "$TMP/bg" --quiet
+hasnt "$TMP/bg/summary.json" '"kind":"(event-errors|hard-failover-live-node)"'
+
+# the hard failover against the graceful one: the errors are gone, the dip is smaller
+expect_code 0 "$PERFDELTA" compare "$F" "$G" -o "$TMP/fg" --quiet
+S2=$TMP/fg/summary.json
+has "$S2" '"kind":"event-errors","metric":"n1ql_stats/query_errors","scope":"cluster","phase":"transient","direction":"down","delta_pct":null,"value":0'
+hasf <(finding event-errors text "$S2") "The failed queries are gone: 0 in the target against $errors in the baseline"
+hard=$(finding recovery delta_pct "$S") soft=$(finding recovery delta_pct "$S2")
+if python3 -c "import sys; sys.exit(0 if -float('${soft:-0}') < -float('$hard') / 2 else 1)"; then ok
+else fail "the graceful dip ($soft %) is not under half the hard one ($hard %)"; fi
+finish
