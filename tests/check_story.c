@@ -480,6 +480,38 @@ START_TEST(test_story_seed_tells_the_ticket)
 }
 END_TEST
 
+/* Two n1ql nodes, HOST removed at 300 s of a 1200 s run: HOST's cbq-engine at 300 %, the
+ * other at 100 % before it, so HOST's share is 300 / 400 = 0.75; the query rate is 4000
+ * req/s before the event: HOST served 0.75 x 4000 x 300 / 1200 = 750 req/s over the run. */
+START_TEST(test_story_kpi_inputs_removed_share)
+{
+	struct pd_run *run = pd_run_new("kpi");
+	struct pd_timebase tb = timebase(300, 400);
+	pd_run_add_node(run, "172.23.100.55", 13)->services = PD_SVC_N1QL;
+	pd_run_add_node(run, HOST, strlen(HOST))->services = PD_SVC_N1QL;
+	pd_run_add_node(run, "172.23.100.210", 14)->services = PD_SVC_KV;
+	pd_strv_add(&run->spec_n1ql, "172.23.100.55");
+	pd_strv_add(&run->spec_n1ql, HOST);
+	fill(add_series(run, "atop", "cbq-engine_cpu", HOST), 0, 1200, 300);
+	fill(add_series(run, "atop", "cbq-engine_cpu", "172.23.100.55"), 0, 1200, 100);
+	struct pd_series *q = add_series(run, "n1ql_stats", "query_requests", NULL);
+	fill(q, 0, 295, 4000);
+	fill(q, 300, 1200, 3000);
+	struct pd_kpi_in in;
+	ck_assert(pd_story_kpi_inputs(&in, run, &tb, (struct pd_estimate){1, 3500}));
+	ck_assert_double_eq(in.total, 3500);
+	ck_assert_double_eq_tol(in.removed, 750, 1e-9);
+	ck_assert_uint_eq(in.n_active, 1);
+	ck_assert(!in.removed_is_first);
+	tb.event = PD_EVENT_NONE; /* no event: nothing removed, both nodes active */
+	ck_assert(pd_story_kpi_inputs(&in, run, &tb, (struct pd_estimate){1, 3500}));
+	ck_assert_double_eq(in.removed, 0);
+	ck_assert_uint_eq(in.n_active, 2);
+	ck_assert(!pd_story_kpi_inputs(&in, run, &tb, (struct pd_estimate){0, 0}));
+	pd_run_free(run);
+}
+END_TEST
+
 Suite *pd_suite_story(void)
 {
 	Suite *s = suite_create("story");
@@ -498,6 +530,7 @@ Suite *pd_suite_story(void)
 	tcase_add_test(tc, test_story_littles_law_needs_a_worker_count);
 	tcase_add_test(tc, test_story_kpi_ids_differ_but_share_the_form);
 	tcase_add_test(tc, test_story_seed_tells_the_ticket);
+	tcase_add_test(tc, test_story_kpi_inputs_removed_share);
 	suite_add_tcase(s, tc);
 	return s;
 }
