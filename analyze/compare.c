@@ -80,12 +80,16 @@ static int same_test(const char *a, const char *b)
 	return same;
 }
 
-static void check_comparable(struct pd_comparison *c)
+/* Why a baseline (a, its time base ta) and the target cannot be compared, each reason
+ * prefixed by who ("" for the first baseline). */
+static void check_comparable(struct pd_comparison *c, const struct pd_run *a,
+			     const struct pd_timebase *ta, const char *who)
 {
-	const struct pd_run *a = c->base, *b = c->target;
-	double la = (double)(c->tb_base.end_ms - c->tb_base.t0_ms) / 1000;
+	const struct pd_run *b = c->target;
+	size_t before = c->reasons.n;
+	double la = (double)(ta->end_ms - ta->t0_ms) / 1000;
 	double lb = (double)(c->tb_target.end_ms - c->tb_target.t0_ms) / 1000;
-	int64_t ia = c->tb_base.interval_ms, ib = c->tb_target.interval_ms;
+	int64_t ia = ta->interval_ms, ib = c->tb_target.interval_ms;
 	if (a->cfg.test && b->cfg.test && !same_test(a->cfg.test, b->cfg.test))
 		pd_strv_addf(&c->reasons, "different tests: %s vs %s", a->cfg.test,
 			     b->cfg.test);
@@ -96,16 +100,27 @@ static void check_comparable(struct pd_comparison *c)
 	if (ia > 0 && ib > 0 && llabs(ia - ib) * 10 > (ia > ib ? ia : ib))
 		pd_strv_addf(&c->reasons, "sampling intervals differ: %.1f s vs %.1f s",
 			     (double)ia / 1000, (double)ib / 1000);
+	for (size_t i = before; i < c->reasons.n && who[0]; i++) {
+		struct pd_buf b2 = PD_BUF_INIT;
+		pd_buf_addf(&b2, "%s%s", who, c->reasons.v[i]);
+		free(c->reasons.v[i]);
+		c->reasons.v[i] = pd_buf_detach(&b2);
+	}
 }
 
+/* The verdict of the comparison is its findings': a regression when one fails the gate's
+ * rule (pd_finding.regresses), so that the exit code and the test report always agree. */
 static enum pd_verdict overall(const struct pd_comparison *c)
 {
 	int regression = 0, improvement = 0;
 	if (c->reasons.n)
 		return PD_VERDICT_NOT_COMPARABLE;
-	for (size_t i = 0; i < c->n_deltas; i++) {
-		regression |= c->deltas[i].verdict == PD_VERDICT_REGRESSION;
-		improvement |= c->deltas[i].verdict == PD_VERDICT_IMPROVEMENT;
+	for (size_t i = 0; i < c->n_findings; i++) {
+		const struct pd_finding *f = &c->findings[i];
+		regression |= f->regresses;
+		improvement |= (f->kind == PD_FIND_METRIC_SHIFT ||
+				f->kind == PD_FIND_POST_EVENT_MISMATCH) &&
+			       c->deltas[f->n.shift.delta].verdict == PD_VERDICT_IMPROVEMENT;
 	}
 	if (regression)
 		return PD_VERDICT_REGRESSION;
@@ -121,13 +136,6 @@ static int followable(struct pd_comparison *c, const char *kind, const char *nod
 	double len = (double)(b->end_ms - b->t0_ms) / 1000;
 	if (b->event == PD_EVENT_NONE)
 		return 0;
-	if (t->event == PD_EVENT_NONE) {
-		pd_strv_addf(&c->matching,
-			     "the baseline has a %s of %s at %.1f s and the target none: the "
-			     "runs are compared whole, not by phase",
-			     kind, node, b->event_s);
-		return 0;
-	}
 	if (b->event_source == PD_SOURCE_NONE || !(b->event_s > 0 && b->event_s < len)) {
 		pd_strv_addf(
 			&c->matching,
@@ -137,7 +145,15 @@ static int followable(struct pd_comparison *c, const char *kind, const char *nod
 			kind, node, b->event_s, len);
 		return 0;
 	}
-	return 1;
+	if (t->event != PD_EVENT_NONE)
+		return 1;
+	c->event_side = -1;
+	pd_strv_addf(
+		&c->matching,
+		"the baseline has a %s of %s at %.1f s and the target none: the baseline's "
+		"event defines the phases, and the findings read the other way round",
+		kind, node, b->event_s);
+	return 0;
 }
 
 /* The runs are lined up on the event: when the baseline has its own (two failover runs
@@ -152,7 +168,9 @@ static void align_events(struct pd_comparison *c)
 		   *node = b->node[0] ? b->node : "a node";
 	c->base_grid_t0_ms = b->t0_ms;
 	c->base_shift_s = 0;
-	if (!followable(c, kind, node))
+	c->event_side = t->event != PD_EVENT_NONE ? 1 : 0;
+	c->base_event = followable(c, kind, node) || c->event_side < 0;
+	if (!c->base_event || c->event_side < 0)
 		return;
 	double steps = round((b->event_s - t->event_s) / c->step_s);
 	if (steps == 0) {
@@ -196,11 +214,25 @@ static int check_grid(const struct pd_comparison *c, struct pd_err *err)
 		c->length_s, c->step_s);
 }
 
+/* The other baselines' time bases (their flags are the first's); lined up at their
+ * starts. */
+static int more_time_bases(struct pd_comparison *c, const struct pd_compare_opts *opts,
+			   struct pd_err *err)
+{
+	int rc = 0;
+	c->tb_more = pd_xcalloc(c->n_bases, sizeof(*c->tb_more));
+	for (size_t j = 1; j < c->n_bases && rc == 0; j++)
+		rc = pd_timebase_resolve(&c->tb_more[j - 1], c->bases[j], &opts->time_base,
+					 err);
+	return rc;
+}
+
 static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opts,
 		      struct pd_err *err)
 {
 	int rc;
-	if ((rc = pd_timebase_resolve(&c->tb_base, c->base, &opts->time_base, err)) < 0 ||
+	if ((rc = more_time_bases(c, opts, err)) < 0 ||
+	    (rc = pd_timebase_resolve(&c->tb_base, c->base, &opts->time_base, err)) < 0 ||
 	    (rc = pd_timebase_resolve(&c->tb_target, c->target, &opts->time, err)) < 0)
 		return rc;
 	int64_t step =
@@ -229,14 +261,26 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 	int rc;
 	c->base = base;
 	c->target = target;
+	c->n_bases = 1 + opts->n_more_base;
+	c->bases = pd_xmalloc(c->n_bases * sizeof(*c->bases));
+	c->bases[0] = base;
+	for (size_t j = 0; j < opts->n_more_base; j++)
+		c->bases[j + 1] = opts->more_base[j];
 	c->threshold_pct = opts->threshold_pct;
-	c->correction = "holm";
+	c->alpha = opts->alpha;
+	c->correction = "bonferroni";
 	*out = NULL;
 	if ((rc = time_bases(c, opts, err)) < 0) {
 		pd_comparison_free(c);
 		return rc;
 	}
-	check_comparable(c);
+	check_comparable(c, c->base, &c->tb_base, "");
+	for (size_t j = 1; j < c->n_bases; j++) {
+		struct pd_buf who = PD_BUF_INIT;
+		pd_buf_addf(&who, "baseline %zu: ", j + 1);
+		check_comparable(c, c->bases[j], &c->tb_more[j - 1], who.ptr);
+		pd_buf_release(&who);
+	}
 	pd_views_build(c, opts);
 	pd_phases_set(c, opts->settle_s);
 	*out = c;
@@ -260,6 +304,11 @@ int pd_compare(struct pd_comparison **out, const struct pd_run *base,
 	return rc;
 }
 
+const struct pd_timebase *pd_comparison_event(const struct pd_comparison *c)
+{
+	return c->event_side < 0 ? &c->tb_base : &c->tb_target;
+}
+
 int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p)
 {
 	return c->has_event || p == PD_PHASE_WHOLE;
@@ -273,7 +322,9 @@ void pd_comparison_free(struct pd_comparison *c)
 		free(c->views[i].metric);
 		pd_scope_ref_free(&c->views[i].scope);
 		free(c->views[i].nodes);
-		free(c->views[i].base);
+		for (size_t j = 0; j < c->views[i].n_bases; j++)
+			free(c->views[i].bases[j]);
+		free(c->views[i].bases);
 		free(c->views[i].target);
 	}
 	free(c->views);
@@ -286,5 +337,7 @@ void pd_comparison_free(struct pd_comparison *c)
 	free(c->findings);
 	pd_strv_free(&c->reasons);
 	pd_strv_free(&c->matching);
+	free(c->bases);
+	free(c->tb_more);
 	free(c);
 }

@@ -7,6 +7,7 @@
 
 #include "facts.h"
 #include "kpi.h"
+#include "infer.h"
 #include "stats.h"
 #include "story.h"
 #include "timebase.h"
@@ -94,15 +95,34 @@ struct pd_view {
 	size_t n;
 	double step_s;
 	double *base, *target;
+	double **bases; /* every baseline's grid, bases[0] == base; n_bases of them */
+	size_t n_bases;
+	int drill; /* a drill-down: a node under its role, or atop under its REST twin */
+	/* phases (bit 1 << enum pd_phase) where the view's per-node load differs by the
+	 * topology (a role with another number of active nodes): explained, not a finding */
+	unsigned topology;
+	int total; /* a role's total over its active nodes (the removed one before the
+		      event): the topology-proof comparison of that role */
 };
 
+/* One delta: the summaries of both windows and the one inference on them (analyze/infer.h):
+ * delta_pct, ci_lo, ci_hi, p_value, p_adj and verdict are inf's, the interval the one the
+ * verdict reads (Bonferroni over the delta's family); delta_pct and the interval are NaN
+ * where a percentage is undefined (a zero baseline: inf holds the absolute change and, for
+ * a rate, the count). */
 struct pd_delta {
 	size_t view; /* index into pd_comparison.views */
 	enum pd_phase phase;
-	struct pd_summary base, target;
-	double delta_pct; /* of medians; NaN when the baseline median is 0 */
+	struct pd_summary base, target; /* the first baseline's and the target's windows */
+	struct pd_infer_side side_target;
+	struct pd_infer_side side_base; /* one baseline */
+	struct pd_infer_spread spread;  /* several: their between-run spread */
+	struct pd_infer_result inf;
+	double delta_pct; /* of means; NaN when no percentage is defined */
 	double ci_lo, ci_hi;
 	double p_value, p_adj;
+	int drill;    /* judged in its parent's family, not counted in it */
+	int topology; /* the difference is the topology's: no finding */
 	enum pd_verdict verdict;
 	enum pd_outcome outcome; /* FAIL for a regression */
 };
@@ -111,8 +131,15 @@ struct pd_delta {
  * it names; the KPI finding's are its delta_pct and value). */
 union pd_finding_numbers {
 	struct {
-		long delta; /* index into pd_comparison.deltas: the change stated */
-		long pre;   /* post-event-mismatch: the pre-event delta it compares, or -1 */
+		long delta;   /* index into pd_comparison.deltas: the change stated */
+		long pre;     /* the pre-event delta it compares (post-event-mismatch), or
+				 shows it predates the event (metric-shift), or -1 */
+		int predates; /* a shift over the whole run, already there before the event */
+		/* memory after the event: the post-phase slopes (units per second) and those of
+		 * its second half, which tell a leak from a new level */
+		int has_slope;
+		double slope_target, slope_base, late_target, late_base;
+		int leak;
 	} shift;
 	struct {
 		double median, min, max; /* connections over the post phase */
@@ -121,6 +148,7 @@ union pd_finding_numbers {
 		double held_s;           /* from the event to the last sample >= at_least */
 		double at_least;         /* what counts as still holding (PD_LINGER_MIN) */
 		int to_end;              /* still held at the end of the run */
+		double before;           /* the node's median before the event */
 	} linger;
 	struct {
 		double low, low_s; /* the lowest rate after the event and when */
@@ -153,7 +181,10 @@ struct pd_finding {
 	double score;            /* higher first */
 	long view;               /* the view that shows it, or -1 */
 	char *text;              /* one sentence with the numbers, to paste */
-	enum pd_outcome outcome; /* FAIL: a change the worse way or lingering connections;
+	int regresses;           /* a change the worse way past the threshold, or connections
+				    left behind above it: the comparison's verdict is a
+				    regression */
+	enum pd_outcome outcome; /* FAIL: regresses and the gate is on (--fail-on regression);
 				    ERROR: the runs are not comparable */
 };
 
@@ -171,17 +202,30 @@ struct pd_compare_opts {
 	size_t n_metric_globs;
 	double settle_s;                /* after the rebalance, default 60 */
 	double alpha;                   /* family-wise, default 0.05 */
+	int gate;                       /* 1: a regression fails (--fail-on regression) */
 	struct pd_time_flags time;      /* the target's --event-time and clock */
 	struct pd_time_flags time_base; /* the baseline's (--baseline-event-time ...) */
+	/* more baselines of the same workload (compare B1 B2 [B3...] T): the between-run
+	 * spread is measured over the first (pd_compare's base) and these */
+	const struct pd_run *const *more_base;
+	size_t n_more_base;
 };
 #define PD_COMPARE_OPTS_INIT                                                                   \
 	{                                                                                      \
-		.threshold_pct = 5.0, .settle_s = 60.0, .alpha = 0.05                          \
+		.threshold_pct = 5.0, .settle_s = 60.0, .alpha = 0.05, .gate = 1               \
 	}
 
 struct pd_comparison {
 	const struct pd_run *base, *target; /* borrowed */
+	const struct pd_run **bases;        /* every baseline, bases[0] == base; borrowed */
+	size_t n_bases;
 	struct pd_timebase tb_base, tb_target;
+	struct pd_timebase *tb_more; /* the other baselines' (n_bases - 1) */
+	/* the run whose event defines the phases: +1 the target, -1 the baseline (a failover
+	 * run given as the baseline: the findings come back mirrored), 0 none */
+	int event_side;
+	int base_event; /* the baseline's own event is followed (either side): its removed node
+			   is active before it only */
 	struct pd_estimate thr_base, thr_target; /* pd_facts_throughput of each run */
 	double step_s;                           /* the common grid */
 	double length_s;
@@ -189,7 +233,7 @@ struct pd_comparison {
 	 * have an event, so that the two events fall on the same grid point */
 	int64_t base_grid_t0_ms;
 	double base_shift_s;
-	int has_event; /* the target has an event: every phase has its window */
+	int has_event; /* a run has an event (event_side): every phase has its window */
 	struct pd_window windows[PD_PHASE_COUNT]; /* windows[p].phase == p; without an
 						     event only PD_PHASE_WHOLE is set */
 	struct pd_view *views;
@@ -198,9 +242,11 @@ struct pd_comparison {
 	size_t n_deltas, cap_deltas;
 	struct pd_finding *findings; /* ranked */
 	size_t n_findings, cap_findings;
-	struct pd_strv reasons;  /* why the runs are not comparable */
-	struct pd_strv matching; /* how nodes were matched, one line each */
-	const char *correction;  /* "holm" */
+	struct pd_strv reasons;          /* why the runs are not comparable */
+	struct pd_strv matching;         /* how nodes were matched, one line each */
+	const char *correction;          /* "bonferroni" */
+	size_t family_m[PD_PHASE_COUNT]; /* top-level deltas per phase: each phase's family */
+	double alpha;
 	double threshold_pct;
 	enum pd_verdict verdict;
 };
@@ -226,12 +272,16 @@ void pd_comparison_free(struct pd_comparison *c);
 /* 1 when c has a window for phase p: every phase with an event, else the whole run. */
 int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p);
 
-/* The verdict on one delta: the interval inside +-thr is same; significant (p_adj < alpha,
- * interval excluding 0) and at least thr is regression or improvement by the metric's
- * direction (worse: +1 up is worse); significant but under thr is same; anything else
- * (an interval reaching past thr that is not significant, or NaN) is inconclusive. */
-enum pd_verdict pd_verdict_of(double delta, double lo, double hi, double p_adj, double alpha,
-			      double thr, int worse);
+/* The verdict of an inference (the same names). */
+enum pd_verdict pd_verdict_of_infer(enum pd_infer_verdict v);
+
+/* The timebase of the run whose event defines the phases (the target's without one). */
+const struct pd_timebase *pd_comparison_event(const struct pd_comparison *c);
+
+/* How the deltas were judged, for the outputs: the method and the family in one
+ * sentence each. */
+extern const char pd_compare_method[];
+extern const char pd_compare_family[];
 
 /* The threshold that applies to metric. */
 double pd_compare_threshold(const struct pd_compare_opts *opts, const char *metric);

@@ -13,12 +13,12 @@ void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0_ms,
 		   int64_t step_ms);
 
-/* phases.c: sets c->windows from the target's event (pre, transient, post, whole; only
- * whole without an event). */
+/* phases.c: sets c->windows from the event of the run that has one, on either side (pre,
+ * transient, post, whole; only whole without an event). */
 void pd_phases_set(struct pd_comparison *c, double settle_s);
 
-/* deltas.c: one delta per (view, window) with enough samples on both sides (10), the
- * p-values adjusted by Holm's method across all of them, and a verdict each. */
+/* deltas.c: one delta per (view, window) with enough samples on both sides (10), each
+ * judged by analyze/infer.h in its phase's family (drill-downs marked, not counted). */
 void pd_deltas_compute(struct pd_comparison *c, const struct pd_compare_opts *opts);
 
 /* findings.c: the ranked findings of c. */

@@ -1,4 +1,6 @@
 #include "compare_impl.h"
+#include "../core/buf.h"
+#include "../core/metric.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
@@ -6,6 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* A rate whose baseline is 0 has no percentage: its change is a count of events over the
+ * window (errors, slow queries), and this many of them are a change (DESIGN 4 "Zero
+ * baselines"). Such a change is 100 % of the larger of the two levels, so it is past any
+ * threshold under 100 % and none at 100 % or more (--threshold 100 asks for no verdict on
+ * it). Other units with a zero baseline stay inconclusive, saying why. */
+#define PD_ABS_MIN_EVENTS 10.0
 
 /* The non-NaN points of one side of a view inside a window, with their times. */
 struct sample {
@@ -37,6 +46,35 @@ static size_t count_in(const double *side, const struct pd_view *view,
 	return n;
 }
 
+/* The view of metric at scope, or NULL. */
+static struct pd_view *view_at(struct pd_comparison *c, const char *metric,
+			       const struct pd_scope_ref *scope)
+{
+	for (size_t i = 0; i < c->n_views; i++)
+		if (!strcmp(c->views[i].metric, metric) &&
+		    pd_scope_ref_eq(&c->views[i].scope, scope))
+			return &c->views[i];
+	return NULL;
+}
+
+/* Drill-downs: a node under its role (node views exist only under a role of two or more),
+ * and an atop process metric under its REST twin at the same scope. */
+static void mark_drill(struct pd_comparison *c)
+{
+	struct pd_buf twin = PD_BUF_INIT;
+	for (size_t i = 0; i < c->n_views; i++)
+		c->views[i].drill |= c->views[i].scope.kind == PD_AT_NODE;
+	for (size_t i = 0; i < c->n_views; i++) {
+		pd_buf_truncate(&twin, 0);
+		pd_metric_twin(&twin, c->views[i].metric);
+		struct pd_view *atop =
+			twin.len ? view_at(c, twin.ptr, &c->views[i].scope) : NULL;
+		if (atop)
+			atop->drill = 1;
+	}
+	pd_buf_release(&twin);
+}
+
 /* The (view, window) pairs with enough samples on both sides, in a fixed order. */
 static void plan_deltas(struct pd_comparison *c)
 {
@@ -52,25 +90,38 @@ static void plan_deltas(struct pd_comparison *c)
 			memset(d, 0, sizeof(*d));
 			d->view = vi;
 			d->phase = c->windows[w].phase;
+			d->drill = v->drill;
+			d->topology = (v->topology >> w) & 1u;
 		}
 }
 
+#define MAX_SIDES 64
+
+/* The summaries and noise models of one delta; with several baselines, their spread (the
+ * baselines with fewer than 10 samples in the window are left out). */
 static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct sample *b,
 		       struct sample *t)
 {
 	const struct pd_view *v = &c->views[d->view];
-	struct pd_sample x, y;
-	collect(b, v->base, v, &c->windows[d->phase]);
-	collect(t, v->target, v, &c->windows[d->phase]);
-	pd_stats_sample_prepare(&x, b->t, b->v, b->n, b->sorted);
-	pd_stats_sample_prepare(&y, t->t, t->v, t->n, t->sorted);
-	pd_stats_summary_of(&d->base, &x);
-	pd_stats_summary_of(&d->target, &y);
-	struct pd_delta_ci ci = pd_stats_delta_ci_of(&x, &y, 0.05);
-	d->delta_pct = ci.delta_pct;
-	d->ci_lo = ci.lo_pct;
-	d->ci_hi = ci.hi_pct;
-	d->p_value = pd_stats_mann_whitney_of(&x, &y, 1, NULL);
+	const struct pd_window *w = &c->windows[d->phase];
+	struct pd_infer_side sides[MAX_SIDES];
+	struct pd_sample x;
+	size_t k = 0;
+	collect(t, v->target, v, w);
+	pd_stats_sample_prepare(&x, t->t, t->v, t->n, t->sorted);
+	pd_stats_summary_of(&d->target, &x);
+	pd_infer_side_of(&d->side_target, &x);
+	for (size_t j = 0; j < v->n_bases && k < MAX_SIDES; j++) {
+		collect(b, v->bases[j], v, w);
+		if (j && b->n < 10)
+			continue;
+		pd_stats_sample_prepare(&x, b->t, b->v, b->n, b->sorted);
+		if (!j)
+			pd_stats_summary_of(&d->base, &x);
+		pd_infer_side_of(&sides[k++], &x);
+	}
+	d->side_base = sides[0];
+	pd_infer_spread_of(&d->spread, sides, k);
 }
 
 /* One worker fills every k-th delta from its first; workers share nothing but reads, and
@@ -102,26 +153,59 @@ static size_t thread_count(void)
 	return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
+static struct pd_infer_rule rule_of(const struct pd_view *v, const struct pd_compare_opts *opts)
+{
+	int rate = v->unit == PD_UNIT_PER_SEC;
+	return (struct pd_infer_rule){.threshold_pct = pd_compare_threshold(opts, v->metric),
+				      .worse = v->worse,
+				      .nonneg = 1,
+				      .rate = rate,
+				      .step_s = v->step_s,
+				      .has_abs = rate &&
+						 pd_compare_threshold(opts, v->metric) < 100,
+				      .abs_threshold = PD_ABS_MIN_EVENTS};
+}
+
+/* Copies the inference into the fields every output reads. */
+static void settle(struct pd_delta *d)
+{
+	const struct pd_infer_result *r = &d->inf;
+	int pct = (r->valid & PD_INFER_HAS_PCT) != 0;
+	d->delta_pct = pct ? r->delta_pct : NAN;
+	d->ci_lo = pct ? r->lo_pct : NAN;
+	d->ci_hi = pct ? r->hi_pct : NAN;
+	d->p_value = r->p;
+	d->p_adj = r->p_adj;
+	d->verdict = pd_verdict_of_infer(r->verdict);
+	d->outcome = PD_OUTCOME_PASS; /* the findings carry the test report */
+}
+
+/* Pass 2: each delta judged in its phase's family (pass 1, the spreads, is fill_delta;
+ * the prior of the run-to-run variances is fitted over every spread between). */
 static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
-	double *p = pd_xmalloc((c->n_deltas + 1) * sizeof(*p));
-	double *adj = pd_xmalloc((c->n_deltas + 1) * sizeof(*adj));
-	for (size_t i = 0; i < c->n_deltas; i++)
-		p[i] = c->deltas[i].p_value;
-	pd_stats_holm(adj, p, c->n_deltas);
-	c->correction = "holm";
+	struct pd_infer_spread *sp = pd_xmalloc((c->n_deltas + 1) * sizeof(*sp));
+	struct pd_infer_prior prior;
+	memset(c->family_m, 0, sizeof(c->family_m));
+	for (size_t i = 0; i < c->n_deltas; i++) {
+		sp[i] = c->deltas[i].spread;
+		c->family_m[c->deltas[i].phase] += !c->deltas[i].drill;
+	}
+	pd_infer_prior_fit(&prior, sp, c->n_deltas);
+	free(sp);
+	c->correction = "bonferroni";
+	c->alpha = opts->alpha;
 	for (size_t i = 0; i < c->n_deltas; i++) {
 		struct pd_delta *d = &c->deltas[i];
-		const struct pd_view *v = &c->views[d->view];
-		d->p_adj = adj[i];
-		d->verdict =
-			pd_verdict_of(d->delta_pct, d->ci_lo, d->ci_hi, d->p_adj, opts->alpha,
-				      pd_compare_threshold(opts, v->metric), v->worse);
-		d->outcome =
-			d->verdict == PD_VERDICT_REGRESSION ? PD_OUTCOME_FAIL : PD_OUTCOME_PASS;
+		struct pd_infer_rule rule = rule_of(&c->views[d->view], opts);
+		struct pd_infer_family fam = {c->family_m[d->phase], opts->alpha};
+		if (d->spread.k >= 2)
+			pd_infer_judge_reps(&d->inf, &d->spread, &prior, &d->side_target, &rule,
+					    &fam);
+		else
+			pd_infer_judge(&d->inf, &d->side_base, &d->side_target, &rule, &fam);
+		settle(d);
 	}
-	free(p);
-	free(adj);
 }
 
 void pd_deltas_compute(struct pd_comparison *c, const struct pd_compare_opts *opts)
@@ -131,6 +215,7 @@ void pd_deltas_compute(struct pd_comparison *c, const struct pd_compare_opts *op
 	for (size_t i = 0; i < c->n_views; i++)
 		if (c->views[i].n > grid)
 			grid = c->views[i].n;
+	mark_drill(c);
 	plan_deltas(c);
 	for (size_t i = 0; i < nt; i++) {
 		w[i] = (struct worker){0, c, i, nt, grid};

@@ -122,10 +122,17 @@ static const char *phase_words(enum pd_phase p)
 	return w[p];
 }
 
+/* A change worth a finding: a regression or improvement the topology does not explain. */
 static int shifted(const struct pd_delta *d)
 {
-	return d &&
+	return d && !d->topology &&
 	       (d->verdict == PD_VERDICT_REGRESSION || d->verdict == PD_VERDICT_IMPROVEMENT);
+}
+
+/* Before the event the runs agreed: the same, or differing only by the topology. */
+static int agreed(const struct pd_delta *pre)
+{
+	return pre && (pre->verdict == PD_VERDICT_SAME || pre->topology);
 }
 
 /* Appends the per-role deltas of a survivors finding: " (kv +2.0%, n1ql +59.3%)". */
@@ -179,11 +186,63 @@ static int corroborates(struct pd_comparison *c, const struct pd_view *v,
 		    !pd_scope_ref_eq(&f->scope, &v->scope) || !f->has_phase ||
 		    f->phase != d->phase)
 			continue;
-		set_text(f, "%s %s agrees: %+.1f%%.", f->text, v->metric, d->delta_pct);
+		if (isnan(d->delta_pct))
+			set_text(f, "%s %s agrees.", f->text, v->metric);
+		else
+			set_text(f, "%s %s agrees: %+.1f%%.", f->text, v->metric, d->delta_pct);
 		found = 1;
 	}
 	pd_buf_release(&twin);
 	return found;
+}
+
+/* Appends a change read as a percentage: " is 12.3% higher than the baseline <phase>
+ * (mean 2 vs 1, 95% simultaneous CI +10.0% to +14.6%, adjusted p 1e-05)". */
+static void pct_words(struct pd_buf *b, const struct pd_view *v, const struct pd_delta *d)
+{
+	pd_buf_addf(b, " is %.1f%% %s than the baseline %s (mean ", fabs(d->delta_pct),
+		    d->delta_pct > 0 ? "higher" : "lower", phase_words(d->phase));
+	pd_unit_add(b, d->inf.target_level, v->unit);
+	pd_buf_adds(b, " vs ");
+	pd_unit_add(b, d->inf.base_level, v->unit);
+	pd_buf_addf(b, ", %.4g%% simultaneous CI %+.1f%% to %+.1f%%, adjusted p %.2g)",
+		    100 * d->inf.level, d->ci_lo, d->ci_hi, d->p_adj);
+}
+
+/* Appends a change where the baseline is 0: absolute, and for a rate the count of events
+ * over the window. */
+static void abs_words(struct pd_buf *b, const struct pd_view *v, const struct pd_delta *d)
+{
+	const struct pd_infer_result *r = &d->inf;
+	pd_buf_addf(b, " %s %s (mean ", r->delta_abs > 0 ? "rises" : "falls",
+		    phase_words(d->phase));
+	pd_unit_add(b, r->target_level, v->unit);
+	pd_buf_adds(b, " where the baseline's is ");
+	pd_unit_add(b, r->base_level, v->unit);
+	if (r->valid & PD_INFER_HAS_COUNT)
+		pd_buf_addf(b,
+			    "): %.0f more events over the window (%.4g%% simultaneous CI "
+			    "%.0f to %.0f, adjusted p %.2g)",
+			    r->delta_count, 100 * r->level, r->lo_count, r->hi_count, d->p_adj);
+	else
+		pd_buf_addf(b, ", %.4g%% simultaneous CI %.4g to %.4g, adjusted p %.2g)",
+			    100 * r->level, r->lo_abs, r->hi_abs, d->p_adj);
+}
+
+/* Appends what memory did after the event: its slope against the baseline's, and whether
+ * it levels off (a new level) or keeps growing (a leak). */
+static void slope_words(struct pd_buf *b, const struct pd_finding *f)
+{
+	const double mib_min = 60.0 / 1048576;
+	if (!f->n.shift.has_slope)
+		return;
+	pd_buf_addf(
+		b,
+		"; after the event it grows by %+.1f MiB/min against %+.1f in the baseline, "
+		"and %+.1f against %+.1f over the last half of that phase: %s",
+		f->n.shift.slope_target * mib_min, f->n.shift.slope_base * mib_min,
+		f->n.shift.late_target * mib_min, f->n.shift.late_base * mib_min,
+		f->n.shift.leak ? "still growing, a leak" : "it levels off, a new level");
 }
 
 /* The sentence of a shift finding on view v, from its deltas. */
@@ -195,42 +254,104 @@ static char *shift_text(const struct pd_comparison *c, const struct pd_view *v,
 	struct pd_buf b = PD_BUF_INIT;
 	pd_buf_addf(&b, "%s on ", v->metric);
 	scope_words(&b, v);
-	pd_buf_addf(&b, " is %.1f%% %s than the baseline %s (median ", fabs(d->delta_pct),
-		    d->delta_pct > 0 ? "higher" : "lower", phase_words(d->phase));
-	pd_unit_add(&b, d->target.median, v->unit);
-	pd_buf_adds(&b, " vs ");
-	pd_unit_add(&b, d->base.median, v->unit);
-	pd_buf_addf(&b, ", 95%% CI %+.1f%% to %+.1f%%, adjusted p %.2g)", d->ci_lo, d->ci_hi,
-		    d->p_adj);
+	if (d->inf.valid & PD_INFER_HAS_PCT)
+		pct_words(&b, v, d);
+	else
+		abs_words(&b, v, d);
 	if (v->scope.kind == PD_AT_SURVIVORS)
 		role_breakdown(&b, c, v, d->phase);
-	if (f->kind == PD_FIND_POST_EVENT_MISMATCH && shifted(pre))
-		pd_buf_addf(&b, "; it was already %+.1f%% before the event", pre->delta_pct);
+	if (f->n.shift.predates && pre && !isnan(pre->delta_pct))
+		pd_buf_addf(&b, "; it predates the event: %+.1f%% already before it",
+			    pre->delta_pct);
+	else if (f->n.shift.predates)
+		pd_buf_adds(&b, "; it predates the event");
+	else if (f->kind == PD_FIND_POST_EVENT_MISMATCH && pre && pre->topology)
+		pd_buf_adds(&b, "; before the event the runs differed only by their topology");
 	else if (f->kind == PD_FIND_POST_EVENT_MISMATCH)
 		pd_buf_adds(&b, "; before the event the runs agreed");
-	pd_buf_addf(&b, ", a %s.", pd_verdict_name(d->verdict));
+	else if (pre && pre->verdict == PD_VERDICT_INCONCLUSIVE)
+		pd_buf_adds(&b, "; before the event the comparison is inconclusive");
+	slope_words(&b, f);
+	pd_buf_adds(&b, ", ");
+	pd_buf_add_a(&b, pd_verdict_name(d->verdict));
+	pd_buf_adds(&b, ".");
 	return pd_buf_detach(&b);
 }
 
-static void shift_finding(struct pd_comparison *c, size_t vi, int event)
+static struct pd_summary window_summary(const struct pd_view *v, const double *side,
+					const struct pd_window *w);
+
+/* Memory after the event: the slopes of the post phase and of its second half. */
+static void memory_slopes(const struct pd_comparison *c, const struct pd_view *v,
+			  struct pd_finding *f)
+{
+	const struct pd_window *w = &c->windows[PD_PHASE_POST];
+	struct pd_window late = {PD_PHASE_POST, (w->start_s + w->end_s) / 2, w->end_s};
+	const struct pd_delta *d = &c->deltas[f->n.shift.delta];
+	if (v->unit != PD_UNIT_BYTES || !c->has_event || d->phase != PD_PHASE_POST)
+		return;
+	f->n.shift.has_slope = 1;
+	f->n.shift.slope_target = d->target.slope, f->n.shift.slope_base = d->base.slope;
+	f->n.shift.late_target = window_summary(v, v->target, &late).slope;
+	f->n.shift.late_base = window_summary(v, v->base, &late).slope;
+	/* still growing: over a phase as long again, the excess growth of the last half
+	 * would pass half the threshold of the level */
+	double excess =
+		(f->n.shift.late_target - f->n.shift.late_base) * (w->end_s - w->start_s);
+	f->n.shift.leak = excess > c->threshold_pct / 200 * fabs(d->inf.base_level);
+}
+
+/* Which delta a metric's finding states, and its kind (DESIGN 4 "Findings"): after the
+ * event where the runs agreed before it, a post-event-mismatch; a shift already there
+ * before the event, over the whole run, said to predate it; else the whole run, or the
+ * pre phase alone. */
+struct shift_pick {
+	const struct pd_delta *d, *pre;
+	enum pd_finding_kind kind;
+	int predates;
+};
+
+static struct shift_pick pick_shift(const struct pd_comparison *c, size_t vi)
+{
+	int ev = c->has_event;
+	const struct pd_delta *post = ev ? find_delta(c, vi, PD_PHASE_POST) : NULL;
+	const struct pd_delta *pre = ev ? find_delta(c, vi, PD_PHASE_PRE) : NULL;
+	const struct pd_delta *whole = find_delta(c, vi, PD_PHASE_WHOLE);
+	struct shift_pick p = {NULL, pre, PD_FIND_METRIC_SHIFT, 0};
+	if (shifted(post) && (!pre || agreed(pre)))
+		p.d = post, p.kind = PD_FIND_POST_EVENT_MISMATCH;
+	else if (shifted(post) && shifted(pre))
+		p.d = shifted(whole) ? whole : post, p.predates = 1;
+	else if (shifted(post))
+		p.d = post;
+	else if (shifted(whole))
+		p.d = whole, p.predates = ev && shifted(pre);
+	else if (shifted(pre))
+		p.d = pre, p.pre = NULL;
+	return p;
+}
+
+static void shift_finding(struct pd_comparison *c, size_t vi)
 {
 	const struct pd_view *v = &c->views[vi];
-	const struct pd_delta *post = event ? find_delta(c, vi, PD_PHASE_POST) : NULL;
-	const struct pd_delta *pre = event ? find_delta(c, vi, PD_PHASE_PRE) : NULL;
-	const struct pd_delta *d = shifted(post) ? post : find_delta(c, vi, PD_PHASE_WHOLE);
-	if (!shifted(d))
-		d = event && shifted(pre) ? pre : NULL;
+	struct shift_pick p = pick_shift(c, vi);
+	const struct pd_delta *d = p.d;
 	if (!d || covered(c, v->metric, pd_scope_ref_rank(&v->scope)) || corroborates(c, v, d))
 		return;
-	enum pd_finding_kind kind =
-		d == post ? PD_FIND_POST_EVENT_MISMATCH : PD_FIND_METRIC_SHIFT;
-	struct pd_finding *f = add(c, kind, v, (long)vi, d->delta_pct / c->threshold_pct);
+	int pct = (d->inf.valid & PD_INFER_HAS_PCT) != 0;
+	double change = pct ? d->delta_pct : d->inf.delta_abs;
+	struct pd_finding *f =
+		add(c, p.kind, v, (long)vi, pct ? d->delta_pct / c->threshold_pct : 20);
 	f->has_phase = 1, f->phase = d->phase;
-	f->direction = d->delta_pct > 0 ? 1 : -1;
-	f->delta_pct = d->delta_pct;
-	f->value = d->target.median;
+	f->direction = change > 0 ? 1 : -1;
+	f->delta_pct = pct ? d->delta_pct : NAN;
+	f->value = pct ? d->inf.target_level
+		       : (d->inf.valid & PD_INFER_HAS_COUNT ? d->inf.delta_count
+							    : d->inf.delta_abs);
 	f->n.shift.delta = d - c->deltas;
-	f->n.shift.pre = kind == PD_FIND_POST_EVENT_MISMATCH && pre ? pre - c->deltas : -1;
+	f->n.shift.pre = p.pre ? p.pre - c->deltas : -1;
+	f->n.shift.predates = p.predates;
+	memory_slopes(c, v, f);
 	f->text = shift_text(c, v, f);
 }
 
@@ -240,7 +361,7 @@ static void shift_findings(struct pd_comparison *c)
 		for (size_t vi = 0; vi < c->n_views; vi++)
 			if (c->views[vi].scope.kind != PD_AT_REMOVED &&
 			    pd_scope_ref_rank(&c->views[vi].scope) == rank)
-				shift_finding(c, vi, c->has_event);
+				shift_finding(c, vi);
 }
 
 /* The target's summary of a view inside a window. */
@@ -266,52 +387,76 @@ static struct pd_summary window_summary(const struct pd_view *v, const double *s
  * this many is not the residue of closing sockets. */
 #define PD_LINGER_MIN 10.0
 
-static char *lingering_text(const struct pd_finding *f, const char *host)
+static char *lingering_text(const struct pd_finding *f, const char *host, int mirrored)
 {
 	struct pd_buf b = PD_BUF_INIT;
 	pd_buf_addf(&b,
-		    "The removed node %s still holds %.0f established connections after it "
-		    "left the cluster (median from %.0f s, range %.0f to %.0f) and ",
-		    host, f->n.linger.median, f->n.linger.from_s, f->n.linger.min,
-		    f->n.linger.max);
+		    "The %sremoved node %s still holds %.0f established connections after it "
+		    "left the cluster (median from %.0f s, range %.0f to %.0f; %.0f before the "
+		    "event) and ",
+		    mirrored ? "baseline's " : "", host, f->n.linger.median, f->n.linger.from_s,
+		    f->n.linger.min, f->n.linger.max, f->n.linger.before);
 	if (f->n.linger.to_end)
 		pd_buf_addf(&b,
 			    "still has %.0f or more at the end of the run, %.0f s after its "
-			    "failover at %.0f s.",
+			    "failover at %.0f s",
 			    f->n.linger.at_least, f->n.linger.held_s, f->n.linger.event_s);
 	else
-		pd_buf_addf(&b, "keeps %.0f or more for %.0f s after its failover at %.0f s.",
+		pd_buf_addf(&b, "keeps %.0f or more for %.0f s after its failover at %.0f s",
 			    f->n.linger.at_least, f->n.linger.held_s, f->n.linger.event_s);
+	pd_buf_adds(&b, mirrored ? "; the target, without the event, has none of them." : ".");
 	return pd_buf_detach(&b);
 }
 
+/* The last grid point from which side holds at least PD_LINGER_MIN. */
+static size_t last_holding(const struct pd_view *v, const double *side)
+{
+	size_t last = 0;
+	for (size_t i = 0; i < v->n; i++)
+		if (!isnan(side[i]) && side[i] >= PD_LINGER_MIN)
+			last = i;
+	return last;
+}
+
+/* Connections the removed node keeps after it left: on the target's removed node, or the
+ * baseline's when the event is on its side (mirrored: direction down). They fail the gate
+ * when they are more than the threshold of what the node held before the event. */
 static void lingering_finding(struct pd_comparison *c)
 {
 	long vi = find_view(c, "net/ESTABLISHED", PD_AT_REMOVED, 0);
 	if (vi < 0 || !c->has_event)
 		return;
 	const struct pd_view *v = &c->views[vi];
-	const struct pd_window *w = &c->windows[PD_PHASE_POST];
-	struct pd_summary post = window_summary(v, v->target, w);
+	int mirrored = c->event_side < 0;
+	const double *side = mirrored ? v->base : v->target;
+	struct pd_summary post = window_summary(v, side, &c->windows[PD_PHASE_POST]);
 	if (post.n < 10 || post.median < PD_LINGER_MIN)
 		return;
-	size_t last = 0;
-	for (size_t i = 0; i < v->n; i++)
-		if (!isnan(v->target[i]) && v->target[i] >= PD_LINGER_MIN)
-			last = i;
-	double until = (double)last * v->step_s, e = c->tb_target.event_s;
+	double until = (double)last_holding(v, side) * v->step_s;
+	double e = c->windows[PD_PHASE_TRANSIENT].start_s;
 	struct pd_finding *f = add(c, PD_FIND_LINGERING, v, vi, post.median / PD_LINGER_MIN);
 	/* the contract names it node:<host> */
 	pd_scope_ref_set(&f->scope, PD_AT_NODE, 0, v->scope.host);
 	f->has_phase = 1, f->phase = PD_PHASE_POST;
-	f->direction = 1;
+	f->direction = mirrored ? -1 : 1;
 	f->value = post.median;
 	f->n.linger.median = post.median, f->n.linger.min = post.min;
-	f->n.linger.max = post.max, f->n.linger.from_s = w->start_s;
+	f->n.linger.max = post.max, f->n.linger.from_s = c->windows[PD_PHASE_POST].start_s;
 	f->n.linger.event_s = e, f->n.linger.held_s = until - e;
 	f->n.linger.at_least = PD_LINGER_MIN;
 	f->n.linger.to_end = until >= c->length_s - 2 * v->step_s;
-	f->text = lingering_text(f, v->nodes);
+	f->n.linger.before = window_summary(v, side, &c->windows[PD_PHASE_PRE]).median;
+	/* a baseline whose own removed node lingers as much is no regression */
+	double theirs = c->base_event && !mirrored
+				? window_summary(v, v->base, &c->windows[PD_PHASE_POST]).median
+				: 0;
+	f->regresses = !mirrored &&
+		       !(post.median <= c->threshold_pct / 100 * f->n.linger.before) &&
+		       !(theirs >= (1 - c->threshold_pct / 100) * post.median);
+	f->text = lingering_text(f, v->nodes, mirrored);
+	if (theirs >= PD_LINGER_MIN)
+		set_text(f, "%s The baseline's removed node holds %.0f after its own event.",
+			 f->text, theirs);
 }
 
 static const struct pd_kpi *throughput_kpi(const struct pd_run *run)
@@ -351,7 +496,7 @@ static void kpi_explain(struct pd_buf *out, const struct pd_comparison *c, long 
 	const struct pd_run *t = c->target;
 	struct pd_kpi_rules rules;
 	size_t n1ql = 0;
-	if (vi < 0 || !c->has_event || isnan(share))
+	if (vi < 0 || c->event_side <= 0 || isnan(share))
 		return;
 	const struct pd_view *v = &c->views[vi];
 	double pre = window_summary(v, v->target, &c->windows[PD_PHASE_PRE]).mean;
@@ -442,7 +587,7 @@ static char *recovery_text(const struct pd_comparison *c, const struct pd_findin
 static void recovery_finding(struct pd_comparison *c)
 {
 	long vi = find_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0);
-	if (vi < 0 || !c->has_event)
+	if (vi < 0 || c->event_side <= 0)
 		return;
 	const struct pd_view *v = &c->views[vi];
 	double ref = window_summary(v, v->base, &c->windows[PD_PHASE_WHOLE]).median,
@@ -531,28 +676,19 @@ static int cmp_finding(const void *a, const void *b)
 	return cmp_str0(x->text, y->text);
 }
 
-/* A regression (a significant change the worse way, past the threshold) and connections
- * left behind fail; runs that cannot be compared are an error. */
-static enum pd_outcome outcome(const struct pd_comparison *c, const struct pd_finding *f)
+/* A shift fails the gate when its delta is a regression (connections left behind decide
+ * their own, lingering_finding); runs that cannot be compared are an error. */
+static enum pd_outcome outcome(struct pd_comparison *c, struct pd_finding *f, int gate)
 {
-	switch (f->kind) {
-	case PD_FIND_NOT_COMPARABLE:
+	if (f->kind == PD_FIND_NOT_COMPARABLE)
 		return PD_OUTCOME_ERROR;
-	case PD_FIND_LINGERING:
-		return PD_OUTCOME_FAIL;
-	case PD_FIND_POST_EVENT_MISMATCH:
-	case PD_FIND_METRIC_SHIFT:
-		return c->deltas[f->n.shift.delta].verdict == PD_VERDICT_REGRESSION
-			       ? PD_OUTCOME_FAIL
-			       : PD_OUTCOME_PASS;
-	default:
-		return PD_OUTCOME_PASS;
-	}
+	if (f->kind == PD_FIND_POST_EVENT_MISMATCH || f->kind == PD_FIND_METRIC_SHIFT)
+		f->regresses = c->deltas[f->n.shift.delta].verdict == PD_VERDICT_REGRESSION;
+	return f->regresses && gate ? PD_OUTCOME_FAIL : PD_OUTCOME_PASS;
 }
 
 void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
-	(void)opts;
 	reason_findings(c);
 	shift_findings(c);
 	lingering_finding(c);
@@ -562,8 +698,14 @@ void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *op
 	gap_finding(c, c->base, &c->tb_base, "baseline");
 	gap_finding(c, c->target, &c->tb_target, "target");
 	for (size_t i = 0; i < c->n_findings; i++)
-		c->findings[i].outcome = outcome(c, &c->findings[i]);
-	pd_findings_story(c, opts); /* with their own outcomes */
+		c->findings[i].outcome = outcome(c, &c->findings[i], opts->gate);
+	size_t before = c->n_findings;
+	pd_findings_story(c, opts);                       /* with their own outcomes */
+	for (size_t i = before; i < c->n_findings; i++) { /* which the gate decides too */
+		c->findings[i].regresses = c->findings[i].outcome == PD_OUTCOME_FAIL;
+		if (!opts->gate && c->findings[i].outcome == PD_OUTCOME_FAIL)
+			c->findings[i].outcome = PD_OUTCOME_PASS;
+	}
 	if (c->n_findings > 1)
 		qsort(c->findings, c->n_findings, sizeof(*c->findings), cmp_finding);
 }

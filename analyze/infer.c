@@ -401,6 +401,15 @@ static void choose_scale(struct estimate *e, double vb, double vt, double q)
 	}
 }
 
+/* A rate whose baseline window is 0 throughout: no event in it. A stationary noise model
+ * fitted to the target's burst of events (errors at a failover) would call the burst its
+ * own noise; against silence the question is how many events there are, and a count of N
+ * events has the Poisson standard error sqrt(N) (sqrt(N + 1): never 0). */
+static int silent_base(const struct pd_infer_side *base, const struct pd_infer_rule *rule)
+{
+	return rule->rate && base->mean == 0 && base->gap == 0;
+}
+
 static size_t min_n_of(const struct pd_infer_rule *rule)
 {
 	return rule->min_n ? rule->min_n : 10;
@@ -421,7 +430,14 @@ void pd_infer_judge(struct pd_infer_result *out, const struct pd_infer_side *bas
 			     .seconds = (double)target->n * rule->step_s};
 	double vb = fmax(base->var_mean, floor_of(g)), vt = fmax(target->var_mean, floor_of(g));
 	double q = pd_infer_qnorm(1 - fam->alpha / (double)out->m / 2);
-	choose_scale(&e, vb, vt, q);
+	if (silent_base(base, rule) && e.seconds > 0) {
+		/* events against silence: the count's own (Poisson) noise */
+		e.scale = PD_INFER_ABSOLUTE;
+		e.est = target->mean;
+		e.se = sqrt(fmax(target->mean * e.seconds, 0) + 1) / e.seconds;
+	} else {
+		choose_scale(&e, vb, vt, q);
+	}
 	finish(out, &e, rule, fam);
 	if (g == 0) /* one same value throughout both windows */
 		out->verdict = PD_INFER_SAME, out->reason = PD_INFER_CONSTANT;

@@ -20,7 +20,10 @@
  * nonnegative metric. When the baseline's level interval holds 0, a percentage is
  * undefined: the change is absolute, in the metric's unit, and for per-second rates also a
  * count (the mean change times the target window's seconds, n_t * step_s); the verdict
- * then reads that count (or the unit) against the caller's absolute threshold.
+ * then reads that count (or the unit) against the caller's absolute threshold. A rate whose
+ * baseline window is 0 throughout (no event at all) is judged on the count of the target's
+ * events with its Poisson standard error sqrt(N + 1): an AR(1) fit to a burst of errors
+ * against silence would take the burst for its own noise.
  *
  * The family. Intervals are Bonferroni-simultaneous at level 1 - alpha / m, m the number of
  * top-level deltas judged together (drill-downs, such as a node under its role, are judged

@@ -9,18 +9,21 @@ const char *pd_phase_name(enum pd_phase p)
 	return names[p];
 }
 
+/* The run with the event defines the phases, on either side (DESIGN 4 "Phases"); on the
+ * baseline's side its times are moved onto the common grid (by base_shift_s, 0 then). */
 void pd_phases_set(struct pd_comparison *c, double settle_s)
 {
-	const struct pd_timebase *tb = &c->tb_target;
-	double len = c->length_s, e = tb->event_s, te;
+	const struct pd_timebase *tb = pd_comparison_event(c);
+	double len = c->length_s, shift = c->event_side < 0 ? c->base_shift_s : 0;
+	double e = tb->event_s - shift, te;
 	for (int p = 0; p < PD_PHASE_COUNT; p++)
 		c->windows[p] = (struct pd_window){.phase = (enum pd_phase)p};
 	c->windows[PD_PHASE_WHOLE] = (struct pd_window){PD_PHASE_WHOLE, 0, len};
-	c->has_event = tb->event != PD_EVENT_NONE;
+	c->has_event = c->event_side != 0;
 	if (!c->has_event)
 		return;
-	te = (tb->rebalance_end_s.ok && tb->rebalance_end_s.value > e
-		      ? tb->rebalance_end_s.value
+	te = (tb->rebalance_end_s.ok && tb->rebalance_end_s.value > tb->event_s
+		      ? tb->rebalance_end_s.value - shift
 		      : e) +
 	     settle_s;
 	if (te > len)

@@ -1,6 +1,12 @@
 #include "compare.h"
 
-#include <math.h>
+const char pd_compare_method[] =
+	"one AR(1) noise model per window: the change of means (log ratio, ratio, or "
+	"absolute where the baseline is 0) with its interval, p-value and verdict from one "
+	"statistic, Bonferroni-simultaneous over the family";
+const char pd_compare_family[] =
+	"the top-level deltas of each phase; drill-downs (nodes under their role, atop under "
+	"its REST twin) are judged at their parent's level and not counted";
 
 const char *pd_verdict_name(enum pd_verdict v)
 {
@@ -12,18 +18,12 @@ const char *pd_verdict_name(enum pd_verdict v)
 	return names[v];
 }
 
-enum pd_verdict pd_verdict_of(double delta, double lo, double hi, double p_adj, double alpha,
-			      double thr, int worse)
+enum pd_verdict pd_verdict_of_infer(enum pd_infer_verdict v)
 {
-	int significant = p_adj < alpha && (lo > 0 || hi < 0);
-	if (isnan(delta) || isnan(lo) || isnan(hi))
-		return PD_VERDICT_INCONCLUSIVE;
-	if (lo >= -thr && hi <= thr)
-		return PD_VERDICT_SAME;
-	if (significant && fabs(delta) >= thr)
-		return (delta > 0) == (worse > 0) ? PD_VERDICT_REGRESSION
-						  : PD_VERDICT_IMPROVEMENT;
-	if (significant)
-		return PD_VERDICT_SAME;
-	return PD_VERDICT_INCONCLUSIVE;
+	static const enum pd_verdict map[] = {[PD_INFER_SAME] = PD_VERDICT_SAME,
+					      [PD_INFER_IMPROVEMENT] = PD_VERDICT_IMPROVEMENT,
+					      [PD_INFER_REGRESSION] = PD_VERDICT_REGRESSION,
+					      [PD_INFER_INCONCLUSIVE] =
+						      PD_VERDICT_INCONCLUSIVE};
+	return map[v];
 }

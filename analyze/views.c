@@ -53,37 +53,64 @@ static const struct pd_series *group_server(struct group g, const char *host)
 	return NULL;
 }
 
-/* Matching: the baseline node with the same role as each target node, or NULL. */
+/* Matching: per baseline, the node with the same role as each target node, or NULL. */
 struct matching {
-	const struct pd_node **base; /* per target node */
-	long removed;                /* target node index of the removed node, or -1 */
+	const struct pd_node ***base; /* [baseline][target node] */
+	long removed;                 /* target node index of the removed node, or -1 */
+	long removed_base;            /* the first baseline's removed node (its event), or -1 */
 };
 
-static void match_nodes(struct pd_comparison *c, struct matching *m)
+/* The node of run with role, or NULL. */
+static const struct pd_node *node_of_role(const struct pd_run *run, const char *role)
+{
+	for (size_t k = 0; k < run->n_nodes; k++)
+		if (!strcmp(run->nodes[k].role, role))
+			return &run->nodes[k];
+	return NULL;
+}
+
+static void note_base_nodes(struct pd_comparison *c, struct matching *m)
 {
 	const struct pd_run *b = c->base, *t = c->target;
-	m->base = pd_xcalloc(t->n_nodes + 1, sizeof(*m->base));
-	m->removed = -1;
-	for (size_t i = 0; i < t->n_nodes; i++) {
-		const struct pd_node *tn = &t->nodes[i];
-		for (size_t k = 0; k < b->n_nodes && !m->base[i]; k++)
-			if (!strcmp(b->nodes[k].role, tn->role))
-				m->base[i] = &b->nodes[k];
-		if (c->tb_target.event != PD_EVENT_NONE && !strcmp(tn->host, c->tb_target.node))
-			m->removed = (long)i;
-		pd_strv_addf(&c->matching, "%s: %s %s %s%s", tn->role,
-			     m->base[i] ? m->base[i]->host : "-",
-			     m->base[i] ? "matches" : "(none) for", tn->host,
-			     m->removed == (long)i ? " (removed)" : "");
-	}
 	for (size_t k = 0; k < b->n_nodes; k++) {
 		int used = 0;
 		for (size_t i = 0; i < t->n_nodes; i++)
-			used |= m->base[i] == &b->nodes[k];
+			used |= m->base[0][i] == &b->nodes[k];
+		if (c->base_event && !strcmp(b->nodes[k].host, c->tb_base.node))
+			m->removed_base = (long)k;
 		if (!used)
-			pd_strv_addf(&c->matching, "%s: %s only in the baseline",
-				     b->nodes[k].role, b->nodes[k].host);
+			pd_strv_addf(&c->matching, "%s: %s only in the baseline%s",
+				     b->nodes[k].role, b->nodes[k].host,
+				     m->removed_base == (long)k ? " (removed)" : "");
 	}
+}
+
+static void match_nodes(struct pd_comparison *c, struct matching *m)
+{
+	const struct pd_run *t = c->target;
+	m->base = pd_xcalloc(c->n_bases, sizeof(*m->base));
+	m->removed = m->removed_base = -1;
+	for (size_t j = 0; j < c->n_bases; j++) {
+		m->base[j] = pd_xcalloc(t->n_nodes + 1, sizeof(**m->base));
+		for (size_t i = 0; i < t->n_nodes; i++)
+			m->base[j][i] = node_of_role(c->bases[j], t->nodes[i].role);
+	}
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		const struct pd_node *tn = &t->nodes[i], *bn = m->base[0][i];
+		if (c->event_side > 0 && !strcmp(tn->host, c->tb_target.node))
+			m->removed = (long)i;
+		pd_strv_addf(&c->matching, "%s: %s %s %s%s", tn->role, bn ? bn->host : "-",
+			     bn ? "matches" : "(none) for", tn->host,
+			     m->removed == (long)i ? " (removed)" : "");
+	}
+	note_base_nodes(c, m);
+}
+
+static void matching_free(struct matching *m, size_t n_bases)
+{
+	for (size_t j = 0; m->base && j < n_bases; j++)
+		free(m->base[j]);
+	free(m->base);
 }
 
 /* "collector/metric" of s (caller frees). */
@@ -105,6 +132,14 @@ static int wanted(const struct pd_compare_opts *opts, const struct pd_series *s)
 	return yes;
 }
 
+static double *nan_grid(size_t n)
+{
+	double *g = pd_xmalloc(n * sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		g[i] = NAN;
+	return g;
+}
+
 static struct pd_view *new_view(struct pd_comparison *c, const struct pd_series *s,
 				const struct pd_scope_ref *scope, enum pd_agg agg)
 {
@@ -120,21 +155,27 @@ static struct pd_view *new_view(struct pd_comparison *c, const struct pd_series 
 	v->agg = agg;
 	v->n = n;
 	v->step_s = c->step_s;
-	v->base = pd_xmalloc(n * sizeof(double));
-	v->target = pd_xmalloc(n * sizeof(double));
-	for (size_t i = 0; i < n; i++)
-		v->base[i] = v->target[i] = NAN;
+	v->n_bases = c->n_bases;
+	v->bases = pd_xmalloc(c->n_bases * sizeof(*v->bases));
+	for (size_t j = 0; j < c->n_bases; j++)
+		v->bases[j] = nan_grid(n);
+	v->base = v->bases[0];
+	v->target = nan_grid(n);
 	return v;
 }
 
 /* Adds one member series to a view side: the first fills, later ones sum (a NaN in any
- * member makes the point NaN: no value is invented across a gap). */
+ * member makes the point NaN: no value is invented across a gap). A member that left at
+ * gone_s (the removed node in a role's total) adds 0 from then on. */
 static void accumulate(double *side, double *tmp, size_t n, const struct pd_series *s,
-		       int64_t t0_ms, int64_t step_ms, int first)
+		       int64_t t0_ms, int64_t step_ms, int first, double gone_s)
 {
 	pd_views_fill(tmp, n, s, t0_ms, step_ms);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if ((double)i * (double)step_ms / 1000 >= gone_s)
+			tmp[i] = 0;
 		side[i] = first ? tmp[i] : side[i] + tmp[i];
+	}
 }
 
 static void finish_mean(struct pd_view *v, size_t members)
@@ -142,8 +183,9 @@ static void finish_mean(struct pd_view *v, size_t members)
 	if (v->agg != PD_AGG_MEAN || members < 2)
 		return;
 	for (size_t i = 0; i < v->n; i++) {
-		v->base[i] /= (double)members;
 		v->target[i] /= (double)members;
+		for (size_t j = 0; j < v->n_bases; j++)
+			v->bases[j][i] /= (double)members;
 	}
 }
 
@@ -158,27 +200,39 @@ struct builder {
 	struct pd_comparison *c;
 	struct matching m;
 	int64_t step_ms;
-	double *tmp; /* one grid of scratch */
-	size_t *idx; /* target node indices of one view */
+	double *tmp;                       /* one grid of scratch */
+	size_t *idx;                       /* target node indices of one view */
+	struct group *bgs;                 /* the metric's group in each baseline */
+	unsigned differ[PD_SVC_COUNT + 1]; /* per role bit: phases whose topology differs */
 };
 
+/* Where baseline j's grid starts. */
+static int64_t base_t0(const struct pd_comparison *c, size_t j)
+{
+	return j ? c->tb_more[j - 1].t0_ms : c->base_grid_t0_ms;
+}
+
 /* A view over the target nodes idx[0..k) and their baseline matches. */
-static void node_set_view(struct builder *b, struct group tg, struct group bg,
-			  const size_t *idx, size_t k, const struct pd_scope_ref *scope,
-			  enum pd_agg agg)
+static struct pd_view *node_set_view(struct builder *b, struct group tg, const size_t *idx,
+				     size_t k, const struct pd_scope_ref *scope,
+				     enum pd_agg agg)
 {
 	struct pd_comparison *c = b->c;
 	struct pd_view *v = new_view(c, tg.s[0], scope, k == 1 ? PD_AGG_ONE : agg);
 	for (size_t j = 0; j < k; j++) {
 		const struct pd_node *tn = &c->target->nodes[idx[j]];
-		const struct pd_node *bn = b->m.base[idx[j]];
 		accumulate(v->target, b->tmp, v->n, group_server(tg, tn->host),
-			   c->tb_target.t0_ms, b->step_ms, j == 0);
-		accumulate(v->base, b->tmp, v->n, bn ? group_server(bg, bn->host) : NULL,
-			   c->base_grid_t0_ms, b->step_ms, j == 0);
+			   c->tb_target.t0_ms, b->step_ms, j == 0, INFINITY);
+		for (size_t r = 0; r < c->n_bases; r++) {
+			const struct pd_node *bn = b->m.base[r][idx[j]];
+			accumulate(v->bases[r], b->tmp, v->n,
+				   bn ? group_server(b->bgs[r], bn->host) : NULL, base_t0(c, r),
+				   b->step_ms, j == 0, INFINITY);
+		}
 		add_node_name(v, tn->host);
 	}
 	finish_mean(v, k);
+	return v;
 }
 
 /* The survivors (matched, not removed) whose first service is svc (0: any) and that carry
@@ -196,38 +250,108 @@ static size_t members(struct builder *b, struct group tg, unsigned svc)
 	return k;
 }
 
-static void server_views(struct builder *b, struct group tg, struct group bg)
+static unsigned svc_index(unsigned svc)
 {
-	enum pd_agg agg = tg.s[0]->unit == PD_UNIT_PERCENT ? PD_AGG_MEAN : PD_AGG_SUM;
-	struct pd_scope_ref scope = {PD_AT_NONE, 0, NULL, NULL};
-	int roles = 0;
-	for (unsigned svc = 1; svc < (1u << PD_SVC_COUNT); svc <<= 1) {
-		size_t k = members(b, tg, svc);
-		if (!k)
-			continue;
-		roles++;
-		pd_scope_ref_set(&scope, PD_AT_ROLE, svc, NULL);
-		node_set_view(b, tg, bg, b->idx, k, &scope, agg);
-		for (size_t j = 0; k >= 2 && j < k; j++) {
-			pd_scope_ref_set(&scope, PD_AT_NODE, 0,
-					 b->c->target->nodes[b->idx[j]].host);
-			node_set_view(b, tg, bg, &b->idx[j], 1, &scope, agg);
-		}
+	unsigned k = 0;
+	while (svc > 1)
+		svc >>= 1, k++;
+	return k;
+}
+
+/* Per-node load (CPU, rates, traffic, connections): what is shared among a role's nodes,
+ * so that it differs by the ratio of their numbers (DESIGN 4 "Topology"). */
+static int is_load(const struct pd_series *s)
+{
+	return (s->unit == PD_UNIT_PERCENT && strstr(s->metric, "cpu")) ||
+	       s->unit == PD_UNIT_PER_SEC || s->unit == PD_UNIT_BYTES_PER_SEC ||
+	       !strcmp(s->collector, "net");
+}
+
+/* The removed node's series added to a role's total, up to the event: the target's, or
+ * the first baseline's when the event is on its side. */
+static void add_removed(struct builder *b, struct pd_view *v, struct group tg, unsigned svc)
+{
+	struct pd_comparison *c = b->c;
+	if (b->m.removed >= 0 && c->target->nodes[b->m.removed].first == svc) {
+		const struct pd_node *n = &c->target->nodes[b->m.removed];
+		accumulate(v->target, b->tmp, v->n, group_server(tg, n->host),
+			   c->tb_target.t0_ms, b->step_ms, 0, c->tb_target.event_s);
+		add_node_name(v, n->host);
 	}
-	pd_scope_ref_set(&scope, PD_AT_SURVIVORS, 0, NULL);
-	if (roles >= 2)
-		node_set_view(b, tg, bg, b->idx, members(b, tg, 0), &scope, agg);
-	if (b->m.removed >= 0 && group_server(tg, b->c->target->nodes[b->m.removed].host)) {
-		size_t removed = (size_t)b->m.removed;
-		pd_scope_ref_set(&scope, PD_AT_REMOVED, 0,
-				 b->c->target->nodes[b->m.removed].host);
-		node_set_view(b, tg, bg, &removed, 1, &scope, agg);
+	if (b->m.removed_base >= 0 && c->base->nodes[b->m.removed_base].first == svc)
+		accumulate(v->base, b->tmp, v->n,
+			   group_server(b->bgs[0], c->base->nodes[b->m.removed_base].host),
+			   c->base_grid_t0_ms, b->step_ms, 0,
+			   c->tb_base.event_s - c->base_shift_s);
+}
+
+/* The role's views: its total where the topology differs (for load), else the mean or
+ * sum over its survivors; and each node's when it has two or more. */
+static void role_views(struct builder *b, struct group tg, unsigned svc, size_t k,
+		       enum pd_agg agg)
+{
+	struct pd_scope_ref scope = {PD_AT_NONE, 0, NULL, NULL};
+	unsigned differ = b->differ[svc_index(svc)] * (unsigned)is_load(tg.s[0]);
+	pd_scope_ref_set(&scope, PD_AT_ROLE, svc, NULL);
+	struct pd_view *v = node_set_view(b, tg, b->idx, k, &scope, differ ? PD_AGG_SUM : agg);
+	if (differ) {
+		v->agg = PD_AGG_SUM, v->total = 1;
+		add_removed(b, v, tg, svc);
+	}
+	for (size_t j = 0; k >= 2 && j < k; j++) {
+		pd_scope_ref_set(&scope, PD_AT_NODE, 0, b->c->target->nodes[b->idx[j]].host);
+		node_set_view(b, tg, &b->idx[j], 1, &scope, agg)->topology = differ;
 	}
 	pd_scope_ref_free(&scope);
 }
 
+/* The removed node's own view: the target's, or the first baseline's (target side NaN). */
+static void removed_view(struct builder *b, struct group tg, enum pd_agg agg)
+{
+	struct pd_comparison *c = b->c;
+	struct pd_scope_ref scope = {PD_AT_NONE, 0, NULL, NULL};
+	if (b->m.removed >= 0 && group_server(tg, c->target->nodes[b->m.removed].host)) {
+		size_t removed = (size_t)b->m.removed;
+		pd_scope_ref_set(&scope, PD_AT_REMOVED, 0, c->target->nodes[removed].host);
+		node_set_view(b, tg, &removed, 1, &scope, agg);
+	} else if (b->m.removed_base >= 0) {
+		const struct pd_node *n = &c->base->nodes[b->m.removed_base];
+		const struct pd_series *s = group_server(b->bgs[0], n->host);
+		if (!s)
+			return;
+		pd_scope_ref_set(&scope, PD_AT_REMOVED, 0, n->host);
+		struct pd_view *v = new_view(c, tg.s[0], &scope, PD_AGG_ONE);
+		accumulate(v->base, b->tmp, v->n, s, c->base_grid_t0_ms, b->step_ms, 1,
+			   INFINITY);
+		add_node_name(v, n->host);
+	}
+	pd_scope_ref_free(&scope);
+}
+
+static void server_views(struct builder *b, struct group tg)
+{
+	enum pd_agg agg = tg.s[0]->unit == PD_UNIT_PERCENT ? PD_AGG_MEAN : PD_AGG_SUM;
+	struct pd_scope_ref scope = {PD_AT_NONE, 0, NULL, NULL};
+	unsigned differ = 0;
+	int roles = 0;
+	for (unsigned svc = 1; svc < (1u << PD_SVC_COUNT); svc <<= 1) {
+		size_t k = members(b, tg, svc);
+		differ |= b->differ[svc_index(svc)];
+		if (!k)
+			continue;
+		roles++;
+		role_views(b, tg, svc, k, agg);
+	}
+	pd_scope_ref_set(&scope, PD_AT_SURVIVORS, 0, NULL);
+	if (roles >= 2)
+		node_set_view(b, tg, b->idx, members(b, tg, 0), &scope, agg)->topology =
+			differ * (unsigned)is_load(tg.s[0]);
+	removed_view(b, tg, agg);
+	pd_scope_ref_free(&scope);
+}
+
 /* Cluster- and bucket-scope series: one "cluster" view over every bucket. */
-static void cluster_view(struct builder *b, struct group tg, struct group bg)
+static void cluster_view(struct builder *b, struct group tg)
 {
 	struct pd_comparison *c = b->c;
 	enum pd_agg agg = tg.s[0]->unit == PD_UNIT_PERCENT ? PD_AGG_MEAN : PD_AGG_SUM;
@@ -235,16 +359,19 @@ static void cluster_view(struct builder *b, struct group tg, struct group bg)
 	struct pd_view *v = new_view(c, tg.s[0], &cluster, tg.n == 1 ? PD_AGG_ONE : agg);
 	for (size_t j = 0; j < tg.n; j++)
 		accumulate(v->target, b->tmp, v->n, tg.s[j], c->tb_target.t0_ms, b->step_ms,
-			   j == 0);
-	for (size_t j = 0; j < bg.n || j == 0; j++)
-		accumulate(v->base, b->tmp, v->n, bg.n ? bg.s[j] : NULL, c->base_grid_t0_ms,
-			   b->step_ms, j == 0);
+			   j == 0, INFINITY);
 	if (tg.n > 1 && agg == PD_AGG_MEAN)
 		for (size_t i = 0; i < v->n; i++)
 			v->target[i] /= (double)tg.n;
-	if (bg.n > 1 && agg == PD_AGG_MEAN)
-		for (size_t i = 0; i < v->n; i++)
-			v->base[i] /= (double)bg.n;
+	for (size_t r = 0; r < c->n_bases; r++) {
+		struct group bg = b->bgs[r];
+		for (size_t j = 0; j < bg.n || j == 0; j++)
+			accumulate(v->bases[r], b->tmp, v->n, bg.n ? bg.s[j] : NULL,
+				   base_t0(c, r), b->step_ms, j == 0, INFINITY);
+		if (bg.n > 1 && agg == PD_AGG_MEAN)
+			for (size_t i = 0; i < v->n; i++)
+				v->bases[r][i] /= (double)bg.n;
+	}
 }
 
 static int skipped(const struct pd_series *s)
@@ -269,29 +396,74 @@ static void note_base_only(struct pd_comparison *c, const struct pd_compare_opts
 	}
 }
 
+/* The active nodes of role svc in phase p: the target's survivors, and a removed node
+ * before its event (pre, and the whole run, which holds pre). */
+static size_t active(const struct pd_run *run, unsigned svc, const char *removed, int pre)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < run->n_nodes; i++)
+		k += run->nodes[i].first == svc &&
+		     (pre || !removed || strcmp(run->nodes[i].host, removed));
+	return k;
+}
+
+/* Per role, the phases where the two runs have another number of active nodes. */
+static void topology(struct builder *b)
+{
+	const struct pd_comparison *c = b->c;
+	const char *rt = c->event_side > 0 ? c->tb_target.node : NULL;
+	const char *rb = c->base_event ? c->tb_base.node : NULL;
+	for (unsigned svc = 1; svc < (1u << PD_SVC_COUNT); svc <<= 1) {
+		unsigned bits = 0;
+		for (int p = 0; p < PD_PHASE_COUNT; p++) {
+			int pre = p == PD_PHASE_PRE || p == PD_PHASE_WHOLE;
+			if (active(c->target, svc, rt, pre) != active(c->base, svc, rb, pre) &&
+			    active(c->base, svc, rb, pre) && active(c->target, svc, rt, pre))
+				bits |= 1u << p;
+		}
+		b->differ[svc_index(svc)] = bits;
+		if (bits)
+			pd_strv_addf(&b->c->matching,
+				     "%s: %zu active node(s) in the target against %zu in the "
+				     "baseline before the event: the role's total load is "
+				     "compared, the per-node difference is the topology's",
+				     pd_service_name(svc), active(c->target, svc, rt, 1),
+				     active(c->base, svc, rb, 1));
+	}
+}
+
+static void build_group(struct builder *b, const struct pd_series *s)
+{
+	struct pd_comparison *c = b->c;
+	struct group tg = find_group(c->target, s->collector, s->metric);
+	for (size_t j = 0; j < c->n_bases; j++)
+		b->bgs[j] = find_group(c->bases[j], s->collector, s->metric);
+	if (s->scope == PD_SCOPE_SERVER || s->scope == PD_SCOPE_BUCKET_SERVER)
+		server_views(b, tg);
+	else
+		cluster_view(b, tg);
+}
+
 void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	const struct pd_run *t = c->target;
-	struct builder b = {c, {NULL, -1}, (int64_t)llround(c->step_s * 1000), NULL, NULL};
+	struct builder b = {.c = c, .step_ms = (int64_t)llround(c->step_s * 1000)};
 	match_nodes(c, &b.m);
+	topology(&b);
 	b.tmp = pd_xmalloc(((size_t)(c->length_s / c->step_s) + 1) * sizeof(double));
 	b.idx = pd_xmalloc((t->n_nodes + 1) * sizeof(*b.idx));
+	b.bgs = pd_xmalloc(c->n_bases * sizeof(*b.bgs));
 	for (size_t i = 0; i < t->n_series; i++) {
 		const struct pd_series *s = t->series[i];
 		if (i && !strcmp(s->collector, t->series[i - 1]->collector) &&
 		    !strcmp(s->metric, t->series[i - 1]->metric))
 			continue; /* one pass per (collector, metric) group */
-		if (skipped(s) || !wanted(opts, s))
-			continue;
-		struct group tg = find_group(t, s->collector, s->metric);
-		struct group bg = find_group(c->base, s->collector, s->metric);
-		if (s->scope == PD_SCOPE_SERVER || s->scope == PD_SCOPE_BUCKET_SERVER)
-			server_views(&b, tg, bg);
-		else
-			cluster_view(&b, tg, bg);
+		if (!skipped(s) && wanted(opts, s))
+			build_group(&b, s);
 	}
 	note_base_only(c, opts);
 	free(b.tmp);
 	free(b.idx);
-	free(b.m.base);
+	free(b.bgs);
+	matching_free(&b.m, c->n_bases);
 }

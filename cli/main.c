@@ -53,7 +53,7 @@ struct command {
 static const struct command commands[] = {
 	{.name = "compare",
 	 .bit = CMD_COMPARE,
-	 .usage = "usage: perfdelta compare BASELINE TARGET -o DIR [options]\n"
+	 .usage = "usage: perfdelta compare BASELINE [BASELINE...] TARGET -o DIR [options]\n"
 		  "\n"
 		  "Align the runs on the event, compare every metric per node, role and "
 		  "phase, and\n"
@@ -88,7 +88,7 @@ static const struct command commands[] = {
 #define N_COMMANDS (sizeof(commands) / sizeof(*commands))
 
 static const char usage_all[] =
-	"usage: perfdelta compare BASELINE TARGET -o DIR [options]\n"
+	"usage: perfdelta compare BASELINE [BASELINE...] TARGET -o DIR [options]\n"
 	"       perfdelta inspect RUN [--json] [options]\n"
 	"       perfdelta demo [-o DIR] [options]\n"
 	"       perfdelta pull --jenkins URL [--snapshot NAME]... -o RUN_DIR [options]\n"
@@ -101,9 +101,10 @@ static const char usage_all[] =
 	"jenkins/consoleText, perfrunner/*.spec and *.test.\n"
 	"\n"
 	"commands:\n"
-	"  compare BASELINE TARGET  align the runs on the event, compare every metric per "
-	"node,\n"
-	"                         role and phase, and write OUT/summary.json\n"
+	"  compare BASELINE [BASELINE...] TARGET\n"
+	"                         align the runs on the event, compare every metric per node,\n"
+	"                         role and phase (against the run-to-run spread of two or\n"
+	"                         more baselines), and write OUT/summary.json\n"
 	"  inspect RUN            what was found in a bundle: snapshots, nodes and roles, "
 	"series,\n"
 	"                         samples, time range, gaps, the time base, events and KPIs\n"
@@ -120,7 +121,7 @@ static const char usage_exit[] =
 	"gnuplot failing or hanging), 4 runs not comparable, 130 interrupted (SIGINT),\n"
 	"143 terminated (SIGTERM); temporary files and gnuplot are removed on both\n";
 
-#define MAX_ARGS  4
+#define MAX_ARGS  17 /* compare: up to 16 baselines and the target */
 #define MAX_GLOBS 64
 
 struct opts {
@@ -335,6 +336,7 @@ static int set_fail_on(struct opts *o, const struct flag *f, const char *val)
 	if (strcmp(val, "regression") && strcmp(val, "never"))
 		return usage_error("%s takes regression or never, not '%s'", f->name, val);
 	o->fail_on_regression = !strcmp(val, "regression");
+	o->cmp.gate = o->fail_on_regression;
 	return 0;
 }
 
@@ -809,9 +811,15 @@ static void print_points(const struct pd_comparison *c)
 /* The verdict, the ticket's points and the top findings, for the terminal. */
 static void print_summary(const struct pd_comparison *c, const struct pd_report_opts *ro)
 {
-	printf("verdict: %s (%zu deltas, %zu findings; threshold %.1f%%, %s correction)\n",
-	       pd_verdict_name(c->verdict), c->n_deltas, c->n_findings, c->threshold_pct,
-	       c->correction);
+	struct pd_buf what = PD_BUF_INIT;
+	pd_buf_add_count(&what, c->n_deltas, "delta", NULL);
+	pd_buf_adds(&what, ", ");
+	pd_buf_add_count(&what, c->n_findings, "finding", NULL);
+	printf("verdict: %s (%s; threshold %.1f%%, %s correction; %s)\n",
+	       pd_verdict_name(c->verdict), what.ptr, c->threshold_pct, c->correction,
+	       pd_infer_noise_text(c->n_bases >= 2 ? PD_INFER_NOISE_RUNS
+						   : PD_INFER_NOISE_WITHIN));
+	pd_buf_release(&what);
 	if (c->tb_target.event != PD_EVENT_NONE || c->tb_base.event != PD_EVENT_NONE)
 		print_points(c);
 	for (size_t i = 0; i < c->n_findings && i < 8; i++) {
@@ -841,22 +849,27 @@ static int verdict_exit(const struct opts *o, const struct pd_comparison *c)
 	return EXIT_OK;
 }
 
-static int compare_runs(const struct opts *o, const char *base_dir, const char *target_dir,
+/* Compares the last of paths[0..n) (the target) with the others (its baselines). */
+static int compare_runs(const struct opts *o, const char *const *paths, size_t n,
 			const char *out)
 {
 	struct pd_err err = PD_ERR_INIT;
-	struct pd_run *base = NULL, *target = NULL;
+	struct pd_run **runs = pd_xcalloc(n, sizeof(*runs));
 	struct pd_comparison *c = NULL;
 	int rc = EXIT_OK;
 	int progress = !o->quiet && isatty(2);
 	struct pd_report_times times = {0};
+	struct pd_compare_opts copts = o->cmp;
 	double parse_s = pd_clock_now();
 	if (progress)
 		fprintf(stderr, "perfdelta: reading the runs\n");
-	if (pd_bundle_load_pair(&base, &target, base_dir, target_dir, &o->lim, &err) < 0) {
+	if (pd_bundle_load_many(runs, paths, n, &o->lim, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
 	}
+	const struct pd_run *base = runs[0], *target = runs[n - 1];
+	copts.more_base = (const struct pd_run *const *)runs + 1;
+	copts.n_more_base = n - 2;
 	parse_s = pd_clock_now() - parse_s;
 	if (progress)
 		fprintf(stderr, "perfdelta: comparing %zu and %zu series\n", base->n_series,
@@ -867,7 +880,7 @@ static int compare_runs(const struct opts *o, const char *base_dir, const char *
 				    .single_file = o->single_file,
 				    .progress = progress,
 				    .gnuplot_timeout_s = o->gnuplot_timeout_s};
-	if (pd_report_run(&c, base, target, &o->cmp, &ro, &times, &err) < 0) {
+	if (pd_report_run(&c, base, target, &copts, &ro, &times, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
 	}
@@ -879,19 +892,20 @@ static int compare_runs(const struct opts *o, const char *base_dir, const char *
 	rc = verdict_exit(o, c);
 done:
 	pd_comparison_free(c);
-	pd_run_free(base);
-	pd_run_free(target);
+	for (size_t i = 0; i < n; i++)
+		pd_run_free(runs[i]);
+	free(runs);
 	return rc;
 }
 
 static int cmd_compare(const struct opts *o)
 {
-	if (o->n_args != 2)
-		return usage_error("%s", "compare needs two run bundles: perfdelta compare "
-					 "BASELINE TARGET -o DIR");
+	if (o->n_args < 2)
+		return usage_error("%s", "compare needs two run bundles or more: perfdelta "
+					 "compare BASELINE [BASELINE...] TARGET -o DIR");
 	if (!o->out)
 		return usage_error("%s", "compare needs an output directory: -o DIR");
-	return compare_runs(o, o->args[0], o->args[1], o->out);
+	return compare_runs(o, o->args, o->n_args, o->out);
 }
 
 /* Where the seed fixture is, relative to the executable: in the build tree, or where
@@ -942,7 +956,7 @@ static int cmd_demo(const struct opts *o)
 		return report_error(&err);
 	pd_buf_addf(&base, "%s/baseline", seed);
 	pd_buf_addf(&target, "%s/failover", seed);
-	rc = compare_runs(o, base.ptr, target.ptr, out);
+	rc = compare_runs(o, (const char *const[]){base.ptr, target.ptr}, 2, out);
 	pd_buf_release(&base);
 	pd_buf_release(&target);
 	free(seed);

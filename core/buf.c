@@ -96,3 +96,18 @@ int pd_str_ends_with(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 	return n >= m && !strcmp(s + n - m, suffix);
 }
+
+void pd_buf_add_a(struct pd_buf *b, const char *word)
+{
+	pd_buf_addf(b, "%s %s", word[0] && strchr("aeiouAEIOU", word[0]) ? "an" : "a", word);
+}
+
+void pd_buf_add_count(struct pd_buf *b, size_t n, const char *one_s, const char *plural)
+{
+	if (n == 1)
+		pd_buf_addf(b, "1 %s", one_s);
+	else if (plural)
+		pd_buf_addf(b, "%zu %s", n, plural);
+	else
+		pd_buf_addf(b, "%zu %ss", n, one_s);
+}

@@ -24,6 +24,11 @@ void pd_buf_addch(struct pd_buf *b, char c);
 void pd_buf_addf(struct pd_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pd_buf_vaddf(struct pd_buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+/* The sentence code's grammar, in one place: "a regression", "an improvement" (the article
+ * by the word's first letter), and "1 finding", "2 findings" (plural: one_s's plural, NULL
+ * for one_s + "s"). */
+void pd_buf_add_a(struct pd_buf *b, const char *word);
+void pd_buf_add_count(struct pd_buf *b, size_t n, const char *one_s, const char *plural);
 void pd_buf_truncate(struct pd_buf *b, size_t len);
 /* Returns the string (caller frees) and leaves b empty. */
 char *pd_buf_detach(struct pd_buf *b);

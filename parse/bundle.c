@@ -444,28 +444,44 @@ static void *load_job(void *arg)
 	return NULL;
 }
 
+int pd_bundle_load_many(struct pd_run **runs, const char *const *paths, size_t n,
+			const struct pd_limits *lim, struct pd_err *err)
+{
+	struct load_job *jobs = pd_xcalloc(n + 1, sizeof(*jobs));
+	pthread_t *threads = pd_xcalloc(n + 1, sizeof(*threads));
+	int *threaded = pd_xcalloc(n + 1, sizeof(*threaded)), rc = 0;
+	pd_jenkins_xml_init();
+	for (size_t i = 0; i < n; i++) {
+		jobs[i] = (struct load_job){NULL, paths[i], lim, PD_ERR_INIT, 0};
+		threaded[i] =
+			i + 1 < n && pthread_create(&threads[i], NULL, load_job, &jobs[i]) == 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (threaded[i])
+			pthread_join(threads[i], NULL);
+		else
+			load_job(&jobs[i]);
+	}
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if (jobs[i].rc < 0)
+			*err = jobs[i].err, rc = jobs[i].rc;
+	for (size_t i = 0; i < n; i++) {
+		if (rc < 0)
+			pd_run_free(jobs[i].run);
+		runs[i] = rc < 0 ? NULL : jobs[i].run;
+	}
+	free(jobs), free(threads), free(threaded);
+	return rc;
+}
+
 int pd_bundle_load_pair(struct pd_run **base, struct pd_run **target, const char *base_path,
 			const char *target_path, const struct pd_limits *lim,
 			struct pd_err *err)
 {
-	struct load_job a = {NULL, base_path, lim, PD_ERR_INIT, 0};
-	struct load_job b = {NULL, target_path, lim, PD_ERR_INIT, 0};
-	pthread_t t;
-	pd_jenkins_xml_init();
-	int threaded = pthread_create(&t, NULL, load_job, &a) == 0;
-	load_job(&b);
-	if (threaded)
-		pthread_join(t, NULL);
-	else
-		load_job(&a);
-	if (a.rc < 0 || b.rc < 0) {
-		*err = a.rc < 0 ? a.err : b.err;
-		pd_run_free(a.run);
-		pd_run_free(b.run);
-		*base = *target = NULL;
-		return a.rc < 0 ? a.rc : b.rc;
-	}
-	*base = a.run;
-	*target = b.run;
-	return 0;
+	const char *paths[] = {base_path, target_path};
+	struct pd_run *runs[2];
+	int rc = pd_bundle_load_many(runs, paths, 2, lim, err);
+	*base = runs[0];
+	*target = runs[1];
+	return rc;
 }

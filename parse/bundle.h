@@ -10,6 +10,12 @@
 int pd_bundle_load(struct pd_run **out, const char *path, const struct pd_limits *lim,
 		   struct pd_err *err);
 
+/* Reads n bundles at once (each but the last on a thread of its own) into runs[0..n). On
+ * failure every runs[i] is NULL and err holds the error of the first path (in order) that
+ * failed: the same message whatever the timing. */
+int pd_bundle_load_many(struct pd_run **runs, const char *const *paths, size_t n,
+			const struct pd_limits *lim, struct pd_err *err);
+
 /* Reads two bundles at once (the baseline on a second thread). On failure both are NULL
  * and err holds the baseline's error if it failed, else the target's: the same message
  * whatever the timing. */

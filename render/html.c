@@ -106,11 +106,11 @@ static void header(struct pd_buf *b, const struct pd_comparison *c, const struct
 	pd_buf_adds(b, " against ");
 	esc(b, l->base);
 	pd_buf_addf(b, "</h1>\n<p class=\"sub\"><span class=\"verdict v-%s\">%s</span>", v, v);
-	pd_buf_addf(b,
-		    "%zu findings, %zu deltas; practical threshold %.1f%%, p-values adjusted "
-		    "by %s's method across all %zu tests.</p>\n",
-		    c->n_findings, c->n_deltas, c->threshold_pct,
-		    strcmp(c->correction, "holm") ? c->correction : "Holm", c->n_deltas);
+	pd_buf_add_count(b, c->n_findings, "finding", NULL); /* verdicts: one sentence */
+	pd_buf_addf(b, ", %zu deltas; practical threshold %.1f%%; %s; family: %s; %s.</p>\n",
+		    c->n_deltas, c->threshold_pct, pd_compare_method, pd_compare_family,
+		    pd_infer_noise_text(c->n_bases >= 2 ? PD_INFER_NOISE_RUNS
+							: PD_INFER_NOISE_WITHIN));
 }
 
 /* The top card: the ticket's points (analyze/findings_story.h), each answered by the

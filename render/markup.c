@@ -1,7 +1,9 @@
 #include "markup.h"
 #include "escape.h"
 #include "../analyze/findings_story.h"
+#include "render.h"
 
+#include <math.h>
 #include <string.h>
 
 #define TOP_FINDINGS 10
@@ -99,12 +101,19 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 	m->esc(b, l->target);
 	pd_buf_adds(b, " against ");
 	m->esc(b, l->base);
-	pd_buf_addf(b,
-		    "\n\nVerdict: %s%s%s (threshold %.1f%%, %zu deltas, p-values adjusted by "
-		    "Holm's method)\n\n",
-		    m->bold, pd_verdict_name(c->verdict), m->bold, c->threshold_pct,
-		    c->n_deltas);
+	pd_buf_addf(b, "\n\nVerdict: %s%s%s (threshold %.1f%%, ", m->bold,
+		    pd_verdict_name(c->verdict), m->bold, c->threshold_pct);
+	pd_buf_add_count(b, c->n_deltas, "delta", NULL);
+	pd_buf_addf(b, "; %s; family: %s; %s)\n\n", pd_compare_method, pd_compare_family,
+		    pd_infer_noise_text(c->n_bases >= 2 ? PD_INFER_NOISE_RUNS
+							: PD_INFER_NOISE_WITHIN));
 	run_line(b, m, "Baseline", c->base, l->base);
+	for (size_t j = 1; j < c->n_bases; j++) {
+		struct pd_buf what = PD_BUF_INIT;
+		pd_buf_addf(&what, "Baseline %zu", j + 1);
+		run_line(b, m, what.ptr, c->bases[j], pd_render_label(c->bases[j], NULL));
+		pd_buf_release(&what);
+	}
 	run_line(b, m, "Target", c->target, l->target);
 	if (c->tb_target.event != PD_EVENT_NONE) {
 		pd_buf_addf(b, "%sEvent%s: %s of ", m->bold, m->bold,
@@ -143,7 +152,8 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 		const struct pd_view *v = &c->views[d->view];
 		if ((d->verdict != PD_VERDICT_REGRESSION &&
 		     d->verdict != PD_VERDICT_IMPROVEMENT) ||
-		    v->scope.kind == PD_AT_NODE || d->phase == PD_PHASE_TRANSIENT)
+		    v->scope.kind == PD_AT_NODE || d->phase == PD_PHASE_TRANSIENT ||
+		    d->topology)
 			continue;
 		if (!header++)
 			pd_buf_addf(b,
@@ -158,8 +168,15 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 		esc_unit(b, m, d->base.median, v->unit);
 		pd_buf_adds(b, " → ");
 		esc_unit(b, m, d->target.median, v->unit);
-		pd_buf_addf(b, "%s%+.1f%% (%s)%s", m->td_sep, d->delta_pct,
-			    pd_verdict_name(d->verdict), m->td_close);
+		if (isnan(d->delta_pct) && (d->inf.valid & PD_INFER_HAS_COUNT))
+			pd_buf_addf(b, "%s%+.0f events (%s)%s", m->td_sep, d->inf.delta_count,
+				    pd_verdict_name(d->verdict), m->td_close);
+		else if (isnan(d->delta_pct))
+			pd_buf_addf(b, "%s%+.4g (%s)%s", m->td_sep, d->inf.delta_abs,
+				    pd_verdict_name(d->verdict), m->td_close);
+		else
+			pd_buf_addf(b, "%s%+.1f%% (%s)%s", m->td_sep, d->delta_pct,
+				    pd_verdict_name(d->verdict), m->td_close);
 	}
 }
 

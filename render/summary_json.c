@@ -1,5 +1,6 @@
 #include "summary_json.h"
 #include "jsonw.h"
+#include "render.h"
 
 #include <math.h>
 
@@ -61,6 +62,73 @@ static void side(struct pd_jw *w, const char *k, const struct pd_summary *s)
 	pd_jw_close(w, '}');
 }
 
+/* ---- how each delta was judged (analyze/infer.h) ---- */
+
+static void interval_obj(struct pd_jw *w, const char *k, double est, double lo, double hi)
+{
+	pd_jw_open(w, k, '{');
+	pd_jw_num(w, "delta", est);
+	pd_jw_open(w, "ci", '[');
+	pd_jw_num(w, NULL, lo);
+	pd_jw_num(w, NULL, hi);
+	pd_jw_close(w, ']');
+	pd_jw_close(w, '}');
+}
+
+static void inference_of_delta(struct pd_jw *w, const struct pd_delta *d)
+{
+	static const char *const scales[] = {[PD_INFER_LOG_RATIO] = "log-ratio",
+					     [PD_INFER_RATIO] = "ratio",
+					     [PD_INFER_ABSOLUTE] = "absolute"};
+	const struct pd_infer_result *r = &d->inf;
+	pd_jw_str(w, "family", d->drill ? "drill-down" : "top-level");
+	pd_jw_int(w, "m", (int64_t)r->m);
+	pd_jw_num(w, "level", r->level);
+	pd_jw_str(w, "noise", r->noise == PD_INFER_NOISE_RUNS ? "between-run" : "within-run");
+	pd_jw_int(w, "baselines", (int64_t)r->k);
+	pd_jw_str(w, "scale", scales[r->scale]);
+	pd_jw_str(w, "reason", pd_infer_reason_name(r->reason));
+	pd_jw_bool(w, "topology", d->topology);
+	if (r->valid & PD_INFER_HAS_ABS)
+		interval_obj(w, "abs", r->delta_abs, r->lo_abs, r->hi_abs);
+	else
+		pd_jw_null(w, "abs");
+	if (r->valid & PD_INFER_HAS_COUNT)
+		interval_obj(w, "count", r->delta_count, r->lo_count, r->hi_count);
+	else
+		pd_jw_null(w, "count");
+}
+
+static void inference_obj(struct pd_jw *w, const struct pd_comparison *c)
+{
+	pd_jw_open(w, "inference", '{');
+	pd_jw_str(w, "method", pd_compare_method);
+	pd_jw_str(w, "family", pd_compare_family);
+	pd_jw_num(w, "alpha", c->alpha);
+	pd_jw_open(w, "m", '{');
+	for (int p = 0; p < PD_PHASE_COUNT; p++)
+		if (pd_comparison_has_phase(c, (enum pd_phase)p))
+			pd_jw_int(w, pd_phase_name((enum pd_phase)p), (int64_t)c->family_m[p]);
+	pd_jw_close(w, '}');
+	pd_jw_str(w, "noise", c->n_bases >= 2 ? "between-run" : "within-run");
+	pd_jw_str(w, "noise_text",
+		  pd_infer_noise_text(c->n_bases >= 2 ? PD_INFER_NOISE_RUNS
+						      : PD_INFER_NOISE_WITHIN));
+	pd_jw_close(w, '}');
+}
+
+/* Every baseline, the first as "baseline" is. */
+static void baselines_arr(struct pd_jw *w, const struct pd_comparison *c,
+			  const struct pd_labels *labels)
+{
+	pd_jw_open(w, "baselines", '[');
+	for (size_t j = 0; j < c->n_bases; j++)
+		run_obj(w, NULL, c->bases[j],
+			j ? pd_render_label(c->bases[j], NULL) : labels->base,
+			j ? pd_facts_throughput(c->bases[j], &c->tb_more[j - 1]) : c->thr_base);
+	pd_jw_close(w, ']');
+}
+
 static void delta_obj(struct pd_jw *w, const struct pd_comparison *c, const struct pd_delta *d)
 {
 	const struct pd_view *v = &c->views[d->view];
@@ -79,6 +147,7 @@ static void delta_obj(struct pd_jw *w, const struct pd_comparison *c, const stru
 	pd_jw_num(w, "p_value", d->p_value);
 	pd_jw_num(w, "p_adj", d->p_adj);
 	pd_jw_str(w, "verdict", pd_verdict_name(d->verdict));
+	inference_of_delta(w, d);
 	pd_jw_close(w, '}');
 }
 
@@ -106,7 +175,9 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	pd_jw_str(&w, "verdict", pd_verdict_name(c->verdict));
 	pd_jw_num(&w, "threshold_pct", c->threshold_pct);
 	pd_jw_str(&w, "correction", c->correction);
+	inference_obj(&w, c);
 	run_obj(&w, "baseline", c->base, labels->base, c->thr_base);
+	baselines_arr(&w, c, labels);
 	run_obj(&w, "target", c->target, labels->target, c->thr_target);
 	event_obj(&w, &c->tb_target);
 	pd_jw_open(&w, "phases", '[');

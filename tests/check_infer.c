@@ -303,6 +303,40 @@ START_TEST(test_infer_zero_baseline_gives_counts)
 }
 END_TEST
 
+/* The seed's query errors: a burst of +45/s decaying with tau 10 s at a failover, 5 s
+ * samples, against a baseline with no error at all. The count is the burst's integral,
+ * computed here by hand: sum of 45 e^(-5 i / 10) * 5 s over the samples. */
+START_TEST(test_infer_error_burst_against_silence_is_counted)
+{
+	double b[N_SIDE] = {0}, t[N_SIDE] = {0}, count = 0;
+	for (int i = 0; i < 30; i++)
+		t[60 + i] = 45 * exp(-5.0 * i / 10), count += t[60 + i] * 5;
+	struct pd_infer_side sb, st;
+	side_of(&sb, b, N_SIDE);
+	side_of(&st, t, N_SIDE);
+	struct pd_infer_rule rule = {.threshold_pct = 5,
+				     .worse = 1,
+				     .nonneg = 1,
+				     .rate = 1,
+				     .step_s = 5,
+				     .has_abs = 1,
+				     .abs_threshold = 10};
+	struct pd_infer_result r;
+	pd_infer_judge(&r, &sb, &st, &rule, &(struct pd_infer_family){300, 0.05});
+	ck_assert(all_finite(&r));
+	ck_assert_int_eq(r.scale, PD_INFER_ABSOLUTE);
+	ck_assert_double_eq_tol(r.delta_count, count, 1e-9 * count);
+	/* Poisson: count +- z sqrt(count + 1), z = qnorm(1 - 0.05 / 600) */
+	ck_assert_double_eq_tol(r.lo_count, count - 3.764823649533926 * sqrt(count + 1), 1e-6);
+	ck_assert_int_eq(r.verdict, PD_INFER_REGRESSION);
+	/* a baseline with errors of its own is not silence: the AR(1) model judges it */
+	b[10] = 1;
+	side_of(&sb, b, N_SIDE);
+	pd_infer_judge(&r, &sb, &st, &rule, &(struct pd_infer_family){300, 0.05});
+	ck_assert_int_ne(r.verdict, PD_INFER_REGRESSION);
+}
+END_TEST
+
 START_TEST(test_infer_quantized_interval_never_empty)
 {
 	/* integer counts around 10 (sd 0.3: mostly 10, a few 9 and 11) */
@@ -465,6 +499,7 @@ Suite *pd_suite_infer(void)
 	tcase_add_test(tc, test_infer_rss_step_found);
 	tcase_add_test(tc, test_infer_p_agrees_with_interval);
 	tcase_add_test(tc, test_infer_zero_baseline_gives_counts);
+	tcase_add_test(tc, test_infer_error_burst_against_silence_is_counted);
 	tcase_add_test(tc, test_infer_quantized_interval_never_empty);
 	tcase_add_test(tc, test_infer_degenerate_inputs_stay_finite);
 	tcase_add_test(tc, test_infer_replicated_baselines);
