@@ -20,7 +20,7 @@ has report/index.html 'q&#39;x&quot;; system\(&quot;touch pwned1&quot;\) `touch 
 hasnt report/index.html '<b>&amp;'
 has report/summary.json '"metric":"atop/q'"'"'x\\"; system\(\\"touch pwned1\\"\) `touch pwned2` \\u003cb>&amp;"'
 if xmllint --noout report/junit.xml 2>/dev/null; then ok; else fail "junit.xml is not well-formed (or xmllint missing: scripts/deps test installs libxml2-utils)"; fi
-has report/junit.xml 'classname="atop/q&apos;x&quot;; system\(&quot;touch pwned1&quot;\) `touch pwned2` &lt;b&gt;&amp;amp;"'
+has report/junit.xml '(&#10;|>)atop/q&apos;x&quot;; system\(&quot;touch pwned1&quot;\) `touch pwned2` &lt;b&gt;&amp;amp; role:kv pre: '
 hasf report/summary.md 'atop/q'"'"'x"; system\("touch pwned1"\) \`touch pwned2\` \<b\>\&amp;'
 hasf report/summary.jira 'atop/q'"'"'x"; system\("touch pwned1"\) `touch pwned2` <b>&amp;amp;' # Jira decodes entities
 finish

@@ -1,0 +1,88 @@
+# The verdicts of issue 15 on the seed: the swapped pair gives the findings mirrored; three
+# baselines judge the target against their run-to-run spread; the query errors of the
+# failover are an absolute finding whose count is the series' own integral; --threshold
+# 100 fails nothing; no output holds a NaN; junit.xml has one testcase per finding.
+. "$(dirname "$0")/lib.sh"
+B=$SEED/baseline F=$SEED/failover
+finding() { # finding FILE KIND METRIC SCOPE PHASE DIRECTION: that finding is in FILE
+  has "$1" "\"kind\":\"$2\",\"metric\":\"$3\",\"scope\":\"$4\",\"phase\":\"$5\",\"direction\":\"$6\""
+}
+nonan() { # no NaN or infinity in any output of a report
+  if grep -rqiwE 'nan|-?inf|infinity' "$1"/*.json "$1"/*.xml "$1"/*.md "$1"/*.jira "$1"/index.html; then
+    fail "$1 holds a nan or inf: $(grep -rhoiwE '.{40}(nan|-?inf|infinity).{20}' "$1"/*.* | head -2)"
+  else ok; fi
+}
+
+# the seed pair, both ways round: the same findings, mirrored
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/fwd" --quiet
+expect_code 0 "$PERFDELTA" compare "$F" "$B" -o "$TMP/rev" --quiet
+for m in 'net/ESTABLISHED survivors' 'atop/cbq-engine_rss role:n1ql' 'ns_server/cpu_utilization_rate cluster'; do
+  set -- $m
+  finding "$TMP/fwd/summary.json" post-event-mismatch "$1" "$2" post up
+  finding "$TMP/rev/summary.json" post-event-mismatch "$1" "$2" post down
+done
+finding "$TMP/fwd/summary.json" lingering-connections net/ESTABLISHED 'node:172\.23\.100\.40' post up
+finding "$TMP/rev/summary.json" lingering-connections net/ESTABLISHED 'node:172\.23\.100\.40' post down
+hasf "$TMP/rev/summary.json" "The baseline's removed node 172.23.100.40 still holds"
+hasnt "$TMP/rev/summary.json" 'compared whole'
+# a): memcached CPU is up before the event too: a shift over the whole run that predates it
+finding "$TMP/fwd/summary.json" metric-shift atop/memcached_cpu role:kv whole up
+hasf "$TMP/fwd/summary.json" "it predates the event"
+hasnt "$TMP/fwd/summary.json" '"kind":"post-event-mismatch","metric":"atop/memcached_cpu"'
+# c): the RSS slope after the event, against the baseline's
+has "$TMP/fwd/summary.json" 'after the event it grows by \+[0-9.]+ MiB/min against [-+][0-9.]+ in the baseline'
+# one baseline: run-to-run variance is not measured, said in the outputs
+hasf "$TMP/fwd/summary.json" '"noise_text":"run-to-run variance not measured; the threshold stands in for it"'
+hasf "$TMP/fwd/summary.md" 'run-to-run variance not measured'
+hasnt "$TMP/fwd/summary.json" 'a improvement'
+hasnt "$TMP/fwd/summary.json" ' 1 findings'
+
+# the query errors at the failover: the count is the series' integral over the phase
+# (each 5 s sample times 5 s), computed here from the fixture's own file
+want=$(python3 - "$F" <<'PY'
+import glob, json, sys
+f = glob.glob(sys.argv[1] + "/perfdb/n1ql_stats*/query_errors.json")[0]
+s = json.load(open(f))
+t0 = s[0][0]
+print(sum(v * 5 for t, v in s if t - t0 < 1200000))
+PY
+)
+got=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [f for f in d["findings"] if f["metric"] == "n1ql_stats/query_errors" and f["phase"] == "whole"]
+print(f[0]["value"] if f and f[0]["delta_pct"] is None and f[0]["direction"] == "up" else "none")' "$TMP/fwd/summary.json")
+if python3 -c "import sys; w, g = float('$want'), '$got'; sys.exit(not (g != 'none' and w > 100 and abs(float(g) - w) <= 0.03 * w))"; then ok
+else fail "query_errors: finding value $got, the series integrate to $want"; fi
+hasf "$TMP/fwd/junit.xml" 'name="metric-shift n1ql_stats/query_errors cluster whole"><failure type="regression"'
+
+# JUnit: a testcase per finding and one for the deltas, no rank in the names
+n=$(grep -c '<testcase' "$TMP/fwd/junit.xml")
+k=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]) + 1)' "$TMP/fwd/summary.json")
+if [ "$n" = "$k" ]; then ok; else fail "junit.xml has $n testcases for $k findings + 1"; fi
+hasnt "$TMP/fwd/junit.xml" 'name="[0-9]'
+# --threshold 100: nothing is past it; the verdict is same, exit 0 and no testcase fails
+expect_code 0 "$PERFDELTA" compare "$B" "$F" -o "$TMP/t100" --threshold 100
+has "$TMP/out" '^verdict: same'
+hasnt "$TMP/t100/junit.xml" '<failure'
+# --fail-on never: the gate is off, nothing fails
+expect_code 0 "$PERFDELTA" compare "$B" "$F" -o "$TMP/never" --quiet --fail-on never
+hasnt "$TMP/never/junit.xml" '<failure'
+
+# three baselines: the seed's replicated ones (their levels differ per metric, sd ~3 %)
+R2=$SEED/baseline-r2 R3=$SEED/baseline-r3
+expect_code 0 "$PERFDELTA" compare "$B" "$R2" "$R3" "$SEED/baseline-aa" -o "$TMP/reps-aa"
+has "$TMP/out" 'moderated run-to-run variance'
+hasnt "$TMP/reps-aa/summary.json" '"kind":"(metric-shift|post-event-mismatch)"'
+has "$TMP/reps-aa/summary.json" '"baselines":\[\{"label"'
+has "$TMP/reps-aa/summary.json" '"noise":"between-run","baselines":3'
+expect_code 1 "$PERFDELTA" compare "$B" "$R2" "$R3" "$F" -o "$TMP/reps" --quiet
+finding "$TMP/reps/summary.json" lingering-connections net/ESTABLISHED 'node:172\.23\.100\.40' post up
+finding "$TMP/reps/summary.json" post-event-mismatch net/ESTABLISHED survivors post up
+# against one of them, the pairwise comparison of two baselines finds what their
+# run-to-run spread explains
+"$PERFDELTA" compare "$B" "$R2" -o "$TMP/pair" --quiet --fail-on never >/dev/null 2>&1
+echo "two baselines compared pairwise: $(grep -o '"kind":"metric-shift"' "$TMP/pair/summary.json" | wc -l) metric-shift findings"
+
+for d in fwd rev t100 reps-aa reps; do nonan "$TMP/$d"; done
+finish
