@@ -203,6 +203,7 @@ static int whole(unsigned long long *out, const struct flag *f, const char *val,
 {
 	char *end = NULL;
 	unsigned long long v = 0;
+	*out = 0; /* gcc -O3 cannot otherwise see that every caller reads a set value */
 	errno = 0;
 	if (*val >= '0' && *val <= '9')
 		v = strtoull(val, &end, 10);
@@ -215,7 +216,7 @@ static int whole(unsigned long long *out, const struct flag *f, const char *val,
 
 static int set_count(struct opts *o, const struct flag *f, const char *val)
 {
-	unsigned long long v = 0; /* gcc -O3 cannot see whole() sets it */
+	unsigned long long v;
 	int rc = whole(&v, f, val, 1, f->hi ? f->hi : SIZE_MAX);
 	if (rc == 0)
 		*FIELD(o, f, size_t) = (size_t)v;
@@ -224,7 +225,7 @@ static int set_count(struct opts *o, const struct flag *f, const char *val)
 
 static int set_depth(struct opts *o, const struct flag *f, const char *val)
 {
-	unsigned long long v = 0;
+	unsigned long long v;
 	int rc = whole(&v, f, val, f->lo, f->hi);
 	if (rc == 0)
 		*FIELD(o, f, unsigned) = (unsigned)v;
