@@ -702,9 +702,13 @@ void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *op
 	size_t before = c->n_findings;
 	pd_findings_story(c, opts);                       /* with their own outcomes */
 	for (size_t i = before; i < c->n_findings; i++) { /* which the gate decides too */
-		c->findings[i].regresses = c->findings[i].outcome == PD_OUTCOME_FAIL;
-		if (!opts->gate && c->findings[i].outcome == PD_OUTCOME_FAIL)
-			c->findings[i].outcome = PD_OUTCOME_PASS;
+		struct pd_finding *f = &c->findings[i];
+		/* events against none are 100 % of the larger level: past a threshold under
+		 * 100 % only (as deltas.c judges a zero baseline) */
+		f->regresses = f->outcome == PD_OUTCOME_FAIL &&
+			       !(f->kind == PD_FIND_EVENT_ERRORS && c->threshold_pct >= 100);
+		if (f->outcome == PD_OUTCOME_FAIL && (!opts->gate || !f->regresses))
+			f->outcome = PD_OUTCOME_PASS;
 	}
 	if (c->n_findings > 1)
 		qsort(c->findings, c->n_findings, sizeof(*c->findings), cmp_finding);
