@@ -103,6 +103,9 @@ struct pd_view {
 	unsigned topology;
 	int total; /* a role's total over its active nodes (the removed one before the
 		      event): the topology-proof comparison of that role */
+	/* a total's active nodes, baseline over target, per phase where they differ (0
+	 * elsewhere): a total that differs only by this ratio is a per-node level that held */
+	double node_ratio[PD_PHASE_COUNT];
 };
 
 /* One delta: the summaries of both windows and the one inference on them (analyze/infer.h):

@@ -180,6 +180,22 @@ static void settle(struct pd_delta *d)
 	d->outcome = PD_OUTCOME_PASS; /* the findings carry the test report */
 }
 
+/* A role's total that changed only because the role has another number of active nodes:
+ * scaled to one node (the total's ratio times the nodes' ratio, baseline over target), its
+ * interval is not wholly beyond the threshold. Per-node overheads (ns_server's beam.smp,
+ * TIME_WAIT sockets) grow with the nodes, load splits over them: either way the topology
+ * explains it, and only a change that neither reading explains is a finding. */
+static int per_node_held(const struct pd_view *v, const struct pd_delta *d, double thr)
+{
+	double r = v->total ? v->node_ratio[d->phase] : 0;
+	if (r <= 0 || isnan(d->ci_lo) || isnan(d->ci_hi) ||
+	    (d->verdict != PD_VERDICT_REGRESSION && d->verdict != PD_VERDICT_IMPROVEMENT))
+		return 0;
+	double lo = ((1 + d->ci_lo / 100) * r - 1) * 100,
+	       hi = ((1 + d->ci_hi / 100) * r - 1) * 100;
+	return !(lo > thr || hi < -thr);
+}
+
 /* Pass 2: each delta judged in its phase's family (pass 1, the spreads, is fill_delta;
  * the prior of the run-to-run variances is fitted over every spread between). */
 static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
@@ -205,6 +221,7 @@ static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
 		else
 			pd_infer_judge(&d->inf, &d->side_base, &d->side_target, &rule, &fam);
 		settle(d);
+		d->topology |= per_node_held(&c->views[d->view], d, rule.threshold_pct);
 	}
 }
 

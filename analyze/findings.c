@@ -205,8 +205,10 @@ static void pct_words(struct pd_buf *b, const struct pd_view *v, const struct pd
 	pd_unit_add(b, d->inf.target_level, v->unit);
 	pd_buf_adds(b, " vs ");
 	pd_unit_add(b, d->inf.base_level, v->unit);
-	pd_buf_addf(b, ", %.4g%% simultaneous CI %+.1f%% to %+.1f%%, adjusted p %.2g)",
-		    100 * d->inf.level, d->ci_lo, d->ci_hi, d->p_adj);
+	pd_buf_addf(b, ", %.4g%% simultaneous CI %+.1f%% to %+.1f%%, adjusted ",
+		    100 * d->inf.level, d->ci_lo, d->ci_hi);
+	pd_buf_add_p(b, d->p_adj);
+	pd_buf_adds(b, ")");
 }
 
 /* Appends a change where the baseline is 0: absolute, and for a rate the count of events
@@ -222,11 +224,13 @@ static void abs_words(struct pd_buf *b, const struct pd_view *v, const struct pd
 	if (r->valid & PD_INFER_HAS_COUNT)
 		pd_buf_addf(b,
 			    "): %.0f more events over the window (%.4g%% simultaneous CI "
-			    "%.0f to %.0f, adjusted p %.2g)",
-			    r->delta_count, 100 * r->level, r->lo_count, r->hi_count, d->p_adj);
+			    "%.0f to %.0f, adjusted ",
+			    r->delta_count, 100 * r->level, r->lo_count, r->hi_count);
 	else
-		pd_buf_addf(b, ", %.4g%% simultaneous CI %.4g to %.4g, adjusted p %.2g)",
-			    100 * r->level, r->lo_abs, r->hi_abs, d->p_adj);
+		pd_buf_addf(b, ", %.4g%% simultaneous CI %.4g to %.4g, adjusted ",
+			    100 * r->level, r->lo_abs, r->hi_abs);
+	pd_buf_add_p(b, d->p_adj);
+	pd_buf_adds(b, ")");
 }
 
 /* Appends what memory did after the event: its slope against the baseline's, and whether
@@ -699,8 +703,7 @@ void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *op
 	gap_finding(c, c->target, &c->tb_target, "target");
 	for (size_t i = 0; i < c->n_findings; i++)
 		c->findings[i].outcome = outcome(c, &c->findings[i], opts->gate);
-	size_t before = c->n_findings;
-	pd_findings_story(c, opts);                       /* with their own outcomes */
+	size_t before = pd_findings_story(c, opts);       /* with their own outcomes */
 	for (size_t i = before; i < c->n_findings; i++) { /* which the gate decides too */
 		struct pd_finding *f = &c->findings[i];
 		/* events against none are 100 % of the larger level: past a threshold under

@@ -347,13 +347,52 @@ static void kpi_finding(struct pd_comparison *c)
 									      : PD_OUTCOME_PASS;
 }
 
-void pd_findings_story(struct pd_comparison *c, const struct pd_compare_opts *opts)
+/* The metrics an event-errors finding already states (its count and its evidence). */
+static int told_by_errors(const char *metric)
 {
+	static const char *const told[] = {
+		"n1ql_stats/query_errors", "n1ql_stats/query_requests_250ms",
+		"n1ql_stats/query_requests_500ms", "n1ql_stats/query_requests_1000ms",
+		"n1ql_stats/query_requests_5000ms"};
+	for (size_t i = 0; metric && i < sizeof(told) / sizeof(*told); i++)
+		if (!strcmp(metric, told[i]))
+			return 1;
+	return 0;
+}
+
+/* With an event-errors finding, a shift of the errors or slow queries over the whole run
+ * would state the same failed requests twice: the shift goes, the finding tells it. */
+static size_t drop_told_shifts(struct pd_comparison *c, size_t first_story)
+{
+	size_t k = 0, first = first_story;
+	int errors = 0;
+	for (size_t i = first_story; i < c->n_findings; i++)
+		errors |= c->findings[i].kind == PD_FIND_EVENT_ERRORS;
+	for (size_t i = 0; i < c->n_findings; i++) {
+		struct pd_finding *f = &c->findings[i];
+		if (errors && i < first_story && f->kind == PD_FIND_METRIC_SHIFT &&
+		    told_by_errors(f->metric)) {
+			free(f->metric);
+			pd_scope_ref_free(&f->scope);
+			free(f->text);
+			first--;
+			continue;
+		}
+		c->findings[k++] = *f;
+	}
+	c->n_findings = k;
+	return first;
+}
+
+size_t pd_findings_story(struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
+	size_t first_story = c->n_findings;
 	errors_finding(c, opts);
 	live_finding(c, 0);
 	live_finding(c, 1);
 	if (!c->reasons.n) /* the KPIs of different workloads say nothing of each other */
 		kpi_finding(c);
+	return drop_told_shifts(c, first_story);
 }
 
 /* What answers each point: finding kinds (bits) or metrics (any finding about them). */

@@ -12,8 +12,10 @@
 /* Appends the story's findings to c, each with its outcome (event-errors: FAIL when the
  * errors rose; hard-failover-live-node: PASS, a test-procedure issue; kpi-change: FAIL
  * only when the served rate fell past the threshold too). Called by pd_findings_build
- * after the other findings have their outcomes and before the ranking. */
-void pd_findings_story(struct pd_comparison *c, const struct pd_compare_opts *opts);
+ * after the other findings have their outcomes and before the ranking. A shift of the errors
+ * or slow queries that an event-errors finding states again is dropped. Returns the index
+ * of the first finding it appended. */
+size_t pd_findings_story(struct pd_comparison *c, const struct pd_compare_opts *opts);
 
 /* The ticket's points (DESIGN section 1): 1 the hard failover of a live node, a-d the
  * four facts found by eye, 3 the throughput KPI. */

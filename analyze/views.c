@@ -204,6 +204,7 @@ struct builder {
 	size_t *idx;                       /* target node indices of one view */
 	struct group *bgs;                 /* the metric's group in each baseline */
 	unsigned differ[PD_SVC_COUNT + 1]; /* per role bit: phases whose topology differs */
+	double ratio[PD_SVC_COUNT + 1][PD_PHASE_COUNT]; /* there: active nodes, base/target */
 };
 
 /* Where baseline j's grid starts. */
@@ -296,6 +297,7 @@ static void role_views(struct builder *b, struct group tg, unsigned svc, size_t 
 	struct pd_view *v = node_set_view(b, tg, b->idx, k, &scope, differ ? PD_AGG_SUM : agg);
 	if (differ) {
 		v->agg = PD_AGG_SUM, v->total = 1;
+		memcpy(v->node_ratio, b->ratio[svc_index(svc)], sizeof(v->node_ratio));
 		add_removed(b, v, tg, svc);
 	}
 	for (size_t j = 0; k >= 2 && j < k; j++) {
@@ -417,9 +419,12 @@ static void topology(struct builder *b)
 		unsigned bits = 0;
 		for (int p = 0; p < PD_PHASE_COUNT; p++) {
 			int pre = p == PD_PHASE_PRE || p == PD_PHASE_WHOLE;
-			if (active(c->target, svc, rt, pre) != active(c->base, svc, rb, pre) &&
-			    active(c->base, svc, rb, pre) && active(c->target, svc, rt, pre))
+			size_t kt = active(c->target, svc, rt, pre),
+			       kb = active(c->base, svc, rb, pre);
+			if (kt != kb && kb && kt) {
 				bits |= 1u << p;
+				b->ratio[svc_index(svc)][p] = (double)kb / (double)kt;
+			}
 		}
 		b->differ[svc_index(svc)] = bits;
 		if (bits)

@@ -111,3 +111,11 @@ void pd_buf_add_count(struct pd_buf *b, size_t n, const char *one_s, const char 
 	else
 		pd_buf_addf(b, "%zu %ss", n, one_s);
 }
+
+void pd_buf_add_p(struct pd_buf *b, double p)
+{
+	if (p < 1e-15)
+		pd_buf_adds(b, "p < 1e-15");
+	else
+		pd_buf_addf(b, "p %.2g", p);
+}

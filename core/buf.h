@@ -29,6 +29,9 @@ void pd_buf_vaddf(struct pd_buf *b, const char *fmt, va_list ap)
  * for one_s + "s"). */
 void pd_buf_add_a(struct pd_buf *b, const char *word);
 void pd_buf_add_count(struct pd_buf *b, size_t n, const char *one_s, const char *plural);
+/* "p 0.0012" or, below what a double's arithmetic resolves (1e-15), "p < 1e-15": an
+ * adjusted p of 0 or 2e-320 says nothing more and reads as a bug. */
+void pd_buf_add_p(struct pd_buf *b, double p);
 void pd_buf_truncate(struct pd_buf *b, size_t len);
 /* Returns the string (caller frees) and leaves b empty. */
 char *pd_buf_detach(struct pd_buf *b);

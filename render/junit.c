@@ -76,7 +76,9 @@ static void delta_line(struct pd_buf *b, const struct pd_comparison *c,
 			    100 * r->level, r->lo_abs, r->hi_abs);
 	else
 		pd_buf_adds(b, "no estimate (");
-	pd_buf_addf(b, ", adjusted p %.2g): %s", d->p_adj, pd_verdict_name(d->verdict));
+	pd_buf_adds(b, ", adjusted ");
+	pd_buf_add_p(b, d->p_adj);
+	pd_buf_addf(b, "): %s", pd_verdict_name(d->verdict));
 	if (d->verdict == PD_VERDICT_INCONCLUSIVE)
 		pd_buf_addf(b, " (%s)", pd_infer_reason_name(r->reason));
 	if (d->topology)

@@ -41,6 +41,21 @@ START_TEST(test_buf_addf_grows_past_first_allocation)
 }
 END_TEST
 
+START_TEST(test_buf_add_p_says_less_than_below_double_resolution)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_add_p(&b, 0.0012);
+	pd_buf_adds(&b, "|");
+	pd_buf_add_p(&b, 0); /* what a Bonferroni p of 1e-320 underflows to */
+	pd_buf_adds(&b, "|");
+	pd_buf_add_p(&b, 2.2e-320);
+	pd_buf_adds(&b, "|");
+	pd_buf_add_p(&b, 1);
+	ck_assert_str_eq(b.ptr, "p 0.0012|p < 1e-15|p < 1e-15|p 1");
+	pd_buf_release(&b);
+}
+END_TEST
+
 START_TEST(test_err_first_failure_wins_and_formats_place)
 {
 	struct pd_err err = PD_ERR_INIT;
@@ -458,6 +473,7 @@ Suite *pd_suite_core(void)
 	Suite *s = suite_create("core");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_buf_addf_grows_past_first_allocation);
+	tcase_add_test(tc, test_buf_add_p_says_less_than_below_double_resolution);
 	tcase_add_test(tc, test_err_first_failure_wins_and_formats_place);
 	tcase_add_test(tc, test_err_message_stays_on_one_line);
 	tcase_add_test(tc, test_err_keeps_long_paths_and_marks_a_cut);
