@@ -52,18 +52,32 @@ static int archive_failed(struct reader *r, const char *member)
  * in a fraction of a second whatever --max-bundle-size allows. */
 enum { BOMB_AFTER = 64 << 20, BOMB_RATIO = 200 };
 
-/* The budget counts what the decompressor has produced so far (archive_filter_bytes of
- * filter 0, headers and padding included), so that it is checked as a bomb inflates. */
+/* What a member costs besides its bytes: its 512-byte header, its index entry and its
+ * name. Charged to the budget, so that half a million empty members cannot take more
+ * memory than the budget allows. */
+static size_t member_overhead(const char *member)
+{
+	return 512 + sizeof(struct pd_tar_entry) + strlen(member) + 1;
+}
+
+static int over_budget(struct reader *r, const char *member)
+{
+	return member_error(r, PD_ELIMIT, member,
+			    "the tarball holds more than %zu bytes uncompressed "
+			    "(see --max-bundle-size)",
+			    r->lim->max_bundle_bytes);
+}
+
+/* The budget counts what the members deliver (t->total: their bytes and overheads, a
+ * sparse member's holes included, which gzip never produced) and, in case headers alone
+ * inflate, what the decompressor has produced (archive_filter_bytes of filter 0). */
 static int check_budget(struct reader *r, const char *member)
 {
 	la_int64_t n = archive_filter_bytes(r->a, 0), raw = archive_filter_bytes(r->a, -1);
-	r->t->total = n > 0 ? (size_t)n : 0;
-	if (r->t->total > r->lim->max_bundle_bytes)
-		return member_error(r, PD_ELIMIT, member,
-				    "the tarball holds more than %zu bytes uncompressed "
-				    "(see --max-bundle-size)",
-				    r->lim->max_bundle_bytes);
-	if (r->t->total > BOMB_AFTER && raw > 0 && r->t->total / (size_t)raw > BOMB_RATIO)
+	size_t inflated = n > 0 ? (size_t)n : 0;
+	if (r->t->total > r->lim->max_bundle_bytes || inflated > r->lim->max_bundle_bytes)
+		return over_budget(r, member);
+	if (inflated > BOMB_AFTER && raw > 0 && inflated / (size_t)raw > BOMB_RATIO)
 		return member_error(r, PD_ELIMIT, member,
 				    "the tarball inflates more than %d times past %d MiB: a "
 				    "decompression bomb, not a run bundle",
@@ -101,27 +115,50 @@ static void add_entry(struct pd_tarball *t, char *name, char *data, size_t len, 
 		(struct pd_tar_entry){.name = name, .data = data, .len = len, .dir = dir};
 }
 
-/* Reads the member's bytes under the per-file limit and the bundle budget. */
-static int read_data(struct reader *r, const char *member, struct pd_buf *b)
+enum { CHUNK = 1 << 20 };
+
+/* Room for at least one more byte and the NUL in *data (capacity *cap, len bytes used). */
+static void make_room(char **data, size_t *cap, size_t len)
 {
-	for (;;) {
-		pd_buf_grow(b, 1 << 16);
-		la_ssize_t n = archive_read_data(r->a, b->ptr + b->len, b->alloc - b->len - 1);
-		if (n < 0)
-			return archive_failed(r, member);
-		if (n == 0)
-			return 0;
-		b->len += (size_t)n;
-		b->ptr[b->len] = '\0';
-		if (b->len > r->lim->max_file_bytes)
-			return member_error(
+	if (len + 1 < *cap)
+		return;
+	*cap = *cap < 4096 ? 4096 : *cap + *cap / 2;
+	*data = pd_xrealloc(*data, *cap);
+}
+
+/* Reads the member's bytes into *out (NUL-terminated, *len bytes) under the per-file limit
+ * and the bundle budget, each byte charged as delivered. The buffer is sized from the
+ * declared size (declared < 0: unknown), which tar never exceeds, and shrunk to fit. */
+static int read_data(struct reader *r, const char *member, la_int64_t declared, char **out,
+		     size_t *len)
+{
+	size_t cap = declared >= 0 ? (size_t)declared + 1 : 0;
+	char *data = pd_xmalloc(cap ? cap : 1);
+	int rc = 0;
+	for (*len = 0; rc == 0 && (declared < 0 || *len < (size_t)declared);) {
+		make_room(&data, &cap, *len);
+		/* archive_read_data fills what it is given: a chunk at a time, so that the
+		 * budget is checked as a bomb inflates */
+		size_t room = cap - *len - 1;
+		la_ssize_t n =
+			archive_read_data(r->a, data + *len, room < CHUNK ? room : CHUNK);
+		if (n <= 0) {
+			rc = n < 0 ? archive_failed(r, member) : 0;
+			break;
+		}
+		*len += (size_t)n;
+		r->t->total += (size_t)n;
+		if (*len > r->lim->max_file_bytes)
+			rc = member_error(
 				r, PD_ELIMIT, member,
 				"file larger than the limit of %zu bytes (see --max-file-size)",
 				r->lim->max_file_bytes);
-		int rc = check_budget(r, member);
-		if (rc < 0)
-			return rc;
+		else
+			rc = check_budget(r, member);
 	}
+	data[*len] = '\0';
+	*out = rc < 0 ? (free(data), NULL) : pd_xrealloc(data, *len + 1);
+	return rc;
 }
 
 static const char *refused_type(struct archive_entry *e)
@@ -146,41 +183,55 @@ static const char *refused_type(struct archive_entry *e)
 	}
 }
 
+/* Refuses a member that is not a plain file or directory inside the bundle, or whose
+ * declared size passes a limit; charges its overhead to the budget. */
+static int check_member(struct reader *r, struct archive_entry *e, const char *member,
+			struct pd_buf *name, int dir)
+{
+	const char *bad = refused_type(e);
+	la_int64_t size = !dir && archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
+	int rc;
+	if (bad)
+		return member_error(r, PD_EPARSE, member,
+				    "%s: only regular files and directories are read", bad);
+	if (normalize(name, member))
+		return member_error(r, PD_EPARSE, member,
+				    "an absolute name or a '..' component: expected a "
+				    "name inside the bundle");
+	if (size > (la_int64_t)r->lim->max_file_bytes)
+		return member_error(r, PD_ELIMIT, member,
+				    "file of %lld bytes is larger than the limit of %zu bytes "
+				    "(see --max-file-size)",
+				    (long long)size, r->lim->max_file_bytes);
+	r->t->total += member_overhead(member);
+	if ((rc = check_budget(r, member)) < 0)
+		return rc;
+	/* check_budget holds total <= the budget, so the difference does not wrap */
+	if (size > (la_int64_t)(r->lim->max_bundle_bytes - r->t->total))
+		return over_budget(r, member);
+	return 0;
+}
+
 static int read_member(struct reader *r, struct archive_entry *e)
 {
-	const char *member = archive_entry_pathname(e), *bad;
-	struct pd_buf name = PD_BUF_INIT, data = PD_BUF_INIT;
-	int dir = archive_entry_filetype(e) == AE_IFDIR, rc = 0;
+	const char *member = archive_entry_pathname(e);
+	struct pd_buf name = PD_BUF_INIT;
+	char *data = NULL;
+	size_t len = 0;
+	int dir = archive_entry_filetype(e) == AE_IFDIR, rc;
 	if (!member)
 		return archive_failed(r, NULL);
-	if ((bad = refused_type(e)))
-		rc = member_error(r, PD_EPARSE, member,
-				  "%s: only regular files and directories are read", bad);
-	else if (normalize(&name, member))
-		rc = member_error(r, PD_EPARSE, member,
-				  "an absolute name or a '..' component: expected a "
-				  "name inside the bundle");
-	else if (!dir && archive_entry_size_is_set(e) &&
-		 archive_entry_size(e) > (la_int64_t)r->lim->max_file_bytes)
-		rc = member_error(r, PD_ELIMIT, member,
-				  "file of %lld bytes is larger than the limit of %zu bytes "
-				  "(see --max-file-size)",
-				  (long long)archive_entry_size(e), r->lim->max_file_bytes);
-	else if (!dir && archive_entry_size_is_set(e) &&
-		 archive_entry_size(e) > (la_int64_t)(r->lim->max_bundle_bytes - r->t->total))
-		rc = member_error(r, PD_ELIMIT, member,
-				  "the tarball holds more than %zu bytes uncompressed "
-				  "(see --max-bundle-size)",
-				  r->lim->max_bundle_bytes);
-	else if (!dir)
-		rc = read_data(r, member, &data);
+	if ((rc = check_member(r, e, member, &name, dir)) == 0 && !dir)
+		rc = read_data(r, member,
+			       archive_entry_size_is_set(e) ? archive_entry_size(e) : -1, &data,
+			       &len);
 	if (rc == 0 && name.len) {
-		size_t len = data.len;
-		add_entry(r->t, pd_buf_detach(&name), dir ? NULL : pd_buf_detach(&data), len,
-			  dir);
+		size_t n = name.len;
+		add_entry(r->t, pd_xrealloc(pd_buf_detach(&name), n + 1), data, len, dir);
+		data = NULL;
 	}
+	free(data);
 	pd_buf_release(&name);
-	pd_buf_release(&data);
 	return rc;
 }
 
@@ -212,9 +263,7 @@ static int read_members(struct reader *r)
 	struct archive_entry *e;
 	int rc, ar;
 	while ((ar = archive_read_next_header(r->a, &e)) == ARCHIVE_OK || ar == ARCHIVE_WARN) {
-		const char *member = archive_entry_pathname(e);
-		if ((rc = check_budget(r, member ? member : "")) < 0 ||
-		    (rc = read_member(r, e)) < 0)
+		if ((rc = read_member(r, e)) < 0)
 			return rc;
 	}
 	if (ar != ARCHIVE_EOF)

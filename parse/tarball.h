@@ -3,7 +3,9 @@
  * a symbolic or hard link, a device, a FIFO or a socket, an absolute name or a ".."
  * component is refused, naming "TARBALL:member". Each member is held to
  * lim->max_file_bytes and the whole archive to lim->max_bundle_bytes, both counted as the
- * bytes are decompressed, so a gzip bomb stops at the budget. */
+ * members deliver their bytes (a sparse member's holes too), so a gzip bomb stops at the
+ * budget; each member also costs 512 bytes plus its name, so that the memory held stays
+ * under about the budget however many members there are. */
 #ifndef PD_TARBALL_H
 #define PD_TARBALL_H
 
@@ -23,7 +25,8 @@ struct pd_tar_entry {
 struct pd_tarball {
 	struct pd_tar_entry *v;
 	size_t n, cap;
-	size_t total; /* uncompressed bytes read, headers included */
+	size_t total; /* charged to the budget: the bytes members delivered, plus 512 bytes,
+		       * the entry and the name per member */
 };
 
 /* Reads the .tar or .tar.gz at path (a regular file: pd_file_open) into *out (caller frees

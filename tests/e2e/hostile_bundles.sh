@@ -95,6 +95,36 @@ has "$TMP/err" "bigbomb.tar.gz:run/perfdb/.*: the tarball inflates more than 200
 if [ "$ms" -lt 5000 ]; then ok; else fail "the default-budget bomb took $ms ms (want under 5 s)"; fi
 if [ -z "$(ls -A "$TMP/tmpdir")" ]; then ok; else fail "files left in TMPDIR"; fi
 
+# ---- sparse members: holes come back as zeros that gzip never produced, and count
+# against the budget as they are delivered (the extra/ files are not read otherwise)
+mk_run "$TMP/sparse/run"
+mkdir -p "$TMP/sparse/run/extra"
+for i in 1 2 3; do
+  truncate -s 99999999 "$TMP/sparse/run/extra/s$i"
+  printf x >>"$TMP/sparse/run/extra/s$i"
+done
+tar -C "$TMP/sparse" -S -czf "$TMP/sparse.tar.gz" run
+expect_code 0 PD inspect "$TMP/sparse.tar.gz" --max-bundle-size 400000000
+expect_code 3 PD inspect "$TMP/sparse.tar.gz" --max-bundle-size 250000000
+lines "$TMP/err" 1
+has "$TMP/err" "sparse.tar.gz:run/extra/s[123]: the tarball holds more than 250000000 bytes uncompressed"
+
+# ---- many empty members: each costs its name and 512 bytes of the budget, not a 64 KiB
+# buffer (200 000 of them once took 13 GB); under 600 MB of address space the good
+# bundle with them is read, and a 20 MB budget refuses them
+python3 - "$TMP/good" "$TMP/many.tar.gz" <<'EOF2'
+import io, sys, tarfile
+with tarfile.open(sys.argv[2], "w:gz", compresslevel=1) as t:
+    t.add(sys.argv[1], arcname="good")
+    for i in range(200000):
+        t.addfile(tarfile.TarInfo("good/extra/f%d" % i), io.BytesIO(b""))
+EOF2
+(vlimit 600000 timeout 20 "$PERFDELTA" inspect "$TMP/many.tar.gz" >"$TMP/out" 2>"$TMP/err")
+rc=$?
+if [ $rc = 0 ]; then ok; else fail "200 000 empty members: exit $rc (want 0)"; fi
+expect_code 3 PD inspect "$TMP/many.tar.gz" --max-bundle-size 20000000
+has "$TMP/err" "many.tar.gz:good/extra/f[0-9]+: the tarball holds more than 20000000 bytes uncompressed"
+
 # ---- a bundle named host:run.tar.gz is a local file: no rsh, no ssh
 mk_run "$TMP/colon/run"
 tar -czf "$TMP/colon/host:run.tar.gz" -C "$TMP/colon" run
