@@ -380,19 +380,29 @@ done:
 	return rc;
 }
 
-/* A node of the spec with no series at all: said, since silence would look like data. */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A node of the spec with no series at all: said, since silence would look like data.
+ * The series' servers are sorted once and searched, so that 20 000 nodes with a series
+ * each take milliseconds rather than nodes x series comparisons. */
 static void note_silent_nodes(struct pd_run *run)
 {
+	const char **servers = pd_xcalloc(run->n_series + 1, sizeof(*servers));
+	size_t n = 0;
+	for (size_t k = 0; k < run->n_series; k++)
+		if (run->series[k]->server)
+			servers[n++] = run->series[k]->server;
+	qsort(servers, n, sizeof(*servers), cmp_str);
 	for (size_t i = 0; i < run->n_nodes; i++) {
-		size_t k = 0;
-		while (k < run->n_series &&
-		       !(run->series[k]->server &&
-			 !strcmp(run->series[k]->server, run->nodes[i].host)))
-			k++;
-		if (k == run->n_series)
+		const char *host = run->nodes[i].host;
+		if (!bsearch(&host, servers, n, sizeof(*servers), cmp_str))
 			pd_strv_addf(&run->notes, "%s (%s) is in the spec but has no series",
 				     run->nodes[i].host, run->nodes[i].role);
 	}
+	free(servers);
 }
 
 static int load_tree(struct pd_run *run, const struct pd_limits *lim, struct pd_err *err)

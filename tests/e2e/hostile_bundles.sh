@@ -125,6 +125,39 @@ if [ $rc = 0 ]; then ok; else fail "200 000 empty members: exit $rc (want 0)"; f
 expect_code 3 PD inspect "$TMP/many.tar.gz" --max-bundle-size 20000000
 has "$TMP/err" "many.tar.gz:good/extra/f[0-9]+: the tarball holds more than 20000000 bytes uncompressed"
 
+# ---- decoding grows linearly with the nodes: a spec of N kv hosts and one atop db per
+# host, 10 000 then 40 000 (from a tarball: no file system in the time); 4x the hosts
+# must cost under 8x the CPU time (nodes x series comparisons made it 13x)
+mk_hosts() { # mk_hosts N OUT
+  python3 - "$1" "$2" <<'EOF2'
+import io, sys, tarfile
+n = int(sys.argv[1])
+hosts = ["172.1%02d.1%02d.1%02d" % (i // 10000 % 100, i // 100 % 100, i % 100) for i in range(n)]
+with tarfile.open(sys.argv[2], "w") as t:
+    def add(name, data):
+        i = tarfile.TarInfo(name)
+        i.size = len(data)
+        t.addfile(i, io.BytesIO(data))
+    add("run/perfrunner/iris.spec",
+        ("[clusters]\niris =\n" + "".join("    %s:kv\n" % h for h in hosts)).encode())
+    for h in hosts:
+        add("run/perfdb/atopiris_710-1345_access_a7b6%s/memcached_cpu.json" % h.replace(".", ""),
+            b"[[1762107600000,1],[1762107605000,2]]")
+EOF2
+}
+cpu_ms() { # cpu_ms CMD...: the user CPU time of CMD in ms, its output dropped
+  local TIMEFORMAT=%3U t
+  t=$({ time "$@" >/dev/null 2>&1; } 2>&1)
+  echo $((10#${t/./}))
+}
+mk_hosts 10000 "$TMP/h10k.tar"
+mk_hosts 40000 "$TMP/h40k.tar"
+expect_code 0 PD inspect "$TMP/h40k.tar"
+has "$TMP/out" '^series +\(40000, 80000 samples'
+t1=$(cpu_ms PD inspect "$TMP/h10k.tar")
+t4=$(cpu_ms PD inspect "$TMP/h40k.tar")
+if [ "$t4" -lt $((8 * t1 + 50)) ]; then ok; else fail "40 000 hosts took $t4 ms of CPU, 10 000 took $t1 ms"; fi
+
 # ---- a bundle named host:run.tar.gz is a local file: no rsh, no ssh
 mk_run "$TMP/colon/run"
 tar -czf "$TMP/colon/host:run.tar.gz" -C "$TMP/colon" run
