@@ -41,9 +41,34 @@ static int file_is_ours(const char *path)
 	return r;
 }
 
+/* A marker line is a name, then for a regular file a tab and its size and mtime. */
 static int cmp_name(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	size_t nx = strcspn(x, "\t"), ny = strcspn(y, "\t");
+	int c = memcmp(x, y, nx < ny ? nx : ny);
+	return c ? c : (nx > ny) - (nx < ny);
+}
+
+/* "\t<size> <mtime s>.<mtime ns>": what a marker records of a regular file it lists. */
+static void add_stamp(struct pd_buf *b, const struct stat *st)
+{
+	pd_buf_addf(b, "\t%lld %lld.%09ld", (long long)st->st_size,
+		    (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec);
+}
+
+/* Whether the file st describes is as the marker line recorded it (a line without a
+ * stamp, of an older perfdelta, records nothing to differ). */
+static int unchanged(const char *line, const struct stat *st)
+{
+	const char *tab = strchr(line, '\t');
+	struct pd_buf now = PD_BUF_INIT;
+	if (!tab)
+		return 1;
+	add_stamp(&now, st);
+	int r = !strcmp(tab, now.ptr);
+	pd_buf_release(&now);
+	return r;
 }
 
 /* The names a marker lists (one per line after its first), sorted, into *out. */
@@ -66,11 +91,18 @@ struct walk {
 	char **names; /* what the marker lists, sorted */
 	size_t n;
 	struct pd_buf why; /* the first thing found that perfdelta did not write */
+	int changed;       /* why names a listed file changed since */
 };
 
-static int is_listed(const struct walk *w, const char *rel)
+/* Whether rel is listed and, a regular file, as perfdelta left it. */
+static int is_listed(struct walk *w, const char *rel, const struct stat *st)
 {
-	return w->n && bsearch(&rel, w->names, w->n, sizeof(*w->names), cmp_name);
+	char **line = w->n ? bsearch(&rel, w->names, w->n, sizeof(*w->names), cmp_name) : NULL;
+	if (line && S_ISREG(st->st_mode) && !unchanged(*line, st)) {
+		w->changed = 1;
+		return 0;
+	}
+	return line != NULL;
 }
 
 /* Whether everything below dir (rel its path inside the output, "" at the top) is
@@ -92,7 +124,7 @@ static int only_listed(struct walk *w, const char *dir, const char *rel, int dep
 		int isdir = got && S_ISDIR(st.st_mode);
 		if (isdir)
 			pd_buf_addch(&name, '/');
-		ok = got && (isdir || S_ISREG(st.st_mode)) && is_listed(w, name.ptr) &&
+		ok = got && (isdir || S_ISREG(st.st_mode)) && is_listed(w, name.ptr, &st) &&
 		     (!isdir || (depth < 8 && only_listed(w, path.ptr, name.ptr, depth + 1)));
 		if (!ok && !w->why.len)
 			pd_buf_adds(&w->why, name.ptr);
@@ -118,7 +150,9 @@ static int dir_is_ours(const char *dir, struct pd_buf *why)
 	if (ok) {
 		w.n = listed(&w.names, text.ptr);
 		ok = only_listed(&w, dir, "", 0);
-		if (w.why.len)
+		if (w.why.len && w.changed)
+			pd_buf_addf(why, "'%s' changed since perfdelta wrote it", w.why.ptr);
+		else if (w.why.len)
 			pd_buf_addf(why, "it holds '%s', which perfdelta did not write",
 				    w.why.ptr);
 		else
@@ -278,9 +312,20 @@ static int write_marker(struct pd_outdir *o, struct pd_err *err)
 {
 	struct pd_buf b = PD_BUF_INIT;
 	pd_buf_adds(&b, PD_OUTDIR_MARK_HEAD);
-	for (size_t i = 0; i < o->n_names; i++)
-		if (!strchr(o->names[i], '\n'))
-			pd_buf_addf(&b, "%s\n", o->names[i]);
+	for (size_t i = 0; i < o->n_names; i++) {
+		const char *name = o->names[i];
+		char *path = pd_outdir_path(o, name);
+		struct stat st;
+		if (strpbrk(name, "\t\n")) {
+			free(path);
+			continue;
+		}
+		pd_buf_adds(&b, name);
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+			add_stamp(&b, &st);
+		pd_buf_addch(&b, '\n');
+		free(path);
+	}
 	int rc = write_file(o, PD_OUTDIR_MARKER, b.ptr, b.len, err);
 	pd_buf_release(&b);
 	return rc;
@@ -298,12 +343,32 @@ void pd_outdir_release(struct pd_outdir *o)
 	*o = (struct pd_outdir){0};
 }
 
-/* Puts the temporary directory in place of o->final, which old (when not NULL) holds. */
+/* The refusal when the output is no longer what begin found: a user's file was added, or
+ * one of ours edited, while perfdelta ran. */
+static int changed_meanwhile(const char *final, const char *why, struct pd_err *err)
+{
+	return pd_err_at(err, PD_EIO, final, 0, 0,
+			 "refusing to replace it: %s (changed while perfdelta ran; the "
+			 "new report was not written)",
+			 why);
+}
+
+/* Puts the temporary directory in place of o->final, which old (when not NULL) holds.
+ * The old output is checked again once it is aside, where nobody adds to it by its
+ * name: begin checked it long before. */
 static int swap_in(struct pd_outdir *o, const char *old, struct pd_err *err)
 {
+	struct pd_buf why = PD_BUF_INIT;
 	if (old && rename(o->final, old) < 0)
 		return pd_err_at(err, PD_EIO, o->final, 0, 0, "cannot replace: %s",
 				 strerror(errno));
+	if (old && !replaceable(old, 0, &why)) {
+		int rc = changed_meanwhile(o->final, why.ptr, err);
+		rename(old, o->final); /* put it back as it is */
+		pd_buf_release(&why);
+		return rc;
+	}
+	pd_buf_release(&why);
 	if (rename(o->tmp, o->final) < 0) {
 		int rc = pd_err_at(err, PD_EIO, o->final, 0, 0,
 				   "cannot move the output into place: %s", strerror(errno));
@@ -347,8 +412,13 @@ int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err)
 int pd_outdir_commit_file(struct pd_outdir *o, const char *name, struct pd_err *err)
 {
 	char *p = pd_outdir_path(o, name);
+	struct stat st;
 	int rc = 0;
-	if (rename(p, o->final) < 0)
+	/* a page edited or replaced while perfdelta ran is no longer ours: checked again
+	 * right before it is replaced */
+	if (lstat(o->final, &st) == 0 && !file_is_ours(o->final))
+		rc = changed_meanwhile(o->final, "it is not a page perfdelta wrote", err);
+	else if (rename(p, o->final) < 0)
 		rc = pd_err_at(err, PD_EIO, o->final, 0, 0,
 			       "cannot move the output into place: %s", strerror(errno));
 	free(p);

@@ -14,7 +14,9 @@
 #include <stddef.h>
 
 /* The marker file of an output directory: PD_OUTDIR_MARK_HEAD, then one relative name a
- * line ("charts/" for a directory). */
+ * line ("charts/" for a directory); a regular file's name is followed by a tab, its size
+ * and its mtime ("<bytes> <s>.<ns>"), so that a listed file edited since (notes appended
+ * to index.html) makes the output the user's, not replaceable. */
 #define PD_OUTDIR_MARKER    ".perfdelta-files"
 #define PD_OUTDIR_MARK_HEAD "perfdelta output: the files below were written by perfdelta\n"
 /* The last line of a single-file output (an HTML comment). */
@@ -57,12 +59,15 @@ void pd_outdir_remove(struct pd_outdir *o, const char *name);
 char *pd_outdir_path(const struct pd_outdir *o, const char *name);
 
 /* Writes the marker (when o->marked), then moves the temporary directory into place, replacing
- * an old one (with SIGINT and SIGTERM held); frees o. On failure the old output is put back and
- * the temporary directory removed. */
+ * an old one (with SIGINT and SIGTERM held); frees o. The old one is checked again as begin
+ * checked it, once moved aside: a file added or edited meanwhile is PD_EIO naming it, and
+ * the old output stays. On failure the old output is put back and the temporary directory
+ * removed. */
 int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err);
 
 /* Moves only the file name of the temporary directory into place as o->final (a file),
- * then removes the rest; frees o. */
+ * then removes the rest; frees o. An o->final that no longer ends with
+ * PD_OUTDIR_FILE_MARK (edited meanwhile) is PD_EIO and stays. */
 int pd_outdir_commit_file(struct pd_outdir *o, const char *name, struct pd_err *err);
 
 /* Frees o and forgets its temporary directory without touching the disk (a caller

@@ -34,7 +34,9 @@ same "$TMP/x.orig" "$TMP/x.html"
 # 3. perfdelta's own outputs are replaced, twice over; one with a file added is not
 expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet
 has "$TMP/rep/.perfdelta-files" '^charts/$'
-has "$TMP/rep/.perfdelta-files" '^summary\.json$'
+has "$TMP/rep/.perfdelta-files" $'^summary\\.json\t[0-9]+ [0-9]+\\.[0-9]{9}$'
+# each file's stamp is its size and mtime, as stat(1) tells them
+hasf "$TMP/rep/.perfdelta-files" "summary.json$(printf '\t')$(stat -c '%s %.9Y' "$TMP/rep/summary.json")"
 expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet
 expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet --label-target second
 has "$TMP/rep/summary.json" 'second'
@@ -113,6 +115,56 @@ expect_code 3 "$PERFDELTA" inspect "$bad"
 lines "$TMP/err" 1
 hasf "$TMP/err" 'run\x0aperfdelta: forged\x1b]0;title'
 if grep -q "$(printf '\033')" "$TMP/err"; then fail "an ESC reached the terminal"; else ok; fi
+
+# 9. a file added or edited while perfdelta runs is the user's: the output is checked
+# again at commit (a slow gnuplot holds the run until the test has written)
+real_gnuplot=$(command -v gnuplot)
+cat >"$fake/slow" <<SH
+#!/bin/sh
+touch "$TMP/slow.started"
+sleep 2
+exec "$real_gnuplot" "\$@"
+SH
+chmod +x "$fake/slow"
+# during OUT ACTION: compare into OUT with the slow gnuplot, ACTION (eval'd) once it runs
+during() {
+  use_fake slow
+  rm -f "$TMP/slow.started"
+  PATH=$fake:$PATH "$PERFDELTA" compare "$B" "$F" -o "$1" --quiet "${@:3}" 2>"$TMP/err" &
+  local pd=$!
+  for _ in $(seq 100); do [ -e "$TMP/slow.started" ] && break; sleep 0.1; done
+  eval "$2"
+  wait "$pd"
+  rc=$?
+}
+during "$TMP/rep" 'echo notes >"$TMP/rep/notes.txt"'
+if [ "$rc" = 3 ]; then ok; else fail "a file added meanwhile: exit $rc (want 3)"; fi
+lines "$TMP/err" 1
+hasf "$TMP/err" "perfdelta: $TMP/rep: refusing to replace it: it holds 'notes.txt', which perfdelta did not write (changed while perfdelta ran"
+has "$TMP/rep/notes.txt" '^notes$'
+same "$TMP/summary.orig" "$TMP/rep/summary.json"
+no_leftovers "$TMP"
+rm "$TMP/rep/notes.txt"
+# a new output directory the user makes meanwhile
+during "$TMP/new" 'mkdir "$TMP/new" && echo mine >"$TMP/new/mine.txt"'
+if [ "$rc" = 3 ]; then ok; else fail "a directory made meanwhile: exit $rc (want 3)"; fi
+has "$TMP/new/mine.txt" '^mine$'
+no_leftovers "$TMP"
+# notes appended to a listed file: refused meanwhile, and by a later run
+during "$TMP/rep" 'echo "<p>my notes</p>" >>"$TMP/rep/index.html"'
+if [ "$rc" = 3 ]; then ok; else fail "index.html edited meanwhile: exit $rc (want 3)"; fi
+hasf "$TMP/err" "perfdelta: $TMP/rep: refusing to replace it: 'index.html' changed since perfdelta wrote it"
+has "$TMP/rep/index.html" 'my notes'
+expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet
+hasf "$TMP/err" "'index.html' changed since perfdelta wrote it (choose a new output"
+has "$TMP/rep/index.html" 'my notes'
+same "$TMP/summary.orig" "$TMP/rep/summary.json"
+# a single page edited meanwhile
+during "$TMP/page.html" 'echo "my notes" >>"$TMP/page.html"' --single-file
+if [ "$rc" = 3 ]; then ok; else fail "page.html edited meanwhile: exit $rc (want 3)"; fi
+hasf "$TMP/err" "perfdelta: $TMP/page.html: refusing to replace it: it is not a page perfdelta wrote (changed while"
+if [ "$(tail -n 1 "$TMP/page.html")" = 'my notes' ]; then ok; else fail "page.html lost its notes"; fi
+no_leftovers "$TMP"
 
 # 8. a count past 2^64 and a --metrics pattern that matches nothing are usage errors
 expect_code 2 "$PERFDELTA" inspect "$B" --max-file-size 18446744073709551616
