@@ -445,9 +445,9 @@ static const struct flag flags[] = {
 	 .field = OPT(gnuplot_timeout_s),
 	 .cmds = CMD_REPORTS,
 	 .section = SEC_COMPARE,
-	 .help = "end gnuplot after S seconds in which it read and wrote\n"
-		 "nothing (default 60; a chart takes milliseconds): exit 3,\n"
-		 "the old report kept"},
+	 .help = "end gnuplot after S seconds in which it read no input\n"
+		 "and wrote no chart (default 60; a chart takes milliseconds),\n"
+		 "or after 20 x S in all: exit 3, the old report kept"},
 	{.name = "--quiet",
 	 .alias = "-q",
 	 .parse = set_switch,

@@ -543,16 +543,9 @@ static int spawn(pid_t *pid, int fds[CHILD_FDS])
 #define LOAD_PIPE "\nload '/dev/fd/4'\n"
 #define LOAD_SEQ  "load '" SEQ_SCRIPT "'" DONE_CMD
 
-static int finished(int err_fd)
+static int finished(const struct pd_proc_capture *err)
 {
-	char tail[256];
-	off_t end = lseek(err_fd, 0, SEEK_END);
-	off_t from = end > (off_t)sizeof(tail) - 1 ? end - (off_t)sizeof(tail) + 1 : 0;
-	ssize_t n = from >= 0 ? pread(err_fd, tail, sizeof(tail) - 1, from) : -1;
-	if (n <= 0)
-		return 0;
-	tail[n] = '\0';
-	return strstr(tail, DONE_MARK) != NULL;
+	return strstr(err->tail, DONE_MARK) != NULL;
 }
 
 static void close_sequel(struct pd_plot_job *job)
@@ -581,9 +574,7 @@ static void release(struct pd_plot_job *job)
 	job->marks = NULL;
 	job->n_marks = job->cap_marks = 0;
 	close_sequel(job);
-	if (job->err_fd >= 0)
-		close(job->err_fd);
-	job->err_fd = -1;
+	pd_proc_capture_release(&job->err);
 	job->pid = 0;
 }
 
@@ -602,6 +593,21 @@ static int open_sequel(struct pd_plot_job *job, int fds[CHILD_FDS])
 	return (fds[FD_SEQ_SCRIPT] = job->seq_fd[2] = temp_fd()) < 0 ? -1 : 0;
 }
 
+/* gnuplot's stderr: a pipe that pd_plot_wait drains (a temporary file grew by gigabytes
+ * under a flood of warnings); fds[2] its write end, job->err.fd its read end. */
+static void err_pipe(struct pd_plot_job *job, int fds[CHILD_FDS])
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return;
+	job->err.fd = high_fd(p[0]);
+	fds[2] = high_fd(p[1]);
+	if (fds[2] < 0 && job->err.fd >= 0) {
+		close(job->err.fd);
+		job->err.fd = -1;
+	}
+}
+
 int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err)
 {
 	const char *tail = sequel ? LOAD_PIPE : DONE_CMD;
@@ -609,16 +615,17 @@ int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err)
 	fds[0] = temp_file(job->script.ptr, job->script.len, tail, strlen(tail));
 	fds[FD_DATA] = fds[0] < 0 ? -1 : temp_file(job->data.ptr, job->data.len, "", 0);
 	const char *what = fds[0] < 0 ? "script" : fds[FD_DATA] < 0 ? "points" : "messages";
-	fds[2] = job->err_fd = fds[FD_DATA] < 0 ? -1 : temp_fd();
-	if (job->err_fd < 0 || (sequel && open_sequel(job, fds) < 0))
+	if (fds[FD_DATA] >= 0)
+		err_pipe(job, fds);
+	if (job->err.fd < 0 || (sequel && open_sequel(job, fds) < 0))
 		rc = pd_err_set(err, PD_EIO, "cannot make gnuplot's %s (a file in %s): %s",
-				job->err_fd < 0 ? what : "sequel", temp_dir(), strerror(errno));
+				job->err.fd < 0 ? what : "sequel", temp_dir(), strerror(errno));
 	else if ((sp = spawn(&job->pid, fds)) == ENOENT)
 		rc = pd_err_set(err, PD_EIO, "gnuplot not found: install gnuplot-nox");
 	else if (sp)
 		rc = pd_err_set(err, PD_EIO, "cannot run gnuplot: %s", strerror(sp));
 	for (int i = 0; i < CHILD_FDS; i++) /* the child's copies; ours stay in job */
-		if (fds[i] >= 0 && fds[i] != job->err_fd && (i < 5 || rc < 0))
+		if (fds[i] >= 0 && (i < 5 || rc < 0))
 			close(fds[i]);
 	if (rc < 0) {
 		job->seq_fd[1] = job->seq_fd[2] = -1; /* closed just above */
@@ -679,11 +686,11 @@ static int failure(struct pd_plot_job *job, int status, struct pd_err *err)
 	char msg[200] = "";
 	long at = 0;
 	int part = 0;
-	FILE *f = lseek(job->err_fd, 0, SEEK_SET) == 0 ? fdopen(job->err_fd, "r") : NULL;
+	FILE *f =
+		job->err.head.len ? fmemopen(job->err.head.ptr, job->err.head.len, "r") : NULL;
 	if (f) {
 		first_error(msg, sizeof(msg), &at, &part, f);
-		fclose(f); /* closes err_fd */
-		job->err_fd = -1;
+		fclose(f);
 	}
 	if (!msg[0])
 		snprintf(msg, sizeof(msg), WIFEXITED(status) ? "exit status %d" : "signal %d",
@@ -699,17 +706,25 @@ int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err)
 	if (job->pid <= 0)
 		return 0;
 	close_sequel(job); /* a sequel never given: gnuplot reads the end of the pipe */
-	int w = pd_proc_wait(job->pid, &status, job->timeout_s);
+	const struct pd_proc_watch watch = {.idle_s = job->timeout_s,
+					    .total_s = PD_PLOT_TOTAL_FACTOR * job->timeout_s,
+					    .capture = &job->err};
+	int w = pd_proc_wait(job->pid, &status, &watch);
 	if (w < 0)
 		rc = pd_err_set(err, PD_EIO, "cannot wait for gnuplot: %s", strerror(errno));
-	else if (w > 0)
+	else if (w == PD_PROC_IDLE)
 		rc = pd_err_set(err, PD_EIO,
 				"gnuplot made no progress for %g s and was ended "
 				"(--gnuplot-timeout sets the limit)",
 				job->timeout_s);
+	else if (w == PD_PROC_OVERTIME)
+		rc = pd_err_set(err, PD_EIO,
+				"gnuplot ran for %g s and was ended (at most %d times "
+				"--gnuplot-timeout)",
+				watch.total_s, PD_PLOT_TOTAL_FACTOR);
 	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		rc = failure(job, status, err);
-	else if (!finished(job->err_fd)) /* it quit early ("exit" in the script) */
+	else if (!finished(&job->err)) /* it quit early ("exit" in the script) */
 		rc = pd_err_set(err, PD_EIO, "gnuplot stopped before the end of its script");
 	release(job);
 	return rc;

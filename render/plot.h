@@ -5,6 +5,7 @@
 
 #include "../core/buf.h"
 #include "../core/err.h"
+#include "../core/proc.h"
 
 #include <stddef.h>
 #include <sys/types.h>
@@ -71,18 +72,21 @@ struct pd_plot_job {
 	int width, height;          /* of the terminal set last; 0 before the first chart */
 	struct pd_plot_mark *marks; /* per chart, to name the one gnuplot failed on */
 	size_t n_marks, cap_marks;
-	size_t lines, counted; /* script lines counted so far, up to byte `counted` */
-	pid_t pid;             /* while gnuplot runs */
-	int err_fd;            /* its stderr, while it runs */
-	int seq_fd[3];         /* until the sequel is given: the pipe, its points, its script */
-	double timeout_s;      /* gnuplot is ended after this long without progress; 0 never */
+	size_t lines, counted;      /* script lines counted so far, up to byte `counted` */
+	pid_t pid;                  /* while gnuplot runs */
+	struct pd_proc_capture err; /* its stderr (a pipe), while it runs and after */
+	int seq_fd[3];    /* until the sequel is given: the pipe, its points, its script */
+	double timeout_s; /* gnuplot is ended after this long without progress; 0 never */
 };
-/* Seconds without a byte read or written after which pd_plot_wait ends gnuplot: a chart
- * takes milliseconds, and a 24 h report of 64 nodes keeps gnuplot busy throughout. */
+/* Seconds in which gnuplot neither reads its script or points nor writes a chart, after
+ * which pd_plot_wait ends it (its stderr does not count): a chart takes milliseconds, and
+ * a 24 h report of 64 nodes keeps gnuplot busy throughout. In all, gnuplot may run
+ * PD_PLOT_TOTAL_FACTOR times as long. */
 #define PD_PLOT_TIMEOUT_DEFAULT 60
+#define PD_PLOT_TOTAL_FACTOR    20
 #define PD_PLOT_JOB_INIT                                                                       \
 	{                                                                                      \
-		.script = PD_BUF_INIT, .data = PD_BUF_INIT, .err_fd = -1,                      \
+		.script = PD_BUF_INIT, .data = PD_BUF_INIT, .err = PD_PROC_CAPTURE_INIT,       \
 		.seq_fd = {-1, -1, -1}, .timeout_s = PD_PLOT_TIMEOUT_DEFAULT                   \
 	}
 
@@ -115,7 +119,8 @@ int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err);
 int pd_plot_follow(struct pd_plot_job *job, struct pd_err *err);
 
 /* Waits for a started job (0 at once for one that is not running). PD_EIO when gnuplot
- * read and wrote nothing for job->timeout_s seconds (it is killed and reaped then), with
+ * neither read its input nor wrote a chart for job->timeout_s seconds, or ran
+ * PD_PLOT_TOTAL_FACTOR times as long in all (it is killed and reaped then), with
  * gnuplot's first error line, and the chart it was drawing, when it failed (gnuplot stops at
  * the first error of a script: the charts after it are not drawn), or when it stopped before
  * the end of its script (a sequel never given is such an end). */

@@ -8,7 +8,12 @@ B=$SEED/baseline F=$SEED/failover
 # leftovers DIR: what perfdelta may have left beside its outputs in DIR
 leftovers() { ls -A "$1" | grep -E '\.(tmp|old)-' || true; }
 no_leftovers() { local l; l=$(leftovers "$1"); if [ -z "$l" ]; then ok; else fail "left behind: $l"; fi; }
-gone() { if kill -0 "$1" 2>/dev/null; then fail "process $1 ($2) still runs"; kill -9 "$1"; else ok; fi; }
+# gone PID WHAT: PID has ended (a zombie that init has not reaped yet has ended too)
+gone() {
+  if kill -0 "$1" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]; then
+    fail "process $1 ($2) still runs"; kill -9 "$1"
+  else ok; fi
+}
 same() { if cmp -s "$1" "$2"; then ok; else fail "$2 changed"; fi; }
 
 # 1. a directory of the user's whose index.html mentions perfdelta is not a report
@@ -82,6 +87,29 @@ if [ -s "$TMP/gnuplot.pid" ]; then gone "$(cat "$TMP/gnuplot.pid")" "the hanging
 same "$TMP/summary.orig" "$TMP/rep/summary.json"
 no_leftovers "$TMP"
 
+# 4b. noise is no progress: a gnuplot that floods its stderr, or copies /dev/zero to
+# /dev/null, is ended as a hanging one; one that crawls through its script (a line per
+# 50 ms: progress, but never done) is ended by the total cap, 20 times the timeout
+printf '#!/bin/sh\necho $$ >"%s/gnuplot.pid"\nexec yes warning >&2\n' "$TMP" >"$fake/noisy"
+printf '#!/bin/sh\necho $$ >"%s/gnuplot.pid"\nexec cat /dev/zero >/dev/null\n' "$TMP" >"$fake/zero"
+printf '#!/bin/sh\necho $$ >"%s/gnuplot.pid"\nwhile read -r l; do sleep 0.05; done\n' "$TMP" >"$fake/crawl"
+chmod +x "$fake/noisy" "$fake/zero" "$fake/crawl"
+for f in noisy:2 zero:2 crawl:0.25; do
+  use_fake "${f%:*}"
+  start=$(date +%s)
+  PATH=$fake:$PATH expect_code 3 timeout 60 "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet --gnuplot-timeout "${f#*:}"
+  took=$(($(date +%s) - start))
+  if [ "$took" -lt 20 ]; then ok; else fail "the ${f%:*} gnuplot took $took s to end"; fi
+  lines "$TMP/err" 1
+  case ${f%:*} in
+  crawl) hasf "$TMP/err" "perfdelta: gnuplot ran for 5 s and was ended (at most 20 times --gnuplot-timeout)" ;;
+  *) hasf "$TMP/err" "perfdelta: gnuplot made no progress for 2 s and was ended" ;;
+  esac
+  if [ -s "$TMP/gnuplot.pid" ]; then gone "$(cat "$TMP/gnuplot.pid")" "the ${f%:*} gnuplot"; else fail "the fake gnuplot never ran"; fi
+  same "$TMP/summary.orig" "$TMP/rep/summary.json"
+  no_leftovers "$TMP"
+done
+
 # 5. a gnuplot that writes garbage SVG does not replace the report
 use_fake garbage
 PATH=$fake:$PATH expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet
@@ -106,6 +134,18 @@ for sig in INT:130 TERM:143; do
   no_leftovers "$TMP"
 done
 set +m
+
+# 6b. SIGKILL: nothing can run perfdelta's cleanup, yet gnuplot dies with it
+# (PR_SET_PDEATHSIG)
+use_fake hang
+PATH=$fake:$PATH "$PERFDELTA" compare "$B" "$F" -o "$TMP/rep" --quiet 2>"$TMP/err" &
+pd=$!
+for _ in $(seq 100); do [ -s "$TMP/gnuplot.pid" ] && break; sleep 0.1; done
+kill -KILL "$pd"
+wait "$pd" 2>/dev/null
+sleep 0.5
+gone "$(cat "$TMP/gnuplot.pid")" "gnuplot after SIGKILL"
+rm -rf "$TMP"/rep.tmp-* # its temporary directory stays: a SIGKILL cannot be caught
 
 # 7. a newline and an ESC in a bundle's path: one error line, the bytes escaped
 bad="$TMP/run
