@@ -31,7 +31,8 @@ enum {
 	EXIT_USAGE = 2,
 	EXIT_INPUT = 3,
 	EXIT_NOTCMP = 4
-	/* 128 + the signal on SIGINT (130), SIGTERM (143), SIGHUP (129): core/cleanup.h */
+	/* 128 + the signal on SIGINT (130), SIGQUIT (131), SIGTERM (143), SIGHUP (129):
+	 * core/cleanup.h */
 };
 
 /* The commands, as bits of the set of commands a flag applies to. */
@@ -119,7 +120,8 @@ static const char usage_exit[] =
 	"exit codes: 0 no regression, 1 regression found, 2 usage error, 3 input error\n"
 	"(unreadable or malformed input, an output that cannot be written or replaced,\n"
 	"gnuplot failing or hanging), 4 runs not comparable, 130 interrupted (SIGINT),\n"
-	"143 terminated (SIGTERM); temporary files and gnuplot are removed on both\n";
+	"131 quit (SIGQUIT), 143 terminated (SIGTERM); temporary files and gnuplot are\n"
+	"removed on each\n";
 
 #define MAX_ARGS  17 /* compare: up to 16 baselines and the target */
 #define MAX_GLOBS 64

@@ -23,7 +23,7 @@ static volatile sig_atomic_t caught;
 static sigset_t held_mask; /* the mask before the outermost hold */
 static int holds;
 
-static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 #define N_SIGNALS (sizeof(signals) / sizeof(*signals))
 
 void pd_cleanup_hold(void)
@@ -164,6 +164,9 @@ void pd_cleanup_catch_signals(void)
 		if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
 			sigaction(signals[i], &sa, NULL);
 	}
+	/* past ulimit -f a write fails with EFBIG, reported as any write error, instead of
+	 * a SIGXFSZ that would end us with the temporary output left behind */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 int pd_cleanup_signal(void)

@@ -7,10 +7,11 @@
 
 #include <sys/types.h>
 
-/* Installs the handlers of SIGINT, SIGTERM and SIGHUP: each records the signal, runs
- * pd_cleanup_run and exits 128 + the signal (130 for SIGINT, 143 for SIGTERM). A signal
- * ignored when the process started (nohup, a job started with & by a script) stays
- * ignored. */
+/* Installs the handlers of SIGINT, SIGTERM, SIGHUP and SIGQUIT: each records the signal,
+ * runs pd_cleanup_run and exits 128 + the signal (130 for SIGINT, 143 for SIGTERM, 131 for
+ * SIGQUIT, without a core dump). A signal ignored when the process started (nohup, a job
+ * started with & by a script) stays ignored. SIGXFSZ is ignored: a write past ulimit -f
+ * fails with EFBIG. */
 void pd_cleanup_catch_signals(void);
 
 /* Registers the temporary tree at path for removal (a copy is kept; a path of 4096

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* memrchr */
 #include "outdir.h"
 #include "buf.h"
 #include "cleanup.h"
@@ -7,11 +8,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+static int write_file(struct pd_outdir *o, const char *name, const char *data, size_t len,
+		      struct pd_err *err);
 
 /* "<dir>.<what>-XXXXXX" beside dir, without a trailing slash on dir. */
 static char *sibling(const char *dir, const char *what)
@@ -23,6 +28,18 @@ static char *sibling(const char *dir, const char *what)
 	pd_buf_add(&b, dir, n);
 	pd_buf_addf(&b, ".%s-XXXXXX", what);
 	return pd_buf_detach(&b);
+}
+
+/* The name a message gives name by: where the user will find it (a disk-full error
+ * naming "rep.tmp-RKySMa/summary.json" names a path that no longer exists). */
+static const char *shown(struct pd_buf *b, const struct pd_outdir *o, const char *name)
+{
+	pd_buf_truncate(b, 0);
+	if (o->as_file)
+		pd_buf_adds(b, o->final);
+	else
+		pd_buf_addf(b, "%s/%s", o->final, name);
+	return b->ptr;
 }
 
 /* Whether the file at path is one perfdelta wrote: it ends with PD_OUTDIR_FILE_MARK. */
@@ -190,11 +207,88 @@ static int replaceable(const char *dir, int as_file, struct pd_buf *why)
 	return empty || dir_is_ours(dir, why);
 }
 
+/* The temporary directory's owner, a file inside it: a run killed by SIGKILL cannot
+ * remove its directory, and a later run on the same output removes it once the pid it
+ * names is gone (never a directory without this file, which may be anyone's). */
+#define OWNER      ".perfdelta-owner"
+#define OWNER_TEXT "perfdelta temporary output of pid %ld\n"
+
+/* The pid in the owner file of the directory open as dfd, or 0 when it has none. */
+static long owner_of(int dfd)
+{
+	char text[128];
+	long pid = 0;
+	int n = 0, fd = openat(dfd, OWNER, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	ssize_t len = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (len <= 0)
+		return 0;
+	text[len] = '\0';
+	if (sscanf(text, "perfdelta temporary output of pid %ld\n%n", &pid, &n) != 1 ||
+	    (size_t)n != (size_t)len || pid <= 0)
+		return 0;
+	return pid;
+}
+
+/* Whether name is "<base>.tmp-XXXXXX", as sibling makes them. */
+static int is_temp_of(const char *name, const char *base, size_t n)
+{
+	return !strncmp(name, base, n) && !strncmp(name + n, ".tmp-", 5) &&
+	       strlen(name + n + 5) == 6 && !strchr(name + n + 5, '/');
+}
+
+/* Removes the temporary directories beside dir that perfdelta runs now dead left. */
+static void sweep(const char *dir)
+{
+	struct pd_buf parent = PD_BUF_INIT;
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	const char *slash = memrchr(dir, '/', n), *base = slash ? slash + 1 : dir;
+	pd_buf_add(&parent, dir, slash ? (size_t)(slash - dir) : 0);
+	DIR *d = opendir(slash == dir ? "/" : parent.len ? parent.ptr : ".");
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		int sub = is_temp_of(e->d_name, base, n - (size_t)(base - dir))
+				  ? openat(dirfd(d), e->d_name,
+					   O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+				  : -1;
+		long pid = sub >= 0 ? owner_of(sub) : 0;
+		if (sub >= 0)
+			close(sub);
+		if (pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+			struct pd_buf path = PD_BUF_INIT;
+			pd_buf_addf(&path, "%s/%s", parent.len ? parent.ptr : ".", e->d_name);
+			pd_rm_tree(path.ptr);
+			pd_buf_release(&path);
+		}
+	}
+	if (d)
+		closedir(d);
+	pd_buf_release(&parent);
+}
+
+/* Marks the temporary directory with its owner, this process. */
+static int mark_owner(struct pd_outdir *o, struct pd_err *err)
+{
+	char text[64];
+	int n = snprintf(text, sizeof(text), OWNER_TEXT, (long)getpid());
+	return write_file(o, OWNER, text, (size_t)n, err);
+}
+
+void pd_outdir_disown(struct pd_outdir *o)
+{
+	char *owner = pd_outdir_path(o, OWNER);
+	unlink(owner);
+	free(owner);
+}
+
 int pd_outdir_begin(struct pd_outdir *o, const char *dir, int as_file, struct pd_err *err)
 {
 	struct stat st;
 	struct pd_buf why = PD_BUF_INIT;
-	*o = (struct pd_outdir){.final = pd_xstrdup(dir)};
+	*o = (struct pd_outdir){.final = pd_xstrdup(dir), .as_file = as_file};
 	if (lstat(dir, &st) == 0 && (as_file ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode))) {
 		pd_err_at(err, PD_EIO, dir, 0, 0, "output exists and is not a %s",
 			  as_file ? "regular file" : "directory");
@@ -206,6 +300,7 @@ int pd_outdir_begin(struct pd_outdir *o, const char *dir, int as_file, struct pd
 			  why.ptr);
 		goto fail;
 	}
+	sweep(dir);
 	o->tmp = sibling(dir, "tmp");
 	pd_cleanup_hold(); /* registered as soon as it exists */
 	if (mkdtemp(o->tmp))
@@ -218,6 +313,10 @@ int pd_outdir_begin(struct pd_outdir *o, const char *dir, int as_file, struct pd
 		goto fail;
 	chmod(o->tmp, 0755); /* mkdtemp makes 0700; a report is for others to read */
 	pd_buf_release(&why);
+	if (mark_owner(o, err) < 0) {
+		pd_outdir_abort(o);
+		return err->code;
+	}
 	return 0;
 fail:
 	pd_buf_release(&why);
@@ -261,8 +360,10 @@ int pd_outdir_mkdir(struct pd_outdir *o, const char *sub, struct pd_err *err)
 	char *p = pd_outdir_path(o, sub);
 	int rc = 0;
 	if (mkdir(p, 0755) < 0) {
-		rc = pd_err_at(err, PD_EIO, p, 0, 0, "cannot create directory: %s",
-			       strerror(errno));
+		struct pd_buf b = PD_BUF_INIT;
+		rc = pd_err_at(err, PD_EIO, shown(&b, o, sub), 0, 0,
+			       "cannot create directory: %s", strerror(errno));
+		pd_buf_release(&b);
 	} else {
 		struct pd_buf dir = PD_BUF_INIT;
 		pd_buf_addf(&dir, "%s/", sub);
@@ -278,6 +379,7 @@ static int write_file(struct pd_outdir *o, const char *name, const char *data, s
 		      struct pd_err *err)
 {
 	char *p = pd_outdir_path(o, name);
+	struct pd_buf b = PD_BUF_INIT;
 	int rc = 0, fd, w;
 	if (strstr(name, "..") || name[0] == '/') {
 		rc = pd_err_set(err, PD_EINVAL, "refusing output name '%s'", name);
@@ -285,16 +387,18 @@ static int write_file(struct pd_outdir *o, const char *name, const char *data, s
 	}
 	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		rc = pd_err_at(err, PD_EIO, p, 0, 0, "cannot create: %s", strerror(errno));
+		rc = pd_err_at(err, PD_EIO, shown(&b, o, name), 0, 0, "cannot create: %s",
+			       strerror(errno));
 		goto done;
 	}
 	if ((w = pd_file_write_all(fd, data, len)) < 0 || close(fd) < 0)
-		rc = pd_err_at(err, PD_EIO, p, 0, 0, "cannot write: %s",
+		rc = pd_err_at(err, PD_EIO, shown(&b, o, name), 0, 0, "cannot write: %s",
 			       strerror(w < 0 ? -w : errno));
 	if (w < 0)
 		close(fd);
 done:
 	free(p);
+	pd_buf_release(&b);
 	return rc;
 }
 
@@ -386,6 +490,7 @@ int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err)
 	struct stat st;
 	char *old = NULL;
 	int rc = 0;
+	pd_outdir_disown(o); /* the owner file stays out of the report */
 	if (o->marked && (rc = write_marker(o, err)) < 0) {
 		pd_outdir_abort(o);
 		return rc;

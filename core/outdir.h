@@ -27,6 +27,7 @@ struct pd_outdir {
 	char *final;  /* the destination directory */
 	char *tmp;    /* NULL until begun */
 	int marked;   /* commit writes the marker (a report); unmarked, never replaced */
+	int as_file;  /* final is a single file (messages name it) */
 	char **names; /* what was written into tmp, for the marker */
 	size_t n_names, cap_names;
 };
@@ -38,6 +39,10 @@ struct pd_outdir {
  * regular file or a directory), or with as_file a file that ends with
  * PD_OUTDIR_FILE_MARK. The message says what is in the way. */
 int pd_outdir_begin(struct pd_outdir *o, const char *dir, int as_file, struct pd_err *err);
+/* (begin also removes the temporary directories beside dir left by perfdelta runs that
+ * died by SIGKILL: each holds a file naming its owner's pid, removed once that pid is
+ * gone; a directory without it is never touched. Errors in writing name the path the
+ * output will have, never the temporary one.) */
 
 /* Creates sub (one level, e.g. "charts") inside the temporary directory. */
 int pd_outdir_mkdir(struct pd_outdir *o, const char *sub, struct pd_err *err);
@@ -69,6 +74,10 @@ int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err);
  * then removes the rest; frees o. An o->final that no longer ends with
  * PD_OUTDIR_FILE_MARK (edited meanwhile) is PD_EIO and stays. */
 int pd_outdir_commit_file(struct pd_outdir *o, const char *name, struct pd_err *err);
+
+/* Removes the owner file from the temporary directory, for a caller that moves it into
+ * place itself (or leaves it for the user): no later run sweeps it then. */
+void pd_outdir_disown(struct pd_outdir *o);
 
 /* Frees o and forgets its temporary directory without touching the disk (a caller
  * that moved it itself, or keeps it): a signal no longer removes it. */

@@ -510,6 +510,7 @@ static int commit(struct pd_outdir *out, struct pd_err *err)
 	const char *staged = strrchr(out->tmp, '/');
 	int rc = 0;
 	staged = staged ? staged + 1 : out->tmp;
+	pd_outdir_disown(out); /* the bundle, moved or left staged, is the user's */
 	if (move_noreplace(out->tmp, out->final) < 0) {
 		if (errno == EEXIST || errno == ENOTEMPTY || errno == ENOTDIR)
 			rc = pd_err_at(err, PD_EIO, out->final, 0, 0,

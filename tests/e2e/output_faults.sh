@@ -15,7 +15,7 @@ mkdir "$mnt/out" && echo old >"$mnt/out/summary.json" && echo '<title>perfdelta<
 printf 'perfdelta output: the files below were written by perfdelta\nsummary.json\nindex.html\n' >"$mnt/out/.perfdelta-files"
 expect_code 3 "$PERFDELTA" compare "$B" "$F" -o "$mnt/out" --quiet
 lines "$TMP/err" 1
-has "$TMP/err" 'No space left on device'
+has "$TMP/err" "^perfdelta: $mnt/out/[^:]+: cannot write: No space left on device$"
 has "$mnt/out/summary.json" '^old$'
 left=$(ls -A "$mnt" | grep -v '^out$' || true)
 if [ -z "$left" ]; then ok; else fail "left behind on a full disk: $left"; fi
