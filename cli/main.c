@@ -175,12 +175,16 @@ static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 
 static int usage_error(const char *fmt, ...)
 {
+	struct pd_buf msg = PD_BUF_INIT, shown = PD_BUF_INIT;
 	va_list ap;
-	fprintf(stderr, "perfdelta: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pd_buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'perfdelta --help'.\n");
+	/* one line, an argument's control bytes as \xNN, as report_error prints */
+	pd_esc_text(&shown, msg.ptr);
+	fprintf(stderr, "perfdelta: %s (see perfdelta --help)\n", shown.ptr);
+	pd_buf_release(&shown);
+	pd_buf_release(&msg);
 	return EXIT_USAGE;
 }
 
@@ -190,6 +194,31 @@ static int set_str(struct opts *o, const struct flag *f, const char *val)
 {
 	*FIELD(o, f, const char *) = val;
 	return 0;
+}
+
+/* A path: never empty ("-o ''" would name the working directory's parent's entry ""). */
+static int set_path(struct opts *o, const struct flag *f, const char *val)
+{
+	if (!*val)
+		return usage_error("%s needs a path, not ''", f->name);
+	return set_str(o, f, val);
+}
+
+/* The one number syntax of every flag: decimal digits, a fractional part after '.' where
+ * fractions are allowed; no sign, exponent, hex ("0x10"), "inf" or spaces, which strtod
+ * would take. 1 when val is one. */
+static int is_decimal(const char *val, int fraction)
+{
+	size_t n = strspn(val, "0123456789");
+	if (!n)
+		return 0;
+	if (fraction && val[n] == '.') {
+		size_t k = strspn(val + n + 1, "0123456789");
+		n += k ? k + 1 : 0;
+		if (!k)
+			return 0;
+	}
+	return val[n] == '\0';
 }
 
 static int set_switch(struct opts *o, const struct flag *f, const char *val)
@@ -207,7 +236,7 @@ static int whole(unsigned long long *out, const struct flag *f, const char *val,
 	unsigned long long v = 0;
 	*out = 0; /* gcc -O3 cannot otherwise see that every caller reads a set value */
 	errno = 0;
-	if (*val >= '0' && *val <= '9')
+	if (is_decimal(val, 0))
 		v = strtoull(val, &end, 10);
 	if (!end || *end || errno == ERANGE || v < lo || v > hi)
 		return usage_error("%s needs a whole number from %llu to %llu, not '%s'",
@@ -245,10 +274,10 @@ static int set_long(struct opts *o, const struct flag *f, const char *val)
 
 static int parse_pct(double *out, const char *flag, const char *val)
 {
-	char *end;
-	double v = strtod(val, &end);
-	if (!*val || *end || !(v > 0) || v > 1000)
-		return usage_error("%s needs a percentage above 0, not '%s'", flag, val);
+	double v = is_decimal(val, 1) ? strtod(val, NULL) : 0;
+	if (!(v > 0) || v > 1000)
+		return usage_error("%s needs a percentage above 0, at most 1000, not '%s'",
+				   flag, val);
 	*out = v;
 	return 0;
 }
@@ -261,9 +290,8 @@ static int set_pct(struct opts *o, const struct flag *f, const char *val)
 /* Seconds above 0, at most a day. */
 static int set_seconds(struct opts *o, const struct flag *f, const char *val)
 {
-	char *end;
-	double v = strtod(val, &end);
-	if (!*val || *end || !(v > 0) || v > 86400)
+	double v = is_decimal(val, 1) ? strtod(val, NULL) : 0;
+	if (!(v > 0) || v > 86400)
 		return usage_error("%s needs seconds above 0, at most 86400, not '%s'", f->name,
 				   val);
 	*FIELD(o, f, double) = v;
@@ -287,9 +315,8 @@ static int set_utc_offset(struct opts *o, const struct flag *f, const char *val)
 static int set_event_time(struct opts *o, const struct flag *f, const char *val)
 {
 	struct pd_time_flags *t = FIELD(o, f, struct pd_time_flags);
-	char *end;
-	double v = strtod(val, &end);
-	if (!*val || *end || !(v >= 0) || v > 1e9)
+	double v = is_decimal(val, 1) ? strtod(val, NULL) : -1;
+	if (!(v >= 0) || v > 1e9)
 		return usage_error("%s needs seconds from the start of the phase, not '%s'",
 				   f->name, val);
 	t->has_event_time = 1;
@@ -384,7 +411,7 @@ static const struct flag flags[] = {
 	{.name = "--output",
 	 .alias = "-o",
 	 .arg = "DIR",
-	 .parse = set_str,
+	 .parse = set_path,
 	 .field = OPT(out),
 	 .cmds = CMD_ANY & ~CMD_INSPECT,
 	 .section = SEC_COMPARE,
@@ -718,11 +745,13 @@ static int parse_args(struct opts *o, int argc, char **argv)
 {
 	const struct flag **seen = pd_xcalloc((size_t)argc, sizeof(*seen));
 	size_t n_seen = 0;
-	int rc = -1;
+	int rc = -1, operands = 0; /* after "--" every argument is an operand */
 	for (int i = 1; i < argc && rc < 0; i++) {
 		const char *a = argv[i];
-		const struct flag *f = find_flag(a);
-		if (f && f->arg && i + 1 >= argc) {
+		const struct flag *f = operands ? NULL : find_flag(a);
+		if (!operands && !strcmp(a, "--")) {
+			operands = 1;
+		} else if (f && f->arg && i + 1 >= argc) {
 			rc = usage_error("%s needs a value", a);
 		} else if (f) {
 			seen[n_seen++] = f;
@@ -730,7 +759,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			if (rc == 0) /* help and version are done; the others go on */
 				rc = f->parse == show_help || f->parse == show_version ? EXIT_OK
 										       : -1;
-		} else if (a[0] == '-' && a[1]) {
+		} else if (!operands && a[0] == '-' && a[1]) {
 			rc = usage_error("unknown option '%s'", a);
 		} else if (!o->cmd) {
 			rc = set_command(o, a);

@@ -240,5 +240,32 @@ has "$TMP/err" "max-file-size needs a whole number from 1 to [0-9]+, not '184467
 expect_code 2 "$PERFDELTA" compare "$B" "$F" -o "$TMP/typo" --metrics 'atop/*,atpo/cpu' --quiet
 has "$TMP/err" "^perfdelta: --metrics pattern 'atpo/cpu' matches no collector/metric of either run$"
 if [ -e "$TMP/typo" ]; then fail "a report was written for a typo"; else ok; fi
+# 8b. usage errors are one line, the argument's control bytes escaped; "--" ends the
+# options; one number syntax (decimal) for every flag; an empty -o and a --threshold-for
+# pattern that matches nothing are usage errors
+esc=$(printf '\033')
+expect_code 2 "$PERFDELTA" compare "$B" "$F" -o "$TMP/u" --fail-on "x${esc}[2J"
+lines "$TMP/err" 1
+hasf "$TMP/err" "perfdelta: --fail-on takes regression or never, not 'x\x1b[2J' (see perfdelta --help)"
+expect_code 2 "$PERFDELTA" inspect "$B" "--bogus${esc}"
+lines "$TMP/err" 1
+hasf "$TMP/err" "unknown option '--bogus\x1b'"
+if grep -q "$esc" "$TMP/err"; then fail "an ESC reached the terminal"; else ok; fi
+mkdir -p "$TMP/dash" && cp -r "$B" "$TMP/dash/-run"
+pd_abs=$(realpath "$PERFDELTA")
+(cd "$TMP/dash" && "$pd_abs" inspect -- -run >"$TMP/out" 2>"$TMP/err")
+if [ $? = 0 ]; then ok; else fail "inspect -- -run: $(cat "$TMP/err")"; fi
+for v in 0x10 1e1 ' 5' +5 inf 5. .5; do
+  expect_code 2 "$PERFDELTA" compare "$B" "$F" -o "$TMP/u" --threshold "$v"
+  hasf "$TMP/err" "--threshold needs a percentage above 0, at most 1000, not '$v'"
+done
+expect_code 2 "$PERFDELTA" compare "$B" "$F" -o "$TMP/u" --gnuplot-timeout 0x3
+expect_code 2 "$PERFDELTA" inspect "$B" --max-file-size 0x100000
+expect_code 2 "$PERFDELTA" compare "$B" "$F" -o ''
+hasf "$TMP/err" "perfdelta: --output needs a path, not ''"
+expect_code 2 "$PERFDELTA" compare "$B" "$F" -o "$TMP/u" --quiet --threshold-for 'atpo/*=10'
+hasf "$TMP/err" "perfdelta: --threshold-for pattern 'atpo/*' matches no collector/metric of either run"
+if [ -e "$TMP/u" ]; then fail "a report was written for a typo"; else ok; fi
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/u" --quiet --threshold-for 'atop/*=10.5' --threshold 7
 no_leftovers "$TMP"
 finish
