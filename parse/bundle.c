@@ -225,23 +225,24 @@ static int check_range(const struct pd_series *s, const struct pd_src *src, int 
 }
 
 /* perfdb's API gives epoch ms; a body in s, us or ns (an older perfdb, a hand-made
- * file) is rescaled by the first sample's size, and the run says so. The range is checked
- * in the file's own unit first, so that the rescaling cannot overflow. */
+ * file) is rescaled by the median sample's size, and the run says so. The median, not the
+ * first: a ms series from before 2001-09-09 (under 10^12), or one with a seconds stamp
+ * mixed in, would read as seconds and blame a valid sample; by the median the odd sample
+ * is the one out of range, and a lone far one in range is a gap at either end. The range
+ * is checked in the file's own unit first, so that the rescaling cannot overflow. */
 static int fix_time_unit(struct loader *l, struct pd_series *s, const struct pd_src *src,
 			 struct pd_err *err)
 {
 	static const char *const units[] = {"s", "ms", "us", "ns"};
-	int64_t first = s->n ? s->t_ms[0] : 0, ms, mul = 1, div = 1;
+	int64_t mid = s->n ? s->t_ms[(s->n - 1) / 2] : 0, ms, mul = 1, div = 1;
 	int unit = 1, rc;
 	if (!s->n)
 		return 0;
-	if (!(first > 1000000000000LL && first <= 1000000000000000LL) &&
-	    !pd_epoch_to_ms(first, &ms))
-		return pd_err_at(err, PD_EPARSE, src->path, 0, 0,
-				 "expected epoch timestamps, found %lld in the first sample",
-				 (long long)first);
-	if (!(first > 1000000000000LL && first <= 1000000000000000LL))
-		unit = first <= 1000000000000LL ? 0 : first <= 1000000000000000000LL ? 2 : 3;
+	if (!(mid > 1000000000000LL && mid <= 1000000000000000LL) && !pd_epoch_to_ms(mid, &ms))
+		return pd_src_error(err, PD_EPARSE, src, locate(src, mid, 1, mid),
+				    "expected epoch timestamps, found %lld", (long long)mid);
+	if (!(mid > 1000000000000LL && mid <= 1000000000000000LL))
+		unit = mid <= 1000000000000LL ? 0 : mid <= 1000000000000000000LL ? 2 : 3;
 	if (unit == 0)
 		mul = 1000;
 	else

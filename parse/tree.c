@@ -45,6 +45,14 @@ const char *pd_tree_path(struct pd_tree *t, const char *rel)
 
 /* lstat of each component of rel: a link anywhere below the root is refused, so that
  * nothing outside the bundle is reached through one. */
+/* A name that is a file (or a FIFO, ...) where the bundle has a directory: an input
+ * error, as a FIFO named perfrunner is, rather than a part taken as absent. */
+static int not_a_dir(struct pd_err *err, const char *path)
+{
+	return pd_err_at(err, PD_EIO, path, 0, 0,
+			 "not a directory: expected the bundle's directory of that name");
+}
+
 static int dir_kind(enum pd_tree_kind *out, struct pd_tree *t, const char *rel,
 		    struct pd_err *err)
 {
@@ -70,8 +78,8 @@ static int dir_kind(enum pd_tree_kind *out, struct pd_tree *t, const char *rel,
 			return pd_err_at(err, PD_EIO, t->tmp.ptr, 0, 0,
 					 "a symbolic link: only regular files and directories "
 					 "inside the bundle are read");
-		if (slash && !S_ISDIR(st.st_mode))
-			return 0;
+		if (slash && !S_ISDIR(st.st_mode)) /* jenkins a file or FIFO: not absent */
+			return not_a_dir(err, t->tmp.ptr);
 	} while (slash);
 	if (S_ISREG(st.st_mode))
 		*out = PD_TREE_FILE;
@@ -261,6 +269,21 @@ int pd_tree_kind(enum pd_tree_kind *out, struct pd_tree *t, const char *rel, str
 {
 	if (!t->tar)
 		return dir_kind(out, t, rel, err);
+	/* every directory above rel: a file member there is refused as in a directory */
+	for (const char *slash = strchr(rel, '/'); slash; slash = strchr(slash + 1, '/')) {
+		struct pd_buf up = PD_BUF_INIT;
+		pd_buf_add(&up, rel, (size_t)(slash - rel));
+		int file = tar_kind(t, up.ptr) == PD_TREE_FILE;
+		if (file) {
+			struct pd_buf where = PD_BUF_INIT;
+			pd_buf_addf(&where, "%s:%s", t->path, member(t, up.ptr));
+			not_a_dir(err, where.ptr);
+			pd_buf_release(&where);
+		}
+		pd_buf_release(&up);
+		if (file)
+			return err->code;
+	}
 	*out = tar_kind(t, rel);
 	return 0;
 }

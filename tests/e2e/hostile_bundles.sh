@@ -262,6 +262,39 @@ if [ $rc = 0 ]; then ok; else fail "a sample a year later: exit $rc (want 0)"; f
 expect_code 0 PD inspect "$TMP/year"
 has "$TMP/out" 'phase start +2025-11-02T18:20:00.000Z, 595.0 s long'
 
+# the unit is read from the median sample: a seconds stamp mixed into a ms series is
+# the sample blamed (not a valid 2025 one), and a ms series whose first sample is from
+# 2001 (under 10^12) is ms, its lone far sample a gap as a late one is; 1999 is refused
+# at the start as 2100 is at the end
+mk_run "$TMP/mixed"
+sed -i 's/]$/,[1762107600,1]]/' "$TMP/mixed/$db1/memcached_cpu.json"
+expect_code 3 PD inspect "$TMP/mixed"
+lines "$TMP/err" 1
+col=$(($(wc -c <"$TMP/mixed/$db1/memcached_cpu.json") - 13)) # at "1762107600,1]]"
+hasf "$TMP/err" "perfdelta: $TMP/mixed/$db1/memcached_cpu.json:1:$col: timestamp 1762107600 out of range"
+mk_run "$TMP/early"
+for f in "$TMP"/early/perfdb/*/memcached_cpu.json; do sed -i 's/^\[/[[978307200000,1],/' "$f"; done
+expect_code 0 PD inspect "$TMP/early"
+has "$TMP/out" 'phase start +2025-11-02T18:20:00.000Z, 595.0 s long'
+mk_run "$TMP/t1999"
+sed -i 's/^\[/[[946684799000,1],/' "$TMP/t1999/$db1/memcached_cpu.json"
+expect_code 3 PD inspect "$TMP/t1999"
+hasf "$TMP/err" "perfdelta: $TMP/t1999/$db1/memcached_cpu.json:1:3: timestamp 946684799000 out of range"
+
+# ---- jenkins/ that is a file or a FIFO is an input error, as perfrunner/ is, never
+# taken as absent (in a directory and in a tarball)
+for kind in file fifo; do
+  rm -rf "$TMP/jk" && mk_run "$TMP/jk"
+  if [ $kind = file ]; then echo x >"$TMP/jk/jenkins"; else mkfifo "$TMP/jk/jenkins"; fi
+  expect_code 3 PD inspect "$TMP/jk"
+  lines "$TMP/err" 1
+  hasf "$TMP/err" "perfdelta: $TMP/jk/jenkins: not a directory"
+done
+rm "$TMP/jk/jenkins" && echo x >"$TMP/jk/jenkins"
+tar -cf "$TMP/jk.tar" -C "$TMP" jk
+expect_code 3 PD inspect "$TMP/jk.tar"
+hasf "$TMP/err" "perfdelta: $TMP/jk.tar:jk/jenkins: not a directory"
+
 # ---- as a user without rights: a jenkins/ of mode 000 is an error, never absent; a
 # tarball whose directory has mode 000 leaves nothing behind
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
