@@ -323,7 +323,7 @@ static void runs(struct pd_buf *b, const struct pd_comparison *c, const struct p
 	row_fn(b, "console clock", c, cell_clock);
 	row_fn(b, "measured phase", c, cell_phase);
 	row_fn(b, "notes", c, cell_notes);
-	row_str(b, "bundle", x->dir, y->dir);
+	row_str(b, "bundle", pd_render_bundle_name(x), pd_render_bundle_name(y));
 	pd_buf_adds(b, "</table>\n");
 }
 

@@ -9,7 +9,12 @@ struct pd_labels {
 	const char *base, *target;
 };
 
-/* A run's label: the flag, else Jenkins' full display name, else the bundle path. */
+/* The name of run's bundle without where it lay: the last component of its path
+ * ("baseline" for "/home/u/runs/baseline", "x.tar.gz"; a trailing '/' is kept). Borrowed
+ * from run->dir. Reports go into tickets: no local path is ever printed in them. */
+const char *pd_render_bundle_name(const struct pd_run *run);
+
+/* A run's label: the flag, else Jenkins' full display name, else the bundle's name. */
 const char *pd_render_label(const struct pd_run *run, const char *flag);
 
 #endif

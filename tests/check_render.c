@@ -3,6 +3,7 @@
 #include "analyze/compare.h"
 #include "parse/bundle.h"
 #include "render/inspect.h"
+#include "render/render.h"
 #include "render/summary_json.h"
 
 #include <cjson/cJSON.h>
@@ -100,6 +101,23 @@ START_TEST(test_summary_json_contract)
 }
 END_TEST
 
+/* A bundle is named, never located: the last component of its path. */
+START_TEST(test_render_bundle_name_drops_the_path)
+{
+	static const char *const cases[][2] = {{"/home/u/runs/baseline", "baseline"},
+					       {"runs/x.tar.gz", "x.tar.gz"},
+					       {"base", "base"},
+					       {"/tmp/b/", "b/"},
+					       {"/", "/"},
+					       {"", ""}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct pd_run run = {.dir = (char *)cases[i][0]};
+		ck_assert_str_eq(pd_render_bundle_name(&run), cases[i][1]);
+		ck_assert_str_eq(pd_render_label(&run, NULL), cases[i][1]);
+	}
+}
+END_TEST
+
 Suite *pd_suite_render(void)
 {
 	Suite *s = suite_create("render");
@@ -107,6 +125,7 @@ Suite *pd_suite_render(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_inspect_json_reads_back);
 	tcase_add_test(tc, test_summary_json_contract);
+	tcase_add_test(tc, test_render_bundle_name_drops_the_path);
 	suite_add_tcase(s, tc);
 	return s;
 }
