@@ -81,7 +81,11 @@ struct pd_window {
 	double start_s, end_s; /* [start, end) */
 };
 
+/* How a view's members make its value (analyze/views.c): percentages (CPU) are averaged
+ * over the members, everything else (counts, bytes, rates, ms) is summed; a view of one
+ * member is that series as is. */
 enum pd_agg { PD_AGG_ONE, PD_AGG_SUM, PD_AGG_MEAN };
+const char *pd_agg_name(enum pd_agg a); /* "one", "sum", "mean" */
 
 /* One metric at one scope, both runs on the common grid t = i * step_s.
  * Invariant: base and target have n entries; NaN where the run has no value there. */
@@ -90,8 +94,9 @@ struct pd_view {
 	struct pd_scope_ref scope;
 	char *nodes; /* the target nodes it covers, "172.23.100.210,..." or "" */
 	enum pd_unit unit;
-	int worse; /* +1 when up is worse, -1 when down is worse */
-	enum pd_agg agg;
+	int worse;       /* +1 when up is worse, -1 when down is worse */
+	enum pd_agg agg; /* how the members make the value */
+	size_t members;  /* target nodes (or buckets, for a cluster view) it aggregates */
 	size_t n;
 	double step_s;
 	double *base, *target;

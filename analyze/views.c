@@ -9,6 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *pd_agg_name(enum pd_agg a)
+{
+	static const char *const names[] = {
+		[PD_AGG_ONE] = "one", [PD_AGG_SUM] = "sum", [PD_AGG_MEAN] = "mean"};
+	return names[a];
+}
+
+/* The aggregation of a scope of several members: from the unit, CPU (every percentage)
+ * averaged, everything else summed (docs/report.md, "Scopes and aggregation"). */
+static enum pd_agg agg_of(const struct pd_series *s)
+{
+	return s->unit == PD_UNIT_PERCENT ? PD_AGG_MEAN : PD_AGG_SUM;
+}
+
 void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0_ms,
 		   int64_t step_ms)
 {
@@ -153,6 +167,7 @@ static struct pd_view *new_view(struct pd_comparison *c, const struct pd_series 
 	v->unit = s->unit;
 	v->worse = pd_metric_worse(s->collector, s->metric);
 	v->agg = agg;
+	v->members = 1;
 	v->n = n;
 	v->step_s = c->step_s;
 	v->n_bases = c->n_bases;
@@ -232,6 +247,7 @@ static struct pd_view *node_set_view(struct builder *b, struct group tg, const s
 		}
 		add_node_name(v, tn->host);
 	}
+	v->members = k;
 	finish_mean(v, k);
 	return v;
 }
@@ -278,6 +294,7 @@ static void add_removed(struct builder *b, struct pd_view *v, struct group tg, u
 		accumulate(v->target, b->tmp, v->n, group_server(tg, n->host),
 			   c->tb_target.t0_ms, b->step_ms, 0, c->tb_target.event_s);
 		add_node_name(v, n->host);
+		v->members++; /* up to the event */
 	}
 	if (b->m.removed_base >= 0 && c->base->nodes[b->m.removed_base].first == svc)
 		accumulate(v->base, b->tmp, v->n,
@@ -332,7 +349,7 @@ static void removed_view(struct builder *b, struct group tg, enum pd_agg agg)
 
 static void server_views(struct builder *b, struct group tg)
 {
-	enum pd_agg agg = tg.s[0]->unit == PD_UNIT_PERCENT ? PD_AGG_MEAN : PD_AGG_SUM;
+	enum pd_agg agg = agg_of(tg.s[0]);
 	struct pd_scope_ref scope = {PD_AT_NONE, 0, NULL, NULL};
 	unsigned differ = 0;
 	int roles = 0;
@@ -356,9 +373,10 @@ static void server_views(struct builder *b, struct group tg)
 static void cluster_view(struct builder *b, struct group tg)
 {
 	struct pd_comparison *c = b->c;
-	enum pd_agg agg = tg.s[0]->unit == PD_UNIT_PERCENT ? PD_AGG_MEAN : PD_AGG_SUM;
+	enum pd_agg agg = agg_of(tg.s[0]);
 	static const struct pd_scope_ref cluster = {PD_AT_CLUSTER, 0, NULL, NULL};
 	struct pd_view *v = new_view(c, tg.s[0], &cluster, tg.n == 1 ? PD_AGG_ONE : agg);
+	v->members = tg.n;
 	for (size_t j = 0; j < tg.n; j++)
 		accumulate(v->target, b->tmp, v->n, tg.s[j], c->tb_target.t0_ms, b->step_ms,
 			   j == 0, INFINITY);

@@ -1,4 +1,6 @@
 #include "charts.h"
+#include "render.h"
+#include "../core/buf.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
@@ -16,6 +18,17 @@ static struct pd_chart *new_chart(struct pd_chart_plan *plan, enum pd_chart_kind
 	ch->finding = finding;
 	ch->view = view;
 	return ch;
+}
+
+/* "metric  (scope, sum of 6 nodes)" and tail, cut to the title's room. */
+static void chart_title(struct pd_chart *ch, const struct pd_view *v, const char *tail)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(&b, "%s  (%s, ", v->metric, v->scope.name);
+	pd_render_agg(&b, v);
+	pd_buf_addf(&b, ")%s", tail);
+	snprintf(ch->title, sizeof(ch->title), "%s", b.ptr);
+	pd_buf_release(&b);
 }
 
 /* Bytes are drawn in MiB or GiB: axis ticks of 2.3e+09 are hard to read. Returns the
@@ -84,7 +97,7 @@ static void view_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 		snprintf(ch->file, sizeof(ch->file), "f%02ld.svg", finding + 1);
 	else
 		snprintf(ch->file, sizeof(ch->file), "m%03zu.svg", vi);
-	snprintf(ch->title, sizeof(ch->title), "%s  (%s)", v->metric, v->scope.name);
+	chart_title(ch, v, "");
 	const char *ylabel = pd_unit_name(v->unit);
 	double scale = byte_scale(v, &ylabel);
 	if (!removed)
@@ -116,8 +129,7 @@ static void delta_chart(struct pd_chart_plan *plan, const struct pd_comparison *
 	}
 	ch->data = pd_xmalloc(2 * max * sizeof(double));
 	snprintf(ch->file, sizeof(ch->file), "f%02ld-delta.svg", finding + 1);
-	snprintf(ch->title, sizeof(ch->title), "%s  (%s): target vs baseline, 30 s mean",
-		 v->metric, v->scope.name);
+	chart_title(ch, v, ": target vs baseline, 30 s mean");
 	add_line(ch, 0, d, v->n, v->step_s, max, "difference", 3, 1);
 	free(d);
 	finish(ch, plan, c, "%", 1);

@@ -44,6 +44,7 @@ static const char css[] =
 	".ph-whole{background:#5d8aa8}"
 	"details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
 	"code{font-size:12.5px;background:#eef1f6;padding:0 4px;border-radius:3px}"
+	".agg{color:#6b7585;font-size:11.5px}td.scope{white-space:nowrap}"
 	"footer{color:#7b8494;font-size:12px;margin-top:36px}";
 
 static void esc(struct pd_buf *b, const char *s)
@@ -402,6 +403,18 @@ static int cmp_delta(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* A view's scope with how it aggregates its members ("role:kv" over "mean of 4 nodes"). */
+static void scope_cell(struct pd_buf *b, const struct pd_view *v)
+{
+	struct pd_buf agg = PD_BUF_INIT;
+	pd_render_agg(&agg, v);
+	esc(b, v->scope.name);
+	pd_buf_adds(b, "<br><span class=\"agg\">");
+	esc(b, agg.ptr);
+	pd_buf_adds(b, "</span>");
+	pd_buf_release(&agg);
+}
+
 static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const struct pd_delta *d)
 {
 	const struct pd_view *v = &c->views[d->view];
@@ -410,8 +423,8 @@ static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const str
 	pd_unit_add(&y, d->target.median, v->unit);
 	pd_buf_adds(b, "<tr><td>");
 	esc(b, v->metric);
-	pd_buf_adds(b, "</td><td>");
-	esc(b, v->scope.name);
+	pd_buf_adds(b, "</td><td class=\"scope\">");
+	scope_cell(b, v);
 	pd_buf_addf(b, "</td><td>%s</td><td class=\"n\">", pd_phase_name(d->phase));
 	esc(b, x.ptr);
 	pd_buf_adds(b, "</td><td class=\"n\">");

@@ -22,3 +22,14 @@ const char *pd_render_label(const struct pd_run *run, const char *flag)
 		return run->jenkins.full_display_name;
 	return pd_render_bundle_name(run);
 }
+
+void pd_render_agg(struct pd_buf *b, const struct pd_view *v)
+{
+	int cluster = v->scope.kind == PD_AT_CLUSTER;
+	if (v->agg == PD_AGG_ONE || v->members < 2) {
+		pd_buf_adds(b, cluster ? "one series" : "one node");
+		return;
+	}
+	pd_buf_addf(b, "%s of %zu %s", pd_agg_name(v->agg), v->members,
+		    cluster ? "buckets" : "nodes");
+}

@@ -3,6 +3,7 @@
 #define PD_RENDER_H
 
 #include "../analyze/compare.h"
+#include "../core/buf.h"
 
 /* Labels of the two runs as the user or the inputs name them. */
 struct pd_labels {
@@ -16,5 +17,10 @@ const char *pd_render_bundle_name(const struct pd_run *run);
 
 /* A run's label: the flag, else Jenkins' full display name, else the bundle's name. */
 const char *pd_render_label(const struct pd_run *run, const char *flag);
+
+/* How view v aggregates its members, for a table cell or a chart title: "sum of 6
+ * nodes", "mean of 4 nodes", "one node"; a cluster view counts buckets ("sum of 2
+ * buckets", "one series"). */
+void pd_render_agg(struct pd_buf *b, const struct pd_view *v);
 
 #endif

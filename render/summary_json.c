@@ -129,6 +129,13 @@ static void baselines_arr(struct pd_jw *w, const struct pd_comparison *c,
 	pd_jw_close(w, ']');
 }
 
+/* How the delta's scope aggregates its members (docs/summary-json.md). */
+static void agg_keys(struct pd_jw *w, const struct pd_view *v)
+{
+	pd_jw_str(w, "aggregation", pd_agg_name(v->agg));
+	pd_jw_int(w, "members", (int64_t)v->members);
+}
+
 static void delta_obj(struct pd_jw *w, const struct pd_comparison *c, const struct pd_delta *d)
 {
 	const struct pd_view *v = &c->views[d->view];
@@ -137,6 +144,7 @@ static void delta_obj(struct pd_jw *w, const struct pd_comparison *c, const stru
 	pd_jw_str(w, "scope", v->scope.name);
 	pd_jw_str(w, "phase", pd_phase_name(d->phase));
 	pd_jw_str(w, "unit", pd_unit_name(v->unit));
+	agg_keys(w, v);
 	side(w, "baseline", &d->base);
 	side(w, "target", &d->target);
 	pd_jw_num(w, "delta_pct", d->delta_pct);

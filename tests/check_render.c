@@ -101,6 +101,61 @@ START_TEST(test_summary_json_contract)
 }
 END_TEST
 
+static const struct pd_view *find_view(const struct pd_comparison *c, const char *metric,
+				       const char *scope)
+{
+	for (size_t i = 0; i < c->n_views; i++)
+		if (!strcmp(c->views[i].metric, metric) &&
+		    !strcmp(c->views[i].scope.name, scope))
+			return &c->views[i];
+	ck_abort_msg("no view %s at %s", metric, scope);
+	return NULL;
+}
+
+/* Connections are summed over the survivors, CPU averaged over the kv nodes: the label
+ * says so, and the values are the sum and the mean of the narrower views. */
+START_TEST(test_render_agg_labels_the_rule)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_comparison *c = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
+	struct pd_buf l = PD_BUF_INIT;
+	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), 0);
+	const struct pd_view *sv = find_view(c, "net/ESTABLISHED", "survivors");
+	const struct pd_view *parts[] = {find_view(c, "net/ESTABLISHED", "role:kv"),
+					 find_view(c, "net/ESTABLISHED", "role:n1ql"),
+					 find_view(c, "net/ESTABLISHED", "role:index")};
+	ck_assert_int_eq(sv->agg, PD_AGG_SUM);
+	ck_assert_uint_eq(sv->members, 6);
+	size_t i = sv->n / 2;
+	ck_assert_double_eq_tol(sv->target[i],
+				parts[0]->target[i] + parts[1]->target[i] + parts[2]->target[i],
+				1e-9);
+	pd_render_agg(&l, sv);
+	ck_assert_str_eq(l.ptr, "sum of 6 nodes");
+	const struct pd_view *kv = find_view(c, "atop/memcached_cpu", "role:kv");
+	const char *hosts[] = {"node:172.23.100.210", "node:172.23.100.211",
+			       "node:172.23.100.212", "node:172.23.100.213"};
+	double sum = 0;
+	for (size_t k = 0; k < 4; k++)
+		sum += find_view(c, "atop/memcached_cpu", hosts[k])->target[i];
+	ck_assert_int_eq(kv->agg, PD_AGG_MEAN);
+	ck_assert_double_eq_tol(kv->target[i], sum / 4, 1e-9);
+	pd_buf_truncate(&l, 0);
+	pd_render_agg(&l, kv);
+	ck_assert_str_eq(l.ptr, "mean of 4 nodes");
+	pd_buf_truncate(&l, 0);
+	pd_render_agg(&l, find_view(c, "atop/memcached_cpu", hosts[0]));
+	ck_assert_str_eq(l.ptr, "one node");
+	ck_assert_str_eq(pd_agg_name(find_view(c, "atop/memcached_cpu", hosts[0])->agg), "one");
+	pd_buf_release(&l);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 /* A bundle is named, never located: the last component of its path. */
 START_TEST(test_render_bundle_name_drops_the_path)
 {
@@ -126,6 +181,7 @@ Suite *pd_suite_render(void)
 	tcase_add_test(tc, test_inspect_json_reads_back);
 	tcase_add_test(tc, test_summary_json_contract);
 	tcase_add_test(tc, test_render_bundle_name_drops_the_path);
+	tcase_add_test(tc, test_render_agg_labels_the_rule);
 	suite_add_tcase(s, tc);
 	return s;
 }
