@@ -281,6 +281,7 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 		check_comparable(c, c->bases[j], &c->tb_more[j - 1], who.ptr);
 		pd_buf_release(&who);
 	}
+	pd_configdiff_build(&c->config_diff, base, target);
 	pd_views_build(c, opts);
 	pd_phases_set(c, opts->settle_s);
 	*out = c;
@@ -339,5 +340,6 @@ void pd_comparison_free(struct pd_comparison *c)
 	pd_strv_free(&c->matching);
 	free(c->bases);
 	free(c->tb_more);
+	pd_configdiff_free(c->config_diff);
 	free(c);
 }

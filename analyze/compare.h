@@ -5,6 +5,7 @@
 #ifndef PD_COMPARE_H
 #define PD_COMPARE_H
 
+#include "configdiff.h"
 #include "facts.h"
 #include "kpi.h"
 #include "infer.h"
@@ -250,10 +251,11 @@ struct pd_comparison {
 	size_t n_deltas, cap_deltas;
 	struct pd_finding *findings; /* ranked */
 	size_t n_findings, cap_findings;
-	struct pd_strv reasons;          /* why the runs are not comparable */
-	struct pd_strv matching;         /* how nodes were matched, one line each */
-	const char *correction;          /* "bonferroni" */
-	size_t family_m[PD_PHASE_COUNT]; /* top-level deltas per phase: each phase's family */
+	struct pd_configdiff *config_diff; /* the runs' settings that differ; never NULL */
+	struct pd_strv reasons;            /* why the runs are not comparable */
+	struct pd_strv matching;           /* how nodes were matched, one line each */
+	const char *correction;            /* "bonferroni" */
+	size_t family_m[PD_PHASE_COUNT];   /* top-level deltas per phase: each phase's family */
 	double alpha;
 	double threshold_pct;
 	enum pd_verdict verdict;

@@ -45,6 +45,10 @@ static const char css[] =
 	"details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
 	"code{font-size:12.5px;background:#eef1f6;padding:0 4px;border-radius:3px}"
 	".agg{color:#6b7585;font-size:11.5px}td.scope{white-space:nowrap}"
+	"table.config td:first-child,td.setting{white-space:nowrap}"
+	"table.config code{white-space:pre-wrap;overflow-wrap:anywhere}"
+	".configs td{width:50%}.configs pre{font-size:12px;margin:0;white-space:pre-wrap;"
+	"overflow-wrap:anywhere}"
 	"footer{color:#7b8494;font-size:12px;margin-top:36px}";
 
 static void esc(struct pd_buf *b, const char *s)
@@ -136,6 +140,117 @@ static void top_card(struct pd_buf *b, const struct pd_comparison *c)
 		pd_buf_release(&t);
 	}
 	pd_buf_adds(b, "</table></div>\n");
+}
+
+/* "[access] n1ql_shutdown_type", "[clusters] iris: 172.23.100.40", "build", a parameter. */
+static void setting_cell(struct pd_buf *b, const struct pd_configdiff_entry *e)
+{
+	if (e->section) {
+		pd_buf_adds(b, "[");
+		esc(b, e->section);
+		pd_buf_adds(b, "] ");
+	}
+	esc(b, e->key);
+	if (e->item) {
+		pd_buf_adds(b, ": ");
+		esc(b, e->item);
+	}
+}
+
+static void value_cell(struct pd_buf *b, const char *v)
+{
+	pd_buf_adds(b, "<td>");
+	if (v) {
+		pd_buf_adds(b, "<code>");
+		esc(b, v);
+		pd_buf_adds(b, "</code>");
+	} else {
+		pd_buf_adds(b, "<span class=\"agg\">not set</span>");
+	}
+	pd_buf_adds(b, "</td>");
+}
+
+/* Sources one side lacks: not compared, and said so. */
+static void config_missing(struct pd_buf *b, const struct pd_configdiff *d)
+{
+	for (int s = 0; s < PD_CONFIGDIFF_SOURCES; s++) {
+		unsigned bit = 1u << s, base = d->missing_base & bit,
+			 tgt = d->missing_target & bit;
+		if (!base && !tgt)
+			continue;
+		pd_buf_addf(b, "<p class=\"sub\">%s: not compared, the %s has none.</p>\n",
+			    pd_configdiff_source_name((enum pd_configdiff_source)s),
+			    base && tgt ? "baseline nor the target"
+			    : base      ? "baseline"
+					: "target");
+	}
+}
+
+/* One run's .test, .spec and Jenkins parameters as the files say them. */
+static void config_full(struct pd_buf *b, const struct pd_run *run)
+{
+	const struct pd_ini *ini[2] = {&run->test, &run->spec};
+	pd_buf_adds(b, "<td><pre>");
+	for (int k = 0; k < 2; k++) {
+		const char *section = NULL;
+		if (!ini[k]->path)
+			continue;
+		pd_buf_adds(b, "# ");
+		esc(b, pd_render_file_name(ini[k]->path));
+		for (size_t i = 0; i < ini[k]->n; i++) {
+			const struct pd_ini_entry *e = &ini[k]->e[i];
+			if (!section || strcmp(section, e->section)) {
+				pd_buf_adds(b, "\n[");
+				esc(b, e->section);
+				pd_buf_adds(b, "]");
+			}
+			section = e->section;
+			pd_buf_adds(b, "\n");
+			esc(b, e->key);
+			pd_buf_adds(b, " = ");
+			esc(b, e->value);
+		}
+		pd_buf_adds(b, "\n\n");
+	}
+	pd_buf_adds(b, "# Jenkins parameters");
+	for (size_t i = 0; i < run->jenkins.n_params; i++) {
+		pd_buf_adds(b, "\n");
+		esc(b, run->jenkins.params[i].name);
+		pd_buf_adds(b, " = ");
+		esc(b, run->jenkins.params[i].value);
+	}
+	pd_buf_adds(b, "</pre></td>");
+}
+
+/* The settings that differ between the runs, the full configs a click away. */
+static void config_diff(struct pd_buf *b, const struct pd_comparison *c)
+{
+	const struct pd_configdiff *d = c->config_diff;
+	pd_buf_addf(b,
+		    "<h2 id=\"config-diff\">Config differences</h2>\n<p class=\"sub\">%zu "
+		    "setting%s of the test, the spec, the build and the Jenkins parameters "
+		    "differ%s</p>\n",
+		    d->n, d->n == 1 ? "" : "s", d->n ? ":" : ".");
+	if (d->n)
+		pd_buf_adds(b, "<table class=\"config\"><tr><th>source</th><th>setting</th>"
+			       "<th>change</th><th>baseline</th><th>target</th></tr>\n");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct pd_configdiff_entry *e = &d->e[i];
+		pd_buf_addf(b, "<tr><td>%s</td><td class=\"setting\">",
+			    pd_configdiff_source_name(e->source));
+		setting_cell(b, e);
+		pd_buf_addf(b, "</td><td>%s</td>", pd_configdiff_change_name(e->change));
+		value_cell(b, e->base);
+		value_cell(b, e->target);
+		pd_buf_adds(b, "</tr>\n");
+	}
+	pd_buf_adds(b, d->n ? "</table>\n" : "");
+	config_missing(b, d);
+	pd_buf_adds(b, "<details class=\"configs\"><summary>Full configs</summary><table>"
+		       "<tr><th>baseline</th><th>target</th></tr><tr>");
+	config_full(b, c->base);
+	config_full(b, c->target);
+	pd_buf_adds(b, "</tr></table></details>\n");
 }
 
 static void findings(struct pd_buf *b, const struct pd_comparison *c,
@@ -529,6 +644,7 @@ void pd_html_report(struct pd_buf *out, const struct pd_comparison *c,
 	pd_buf_addf(out, "</title><style>%s</style></head><body><main>\n", css);
 	header(out, c, labels);
 	top_card(out, c);
+	config_diff(out, c);
 	findings(out, c, plan, svg);
 	runs(out, c, labels);
 	timeline(out, c);

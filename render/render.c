@@ -4,7 +4,12 @@
 
 const char *pd_render_bundle_name(const struct pd_run *run)
 {
-	const char *dir = run->dir ? run->dir : "";
+	return pd_render_file_name(run->dir);
+}
+
+const char *pd_render_file_name(const char *path)
+{
+	const char *dir = path ? path : "";
 	size_t len = strlen(dir);
 	while (len > 1 && dir[len - 1] == '/') /* "runs/base/" is named "base/" */
 		len--;

@@ -14,6 +14,8 @@ struct pd_labels {
  * ("baseline" for "/home/u/runs/baseline", "x.tar.gz"; a trailing '/' is kept). Borrowed
  * from run->dir. Reports go into tickets: no local path is ever printed in them. */
 const char *pd_render_bundle_name(const struct pd_run *run);
+/* The last component of path, the same way (a config file's name without its folder). */
+const char *pd_render_file_name(const char *path);
 
 /* A run's label: the flag, else Jenkins' full display name, else the bundle's name. */
 const char *pd_render_label(const struct pd_run *run, const char *flag);

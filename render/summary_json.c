@@ -173,6 +173,39 @@ static void finding_obj(struct pd_jw *w, const struct pd_finding *f)
 	pd_jw_close(w, '}');
 }
 
+static void missing(struct pd_jw *w, const char *k, unsigned bits)
+{
+	pd_jw_open(w, k, '[');
+	for (int s = 0; s < PD_CONFIGDIFF_SOURCES; s++)
+		if (bits & (1u << s))
+			pd_jw_str(w, NULL,
+				  pd_configdiff_source_name((enum pd_configdiff_source)s));
+	pd_jw_close(w, ']');
+}
+
+/* The settings that differ between the runs (analyze/configdiff.h). */
+static void config_diff_obj(struct pd_jw *w, const struct pd_configdiff *d)
+{
+	pd_jw_open(w, "config_diff", '{');
+	pd_jw_open(w, "entries", '[');
+	for (size_t i = 0; i < d->n; i++) {
+		const struct pd_configdiff_entry *e = &d->e[i];
+		pd_jw_open(w, NULL, '{');
+		pd_jw_str(w, "source", pd_configdiff_source_name(e->source));
+		pd_jw_str(w, "change", pd_configdiff_change_name(e->change));
+		pd_jw_str(w, "section", e->section);
+		pd_jw_str(w, "key", e->key);
+		pd_jw_str(w, "item", e->item);
+		pd_jw_str(w, "baseline", e->base);
+		pd_jw_str(w, "target", e->target);
+		pd_jw_close(w, '}');
+	}
+	pd_jw_close(w, ']');
+	missing(w, "missing_baseline", d->missing_base);
+	missing(w, "missing_target", d->missing_target);
+	pd_jw_close(w, '}');
+}
+
 void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 		     const struct pd_labels *labels)
 {
@@ -188,6 +221,7 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	baselines_arr(&w, c, labels);
 	run_obj(&w, "target", c->target, labels->target, c->thr_target);
 	event_obj(&w, &c->tb_target);
+	config_diff_obj(&w, c->config_diff);
 	pd_jw_open(&w, "phases", '[');
 	for (int p = 0; p < PD_PHASE_COUNT; p++) {
 		if (!pd_comparison_has_phase(c, (enum pd_phase)p))

@@ -156,6 +156,45 @@ START_TEST(test_render_agg_labels_the_rule)
 }
 END_TEST
 
+/* The config diff is on the tree and in summary.json: the seed's runs differ in their
+ * .test's [cluster] initial_nodes (6, 7: read off the two files) among four test keys and
+ * one Jenkins parameter, and share their spec and build. */
+START_TEST(test_summary_json_config_diff)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_comparison *c = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
+	struct pd_buf out = PD_BUF_INIT;
+	struct pd_labels labels = {"A", "B"};
+	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), 0);
+	ck_assert_uint_eq(c->config_diff->n, 5);
+	pd_summary_json(&out, c, &labels);
+	cJSON *doc = cJSON_Parse(out.ptr);
+	cJSON *cd = cJSON_GetObjectItem(doc, "config_diff");
+	cJSON *entries = cJSON_GetObjectItem(cd, "entries");
+	ck_assert_int_eq(cJSON_GetArraySize(entries), 5);
+	cJSON *e = cJSON_GetArrayItem(entries, 2);
+	ck_assert_str_eq(cJSON_GetObjectItem(e, "section")->valuestring, "cluster");
+	ck_assert_str_eq(cJSON_GetObjectItem(e, "key")->valuestring, "initial_nodes");
+	ck_assert_str_eq(cJSON_GetObjectItem(e, "baseline")->valuestring, "6");
+	ck_assert_str_eq(cJSON_GetObjectItem(e, "target")->valuestring, "7");
+	e = cJSON_GetArrayItem(entries, 3);
+	ck_assert_str_eq(cJSON_GetObjectItem(e, "change")->valuestring, "added");
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItem(e, "baseline")));
+	ck_assert_str_eq(cJSON_GetObjectItem(e, "target")->valuestring, "hard_failover");
+	ck_assert_str_eq(
+		cJSON_GetObjectItem(cJSON_GetArrayItem(entries, 4), "source")->valuestring,
+		"jenkins");
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(cd, "missing_target")), 0);
+	cJSON_Delete(doc);
+	pd_buf_release(&out);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 /* A bundle is named, never located: the last component of its path. */
 START_TEST(test_render_bundle_name_drops_the_path)
 {
@@ -182,6 +221,7 @@ Suite *pd_suite_render(void)
 	tcase_add_test(tc, test_summary_json_contract);
 	tcase_add_test(tc, test_render_bundle_name_drops_the_path);
 	tcase_add_test(tc, test_render_agg_labels_the_rule);
+	tcase_add_test(tc, test_summary_json_config_diff);
 	suite_add_tcase(s, tc);
 	return s;
 }
