@@ -250,17 +250,31 @@ static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w,
 	job->width = w, job->height = h;
 	pd_buf_adds(b, "set title ");
 	pd_plot_quote(b, c->title ? c->title : "");
-	pd_buf_adds(b, " font ',13' textcolor rgb '#222222'\nset xlabel ");
-	pd_plot_quote(b, c->xlabel ? c->xlabel : "seconds from phase start");
-	pd_buf_adds(b, "\nset ylabel ");
+	/* the title, then the phase labels above the frame (bands()) */
+	pd_buf_addf(b, " font ',%d' textcolor rgb '#222222' offset 0, -0.2\nset tmargin 3.4\n",
+		    c->compact ? 12 : 13);
+	if (c->xlabel) {
+		pd_buf_adds(b, "set xlabel ");
+		pd_plot_quote(b, c->xlabel);
+		pd_buf_addch(b, '\n');
+	}
+	pd_buf_adds(b, "set ylabel ");
 	pd_plot_quote(b, c->ylabel ? c->ylabel : "");
-	pd_buf_adds(b, "\nset border 3 linecolor rgb '#9aa3ad'\n"
+	pd_buf_adds(b, " offset 1, 0\nset border 3 linecolor rgb '#9aa3ad'\n"
 		       "set tics nomirror out scale 0.5 textcolor rgb '#444444'\n"
 		       "set grid xtics ytics linetype 1 linecolor rgb '#dde1e6' linewidth 0.8\n"
-		       "set key outside bottom center horizontal Left reverse noautotitle "
-		       "samplen 2 spacing 1.1 width 2 textcolor rgb '#333333'\n"
-		       "set autoscale xfix\nset autoscale yfix\n"
-		       "set offsets 0, 0, graph 0.15, graph 0.04\n");
+		       "set autoscale xfix\nset autoscale yfix\n");
+	if (c->compact)
+		pd_buf_adds(b, "unset key\n");
+	else /* below the tick labels, a line apart from them */
+		pd_buf_adds(b,
+			    "set key outside bottom center horizontal Left reverse noautotitle "
+			    "samplen 2 spacing 1.3 width 2 height 0.6 "
+			    "textcolor rgb '#333333'\n");
+	/* room above the data; a chart of values >= 0 starts at its 0 tick */
+	pd_buf_addf(b, "set offsets 0, 0, graph 0.08, graph %s\n", c->y_zero ? "0" : "0.04");
+	if (c->y_zero)
+		pd_buf_adds(b, "set yrange [0:*]\n");
 	for (size_t i = 0; i < N_STYLES; i++) {
 		pd_buf_addf(b, "set style line %zu linecolor rgb '%s' ", i + 1,
 			    line_styles[i].color);
@@ -269,10 +283,87 @@ static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w,
 	}
 }
 
+/* The x axis over [0, span], every chart of a report on the same one (a removed node's
+ * series that stops early too), with about `want` ticks at a round step, labelled in s,
+ * min or h (a tick of "43200" says nothing). */
+static void x_axis(struct pd_buf *b, double span, int want)
+{
+	static const double steps[] = {5,   10,   15,   30,   60,    120,   300,   600,
+				       900, 1800, 3600, 7200, 10800, 21600, 43200, 86400};
+	size_t k = 0, n = sizeof(steps) / sizeof(*steps);
+	if (!(span > 0))
+		return;
+	while (k + 1 < n && span / steps[k] > want)
+		k++;
+	double step = steps[k];
+	pd_buf_adds(b, "set xrange [0:");
+	num(b, span);
+	pd_buf_adds(b, "]\n");
+	const char *unit = step >= 3600 ? "h" : step >= 60 ? "min" : "s";
+	double per = step >= 3600 ? 3600 : step >= 60 ? 60 : 1;
+	pd_buf_adds(b, "set xtics (");
+	for (double t = 0; t <= span + step / 1000; t += step) {
+		pd_buf_addf(b, "%s'%g%s%s' ", t > 0 ? ", " : "", t / per, t > 0 ? " " : "",
+			    t > 0 ? unit : "");
+		num(b, t);
+	}
+	pd_buf_adds(b, ")\n");
+}
+
+/* A round step for about `want` ticks over range: 1, 2, 2.5 or 5 times a power of 10. */
+static double nice_step(double range, int want)
+{
+	double raw = range / want, p = pow(10, floor(log10(raw)));
+	static const double mult[] = {1, 2, 2.5, 5, 10};
+	for (size_t i = 0; i < sizeof(mult) / sizeof(*mult); i++)
+		if (mult[i] * p >= raw)
+			return mult[i] * p;
+	return 10 * p;
+}
+
+/* The y ticks: gnuplot's own choice ignores the font, and a chart 90 pixels high got
+ * ten labels of 11 px, one on another; at most one per 30 pixels of the frame. */
+static void ytics(struct pd_buf *b, const struct pd_plot_chart *c)
+{
+	double lo = c->y_zero ? 0 : INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < c->n_lines; i++)
+		for (size_t j = 0; j < c->lines[i].n; j++)
+			if (isfinite(c->lines[i].v[j]) && isfinite(c->lines[i].t[j]))
+				lo = fmin(lo, c->lines[i].v[j]),
+				hi = fmax(hi, c->lines[i].v[j]);
+	if (!(hi > lo) || !isfinite(hi - lo))
+		return;
+	int frame = (c->height > 0 ? c->height : DEFAULT_HEIGHT) - (c->compact ? 75 : 110);
+	int want = frame / 30 < 2 ? 2 : frame / 30;
+	pd_buf_adds(b, "set ytics ");
+	num(b, nice_step(hi - lo, want));
+	pd_buf_addch(b, '\n');
+}
+
+/* The right end of the x axis: the last band's end, else the last time of any line. */
+static double span_of(const struct pd_plot_chart *c)
+{
+	double hi = 0;
+	for (size_t i = 0; i < c->n_bands; i++)
+		if (isfinite(c->bands[i].end))
+			hi = fmax(hi, c->bands[i].end);
+	for (size_t i = 0; i < c->n_lines; i++)
+		for (size_t j = c->lines[i].n; j-- > 0;)
+			if (isfinite(c->lines[i].t[j])) {
+				hi = fmax(hi, c->lines[i].t[j]);
+				break;
+			}
+	return hi;
+}
+
+/* The phases shaded, their names above the frame, where no data runs under them: the
+ * first at its start, the last flush with its end, so that a narrow middle band's name
+ * runs into neither. */
 static void bands(struct pd_buf *b, const struct pd_plot_chart *c)
 {
 	for (size_t i = 0; i < c->n_bands; i++) {
 		const struct pd_plot_band *bd = &c->bands[i];
+		int last = i + 1 == c->n_bands && i > 0;
 		if (!isfinite(bd->start) || !isfinite(bd->end) || bd->end <= bd->start)
 			continue;
 		pd_buf_adds(b, "set object rectangle from first ");
@@ -286,13 +377,11 @@ static void bands(struct pd_buf *b, const struct pd_plot_chart *c)
 		pd_buf_adds(b, "set label ");
 		pd_plot_quote(b, bd->label);
 		pd_buf_adds(b, " at first ");
-		num(b, bd->start);
-		/* from the band's start, clear of an event line on the boundary; every other
-		 * one a row lower, so a narrow band's label does not run into the next one */
+		num(b, last ? bd->end : bd->start);
 		pd_buf_addf(b,
-			    ", graph %s left offset character 0.5, 0 "
+			    ", graph 1 %s offset character %s, 0.55 "
 			    "textcolor rgb '#5f6b78' front\n",
-			    i % 2 ? "0.87" : "0.95");
+			    last ? "right" : "left", last ? "-0.3" : "0.3");
 	}
 }
 
@@ -300,19 +389,13 @@ static void event(struct pd_buf *b, const struct pd_plot_chart *c)
 {
 	if (!isfinite(c->event_s))
 		return;
+	/* the dashed line; the legend names it (event_key), not a label over the data */
 	pd_buf_adds(b, "set arrow from first ");
 	num(b, c->event_s);
 	pd_buf_adds(b, ", graph 0 to first ");
 	num(b, c->event_s);
-	pd_buf_adds(b,
-		    ", graph 1 nohead linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 front\n"
-		    "set label ");
-	pd_plot_quote(b, c->event_label ? c->event_label : "event");
-	pd_buf_adds(b, " at first ");
-	num(b, c->event_s);
-	/* above the frame, where no line or phase label can cover it */
-	pd_buf_adds(b,
-		    ", graph 1 center offset 0, character 0.6 textcolor rgb '#3b3b3b' front\n");
+	pd_buf_adds(
+		b, ", graph 1 nohead linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 front\n");
 }
 
 /* Where a line's points sit in the job's data: records from byte skip. */
@@ -359,6 +442,13 @@ static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct e
 			sep, fd, e[i].skip, e[i].records, st + 1);
 		pd_plot_quote(b, l->label ? l->label : "");
 		sep = ", \\\n    ";
+	}
+	if (isfinite(c->event_s) && !c->compact) { /* the event's dashed line, in the legend */
+		pd_buf_addf(b,
+			    "%s NaN with lines linecolor rgb '#3b3b3b' linewidth 1.2 "
+			    "dashtype 2 title ",
+			    sep);
+		pd_plot_quote(b, c->event_label ? c->event_label : "event");
 	}
 	pd_buf_addch(b, '\n');
 }
@@ -407,6 +497,7 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, 
 
 	mark(job, chart->file);
 	frame(job, chart, w, h);
+	x_axis(&job->script, span_of(chart), chart->compact ? 4 : 6);
 	set_output(&job->script, dir, chart->file);
 	bands(&job->script, chart);
 	event(&job->script, chart);
@@ -414,6 +505,7 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, 
 		e[i] = add_points(&job->data, &chart->lines[i], max, dt, dv);
 		drawn += e[i].records > 0;
 	}
+	ytics(&job->script, chart);
 	if (drawn)
 		plot(&job->script, chart, e, job->part ? FD_SEQ_DATA : FD_DATA);
 	else
@@ -422,6 +514,73 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, 
 	free(e);
 	free(dt);
 	free(dv);
+}
+
+/* --- trimming its output ---------------------------------------------------------- */
+
+/* Whether the output so far ends with an open "<g ...>" tag: its start, else -1. */
+static long open_group(const struct pd_buf *b)
+{
+	if (!b->len || b->ptr[b->len - 1] != '>')
+		return -1;
+	const char *lt = memrchr(b->ptr, '<', b->len);
+	return lt && !strncmp(lt, "<g ", 3) && !memchr(lt, '/', (size_t)(b->ptr + b->len - lt))
+		       ? (long)(lt - b->ptr)
+		       : -1;
+}
+
+/* Removes every occurrence of s from b. */
+static void cut_all(struct pd_buf *b, const char *s)
+{
+	size_t n = strlen(s), k = 0;
+	for (size_t i = 0; i < b->len;) {
+		if (!strncmp(b->ptr + i, s, n)) {
+			i += n;
+			continue;
+		}
+		b->ptr[k++] = b->ptr[i++];
+	}
+	b->ptr[k] = '\0';
+	b->len = k;
+}
+
+/* Copies svg without the whitespace between tags and without empty groups. */
+static void trim_tags(struct pd_buf *out, const char *s)
+{
+	while (*s) {
+		const char *w = s + strspn(s, " \t\r\n");
+		if (w > s && *w == '<' && out->len && out->ptr[out->len - 1] == '>') {
+			s = w; /* between two tags: never a <text>'s content */
+			continue;
+		}
+		long g;
+		if (!strncmp(s, "</g>", 4) && (g = open_group(out)) >= 0) {
+			pd_buf_truncate(out, (size_t)g); /* "<g ...></g>": nothing drawn */
+			s += 4;
+			continue;
+		}
+		pd_buf_addch(out, *s++);
+	}
+}
+
+void pd_plot_svg_trim(struct pd_buf *svg)
+{
+	struct pd_buf out = PD_BUF_INIT;
+	trim_tags(&out, svg->ptr);
+	char *d = strstr(out.ptr, "<defs>"), *e = d ? strstr(d, "</defs>") : NULL;
+	if (e) {
+		e += strlen("</defs>");
+		int used = strstr(e, "xlink:href") || strstr(e, "url(#");
+		for (char *p = out.ptr; !used && p < d; p++)
+			used = !strncmp(p, "xlink:href", 10) || !strncmp(p, "url(#", 5);
+		if (!used)
+			memmove(d, e, strlen(e) + 1), out.len -= (size_t)(e - d);
+	}
+	/* SVG's own defaults: dropped where nothing in the drawing sets another */
+	if (!strstr(out.ptr, "\"round\"") && !strstr(out.ptr, "'round'"))
+		cut_all(&out, " stroke-linecap=\"butt\" stroke-linejoin=\"miter\"");
+	pd_buf_release(svg);
+	*svg = out;
 }
 
 /* --- running gnuplot -------------------------------------------------------------- */

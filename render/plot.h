@@ -35,8 +35,11 @@ struct pd_plot_chart {
 	size_t n_bands;
 	double event_s;          /* a vertical marker; NaN for none */
 	int width, height;       /* pixels; 0 for the defaults 720 x 300 */
-	const char *event_label; /* text at the marker, from input: escaped; NULL for "event" */
-	const char *xlabel;      /* NULL for "seconds from phase start" */
+	const char *event_label; /* the marker's legend entry, from input: escaped; NULL for
+				    "event" (a compact chart has no legend) */
+	const char *xlabel;      /* NULL: none, the x ticks say "s" */
+	int compact;             /* a small chart: no legend (the page gives it once) */
+	int y_zero;              /* the values are >= 0: the y axis starts at 0 */
 };
 
 /* Largest-triangle-three-buckets decimation of (t, v)[0..n) to at most max points,
@@ -125,6 +128,13 @@ int pd_plot_follow(struct pd_plot_job *job, struct pd_err *err);
  * the first error of a script: the charts after it are not drawn), or when it stopped before
  * the end of its script (a sequel never given is such an end). */
 int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err);
+
+/* Makes an SVG that gnuplot wrote smaller, for inlining, and draws it the same: the
+ * whitespace between tags goes (never inside a <text>), then every group that holds
+ * nothing (gnuplot opens one per setting of colour or width), then the <defs> of point
+ * symbols and text boxes when nothing outside them refers to one. A quarter to a half of
+ * a chart of few points. */
+void pd_plot_svg_trim(struct pd_buf *svg);
 
 /* Kills a running job and waits for it; releases what the job holds. */
 void pd_plot_discard(struct pd_plot_job *job);

@@ -1,5 +1,6 @@
 #include "check_suites.h"
 
+#include "core/file.h"
 #include "render/plot.h"
 
 #include <dirent.h>
@@ -204,21 +205,65 @@ START_TEST(test_plot_script_small_chart)
 	char *s = small_script("out/charts");
 	has(s, "set terminal svg size 720,300 fixed noenhanced");
 	has(s, "\nset title 'cpu'");
-	has(s, "\nset ylabel '%'\n");
+	has(s, "\nset ylabel '%' offset 1, 0\n");
+	/* one axis for every chart, [0, the last point or band end], ticks at round steps */
+	has(s, "\nset xrange [0:10]\nset xtics ('0' 0, '5 s' 5, '10 s' 10)\n");
+	/* 1 .. 2.5 over about 6 ticks (190 px of frame, one per 30): 0.25 */
+	has(s, "\nset ytics 0.25\n");
+	/* the legend below the tick labels, no 0 forced under values that are not all >= 0 */
+	has(s, "\nset key outside bottom center ");
+	ck_assert_ptr_null(strstr(s, "set yrange"));
 	has(s, "\nset output './out/charts/c001.svg'\n");
 	/* the band with a NaN end is left out */
 	has(s, "\nset object rectangle from first 0, graph 0 to first 5, graph 1 behind ");
 	ck_assert_ptr_null(strstr(strstr(s, "set object") + 1, "set object"));
-	has(s, "\nset label 'pre' at first 0, graph 0.95 left ");
+	/* phase names above the frame, never over the data */
+	has(s, "\nset label 'pre' at first 0, graph 1 left offset character 0.3, 0.55 ");
 	has(s, "\nset arrow from first 5, graph 0 to first 5, graph 1 nohead ");
-	has(s, "\nset label 'failover' at first 5, graph 1 center ");
 	/* the points are read as binary from gnuplot's fd 3: 3 records of 16 bytes */
+	/* the event's dashed line is named in the legend, not over the data */
 	has(s, "\nplot '/dev/fd/3' binary skip=0 record=3 format='%float64%float64' "
-	       "using 1:2 with lines linestyle 1 title 'base ''a'''\nunset output\n");
+	       "using 1:2 with lines linestyle 1 title 'base ''a''', \\\n    "
+	       " NaN with lines linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 title "
+	       "'failover'\nunset output\n");
 	char *again = small_script("out/charts");
 	ck_assert_str_eq(s, again); /* same chart, same bytes */
 	free(again);
 	free(s);
+}
+END_TEST
+
+/* A compact chart of values >= 0: no legend (nor the event in it), the y axis from 0, the
+ * last phase's name flush with its end. */
+START_TEST(test_plot_script_compact_from_zero)
+{
+	double t[] = {0, 600, 1200}, v[] = {71, 72, 70};
+	struct pd_plot_line line = {"removed", t, v, 3, 2};
+	struct pd_plot_band bands[] = {{"pre", 0, 300}, {"post", 300, 1200}};
+	struct pd_plot_chart c = {.file = "n1.svg",
+				  .lines = &line,
+				  .n_lines = 1,
+				  .bands = bands,
+				  .n_bands = 2,
+				  .event_s = 300,
+				  .width = 364,
+				  .height = 180,
+				  .compact = 1,
+				  .y_zero = 1};
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	pd_plot_script(&job, &c, "");
+	const char *s = job.script.ptr;
+	has(s, "set terminal svg size 364,180 ");
+	has(s, "\nunset key\n");
+	has(s, "\nset yrange [0:*]\n");
+	has(s, "\nset offsets 0, 0, graph 0.08, graph 0\n");
+	/* 0 .. 72 over 3 ticks (105 px of frame, one per 30): a step of 25 */
+	has(s, "\nset ytics 25\n");
+	/* 1200 s over about 4 ticks: every 5 min */
+	has(s, "\nset xtics ('0' 0, '5 min' 300, '10 min' 600, '15 min' 900, '20 min' 1200)\n");
+	has(s, "\nset label 'post' at first 1200, graph 1 right ");
+	ck_assert_ptr_null(strstr(s, "NaN with lines"));
+	pd_plot_discard(&job);
 }
 END_TEST
 
@@ -288,6 +333,14 @@ static int svg_count_text(xmlNodePtr n, const char *want)
 	return count;
 }
 
+static int count_str(const char *s, const char *want)
+{
+	int n = 0;
+	for (const char *p = s; (p = strstr(p, want)); p++)
+		n++;
+	return n;
+}
+
 static xmlDocPtr read_svg(const char *path)
 {
 	return xmlReadFile(path, NULL,
@@ -344,8 +397,27 @@ START_TEST(test_plot_run_hostile_strings_stay_text)
 	ck_assert_msg(x != NULL, "%s is not well-formed XML", svg);
 	/* title, y label, phase label, event label and the two legend entries */
 	ck_assert_int_eq(svg_count_text(xmlDocGetRootElement(x), want), 6);
-	ck_assert_int_eq(svg_count_text(xmlDocGetRootElement(x), " 20"), 1); /* a tic */
+	ck_assert_int_eq(svg_count_text(xmlDocGetRootElement(x), "20 s"), 1); /* a tic */
 	xmlFreeDoc(x);
+	/* trimmed, the same SVG is well-formed and holds the same texts and lines */
+	struct pd_buf whole = PD_BUF_INIT;
+	ck_assert_int_eq(pd_file_read(&whole, svg, 1 << 20, &err), 0);
+	size_t before = whole.len;
+	/* the point symbols of <defs> go (nothing uses them), every line drawn stays */
+	char *defs = strstr(whole.ptr, "</defs>");
+	ck_assert_ptr_nonnull(defs);
+	int paths = count_str(defs, "<path"), texts = count_str(whole.ptr, "<text");
+	pd_plot_svg_trim(&whole);
+	ck_assert_uint_lt(whole.len, before * 3 / 4);
+	ck_assert_int_eq(count_str(whole.ptr, "<path"), paths);
+	ck_assert_int_eq(count_str(whole.ptr, "<text"), texts);
+	ck_assert_ptr_null(strstr(whole.ptr, "<defs>"));
+	x = xmlReadMemory(whole.ptr, (int)whole.len, "trimmed.svg", NULL, XML_PARSE_NONET);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_int_eq(svg_count_text(xmlDocGetRootElement(x), want), 6);
+	ck_assert_int_eq(svg_count_text(xmlDocGetRootElement(x), "20 s"), 1);
+	xmlFreeDoc(x);
+	pd_buf_release(&whole);
 	snprintf(svg, sizeof(svg), "%s/c2.svg", dir);
 	x = read_svg(svg);
 	ck_assert_ptr_nonnull(x);
@@ -717,6 +789,7 @@ Suite *pd_suite_plot(void)
 	Suite *s = suite_create("plot");
 	TCase *tc = tcase_create("plot");
 	tcase_add_test(tc, test_plot_quote_doubles_quotes_and_leaves_the_rest_literal);
+	tcase_add_test(tc, test_plot_script_compact_from_zero);
 	tcase_add_test(tc, test_plot_quote_keeps_the_svg_well_formed);
 	tcase_add_test(tc, test_plot_decimate_short_input_is_unchanged);
 	tcase_add_test(tc, test_plot_decimate_picks_largest_triangles);
