@@ -247,7 +247,7 @@ static int whole(unsigned long long *out, const struct flag *f, const char *val,
 
 static int set_count(struct opts *o, const struct flag *f, const char *val)
 {
-	unsigned long long v;
+	unsigned long long v = 0; /* GCC -O3 warns maybe-uninitialized without it */
 	int rc = whole(&v, f, val, 1, f->hi ? f->hi : SIZE_MAX);
 	if (rc == 0)
 		*FIELD(o, f, size_t) = (size_t)v;
@@ -256,7 +256,7 @@ static int set_count(struct opts *o, const struct flag *f, const char *val)
 
 static int set_depth(struct opts *o, const struct flag *f, const char *val)
 {
-	unsigned long long v;
+	unsigned long long v = 0; /* GCC -O3 warns maybe-uninitialized without it */
 	int rc = whole(&v, f, val, f->lo, f->hi);
 	if (rc == 0)
 		*FIELD(o, f, unsigned) = (unsigned)v;
@@ -265,7 +265,7 @@ static int set_depth(struct opts *o, const struct flag *f, const char *val)
 
 static int set_long(struct opts *o, const struct flag *f, const char *val)
 {
-	unsigned long long v;
+	unsigned long long v = 0; /* GCC -O3 warns maybe-uninitialized without it */
 	int rc = whole(&v, f, val, f->lo, f->hi);
 	if (rc == 0)
 		*FIELD(o, f, long) = (long)v;
@@ -389,7 +389,7 @@ static int set_jenkins_api(struct opts *o, const struct flag *f, const char *val
 
 static int set_unsigned(struct opts *o, const struct flag *f, const char *val)
 {
-	unsigned long long v;
+	unsigned long long v = 0; /* GCC -O3 warns maybe-uninitialized without it */
 	int rc = whole(&v, f, val, f->lo, f->hi);
 	if (rc == 0)
 		*FIELD(o, f, unsigned) = (unsigned)v;

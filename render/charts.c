@@ -46,19 +46,30 @@ static double byte_scale(const struct pd_view *v, const char **ylabel)
 	return gib ? (double)(1 << 30) : (double)(1 << 20);
 }
 
-/* Decimates one series of a view, divided by scale, into the chart's data at slot k. */
-static void add_line(struct pd_chart *ch, size_t k, const double *v, size_t n, double step,
-		     size_t max, const char *label, int style, double scale)
+/* The times of the common grid, i * step for i < n: one array for every line of the plan
+ * (every view has the same grid), made once. */
+static const double *grid_times(struct pd_chart_plan *plan, size_t n, double step)
 {
-	double *t = pd_xmalloc((n + 1) * sizeof(double));
-	double *y = pd_xmalloc((n + 1) * sizeof(double));
-	for (size_t i = 0; i < n; i++)
-		t[i] = (double)i * step, y[i] = v[i] / scale;
-	v = y;
+	if (plan->n_t < n || plan->step_t != step) {
+		free(plan->t);
+		plan->t = pd_xmalloc((n + 1) * sizeof(double));
+		for (size_t i = 0; i < n; i++)
+			plan->t[i] = (double)i * step;
+		plan->n_t = n, plan->step_t = step;
+	}
+	return plan->t;
+}
+
+/* Decimates one series of a view into the chart's data at slot k, then divides what is
+ * kept by scale (a positive factor changes no choice of the decimation). */
+static void add_line(struct pd_chart_plan *plan, struct pd_chart *ch, size_t k, const double *v,
+		     size_t n, double step, size_t max, const char *label, int style,
+		     double scale)
+{
 	double *out = ch->data + k * 2 * max;
-	size_t m = pd_plot_decimate(out, out + max, t, v, n, max);
-	free(t);
-	free(y);
+	size_t m = pd_plot_decimate(out, out + max, grid_times(plan, n, step), v, n, max);
+	for (size_t i = 0; scale != 1 && i < m; i++)
+		out[max + i] /= scale;
 	ch->lines[k] = (struct pd_plot_line){label, out, out + max, m, style};
 }
 
@@ -71,25 +82,42 @@ static long removed_view(const struct pd_comparison *c, const struct pd_view *v)
 	return -1;
 }
 
+/* Whether every drawn value is >= 0: the y axis then starts at 0, so that a line at 71
+ * is not read as zero for sitting on the axis. */
+static int nonnegative(const struct pd_chart *ch, size_t n_lines)
+{
+	for (size_t k = 0; k < n_lines; k++)
+		for (size_t i = 0; i < ch->lines[k].n; i++)
+			if (ch->lines[k].v[i] < 0) /* NaN compares false */
+				return 0;
+	return 1;
+}
+
 static void finish(struct pd_chart *ch, const struct pd_chart_plan *plan,
 		   const struct pd_comparison *c, const char *ylabel, size_t n_lines)
 {
+	int small = ch->kind == PD_CHART_NODE || ch->kind == PD_CHART_METRIC;
 	/* pointers into the chart are set once the array stops moving: see wire() */
 	ch->plot.ylabel = ylabel;
 	ch->plot.n_lines = n_lines;
 	ch->plot.n_bands = plan->n_bands;
 	ch->plot.event_s = c->has_event ? c->tb_target.event_s : NAN;
+	ch->plot.width = small ? PD_CHART_SMALL_W : PD_CHART_W;
+	ch->plot.height = small ? PD_CHART_SMALL_H : PD_CHART_H;
+	ch->plot.compact = small; /* the page gives their legend and axis once */
+	ch->plot.y_zero = ch->kind != PD_CHART_DELTA && nonnegative(ch, n_lines);
 	/* a shifted baseline is drawn on the target's clock */
 	ch->plot.xlabel = c->base_shift_s != 0 ? "seconds from the target's phase start" : NULL;
 }
 
-/* Both runs of view vi, and the removed node apart when it has the metric. */
+/* Both runs of view vi, and, on a finding's chart, the removed node apart when it has
+ * the metric. */
 static void view_chart(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t vi,
 		       enum pd_chart_kind kind, long finding, size_t max)
 {
 	const struct pd_view *v = &c->views[vi];
 	int removed = v->scope.kind == PD_AT_REMOVED;
-	long r = removed ? -1 : removed_view(c, v);
+	long r = removed || kind != PD_CHART_FINDING ? -1 : removed_view(c, v);
 	struct pd_chart *ch = new_chart(plan, kind, finding, vi);
 	size_t k = 0;
 	ch->data = pd_xmalloc(3 * 2 * max * sizeof(double));
@@ -98,16 +126,80 @@ static void view_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 	else
 		snprintf(ch->file, sizeof(ch->file), "m%03zu.svg", vi);
 	chart_title(ch, v, "");
+	snprintf(ch->alt, sizeof(ch->alt), "%s", ch->title);
 	const char *ylabel = pd_unit_name(v->unit);
 	double scale = byte_scale(v, &ylabel);
 	if (!removed)
-		add_line(ch, k++, v->base, v->n, v->step_s, max, "baseline", 0, scale);
-	add_line(ch, k++, v->target, v->n, v->step_s, max,
+		add_line(plan, ch, k++, v->base, v->n, v->step_s, max, "baseline", 0, scale);
+	add_line(plan, ch, k++, v->target, v->n, v->step_s, max,
 		 removed ? "removed node (target)" : "target", 1, scale);
 	if (r >= 0)
-		add_line(ch, k++, c->views[r].target, c->views[r].n, c->views[r].step_s, max,
-			 "removed node (target)", 2, scale);
+		add_line(plan, ch, k++, c->views[r].target, c->views[r].n, c->views[r].step_s,
+			 max, "removed node (target)", 2, scale);
 	finish(ch, plan, c, ylabel, k);
+}
+
+/* The target node a view draws alone: a node, a role of one member, the removed node;
+ * NULL for a view over several nodes or none. */
+static const char *view_host(const struct pd_view *v)
+{
+	switch (v->scope.kind) {
+	case PD_AT_NODE:
+	case PD_AT_REMOVED:
+		return v->scope.host;
+	case PD_AT_ROLE:
+		return v->members == 1 ? v->nodes : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* One node's series: the target node against its baseline twin by role, the removed
+ * node alone (it has no twin); the node's address and role in the title. */
+static void node_chart(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t vi,
+		       size_t max)
+{
+	const struct pd_view *v = &c->views[vi];
+	const char *host = view_host(v), *m = strchr(v->metric, '/');
+	const struct pd_node *node = pd_run_node(c->target, host);
+	const char *role = node ? node->role : "?";
+	int removed = v->scope.kind == PD_AT_REMOVED;
+	struct pd_chart *ch = new_chart(plan, PD_CHART_NODE, -1, vi);
+	size_t k = 0;
+	ch->host = host;
+	ch->data = pd_xmalloc(2 * 2 * max * sizeof(double));
+	snprintf(ch->file, sizeof(ch->file), "n%03zu.svg", vi);
+	snprintf(ch->title, sizeof(ch->title), "%s  %s (%s%s)", m ? m + 1 : v->metric, host,
+		 role, removed ? ", removed" : "");
+	snprintf(ch->alt, sizeof(ch->alt), "%s on %s (%s%s)", v->metric, host, role,
+		 removed ? ", the removed node: target only" : "");
+	const char *ylabel = pd_unit_name(v->unit);
+	double scale = byte_scale(v, &ylabel);
+	if (!removed)
+		add_line(plan, ch, k++, v->base, v->n, v->step_s, max, "baseline", 0, scale);
+	add_line(plan, ch, k++, v->target, v->n, v->step_s, max,
+		 removed ? "removed node (target)" : "target", removed ? 2 : 1, scale);
+	finish(ch, plan, c, ylabel, k);
+}
+
+/* The charts of one metric, views [lo, hi): its cluster view, else one per target node
+ * in the spec's order (the removed node is the spec's last n1ql node). */
+static void metric_charts(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t lo,
+			  size_t hi, size_t max)
+{
+	for (size_t vi = lo; vi < hi; vi++)
+		if (c->views[vi].scope.kind == PD_AT_CLUSTER) {
+			view_chart(plan, c, vi, PD_CHART_METRIC, -1, max);
+			return;
+		}
+	for (size_t i = 0; i < c->target->n_nodes; i++)
+		for (size_t vi = lo; vi < hi; vi++) {
+			const char *host = view_host(&c->views[vi]);
+			if (host && !strcmp(host, c->target->nodes[i].host)) {
+				node_chart(plan, c, vi, max);
+				break;
+			}
+		}
 }
 
 /* The target's difference from the baseline over time, in %, over a 30 s moving mean
@@ -129,27 +221,12 @@ static void delta_chart(struct pd_chart_plan *plan, const struct pd_comparison *
 	}
 	ch->data = pd_xmalloc(2 * max * sizeof(double));
 	snprintf(ch->file, sizeof(ch->file), "f%02ld-delta.svg", finding + 1);
-	chart_title(ch, v, ": target vs baseline, 30 s mean");
-	add_line(ch, 0, d, v->n, v->step_s, max, "difference", 3, 1);
+	snprintf(ch->title, sizeof(ch->title), "target against baseline, %% (30 s mean)");
+	snprintf(ch->alt, sizeof(ch->alt), "%s (%s): target against baseline, %% (30 s mean)",
+		 v->metric, v->scope.name);
+	add_line(plan, ch, 0, d, v->n, v->step_s, max, "difference", 3, 1);
 	free(d);
 	finish(ch, plan, c, "%", 1);
-}
-
-/* The view to chart for a metric: cluster or survivors, else its first role, else the
- * removed node. */
-static int metric_view(const struct pd_comparison *c, size_t vi)
-{
-	const struct pd_view *v = &c->views[vi];
-	long first = -1;
-	for (size_t i = 0; i < c->n_views; i++) {
-		if (strcmp(c->views[i].metric, v->metric))
-			continue;
-		if (pd_scope_ref_rank(&c->views[i].scope) == 0)
-			return i == vi;
-		if (first < 0 && c->views[i].scope.kind != PD_AT_NODE)
-			first = (long)i;
-	}
-	return first == (long)vi;
 }
 
 static void wire(struct pd_chart_plan *plan)
@@ -164,7 +241,7 @@ static void wire(struct pd_chart_plan *plan)
 }
 
 void pd_chart_plan_metrics(struct pd_chart_plan *plan, const struct pd_comparison *c,
-			   size_t max_points)
+			   size_t small_points)
 {
 	static const enum pd_phase banded[] = {PD_PHASE_PRE, PD_PHASE_TRANSIENT, PD_PHASE_POST};
 	memset(plan, 0, sizeof(*plan));
@@ -173,9 +250,12 @@ void pd_chart_plan_metrics(struct pd_chart_plan *plan, const struct pd_compariso
 		plan->bands[plan->n_bands++] =
 			(struct pd_plot_band){pd_phase_name(w->phase), w->start_s, w->end_s};
 	}
-	for (size_t vi = 0; vi < c->n_views; vi++)
-		if (metric_view(c, vi))
-			view_chart(plan, c, vi, PD_CHART_METRIC, -1, max_points);
+	for (size_t lo = 0, hi; lo < c->n_views; lo = hi) {
+		for (hi = lo + 1;
+		     hi < c->n_views && !strcmp(c->views[hi].metric, c->views[lo].metric); hi++)
+			;
+		metric_charts(plan, c, lo, hi, small_points);
+	}
 	wire(plan);
 }
 
@@ -208,13 +288,12 @@ void pd_chart_plan_free(struct pd_chart_plan *plan)
 	for (size_t i = 0; i < plan->n; i++)
 		free(plan->charts[i].data);
 	free(plan->charts);
+	free(plan->t);
 	memset(plan, 0, sizeof(*plan));
 }
 
-const struct pd_chart *pd_chart_for_view(const struct pd_chart_plan *plan, size_t vi)
+size_t pd_chart_collector(const struct pd_comparison *c, const struct pd_chart *ch)
 {
-	for (size_t i = 0; i < plan->n; i++)
-		if (plan->charts[i].kind == PD_CHART_METRIC && plan->charts[i].view == vi)
-			return &plan->charts[i];
-	return NULL;
+	const char *m = c->views[ch->view].metric, *slash = strchr(m, '/');
+	return slash ? (size_t)(slash - m) : strlen(m);
 }

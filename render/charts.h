@@ -5,7 +5,17 @@
 #include "plot.h"
 #include "../analyze/compare.h"
 
-enum pd_chart_kind { PD_CHART_FINDING, PD_CHART_DELTA, PD_CHART_METRIC };
+/* A finding's charts, and the per-series charts of the Metrics section: one per node of
+ * a per-node series (PD_CHART_NODE), one per cluster-scope series (PD_CHART_METRIC). */
+enum pd_chart_kind { PD_CHART_FINDING, PD_CHART_DELTA, PD_CHART_METRIC, PD_CHART_NODE };
+
+/* The sizes charts are drawn at, in pixels, which are the sizes the page shows them at
+ * (a scaled chart shrinks its 11 px tick labels): two finding charts side by side in a
+ * card's 1090 px, three per-series charts in the page's 1124 px column. */
+#define PD_CHART_W       536
+#define PD_CHART_H       270
+#define PD_CHART_SMALL_W 364
+#define PD_CHART_SMALL_H 180
 
 struct pd_chart {
 	enum pd_chart_kind kind;
@@ -13,6 +23,8 @@ struct pd_chart {
 	size_t view;   /* the view it draws */
 	char file[32]; /* "f01.svg", "f01-delta.svg", "m012.svg" */
 	char title[400];
+	char alt[400];    /* what it shows, in words, for the page: metric, node, aggregation */
+	const char *host; /* PD_CHART_NODE: the node it draws (borrowed); NULL otherwise */
 	struct pd_plot_chart plot;
 	struct pd_plot_line lines[3];
 	double *data; /* owned: the decimated arrays of every line */
@@ -23,15 +35,21 @@ struct pd_chart_plan {
 	size_t n, cap;
 	struct pd_plot_band bands[3];
 	size_t n_bands;
+	double *t; /* the grid's times, shared by the lines while they are decimated */
+	size_t n_t;
+	double step_t;
 };
 
 /* Plans the charts of c in two steps, so that the first can be drawn while the
  * statistics are computed: pd_chart_plan_metrics needs only the views and phases, and
- * plans one chart per metric at its broadest scope; pd_chart_plan_findings then adds one
- * (and a delta-over-time chart) per finding that has a view, and returns the index of
- * its first chart. Arrays are decimated to max_points; adding moves the charts. */
+ * plans every series as cbmonitor draws it: a per-node metric once per target node (its
+ * baseline twin beside it; the removed node alone, target only), a cluster-scope one
+ * once, in view order (by collector, then metric), each decimated to small_points;
+ * pd_chart_plan_findings then adds one (and a delta-over-time chart) per finding that has
+ * a view, decimated to max_points, and returns the index of its first chart. Adding
+ * moves the charts. */
 void pd_chart_plan_metrics(struct pd_chart_plan *plan, const struct pd_comparison *c,
-			   size_t max_points);
+			   size_t small_points);
 size_t pd_chart_plan_findings(struct pd_chart_plan *plan, const struct pd_comparison *c,
 			      size_t max_points);
 void pd_chart_plan_free(struct pd_chart_plan *plan);
@@ -41,7 +59,7 @@ void pd_chart_plan_free(struct pd_chart_plan *plan);
  * their charts: they are drawn once). */
 long pd_chart_finding_owner(const struct pd_comparison *c, size_t f);
 
-/* The chart of plan drawing view vi as a metric chart, or NULL. */
-const struct pd_chart *pd_chart_for_view(const struct pd_chart_plan *plan, size_t vi);
+/* The collector of a chart's metric ("atop" of "atop/memcached_cpu"), its length. */
+size_t pd_chart_collector(const struct pd_comparison *c, const struct pd_chart *ch);
 
 #endif

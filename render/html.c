@@ -26,8 +26,11 @@ static const char css[] =
 	".kind{display:inline-block;font-size:12px;font-weight:600;padding:1px 8px;"
 	"border-radius:10px;background:#eef1f6;color:#2c3e50;margin-right:6px}"
 	".charts{display:flex;flex-wrap:wrap;gap:8px;margin-top:10px}"
-	".charts img{width:560px;max-width:100%;border:1px solid "
-	"#eceff3;border-radius:4px;background:#fff}"
+	".charts img{border:1px solid #eceff3;border-radius:4px;background:#fff}"
+	".charts img.removed{border-color:#d62728}"
+	".metric h3{font-size:13px;margin:14px 0 0;font-weight:600}"
+	".swatch{display:inline-block;width:18px;height:0;vertical-align:middle;margin:0 4px "
+	"0 10px;border-top:2px solid}"
 	"table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}"
 	"th,td{border-bottom:1px solid #e6e9ef;padding:5px "
 	"8px;text-align:left;vertical-align:top}"
@@ -45,7 +48,7 @@ static const char css[] =
 	"details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
 	"code{font-size:12.5px;background:#eef1f6;padding:0 4px;border-radius:3px}"
 	".agg{color:#6b7585;font-size:11.5px}td.scope{white-space:nowrap}"
-	"table.config td:first-child,td.setting{white-space:nowrap}"
+	"table.config td:first-child,td.setting,td.change{white-space:nowrap}"
 	"table.config code{white-space:pre-wrap;overflow-wrap:anywhere}"
 	".configs td{width:50%}.configs pre{font-size:12px;margin:0;white-space:pre-wrap;"
 	"overflow-wrap:anywhere}"
@@ -91,8 +94,11 @@ static void chart_img(struct pd_buf *b, const struct pd_chart_plan *plan,
 		      const char *const *svg, const struct pd_chart *ch)
 {
 	size_t i = (size_t)(ch - plan->charts);
-	pd_buf_adds(b, "<img alt=\"");
-	esc(b, ch->title);
+	pd_buf_addf(b, "<img width=\"%d\" height=\"%d\"%s alt=\"", ch->plot.width,
+		    ch->plot.height,
+		    ch->kind == PD_CHART_NODE && ch->lines[0].style == 2 ? " class=\"removed\""
+									 : "");
+	esc(b, ch->alt);
 	if (svg && svg[i]) {
 		pd_buf_adds(b, "\" src=\"");
 		svg_uri(b, svg[i]);
@@ -239,7 +245,8 @@ static void config_diff(struct pd_buf *b, const struct pd_comparison *c)
 		pd_buf_addf(b, "<tr><td>%s</td><td class=\"setting\">",
 			    pd_configdiff_source_name(e->source));
 		setting_cell(b, e);
-		pd_buf_addf(b, "</td><td>%s</td>", pd_configdiff_change_name(e->change));
+		pd_buf_addf(b, "</td><td class=\"change\">%s</td>",
+			    pd_configdiff_change_name(e->change));
 		value_cell(b, e->base);
 		value_cell(b, e->target);
 		pd_buf_adds(b, "</tr>\n");
@@ -597,37 +604,79 @@ static void deltas(struct pd_buf *b, const struct pd_comparison *c)
 	free(order);
 }
 
+/* The charts' legend, once for all of them. */
+static void legend(struct pd_buf *b)
+{
+	pd_buf_adds(b, "<p class=\"sub\">"
+		       "<span class=\"swatch\" style=\"border-color:#5b7fa8\"></span>baseline"
+		       "<span class=\"swatch\" style=\"border-color:#e8740c\"></span>target"
+		       "<span class=\"swatch\" style=\"border-color:#d62728;border-top-style:"
+		       "dashed\"></span>removed node (target)"
+		       "<span class=\"swatch\" style=\"border-color:#3b3b3b;border-top-style:"
+		       "dashed\"></span>event</p>\n");
+}
+
+/* Opens the section of a collector: "atop (63 charts)". */
+static void collector_open(struct pd_buf *b, const struct pd_comparison *c,
+			   const struct pd_chart_plan *plan, size_t first)
+{
+	const struct pd_chart *ch = &plan->charts[first];
+	const char *m = c->views[ch->view].metric;
+	size_t len = pd_chart_collector(c, ch), n = 0;
+	for (size_t i = first; i < plan->n; i++) {
+		const struct pd_chart *o = &plan->charts[i];
+		if (o->kind != PD_CHART_NODE && o->kind != PD_CHART_METRIC)
+			continue;
+		if (pd_chart_collector(c, o) != len ||
+		    strncmp(c->views[o->view].metric, m, len))
+			break;
+		n++;
+	}
+	struct pd_buf name = PD_BUF_INIT;
+	pd_buf_add(&name, m, len);
+	pd_buf_adds(b, "<details class=\"collector\"><summary>");
+	esc(b, name.ptr);
+	pd_buf_addf(b, " <span class=\"agg\">(%zu chart%s)</span></summary>\n", n,
+		    n == 1 ? "" : "s");
+	pd_buf_release(&name);
+}
+
 static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 			  const struct pd_chart_plan *plan, const char *const *svg)
 {
-	const char *collector = NULL;
-	size_t len = 0;
-	pd_buf_addf(b,
-		    "<h2>Metrics</h2>\n<p class=\"sub\">Each metric at its broadest scope, "
-		    "both runs aligned %s; phases shaded, the event dashed, the removed node "
-		    "apart.</p>\n",
-		    c->base_shift_s != 0 ? "on their events (the time axis is the target's)"
-					 : "at the start of the phase");
+	const char *prev = NULL;
+	pd_buf_addf(
+		b,
+		"<h2 id=\"metrics\">Metrics</h2>\n<p class=\"sub\">Every series as cbmonitor "
+		"draws it, "
+		"grouped by collector: a per-node metric once per node (its address and "
+		"role in the title), the target node against its baseline twin by role; the "
+		"removed node apart, target only; both runs aligned %s, phases shaded, the "
+		"event dashed; seconds from the start of the measured phase.</p>\n",
+		c->base_shift_s != 0 ? "on their events (the time axis is the target's)"
+				     : "at the start of the phase");
+	legend(b);
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct pd_chart *ch = &plan->charts[i];
 		const char *m = c->views[ch->view].metric;
-		const char *slash = strchr(m, '/');
-		size_t l = slash ? (size_t)(slash - m) : strlen(m);
-		if (ch->kind != PD_CHART_METRIC)
+		if (ch->kind != PD_CHART_METRIC && ch->kind != PD_CHART_NODE)
 			continue;
-		if (!collector || l != len || strncmp(collector, m, l)) {
-			pd_buf_adds(b, collector ? "</div></details>\n" : "");
-			collector = m, len = l;
-			pd_buf_adds(b, "<details><summary>");
-			struct pd_buf name = PD_BUF_INIT;
-			pd_buf_add(&name, m, l);
-			esc(b, name.ptr);
-			pd_buf_release(&name);
-			pd_buf_adds(b, "</summary><div class=\"charts\">");
+		if (!prev || strcmp(prev, m)) {
+			size_t len = pd_chart_collector(c, ch);
+			int same = prev && !strncmp(prev, m, len) && prev[len] == '/';
+			pd_buf_adds(b, prev ? "</div></div>\n" : "");
+			if (prev && !same)
+				pd_buf_adds(b, "</details>\n");
+			if (!same)
+				collector_open(b, c, plan, i);
+			pd_buf_adds(b, "<div class=\"metric\"><h3>");
+			esc(b, m);
+			pd_buf_adds(b, "</h3><div class=\"charts\">");
+			prev = m;
 		}
 		chart_img(b, plan, svg, ch);
 	}
-	pd_buf_adds(b, collector ? "</div></details>\n" : "");
+	pd_buf_adds(b, prev ? "</div></div>\n</details>\n" : "");
 }
 
 void pd_html_report(struct pd_buf *out, const struct pd_comparison *c,
