@@ -1,4 +1,5 @@
 #include "compare_impl.h"
+#include "nodeshift.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
 
@@ -291,6 +292,7 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	pd_deltas_compute(c, opts);
+	pd_nodeshift_build(&c->shift, c);
 	pd_findings_build(c, opts);
 	c->verdict = overall(c);
 }
@@ -341,5 +343,6 @@ void pd_comparison_free(struct pd_comparison *c)
 	free(c->bases);
 	free(c->tb_more);
 	pd_configdiff_free(c->config_diff);
+	pd_nodeshift_free(c->shift);
 	free(c);
 }

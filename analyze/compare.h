@@ -224,6 +224,8 @@ struct pd_compare_opts {
 		.threshold_pct = 5.0, .settle_s = 60.0, .alpha = 0.05, .gate = 1               \
 	}
 
+struct pd_nodeshift;
+
 struct pd_comparison {
 	const struct pd_run *base, *target; /* borrowed */
 	const struct pd_run **bases;        /* every baseline, bases[0] == base; borrowed */
@@ -252,10 +254,12 @@ struct pd_comparison {
 	struct pd_finding *findings; /* ranked */
 	size_t n_findings, cap_findings;
 	struct pd_configdiff *config_diff; /* the runs' settings that differ; never NULL */
-	struct pd_strv reasons;            /* why the runs are not comparable */
-	struct pd_strv matching;           /* how nodes were matched, one line each */
-	const char *correction;            /* "bonferroni" */
-	size_t family_m[PD_PHASE_COUNT];   /* top-level deltas per phase: each phase's family */
+	struct pd_nodeshift
+		*shift;          /* the event's story per node (nodeshift.h), once measured */
+	struct pd_strv reasons;  /* why the runs are not comparable */
+	struct pd_strv matching; /* how nodes were matched, one line each */
+	const char *correction;  /* "bonferroni" */
+	size_t family_m[PD_PHASE_COUNT]; /* top-level deltas per phase: each phase's family */
 	double alpha;
 	double threshold_pct;
 	enum pd_verdict verdict;

@@ -2,6 +2,8 @@
 #include "escape.h"
 #include "../analyze/findings_story.h"
 
+#include "../analyze/nodeshift.h"
+
 #include "../core/xalloc.h"
 
 #include <math.h>
@@ -36,7 +38,7 @@ static const char css[] =
 	"8px;text-align:left;vertical-align:top}"
 	"th{background:#eef1f6;font-weight:600}td.n{text-align:right;font-variant-numeric:"
 	"tabular-nums;"
-	"white-space:nowrap}td{overflow-wrap:anywhere}"
+	"white-space:nowrap}td{overflow-wrap:break-word}td code{white-space:nowrap}"
 	".runs td:first-child{width:160px;color:#5b6475}"
 	".up{color:#c0392b}.down{color:#1e8449}"
 	".timeline{display:flex;height:30px;border-radius:6px;overflow:hidden;margin:8px 0 4px}"
@@ -52,6 +54,8 @@ static const char css[] =
 	"table.config code{white-space:pre-wrap;overflow-wrap:anywhere}"
 	".configs td{width:50%}.configs pre{font-size:12px;margin:0;white-space:pre-wrap;"
 	"overflow-wrap:anywhere}"
+	"tr.total td{background:#f7f8fb}.badge{font-size:11px;padding:1px 7px;"
+	"white-space:nowrap}td:has(.badge){white-space:nowrap}"
 	"footer{color:#7b8494;font-size:12px;margin-top:36px}";
 
 static void esc(struct pd_buf *b, const char *s)
@@ -500,6 +504,101 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 	matching(b, c);
 }
 
+static void num_cell(struct pd_buf *b, double x, enum pd_unit unit)
+{
+	struct pd_buf t = PD_BUF_INIT;
+	if (isnan(x))
+		pd_buf_adds(&t, "-");
+	else
+		pd_unit_add(&t, x, unit);
+	pd_buf_adds(b, "<td class=\"n\">");
+	esc(b, t.ptr);
+	pd_buf_adds(b, "</td>");
+	pd_buf_release(&t);
+}
+
+static void pct_cell(struct pd_buf *b, double pct)
+{
+	if (isnan(pct))
+		pd_buf_adds(b, "<td class=\"n\">-</td>");
+	else
+		pd_buf_addf(b, "<td class=\"n %s\">%+.1f%%</td>", pct > 0 ? "up" : "down", pct);
+}
+
+/* Who the row is: a node and its role, or the nodes it adds up or averages. */
+static void shift_who(struct pd_buf *b, const struct pd_comparison *c,
+		      const struct pd_nodeshift_metric *m, const struct pd_nodeshift_row *r)
+{
+	const struct pd_node *n = r->host ? pd_run_node(c->target, r->host) : NULL;
+	pd_buf_adds(b, "<td class=\"scope\">");
+	if (r->host) {
+		pd_buf_adds(b, "<code>");
+		esc(b, r->host);
+		pd_buf_adds(b, "</code> ");
+		esc(b, n ? n->role : "?");
+		pd_buf_adds(b, r->kind == PD_NODESHIFT_REMOVED ? " <b>removed</b>" : "");
+	} else {
+		pd_buf_addf(b, "<b>%s</b> <span class=\"agg\">%s of %zu nodes</span>",
+			    r->kind == PD_NODESHIFT_ALL ? "all target nodes" : "survivors",
+			    pd_agg_name(m->agg), r->members);
+	}
+	pd_buf_adds(b, "</td>");
+}
+
+static void shift_row(struct pd_buf *b, const struct pd_comparison *c,
+		      const struct pd_nodeshift_metric *m, const struct pd_nodeshift_row *r)
+{
+	pd_buf_adds(b, r->kind >= PD_NODESHIFT_SURVIVORS ? "<tr class=\"total\">" : "<tr>");
+	shift_who(b, c, m, r);
+	num_cell(b, r->pre, m->unit);
+	num_cell(b, r->post, m->unit);
+	pct_cell(b, r->change_pct);
+	num_cell(b, r->base_post, m->unit);
+	pct_cell(b, r->base_pct);
+	if (r->delta >= 0) {
+		const char *v = pd_verdict_name(c->deltas[r->delta].verdict);
+		pd_buf_addf(b, "<td><span class=\"verdict v-%s badge\">%s</span></td></tr>\n",
+			    v, v);
+	} else {
+		pd_buf_adds(b, "<td>-</td></tr>\n");
+	}
+}
+
+static int has_finding(const struct pd_comparison *c, const char *metric)
+{
+	for (size_t i = 0; i < c->n_findings; i++)
+		if (c->findings[i].metric && !strcmp(c->findings[i].metric, metric))
+			return 1;
+	return 0;
+}
+
+/* The event within the target: per node before against after, beside the baseline. */
+static void event_story(struct pd_buf *b, const struct pd_comparison *c)
+{
+	if (!c->shift || !c->shift->n)
+		return;
+	pd_buf_adds(
+		b, "<h2 id=\"event-story\">The event within the target</h2>\n<p class=\"sub\">"
+		   "Each metric the removed node carries, per target node: its median before "
+		   "the event (pre) against after it (post), so that load moving from the "
+		   "removed node onto the others shows, beside the comparison with the "
+		   "baseline after the event (its twin by role; the tested verdict where there "
+		   "is one). The totals add up (or average) the survivors, then every target "
+		   "node, the removed one included.</p>\n");
+	for (size_t i = 0; i < c->shift->n; i++) {
+		const struct pd_nodeshift_metric *m = &c->shift->m[i];
+		pd_buf_addf(b, "<details class=\"story\"%s><summary>",
+			    has_finding(c, m->metric) ? " open" : "");
+		esc(b, m->metric);
+		pd_buf_adds(b, "</summary><table><tr><th>node</th><th>target pre</th>"
+			       "<th>target post</th><th>post vs pre</th><th>baseline post</th>"
+			       "<th>target vs baseline, post</th><th>verdict</th></tr>\n");
+		for (size_t k = 0; k < m->n_rows; k++)
+			shift_row(b, c, m, &m->rows[k]);
+		pd_buf_adds(b, "</table></details>\n");
+	}
+}
+
 static int verdict_rank(enum pd_verdict v)
 {
 	/* regressions and improvements first, then inconclusive, same, not comparable */
@@ -559,10 +658,11 @@ static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const str
 		pd_buf_addf(
 			b, "</td><td class=\"n %s\">%+.1f%%</td><td class=\"n\">%+.1f .. %+.1f",
 			d->delta_pct > 0 ? "up" : "down", d->delta_pct, d->ci_lo, d->ci_hi);
-	pd_buf_addf(b,
-		    "</td><td class=\"n\">%.2g</td><td><span class=\"verdict v-%s\" "
-		    "style=\"font-size:11px;padding:1px 7px\">%s</span></td></tr>\n",
-		    d->p_adj, pd_verdict_name(d->verdict), pd_verdict_name(d->verdict));
+	pd_buf_addf(
+		b,
+		"</td><td class=\"n\">%.2g</td><td><span class=\"verdict v-%s badge\">%s</span>"
+		"</td></tr>\n",
+		d->p_adj, pd_verdict_name(d->verdict), pd_verdict_name(d->verdict));
 }
 
 static void delta_table_head(struct pd_buf *b)
@@ -697,6 +797,7 @@ void pd_html_report(struct pd_buf *out, const struct pd_comparison *c,
 	findings(out, c, plan, svg);
 	runs(out, c, labels);
 	timeline(out, c);
+	event_story(out, c);
 	deltas(out, c);
 	metric_charts(out, c, plan, svg);
 	pd_buf_addf(out,
