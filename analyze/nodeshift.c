@@ -148,7 +148,7 @@ static void metric_story(struct pd_nodeshift_metric *m, const struct pd_comparis
 	double *all = pd_xmalloc((s->n + 1) * sizeof(double));
 	all_nodes(all, c, s, rv);
 	struct pd_nodeshift_row *r = add_row(m, PD_NODESHIFT_ALL, g.survivors, s->members + 1);
-	measure(r, c, s->base, all, s->n, tmp);
+	measure(r, c, NULL, all, s->n, tmp); /* the baseline has no seventh node to add */
 	free(all);
 }
 

@@ -25,8 +25,9 @@ struct pd_nodeshift_row {
 	size_t members;    /* nodes the row aggregates */
 	double pre, post;  /* the target's medians over the pre and post phases; NaN: none */
 	double change_pct; /* post against pre, % of pre; NaN when pre is 0 or NaN */
-	double base_post;  /* the baseline's median over post (the twin's; the survivors'
-			      twins' for ALL); NaN for the removed node, which has no twin */
+	double base_post;  /* the baseline's median over post (the twin's, the survivors'
+			      twins'); NaN for REMOVED, which has no twin, and for ALL, whose
+			      baseline counterpart is the survivors' (SURVIVORS) */
 	double base_pct;   /* post against base_post, % of base_post; NaN likewise */
 	long delta;        /* the tested post delta of view against the baseline (index into
 			      c->deltas), or -1 (ALL, REMOVED, or too few samples) */

@@ -522,7 +522,7 @@ static void pct_cell(struct pd_buf *b, double pct)
 	if (isnan(pct))
 		pd_buf_adds(b, "<td class=\"n\">-</td>");
 	else
-		pd_buf_addf(b, "<td class=\"n %s\">%+.1f%%</td>", pct > 0 ? "up" : "down", pct);
+		pd_buf_addf(b, "<td class=\"n\">%+.1f%%</td>", pct); /* no verdict: no colour */
 }
 
 /* Who the row is: a node and its role, or the nodes it adds up or averages. */

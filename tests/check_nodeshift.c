@@ -77,6 +77,7 @@ START_TEST(test_nodeshift_connections_move_between_nodes)
 	ck_assert_int_eq(sv->kind, PD_NODESHIFT_SURVIVORS);
 	ck_assert_int_eq(all->kind, PD_NODESHIFT_ALL);
 	ck_assert_uint_eq(all->members, 7);
+	ck_assert(isnan(all->base_post) && isnan(all->base_pct) && all->delta < 0);
 	ck_assert_double_gt(sv->change_pct, 20);
 	ck_assert_double_gt(all->change_pct, 2);
 	ck_assert_double_lt(all->change_pct, 6);

@@ -63,8 +63,8 @@ has "$TMP/dom.html" 'class="removed" alt="atop/cbq-engine_rss on 172\.23\.100\.4
 hasnt "$TMP/dom.html" "$(printf '%s' "$BUILD" | sed 's/[][\.*^$]/\\&/g')|$(printf '%s' "$SRC" | sed 's/[][\.*^$]/\\&/g')|$(printf '%s' "$TMP" | sed 's/[][\.*^$]/\\&/g')"
 
 # screenshots at 1400 px, for a person to look at (in the build directory): the top of the
-# report, the first finding's card, the config diff with the full configs opened, and the
-# first collector's per-node charts opened (a page cut to that part of the report: no
+# report, the first finding's card, the config diff with the full configs opened, the
+# first collector's per-node charts opened, and the event's story per node (a page cut to that part of the report: no
 # script can open a <details> in a static page)
 cat >"$TMP/cut.py" <<'EOF'
 import re, sys
@@ -74,6 +74,8 @@ if part == "finding":
     i = page.index('<div class="card" id="finding-1">'); j = page.index('<div class="card" id="finding-2">')
 elif part == "config":
     i = page.index('<h2 id="config-diff">'); j = page.index("<h2>Findings</h2>")
+elif part == "story":
+    i = page.index('<h2 id="event-story">'); j = page.index("<h2>Changes</h2>")
 else:
     i = page.index('<h2 id="metrics">'); j = len(page)
 body = page[i:j].replace("<details", "<details open", 1 if part == "nodes" else 2)
@@ -86,7 +88,7 @@ shot() { # shot NAME URL HEIGHT
   cp "$TMP/$1.png" "$BUILD/browser-$1.png" 2>/dev/null
 }
 shot top "$page" 1400
-for part in finding config nodes; do
+for part in finding config nodes story; do
   python3 "$TMP/cut.py" "$TMP/demo/index.html" "$part" "$TMP/demo/$part.html"
   shot "$part" "file://$TMP/demo/$part.html" 1100
 done
