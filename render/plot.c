@@ -235,6 +235,22 @@ static void set_output(struct pd_buf *b, const char *dir, const char *file)
 	pd_buf_release(&path);
 }
 
+/* The legend, and the room above and below the data. */
+static void key_and_range(struct pd_buf *b, const struct pd_plot_chart *c)
+{
+	if (c->compact)
+		pd_buf_adds(b, "unset key\n");
+	else /* below the tick labels, a line apart from them */
+		pd_buf_adds(b,
+			    "set key outside bottom center horizontal Left reverse noautotitle "
+			    "samplen 2 spacing 1.3 width 2 height 0.6 "
+			    "textcolor rgb '#333333'\n");
+	/* room above the data; a chart of values >= 0 starts at its 0 tick */
+	pd_buf_addf(b, "set offsets 0, 0, graph 0.08, graph %s\n", c->y_zero ? "0" : "0.04");
+	if (c->y_zero)
+		pd_buf_adds(b, "set yrange [0:*]\n");
+}
+
 /* The terminal is set once per size: gnuplot's "reset" keeps it, and setting it again
  * for every chart cost an eighth of gnuplot's time. */
 static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w, int h)
@@ -264,17 +280,7 @@ static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w,
 		       "set tics nomirror out scale 0.5 textcolor rgb '#444444'\n"
 		       "set grid xtics ytics linetype 1 linecolor rgb '#dde1e6' linewidth 0.8\n"
 		       "set autoscale xfix\nset autoscale yfix\n");
-	if (c->compact)
-		pd_buf_adds(b, "unset key\n");
-	else /* below the tick labels, a line apart from them */
-		pd_buf_adds(b,
-			    "set key outside bottom center horizontal Left reverse noautotitle "
-			    "samplen 2 spacing 1.3 width 2 height 0.6 "
-			    "textcolor rgb '#333333'\n");
-	/* room above the data; a chart of values >= 0 starts at its 0 tick */
-	pd_buf_addf(b, "set offsets 0, 0, graph 0.08, graph %s\n", c->y_zero ? "0" : "0.04");
-	if (c->y_zero)
-		pd_buf_adds(b, "set yrange [0:*]\n");
+	key_and_range(b, c);
 	for (size_t i = 0; i < N_STYLES; i++) {
 		pd_buf_addf(b, "set style line %zu linecolor rgb '%s' ", i + 1,
 			    line_styles[i].color);
