@@ -18,6 +18,9 @@ enum pd_nodeshift_kind {
 	PD_NODESHIFT_ALL        /* every target node together, the removed one included */
 };
 
+/* "node", "removed", "survivors", "all" */
+const char *pd_nodeshift_kind_name(enum pd_nodeshift_kind k);
+
 struct pd_nodeshift_row {
 	enum pd_nodeshift_kind kind;
 	long view;         /* the view of the row (the survivors' for ALL), or -1 */

@@ -2,6 +2,8 @@
 #include "jsonw.h"
 #include "render.h"
 
+#include "../analyze/nodeshift.h"
+
 #include <math.h>
 
 static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, const char *label,
@@ -206,6 +208,42 @@ static void config_diff_obj(struct pd_jw *w, const struct pd_configdiff *d)
 	pd_jw_close(w, '}');
 }
 
+/* The event's own story within the target (analyze/nodeshift.h). */
+static void story_row(struct pd_jw *w, const struct pd_comparison *c,
+		      const struct pd_nodeshift_row *r)
+{
+	pd_jw_open(w, NULL, '{');
+	pd_jw_str(w, "kind", pd_nodeshift_kind_name(r->kind));
+	pd_jw_str(w, "host", r->host);
+	pd_jw_int(w, "members", (int64_t)r->members);
+	pd_jw_num(w, "pre_median", r->pre);
+	pd_jw_num(w, "post_median", r->post);
+	pd_jw_num(w, "change_pct", r->change_pct);
+	pd_jw_num(w, "baseline_post_median", r->base_post);
+	pd_jw_num(w, "vs_baseline_pct", r->base_pct);
+	pd_jw_str(w, "verdict",
+		  r->delta >= 0 ? pd_verdict_name(c->deltas[r->delta].verdict) : NULL);
+	pd_jw_close(w, '}');
+}
+
+static void story_arr(struct pd_jw *w, const struct pd_comparison *c)
+{
+	pd_jw_open(w, "event_story", '[');
+	for (size_t i = 0; c->shift && i < c->shift->n; i++) {
+		const struct pd_nodeshift_metric *m = &c->shift->m[i];
+		pd_jw_open(w, NULL, '{');
+		pd_jw_str(w, "metric", m->metric);
+		pd_jw_str(w, "unit", pd_unit_name(m->unit));
+		pd_jw_str(w, "aggregation", pd_agg_name(m->agg));
+		pd_jw_open(w, "rows", '[');
+		for (size_t k = 0; k < m->n_rows; k++)
+			story_row(w, c, &m->rows[k]);
+		pd_jw_close(w, ']');
+		pd_jw_close(w, '}');
+	}
+	pd_jw_close(w, ']');
+}
+
 void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 		     const struct pd_labels *labels)
 {
@@ -222,6 +260,7 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	run_obj(&w, "target", c->target, labels->target, c->thr_target);
 	event_obj(&w, &c->tb_target);
 	config_diff_obj(&w, c->config_diff);
+	story_arr(&w, c);
 	pd_jw_open(&w, "phases", '[');
 	for (int p = 0; p < PD_PHASE_COUNT; p++) {
 		if (!pd_comparison_has_phase(c, (enum pd_phase)p))

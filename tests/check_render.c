@@ -187,6 +187,21 @@ START_TEST(test_summary_json_config_diff)
 		cJSON_GetObjectItem(cJSON_GetArrayItem(entries, 4), "source")->valuestring,
 		"jenkins");
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(cd, "missing_target")), 0);
+	/* the event's story is in it as on the tree: net/ESTABLISHED, all nodes last */
+	cJSON *story = NULL, *m;
+	cJSON_ArrayForEach(
+		m, cJSON_GetObjectItem(
+			   doc, "event_story")) if (!strcmp(cJSON_GetObjectItem(m, "metric")
+								    ->valuestring,
+							    "net/ESTABLISHED")) story = m;
+	ck_assert_ptr_nonnull(story);
+	cJSON *rows = cJSON_GetObjectItem(story, "rows");
+	cJSON *all = cJSON_GetArrayItem(rows, cJSON_GetArraySize(rows) - 1);
+	ck_assert_str_eq(cJSON_GetObjectItem(all, "kind")->valuestring, "all");
+	ck_assert_int_eq(cJSON_GetObjectItem(all, "members")->valueint, 7);
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItem(all, "baseline_post_median")));
+	ck_assert_double_gt(cJSON_GetObjectItem(all, "change_pct")->valuedouble, 2);
+	ck_assert_double_lt(cJSON_GetObjectItem(all, "change_pct")->valuedouble, 6);
 	cJSON_Delete(doc);
 	pd_buf_release(&out);
 	pd_comparison_free(c);
