@@ -317,7 +317,9 @@ static void role_views(struct builder *b, struct group tg, unsigned svc, size_t 
 		memcpy(v->node_ratio, b->ratio[svc_index(svc)], sizeof(v->node_ratio));
 		add_removed(b, v, tg, svc);
 	}
-	for (size_t j = 0; k >= 2 && j < k; j++) {
+	/* a role's total holds the removed node: its one survivor needs a view of its own
+	 * (every node has one: the per-node charts draw them) */
+	for (size_t j = 0; (k >= 2 || differ) && j < k; j++) {
 		pd_scope_ref_set(&scope, PD_AT_NODE, 0, b->c->target->nodes[b->idx[j]].host);
 		node_set_view(b, tg, &b->idx[j], 1, &scope, agg)->topology = differ;
 	}
