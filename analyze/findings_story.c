@@ -401,29 +401,32 @@ static const struct point_def {
 	unsigned kinds;
 	const char *metrics[3];
 } points[PD_POINT_COUNT] = {
-	[PD_POINT_1] = {"1", "was the query node failed over the right way?",
-			1u << PD_FIND_HARD_FAILOVER_LIVE | 1u << PD_FIND_EVENT_ERRORS},
-	[PD_POINT_A] = {"2a",
-			"memcached CPU higher for the whole test?",
-			0,
-			{"atop/memcached_cpu",
-			 "metrics_rest_api_processes/memcached_sysproc_cpu_utilization"}},
-	[PD_POINT_B] = {"2b",
-			"more connections after the failover, some left on the removed node?",
-			1u << PD_FIND_LINGERING,
-			{"net/ESTABLISHED", "ns_server/curr_connections"}},
-	[PD_POINT_C] = {"2c",
-			"cbq-engine (query) RSS higher after the failover?",
-			0,
-			{"atop/cbq-engine_rss",
-			 "metrics_rest_api_processes/cbq-engine_sysproc_mem_resident"}},
-	[PD_POINT_D] = {"2d",
-			"cluster CPU higher after the failover?",
-			0,
-			{"ns_server/cpu_utilization_rate", "ns_server_system/cpu_utilization"}},
-	[PD_POINT_3] = {"3", "throughput KPI lower despite more query nodes?",
-			1u << PD_FIND_KPI_CHANGE | 1u << PD_FIND_KPI_SCOPE |
-				1u << PD_FIND_RECOVERY},
+	[PD_POINT_1] = {.label = "1",
+			.question = "was the query node failed over the right way?",
+			.kinds = 1u << PD_FIND_HARD_FAILOVER_LIVE | 1u << PD_FIND_EVENT_ERRORS},
+	[PD_POINT_A] =
+		{.label = "2a",
+		 .question = "memcached CPU higher for the whole test?",
+		 .metrics = {"atop/memcached_cpu",
+			     "metrics_rest_api_processes/memcached_sysproc_cpu_utilization"}},
+	[PD_POINT_B] = {.label = "2b",
+			.question = "more connections after the failover, some left on the "
+				    "removed node?",
+			.kinds = 1u << PD_FIND_LINGERING,
+			.metrics = {"net/ESTABLISHED", "ns_server/curr_connections"}},
+	[PD_POINT_C] =
+		{.label = "2c",
+		 .question = "cbq-engine (query) RSS higher after the failover?",
+		 .metrics = {"atop/cbq-engine_rss",
+			     "metrics_rest_api_processes/cbq-engine_sysproc_mem_resident"}},
+	[PD_POINT_D] = {.label = "2d",
+			.question = "cluster CPU higher after the failover?",
+			.metrics = {"ns_server/cpu_utilization_rate",
+				    "ns_server_system/cpu_utilization"}},
+	[PD_POINT_3] = {.label = "3",
+			.question = "throughput KPI lower despite more query nodes?",
+			.kinds = 1u << PD_FIND_KPI_CHANGE | 1u << PD_FIND_KPI_SCOPE |
+				 1u << PD_FIND_RECOVERY},
 };
 
 static int answers(const struct point_def *d, const struct pd_finding *f)
