@@ -148,6 +148,12 @@ static void metric_story(struct pd_nodeshift_metric *m, const struct pd_comparis
 		.agg = s->agg == PD_AGG_MEAN ? PD_AGG_MEAN : PD_AGG_SUM,
 		.rows = pd_xcalloc(c->target->n_nodes + 3, sizeof(*m->rows))};
 	node_rows(m, c, g, tmp);
+	if (s->total) { /* a role's total already holds the removed node up to its event */
+		struct pd_nodeshift_row *r =
+			add_row(m, PD_NODESHIFT_ALL, g.survivors, s->members);
+		measure(r, c, NULL, s->target, s->n, tmp);
+		return;
+	}
 	if (s->members >= 2) {
 		struct pd_nodeshift_row *r =
 			add_row(m, PD_NODESHIFT_SURVIVORS, g.survivors, s->members);

@@ -100,4 +100,16 @@ finding "$TMP/reps/summary.json" post-event-mismatch net/ESTABLISHED survivors p
 echo "two baselines compared pairwise: $(grep -o '"kind":"metric-shift"' "$TMP/pair/summary.json" | wc -l) metric-shift findings"
 
 for d in fwd rev t100 reps-aa reps; do nonan "$TMP/$d"; done
+# the event's story of a metric only the query nodes carry: the role's total already holds
+# the removed node up to its event, so "all target nodes" is the two n1ql nodes, once each,
+# and there is no survivors row of the surviving one and the removed one together
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = [m for m in d["event_story"] if m["metric"] == "atop/cbq-engine_cpu"][0]
+kinds = [r["kind"] for r in m["rows"]]
+alls = [r for r in m["rows"] if r["kind"] == "all"]
+sys.exit(not ("survivors" not in kinds and len(alls) == 1 and alls[0]["members"] == 2))' "$TMP/fwd/summary.json"
+then ok; else fail "event_story atop/cbq-engine_cpu: the removed node counted twice or a survivors row"; fi
+
 finish
