@@ -41,12 +41,13 @@ static const char css[] =
 	"white-space:nowrap}td{overflow-wrap:break-word}td code{white-space:nowrap}"
 	".runs td:first-child{width:160px;color:#5b6475}"
 	".up{color:#c0392b}.down{color:#1e8449}"
-	".timeline{display:flex;height:30px;border-radius:6px;overflow:hidden;margin:8px 0 4px}"
-	".timeline div{display:flex;align-items:center;justify-content:center;color:#fff;"
-	"font-size:12px;white-space:nowrap;overflow:hidden}"
-	".ph-pre{background:#5d8aa8}.ph-transient{background:#d68910}.ph-post{background:#"
-	"7d3c98}"
-	".ph-whole{background:#5d8aa8}"
+	".timeline{display:block;width:100%;height:30px;border-radius:6px;margin:8px 0 4px}"
+	".timeline text{fill:#fff;font-size:12px}"
+	".ph-pre{fill:#5d8aa8}.ph-transient{fill:#d68910}.ph-post{fill:#7d3c98}"
+	".ph-whole{fill:#5d8aa8}"
+	".sw-base{border-color:#5b7fa8}.sw-target{border-color:#e8740c}"
+	".sw-removed{border-color:#d62728;border-top-style:dashed}"
+	".sw-event{border-color:#3b3b3b;border-top-style:dashed}"
 	"details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
 	"code{font-size:12.5px;background:#eef1f6;padding:0 4px;border-radius:3px}"
 	".agg{color:#6b7585;font-size:11.5px}td.scope{white-space:nowrap}"
@@ -57,6 +58,11 @@ static const char css[] =
 	"tr.total td{background:#f7f8fb}.badge{font-size:11px;padding:1px 7px;"
 	"white-space:nowrap}td:has(.badge){white-space:nowrap}"
 	"footer{color:#7b8494;font-size:12px;margin-top:36px}";
+
+const char *pd_html_css(void)
+{
+	return css;
+}
 
 static void esc(struct pd_buf *b, const char *s)
 {
@@ -468,7 +474,10 @@ static void matching(struct pd_buf *b, const struct pd_comparison *c)
 
 static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 {
-	pd_buf_adds(b, "<h2>Phases</h2>\n<div class=\"timeline\">");
+	double x = 0;
+	/* an inline SVG, no style attribute: Jenkins' CSP blocks those */
+	pd_buf_adds(b, "<h2>Phases</h2>\n<svg class=\"timeline\" role=\"img\" "
+		       "xmlns=\"http://www.w3.org/2000/svg\">");
 	for (int p = 0; p < PD_PHASE_COUNT; p++) {
 		const struct pd_window *w = &c->windows[p];
 		if (!pd_comparison_has_phase(c, w->phase) ||
@@ -476,13 +485,16 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 			continue;
 		double pct =
 			c->length_s > 0 ? 100 * (w->end_s - w->start_s) / c->length_s : 100;
+		/* a nested <svg> clips its label to its own width */
 		pd_buf_addf(b,
-			    "<div class=\"ph-%s\" style=\"width:%.2f%%\">%s %.0f&ndash;%.0f "
-			    "s</div>",
-			    pd_phase_name(w->phase), pct, pd_phase_name(w->phase), w->start_s,
-			    w->end_s);
+			    "<svg x=\"%.2f%%\" width=\"%.2f%%\" height=\"30\"><rect "
+			    "class=\"ph-%s\" width=\"100%%\" height=\"30\"/><text x=\"50%%\" "
+			    "y=\"19\" text-anchor=\"middle\">%s %.0f&#8211;%.0f s</text></svg>",
+			    x, pct, pd_phase_name(w->phase), pd_phase_name(w->phase),
+			    w->start_s, w->end_s);
+		x += pct;
 	}
-	pd_buf_adds(b, "</div>\n<p class=\"sub\">");
+	pd_buf_adds(b, "</svg>\n<p class=\"sub\">");
 	if (c->has_event && c->base_shift_s != 0)
 		pd_buf_addf(b,
 			    "The baseline has its own event: its series are shifted by %+.1f s "
@@ -708,12 +720,10 @@ static void deltas(struct pd_buf *b, const struct pd_comparison *c)
 static void legend(struct pd_buf *b)
 {
 	pd_buf_adds(b, "<p class=\"sub\">"
-		       "<span class=\"swatch\" style=\"border-color:#5b7fa8\"></span>baseline"
-		       "<span class=\"swatch\" style=\"border-color:#e8740c\"></span>target"
-		       "<span class=\"swatch\" style=\"border-color:#d62728;border-top-style:"
-		       "dashed\"></span>removed node (target)"
-		       "<span class=\"swatch\" style=\"border-color:#3b3b3b;border-top-style:"
-		       "dashed\"></span>event</p>\n");
+		       "<span class=\"swatch sw-base\"></span>baseline"
+		       "<span class=\"swatch sw-target\"></span>target"
+		       "<span class=\"swatch sw-removed\"></span>removed node (target)"
+		       "<span class=\"swatch sw-event\"></span>event</p>\n");
 }
 
 /* Opens the section of a collector: "atop (63 charts)". */
@@ -790,7 +800,14 @@ void pd_html_report(struct pd_buf *out, const struct pd_comparison *c,
 	esc(out, labels->target);
 	pd_buf_adds(out, " against ");
 	esc(out, labels->base);
-	pd_buf_addf(out, "</title><style>%s</style></head><body><main>\n", css);
+	/* a directory links its stylesheet (Jenkins' CSP blocks inline style), a single file
+	 * holds it */
+	if (svg)
+		pd_buf_addf(out, "</title><style>%s</style>", css);
+	else
+		pd_buf_adds(out,
+			    "</title><link rel=\"stylesheet\" href=\"" PD_HTML_CSS_FILE "\">");
+	pd_buf_adds(out, "</head><body><main>\n");
 	header(out, c, labels);
 	top_card(out, c);
 	config_diff(out, c);

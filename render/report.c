@@ -185,6 +185,9 @@ static int write_html(struct pd_report *r, struct pd_err *err)
 	if (pd_report_is_file(&r->o)) /* what a later run may replace */
 		pd_buf_adds(&b, PD_OUTDIR_FILE_MARK);
 	rc = pd_outdir_write(&r->out, "index.html", b.ptr, b.len, err);
+	if (rc == 0 && !r->o.single_file)
+		rc = pd_outdir_write(&r->out, PD_HTML_CSS_FILE, pd_html_css(),
+				     strlen(pd_html_css()), err);
 	if (rc == 0 && r->o.single_file) /* everything is in index.html */
 		pd_outdir_remove(&r->out, "charts");
 done:

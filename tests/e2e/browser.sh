@@ -101,6 +101,49 @@ extra=$(sed 's|^\(https\?://[^/]*\).*|\1|' "$TMP/page.urls" | sort -u | grep -vx
   grep -vE '^https?://[^/]*\.(google\.com|googleapis\.com|gstatic\.com)$' || true)
 if [ -z "$extra" ]; then ok; else fail "the page fetched from the network: $extra"; fi
 
+# Jenkins' HTML Publisher serves the report with its default Content-Security-Policy:
+# the directory report must need nothing that policy blocks (inline style, script, data:
+# URIs). Chromium logs each violation on the console; any is a failure.
+: >"$TMP/served.log"
+python3 "$SRC/tests/e2e/csp_server.py" "$TMP/demo" "$TMP/port" "$TMP/served.log" &
+server=$!
+trap 'kill "$server" 2>/dev/null; rm -rf "$TMP"' EXIT
+deadline=$((SECONDS + 30))
+while [ ! -s "$TMP/port" ] && [ $SECONDS -lt $deadline ] && kill -0 "$server" 2>/dev/null; do
+  sleep 0.1
+done
+if [ -s "$TMP/port" ]; then ok; else fail "the CSP server did not start"; fi
+served="http://127.0.0.1:$(cat "$TMP/port" 2>/dev/null)/index.html"
+csp_browse() { # csp_browse LOG ARGS...: the served report, Chromium's console into LOG
+  local log=$1; shift
+  timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --enable-logging=stderr --v=0 \
+    --user-data-dir="$(mktemp -d "$TMP/profile-XXXXXX")" "$@" "$served" 2>"$log"
+}
+csp_browse "$TMP/csp.log" --dump-dom >"$TMP/csp-dom.html"
+has "$TMP/csp-dom.html" '<h2>Findings</h2>'
+if grep -q 'Content Security Policy' "$TMP/csp.log"; then
+  fail "CSP violations: $(grep -o '"[^"]*Content Security Policy[^"]*"' "$TMP/csp.log" | sort | uniq -c | head -3)"
+else ok; fi
+# the page fetched its stylesheet and its charts from the server
+has "$TMP/served.log" '^200 /style\.css$'
+has "$TMP/served.log" '^200 /charts/.*\.svg$'
+# (Chromium asks for /favicon.ico, which a report has not)
+if grep -v ' /favicon\.ico$' "$TMP/served.log" | grep -q '^[45]'; then
+  fail "requests failed: $(grep '^[45]' "$TMP/served.log" | head -3)"
+else ok; fi
+# screenshots under the CSP at the widths readers use, for a person to look at
+for w in 1000 1400 1920; do
+  csp_browse "$TMP/csp-$w.log" --window-size=$w,1200 --hide-scrollbars \
+    --screenshot="$TMP/csp-$w.png" >/dev/null
+  size=$(stat -c %s "$TMP/csp-$w.png" 2>/dev/null || echo 0)
+  if [ "$size" -gt 30000 ]; then ok; else fail "screenshot at $w px is $size bytes"; fi
+  hasnt "$TMP/csp-$w.log" 'Content Security Policy'
+  cp "$TMP/csp-$w.png" "$BUILD/browser-csp-$w.png" 2>/dev/null
+done
+kill "$server"
+
 # the single file holds its charts as data: URIs
 expect_code 0 "$PERFDELTA" demo --single-file -o "$TMP/one.html"
 browse "file://$TMP/one.html" --dump-dom >"$TMP/one-dom.html"
