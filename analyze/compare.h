@@ -133,7 +133,11 @@ struct pd_delta {
 	int drill;    /* judged in its parent's family, not counted in it */
 	int topology; /* the difference is the topology's: no finding */
 	enum pd_verdict verdict;
-	enum pd_outcome outcome; /* FAIL for a regression */
+	enum pd_outcome outcome; /* its JUnit testcase: FAIL for a regression the topology does
+				    not explain, or when a failing finding states it, and the
+				    gate is on */
+	long finding;            /* the first finding (ranked) stating this metric, scope and
+				    phase, or -1 */
 };
 
 /* The numbers a finding's sentence states, by its kind (a shift's are those of the deltas
@@ -281,6 +285,10 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 		     const struct pd_run *target, const struct pd_compare_opts *opts,
 		     struct pd_err *err);
 void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *opts);
+/* The index of the delta of f's metric, scope and phase, or -1 (a finding about no one
+ * delta: connections left on the removed node, a live node failed over ...). */
+long pd_finding_delta(const struct pd_comparison *c, const struct pd_finding *f);
+
 void pd_comparison_free(struct pd_comparison *c);
 
 /* 1 when c has a window for phase p: every phase with an event, else the whole run. */

@@ -177,7 +177,8 @@ static void settle(struct pd_delta *d)
 	d->p_value = r->p;
 	d->p_adj = r->p_adj;
 	d->verdict = pd_verdict_of_infer(r->verdict);
-	d->outcome = PD_OUTCOME_PASS; /* the findings carry the test report */
+	d->outcome = PD_OUTCOME_PASS; /* findings.c decides it once the findings are made */
+	d->finding = -1;
 }
 
 /* A role's total that changed only because the role has another number of active nodes:

@@ -691,6 +691,44 @@ static enum pd_outcome outcome(struct pd_comparison *c, struct pd_finding *f, in
 	return f->regresses && gate ? PD_OUTCOME_FAIL : PD_OUTCOME_PASS;
 }
 
+long pd_finding_delta(const struct pd_comparison *c, const struct pd_finding *f)
+{
+	for (size_t i = 0; f->metric && f->has_phase && i < c->n_deltas; i++) {
+		const struct pd_delta *d = &c->deltas[i];
+		const struct pd_view *v = &c->views[d->view];
+		if (d->phase == f->phase && !strcmp(v->metric, f->metric) &&
+		    pd_scope_ref_eq(&v->scope, &f->scope))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Each delta is one question of the JUnit report, asked in every comparison of runs with
+ * its metric: it fails when it regresses (the topology's change does not) or a failing
+ * finding states it; its finding is the first failing one that states it, else the first. */
+static void delta_outcomes(struct pd_comparison *c, int gate)
+{
+	for (size_t i = 0; i < c->n_deltas; i++) {
+		struct pd_delta *d = &c->deltas[i];
+		d->finding = -1;
+		d->outcome = gate && d->verdict == PD_VERDICT_REGRESSION && !d->topology
+				     ? PD_OUTCOME_FAIL
+				     : PD_OUTCOME_PASS;
+	}
+	for (size_t i = 0; i < c->n_findings; i++) {
+		const struct pd_finding *f = &c->findings[i];
+		long k = pd_finding_delta(c, f);
+		if (k < 0)
+			continue;
+		struct pd_delta *d = &c->deltas[k];
+		if (d->finding < 0 || (f->outcome == PD_OUTCOME_FAIL &&
+				       c->findings[d->finding].outcome != PD_OUTCOME_FAIL))
+			d->finding = (long)i;
+		if (f->outcome == PD_OUTCOME_FAIL)
+			d->outcome = PD_OUTCOME_FAIL;
+	}
+}
+
 void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	reason_findings(c);
@@ -715,4 +753,5 @@ void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *op
 	}
 	if (c->n_findings > 1)
 		qsort(c->findings, c->n_findings, sizeof(*c->findings), cmp_finding);
+	delta_outcomes(c, opts->gate);
 }

@@ -134,6 +134,7 @@ struct opts {
 	int json, quiet, fail_on_regression, single_file, timings;
 	const char *out;
 	const char *label_base, *label_target;
+	const char *report_url;
 	double gnuplot_timeout_s;
 	struct pd_limits lim;
 	struct pd_compare_opts cmp;
@@ -468,6 +469,14 @@ static const struct flag flags[] = {
 	 .cmds = CMD_REPORTS,
 	 .section = SEC_COMPARE,
 	 .help = "the target's name in the outputs"},
+	{.name = "--report-url",
+	 .arg = "URL",
+	 .parse = set_str,
+	 .field = OPT(report_url),
+	 .cmds = CMD_REPORTS,
+	 .section = SEC_COMPARE,
+	 .help = "where the report will be published, for the links of\n"
+		 "junit.xml and the summaries (default: Jenkins' BUILD_URL)"},
 	{.name = "--gnuplot-timeout",
 	 .arg = "S",
 	 .parse = set_seconds,
@@ -882,6 +891,14 @@ static int verdict_exit(const struct opts *o, const struct pd_comparison *c)
 }
 
 /* Compares the last of paths[0..n) (the target) with the others (its baselines). */
+/* Where the report is published: --report-url, else Jenkins' BUILD_URL (the build's page,
+ * which links the HTML Publisher's report), else unknown. */
+static const char *report_url(const struct opts *o)
+{
+	const char *u = o->report_url ? o->report_url : getenv("BUILD_URL");
+	return u && *u ? u : NULL;
+}
+
 static int compare_runs(const struct opts *o, const char *const *paths, size_t n,
 			const char *out)
 {
@@ -908,7 +925,8 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 			target->n_series);
 	struct pd_report_opts ro = {.out = out,
 				    .labels = {pd_render_label(base, o->label_base),
-					       pd_render_label(target, o->label_target)},
+					       pd_render_label(target, o->label_target),
+					       report_url(o)},
 				    .single_file = o->single_file,
 				    .progress = progress,
 				    .gnuplot_timeout_s = o->gnuplot_timeout_s};

@@ -441,7 +441,8 @@ static void row_fn(struct pd_buf *b, const char *label, const struct pd_comparis
 static void runs(struct pd_buf *b, const struct pd_comparison *c, const struct pd_labels *l)
 {
 	const struct pd_run *x = c->base, *y = c->target;
-	pd_buf_adds(b, "<h2>Runs</h2>\n<table class=\"runs\"><tr><th></th><th>baseline</th>"
+	pd_buf_adds(b, "<h2 id=\"runs\">Runs</h2>\n<table "
+		       "class=\"runs\"><tr><th></th><th>baseline</th>"
 		       "<th>target</th></tr>\n");
 	row_str(b, "label", l->base, l->target);
 	row_fn(b, "Jenkins", c, cell_jenkins);
@@ -779,7 +780,9 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 				pd_buf_adds(b, "</details>\n");
 			if (!same)
 				collector_open(b, c, plan, i);
-			pd_buf_adds(b, "<div class=\"metric\"><h3>");
+			pd_buf_adds(b, "<div class=\"metric\" id=\"metric-");
+			esc(b, m);
+			pd_buf_adds(b, "\"><h3>");
 			esc(b, m);
 			pd_buf_adds(b, "</h3><div class=\"charts\">");
 			prev = m;

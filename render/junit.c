@@ -1,7 +1,19 @@
 #include "junit.h"
 #include "escape.h"
+#include "../analyze/findings_story.h"
 
 #include <string.h>
+
+/* One testcase per question the comparison asks: whether the runs compare, the ticket's
+ * points (runs with an event), and every delta (metric, scope, phase), named without a
+ * verdict or a finding's kind, so that the same question keeps its name from build to
+ * build and Jenkins' history shows when it starts failing and when it is fixed. A
+ * finding that states no delta is a question of its own. Each testcase holds one line and
+ * a link to the report; the detail stays there. */
+
+struct tally {
+	size_t tests, failures, errors;
+};
 
 static void attr(struct pd_buf *b, const char *name, const char *value)
 {
@@ -10,51 +22,37 @@ static void attr(struct pd_buf *b, const char *name, const char *value)
 	pd_buf_addch(b, '"');
 }
 
-/* A finding's testcase name: kind, metric and scope (and phase), the same from build to
- * build so that Jenkins' history follows it; a second finding of that name gets " #2". */
-static void case_name(struct pd_buf *out, const struct pd_comparison *c, size_t i)
+/* Where the report shows anchor: the report's URL when known, else index.html beside. */
+static void link(struct pd_buf *b, const struct pd_labels *l, const char *anchor)
 {
-	const struct pd_finding *f = &c->findings[i];
-	size_t same = 0;
-	pd_buf_adds(out, pd_finding_kind_name(f->kind));
-	if (f->metric)
-		pd_buf_addf(out, " %s", f->metric);
-	if (f->scope.name)
-		pd_buf_addf(out, " %s", f->scope.name);
-	if (f->has_phase)
-		pd_buf_addf(out, " %s", pd_phase_name(f->phase));
-	for (size_t j = 0; j < i; j++) {
-		const struct pd_finding *g = &c->findings[j];
-		same += g->kind == f->kind && g->has_phase == f->has_phase &&
-			(!f->has_phase || g->phase == f->phase) &&
-			!strcmp(g->metric ? g->metric : "", f->metric ? f->metric : "") &&
-			!strcmp(g->scope.name ? g->scope.name : "",
-				f->scope.name ? f->scope.name : "");
-	}
-	if (same)
-		pd_buf_addf(out, " #%zu", same + 1);
+	pd_buf_adds(b, "details: ");
+	pd_buf_adds(b, l->report_url ? l->report_url : "index.html");
+	pd_buf_addf(b, "#%s", anchor);
 }
 
-static void finding_case(struct pd_buf *b, const struct pd_comparison *c, size_t i)
+/* A testcase: outcome, its one line (the failure's message too) and the link. */
+static void testcase(struct pd_buf *b, struct tally *t, const char *classname, const char *name,
+		     enum pd_outcome outcome, const char *line, const char *details)
 {
 	static const char *const tags[] = {[PD_OUTCOME_PASS] = "system-out",
 					   [PD_OUTCOME_FAIL] = "failure",
 					   [PD_OUTCOME_ERROR] = "error"};
-	const struct pd_finding *f = &c->findings[i];
-	struct pd_buf name = PD_BUF_INIT;
-	case_name(&name, c, i);
-	pd_buf_adds(b, "    <testcase classname=\"perfdelta.findings\"");
-	attr(b, "name", name.ptr);
-	pd_buf_release(&name);
-	pd_buf_addf(b, "><%s", tags[f->outcome]);
-	if (f->outcome != PD_OUTCOME_PASS) {
-		attr(b, "type",
-		     f->outcome == PD_OUTCOME_FAIL ? "regression" : "not-comparable");
-		attr(b, "message", f->text);
+	t->tests++;
+	t->failures += outcome == PD_OUTCOME_FAIL;
+	t->errors += outcome == PD_OUTCOME_ERROR;
+	pd_buf_adds(b, "    <testcase");
+	attr(b, "classname", classname);
+	attr(b, "name", name);
+	pd_buf_addf(b, "><%s", tags[outcome]);
+	if (outcome != PD_OUTCOME_PASS) {
+		attr(b, "type", outcome == PD_OUTCOME_FAIL ? "regression" : "not-comparable");
+		attr(b, "message", line);
 	}
 	pd_buf_adds(b, ">");
-	pd_esc_xml(b, f->text);
-	pd_buf_addf(b, "</%s></testcase>\n", tags[f->outcome]);
+	pd_esc_xml(b, line);
+	pd_buf_adds(b, "\n");
+	pd_esc_xml(b, details);
+	pd_buf_addf(b, "</%s></testcase>\n", tags[outcome]);
 }
 
 /* One line per delta: the change as the verdict read it (a percentage, else the absolute
@@ -83,45 +81,135 @@ static void delta_line(struct pd_buf *b, const struct pd_comparison *c,
 		pd_buf_addf(b, " (%s)", pd_infer_reason_name(r->reason));
 	if (d->topology)
 		pd_buf_adds(b, " (the topology's)");
-	pd_buf_addch(b, '\n');
 }
 
-/* The findings, one testcase each, and one testcase that lists every delta (each delta a
- * testcase would bury the few problems under hundreds of passes). */
-static void junit_findings(struct pd_buf *b, const struct pd_comparison *c)
+/* "metric scope phase" of a delta or a finding. */
+static void question_name(struct pd_buf *b, const char *metric, const char *scope,
+			  const char *phase)
 {
-	size_t fails = 0, errors = 0;
+	pd_buf_addf(b, "%s %s %s", metric ? metric : "-", scope ? scope : "-",
+		    phase ? phase : "-");
+}
+
+static void delta_case(struct pd_buf *b, struct tally *t, const struct pd_comparison *c,
+		       const struct pd_delta *d, const struct pd_labels *l)
+{
+	const struct pd_view *v = &c->views[d->view];
+	struct pd_buf name = PD_BUF_INIT, cls = PD_BUF_INIT, line = PD_BUF_INIT,
+		      anchor = PD_BUF_INIT, details = PD_BUF_INIT;
+	const char *slash = strchr(v->metric, '/');
+	question_name(&name, v->metric, v->scope.name, pd_phase_name(d->phase));
+	pd_buf_adds(&cls, "perfdelta.");
+	pd_buf_add(&cls, v->metric, slash ? (size_t)(slash - v->metric) : strlen(v->metric));
+	if (d->outcome != PD_OUTCOME_PASS && d->finding >= 0)
+		pd_buf_adds(&line, c->findings[d->finding].text);
+	else
+		delta_line(&line, c, d);
+	if (d->finding >= 0)
+		pd_buf_addf(&anchor, "finding-%ld", d->finding + 1);
+	else
+		pd_buf_addf(&anchor, "metric-%s", v->metric);
+	link(&details, l, anchor.ptr);
+	testcase(b, t, cls.ptr, name.ptr, d->outcome, line.ptr, details.ptr);
+	pd_buf_release(&name);
+	pd_buf_release(&cls);
+	pd_buf_release(&line);
+	pd_buf_release(&anchor);
+	pd_buf_release(&details);
+}
+
+/* The findings no delta states (connections left on the removed node, a live node failed
+ * over ...), by metric, scope and phase; the not-comparable ones are the first question's. */
+static void finding_cases(struct pd_buf *b, struct tally *t, const struct pd_comparison *c,
+			  const struct pd_labels *l)
+{
 	for (size_t i = 0; i < c->n_findings; i++) {
-		fails += c->findings[i].outcome == PD_OUTCOME_FAIL;
-		errors += c->findings[i].outcome == PD_OUTCOME_ERROR;
+		const struct pd_finding *f = &c->findings[i];
+		if (f->kind == PD_FIND_NOT_COMPARABLE || pd_finding_delta(c, f) >= 0)
+			continue;
+		struct pd_buf name = PD_BUF_INIT, anchor = PD_BUF_INIT, details = PD_BUF_INIT;
+		question_name(&name, f->metric, f->scope.name,
+			      f->has_phase ? pd_phase_name(f->phase) : NULL);
+		pd_buf_addf(&anchor, "finding-%zu", i + 1);
+		link(&details, l, anchor.ptr);
+		testcase(b, t, "perfdelta.findings", name.ptr, f->outcome, f->text,
+			 details.ptr);
+		pd_buf_release(&name);
+		pd_buf_release(&anchor);
+		pd_buf_release(&details);
 	}
-	pd_buf_addf(b,
-		    "  <testsuite name=\"perfdelta.findings\" tests=\"%zu\" failures=\"%zu\" "
-		    "errors=\"%zu\">\n",
-		    c->n_findings + 1, fails, errors);
-	for (size_t i = 0; i < c->n_findings; i++)
-		finding_case(b, c, i);
-	struct pd_buf all = PD_BUF_INIT;
-	for (size_t i = 0; i < c->n_deltas; i++)
-		delta_line(&all, c, &c->deltas[i]);
-	pd_buf_adds(b, "    <testcase classname=\"perfdelta.deltas\" name=\"every delta\">"
-		       "<system-out>");
-	pd_esc_xml(b, all.ptr);
-	pd_buf_adds(b, "</system-out></testcase>\n  </testsuite>\n");
-	pd_buf_release(&all);
+}
+
+/* Whether the runs compare: an error naming why not. */
+static void comparable_case(struct pd_buf *b, struct tally *t, const struct pd_comparison *c,
+			    const struct pd_labels *l)
+{
+	size_t i = 0;
+	while (i < c->n_findings && c->findings[i].kind != PD_FIND_NOT_COMPARABLE)
+		i++;
+	struct pd_buf details = PD_BUF_INIT;
+	link(&details, l, i < c->n_findings ? "finding-1" : "runs");
+	testcase(b, t, "perfdelta.comparison", "the runs are comparable",
+		 i < c->n_findings ? PD_OUTCOME_ERROR : PD_OUTCOME_PASS,
+		 i < c->n_findings ? c->findings[i].text : "the same workload and settings",
+		 details.ptr);
+	pd_buf_release(&details);
+}
+
+/* The ticket's points, each failing when a finding answering it fails. */
+static void point_cases(struct pd_buf *b, struct tally *t, const struct pd_comparison *c,
+			const struct pd_labels *l)
+{
+	if (c->tb_target.event == PD_EVENT_NONE && c->tb_base.event == PD_EVENT_NONE)
+		return;
+	for (int p = 0; p < PD_POINT_COUNT; p++) {
+		struct pd_story_answer a;
+		struct pd_buf name = PD_BUF_INIT, line = PD_BUF_INIT, details = PD_BUF_INIT;
+		enum pd_outcome o = PD_OUTCOME_PASS;
+		pd_findings_story_point(&a, c, (enum pd_story_point)p);
+		pd_findings_story_brief(&line, c, &a);
+		for (size_t k = 0; k < a.n; k++)
+			o = c->findings[a.finding[k]].outcome > o
+				    ? c->findings[a.finding[k]].outcome
+				    : o;
+		pd_buf_addf(&name, "%s %s", a.label, a.question);
+		link(&details, l, "points");
+		testcase(b, t, "perfdelta.questions", name.ptr, o, line.ptr, details.ptr);
+		pd_buf_release(&name);
+		pd_buf_release(&line);
+		pd_buf_release(&details);
+	}
 }
 
 void pd_junit_xml(struct pd_buf *out, const struct pd_comparison *c,
 		  const struct pd_labels *labels)
 {
-	pd_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
-	attr(out, "name", "perfdelta");
-	struct pd_buf what = PD_BUF_INIT;
+	struct pd_buf cases = PD_BUF_INIT, what = PD_BUF_INIT;
+	struct tally t = {0};
+	comparable_case(&cases, &t, c, labels);
+	point_cases(&cases, &t, c, labels);
+	for (size_t i = 0; i < c->n_deltas; i++)
+		delta_case(&cases, &t, c, &c->deltas[i], labels);
+	finding_cases(&cases, &t, c, labels);
+	pd_buf_addf(
+		out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"perfdelta\" "
+		"tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n  <testsuite "
+		"name=\"perfdelta\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n"
+		"    <properties><property name=\"comparison\"",
+		t.tests, t.failures, t.errors, t.tests, t.failures, t.errors);
 	pd_buf_addf(&what, "%s against %s: %s", labels->target, labels->base,
 		    pd_verdict_name(c->verdict));
-	attr(out, "description", what.ptr);
+	attr(out, "value", what.ptr);
+	pd_buf_adds(out, "/>");
+	if (labels->report_url) {
+		pd_buf_adds(out, "<property name=\"report\"");
+		attr(out, "value", labels->report_url);
+		pd_buf_adds(out, "/>");
+	}
+	pd_buf_adds(out, "</properties>\n");
+	pd_buf_add(out, cases.ptr, cases.len);
+	pd_buf_adds(out, "  </testsuite>\n</testsuites>\n");
+	pd_buf_release(&cases);
 	pd_buf_release(&what);
-	pd_buf_adds(out, ">\n");
-	junit_findings(out, c);
-	pd_buf_adds(out, "</testsuites>\n");
 }

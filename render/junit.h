@@ -5,8 +5,9 @@
 #include "render.h"
 #include "../core/buf.h"
 
-/* One testcase per finding and one per delta, each failing or erring as its outcome
- * says (decided in analyze/: pd_finding.outcome, pd_delta.outcome). */
+/* One testcase per question the comparison asks (junit.c), each failing or erring as its
+ * outcome says (decided in analyze/: pd_finding.outcome, pd_delta.outcome). Valid against
+ * the xunit plugin's junit-10.xsd (fixtures/junit/). */
 void pd_junit_xml(struct pd_buf *out, const struct pd_comparison *c,
 		  const struct pd_labels *labels);
 

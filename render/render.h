@@ -8,6 +8,8 @@
 /* Labels of the two runs as the user or the inputs name them. */
 struct pd_labels {
 	const char *base, *target;
+	const char *report_url; /* where the report is published (--report-url, else Jenkins'
+				   BUILD_URL), or NULL */
 };
 
 /* The name of run's bundle without where it lay: the last component of its path

@@ -55,7 +55,7 @@ START_TEST(test_summary_json_contract)
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
 	struct pd_buf out = PD_BUF_INIT;
-	struct pd_labels labels = {"A", "B"};
+	struct pd_labels labels = {"A", "B", NULL};
 	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), 0);
 	pd_summary_json(&out, c, &labels);
 	cJSON *doc = cJSON_Parse(out.ptr);
@@ -166,7 +166,7 @@ START_TEST(test_summary_json_config_diff)
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
 	struct pd_buf out = PD_BUF_INIT;
-	struct pd_labels labels = {"A", "B"};
+	struct pd_labels labels = {"A", "B", NULL};
 	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), 0);
 	ck_assert_uint_eq(c->config_diff->n, 5);
 	pd_summary_json(&out, c, &labels);

@@ -1,7 +1,7 @@
 # The verdicts of issue 15 on the seed: the swapped pair gives the findings mirrored; three
 # baselines judge the target against their run-to-run spread; the query errors of the
 # failover are an absolute finding whose count is the series' own integral; --threshold
-# 100 fails nothing; no output holds a NaN; junit.xml has one testcase per finding.
+# 100 fails nothing; no output holds a NaN; junit.xml fails nothing when nothing regresses.
 . "$(dirname "$0")/lib.sh"
 B=$SEED/baseline F=$SEED/failover
 finding() { # finding FILE KIND METRIC SCOPE PHASE DIRECTION: that finding is in FILE
@@ -58,7 +58,7 @@ ok = x and x[0]["delta_pct"] is None and x[0]["verdict"] == "regression" and x[0
 print(x[0]["count"]["delta"] if ok else "none")' "$TMP/fwd/summary.json")
 if python3 -c "import sys; w, g = float('$want'), '$got'; sys.exit(not (g != 'none' and w > 100 and abs(float(g) - w) <= 0.03 * w))"; then ok
 else fail "query_errors: delta count $got, the series integrate to $want"; fi
-hasf "$TMP/fwd/junit.xml" 'name="event-errors n1ql_stats/query_errors cluster transient"><failure type="regression"'
+hasf "$TMP/fwd/junit.xml" 'name="n1ql_stats/query_errors cluster transient"><failure type="regression" message="691 queries failed'
 hasnt "$TMP/fwd/summary.json" '"kind":"metric-shift","metric":"n1ql_stats/query_(errors|requests_[0-9]+ms)"'
 # the topology: before the event the target has two query nodes, the baseline one; the
 # role's total of a per-node overhead (beam.smp CPU, TIME_WAIT sockets) doubles while each
@@ -71,11 +71,9 @@ x = [x for x in d["deltas"] if x["metric"] == "net/TIME_WAIT" and x["scope"] == 
 sys.exit(not (x and x[0]["verdict"] == "regression" and x[0]["topology"]))' "$TMP/fwd/summary.json"
 then ok; else fail "TIME_WAIT role:n1ql pre: not a total marked as explained by the topology"; fi
 
-# JUnit: a testcase per finding and one for the deltas, no rank in the names
-n=$(grep -c '<testcase' "$TMP/fwd/junit.xml")
-k=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]) + 1)' "$TMP/fwd/summary.json")
-if [ "$n" = "$k" ]; then ok; else fail "junit.xml has $n testcases for $k findings + 1"; fi
-hasnt "$TMP/fwd/junit.xml" 'name="[0-9]'
+# JUnit (tests/e2e/junit.sh checks it whole): no rank in the names of the deltas' testcases
+if grep -v 'classname="perfdelta\.questions"' "$TMP/fwd/junit.xml" | grep -q ' name="[0-9]'; then
+  fail "a rank in a testcase's name"; else ok; fi
 # --threshold 100: nothing is past it; the verdict is same, exit 0 and no testcase fails
 expect_code 0 "$PERFDELTA" compare "$B" "$F" -o "$TMP/t100" --threshold 100
 has "$TMP/out" '^verdict: same'

@@ -1,0 +1,66 @@
+# junit.xml for Jenkins: valid against the xunit plugin's junit-10.xsd (fixtures/junit/,
+# with its provenance); one testcase per question, named without a verdict or a finding's
+# kind, so that the same runs judged differently (--threshold 100, --fail-on never) give the
+# same testcase names; a delta's testcase fails when summary.json calls it a regression the
+# topology does not explain; each testcase is short and links to the report.
+. "$(dirname "$0")/lib.sh"
+B=$SEED/baseline F=$SEED/failover
+xsd=$SRC/fixtures/junit/junit-10.xsd
+if ! command -v xmllint >/dev/null; then fail "xmllint is not installed (scripts/deps test installs libxml2-utils)"; finish; exit 1; fi
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/fwd" --quiet
+expect_code 0 "$PERFDELTA" compare "$B" "$F" -o "$TMP/t100" --quiet --threshold 100
+expect_code 0 "$PERFDELTA" compare "$B" "$F" -o "$TMP/never" --quiet --fail-on never
+expect_code 0 "$PERFDELTA" compare "$B" "$SEED/baseline-aa" -o "$TMP/aa" --quiet \
+  --report-url 'https://ci.example/job/x/7/perfdelta/'
+for r in fwd t100 never aa; do
+  if xmllint --noout --schema "$xsd" "$TMP/$r/junit.xml" 2>"$TMP/xsd.err"; then ok
+  else fail "$r/junit.xml does not validate: $(head -3 "$TMP/xsd.err")"; fi
+done
+names() { grep -o '<testcase classname="[^"]*" name="[^"]*"' "$1" | sort; }
+for r in t100 never; do
+  if cmp -s <(names "$TMP/fwd/junit.xml") <(names "$TMP/$r/junit.xml"); then ok
+  else fail "the testcases of $r differ from those of the default run: $(diff <(names "$TMP/fwd/junit.xml") <(names "$TMP/$r/junit.xml") | head -3)"; fi
+  hasnt "$TMP/$r/junit.xml" '<failure'
+done
+# no verdict and no finding kind in any name
+hasnt "$TMP/fwd/junit.xml" ' name="[^"]*(regression|improvement|inconclusive|post-event-mismatch|metric-shift|lingering|kpi-|recovery|event-errors|hard-failover-live)'
+
+# the deltas as summary.json gives them, read by python3: each has its testcase, which
+# fails when it is a regression the topology does not explain
+cat >"$TMP/deltas.py" <<'PY'
+import json, re, sys, html
+summary, junit = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
+cases = {}
+for m in re.finditer(r'<testcase classname="([^"]*)" name="([^"]*)"><(failure|error|system-out)', junit):
+    cases[html.unescape(m.group(2))] = (m.group(1), m.group(3))
+bad = []
+for d in summary["deltas"]:
+    name = "%s %s %s" % (d["metric"], d["scope"], d["phase"])
+    want_class = "perfdelta." + d["metric"].split("/")[0]
+    if name not in cases or cases[name][0] != want_class:
+        bad.append("no testcase " + name)
+    elif d["verdict"] == "regression" and not d["topology"] and cases[name][1] != "failure":
+        bad.append("passes: " + name)
+    elif d["verdict"] != "regression" and cases[name][1] == "failure" and not any(
+            f.get("metric") == d["metric"] and f.get("scope") == d["scope"] and
+            f.get("phase") == d["phase"] for f in summary["findings"]):
+        bad.append("fails with no regression nor finding: " + name)
+print(len(summary["deltas"]), "deltas,", len(bad), "wrong:", "; ".join(bad[:4]))
+sys.exit(1 if bad or len(summary["deltas"]) < 100 else 0)
+PY
+for r in fwd aa; do
+  if python3 "$TMP/deltas.py" "$TMP/$r/summary.json" "$TMP/$r/junit.xml" >"$TMP/deltas.out"; then ok
+  else fail "$r: $(cat "$TMP/deltas.out")"; fi
+done
+# the ticket's points are questions of an event run; the runs' comparability always is
+has "$TMP/fwd/junit.xml" 'classname="perfdelta.questions" name="2a memcached CPU higher for the whole test\?"><failure'
+has "$TMP/fwd/junit.xml" 'classname="perfdelta.comparison" name="the runs are comparable"><system-out>'
+hasnt "$TMP/aa/junit.xml" 'perfdelta.questions'
+# short testcases linking to the report: the anchors exist in index.html
+max=$(awk 'BEGIN { RS = "</testcase>" } { if (length($0) > m) m = length($0) } END { print m + 0 }' "$TMP/fwd/junit.xml")
+if [ "$max" -gt 100 ] && [ "$max" -lt 4000 ]; then ok; else fail "a testcase of $max bytes"; fi
+for a in $(grep -o 'details: index\.html#[^<]*' "$TMP/fwd/junit.xml" | sed 's/.*#//' | sort -u); do
+  hasf "$TMP/fwd/index.html" "id=\"$a\""
+done
+has "$TMP/aa/junit.xml" 'details: https://ci\.example/job/x/7/perfdelta/#metric-'
+finish
