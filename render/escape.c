@@ -344,50 +344,154 @@ void pd_esc_xml(struct pd_buf *b, const char *s)
 	markup(b, s, 1);
 }
 
-/* Appends the character at *p for a lightweight markup: special ones after a backslash,
- * line breaks and tabs as a space, control characters and invalid UTF-8 as U+FFFD.
- * Returns the number of bytes consumed. */
-static size_t markup_char(struct pd_buf *b, const char *p, const char *special)
+/* A letter or digit of a word: ASCII alphanumerics and any non-ASCII byte. */
+static int wordy(int c)
 {
-	unsigned cp;
-	size_t n = pd_esc_utf8(p, &cp);
-	if (!n) {
-		pd_buf_adds(b, REPLACEMENT);
-		return 1;
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (unsigned char)c >= 0x80;
+}
+
+static int blank(int c)
+{
+	return c == 0 || c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* How the ASCII character at s + i is written in this place (the escapers' rules): 0 as
+ * is, 1 after a backslash, 2 as an entity. */
+typedef int (*special_fn)(const char *s, size_t i);
+
+/* Appends s for a lightweight markup: the characters special says are markup after a
+ * backslash (or as an entity), line breaks and tabs as a space, control characters and
+ * invalid UTF-8 as U+FFFD. */
+static void markup_text(struct pd_buf *b, const char *s, special_fn special)
+{
+	for (size_t i = 0; s[i];) {
+		unsigned cp;
+		size_t n = pd_esc_utf8(s + i, &cp);
+		if (!n) {
+			pd_buf_adds(b, REPLACEMENT);
+			i++;
+			continue;
+		}
+		if (cp == '\n' || cp == '\r' || cp == '\t')
+			pd_buf_addch(b, ' ');
+		else if (cp < 0x20 || cp == 0x7f)
+			pd_buf_adds(b, REPLACEMENT);
+		else if (cp < 0x80 && special(s, i) == 2)
+			pd_buf_adds(b, cp == '&' ? "&amp;" : "&#92;");
+		else if (cp < 0x80 && special(s, i))
+			pd_buf_addch(b, '\\'), pd_buf_addch(b, (char)cp);
+		else
+			pd_buf_add(b, s + i, n);
+		i += n;
 	}
-	if (cp == '\n' || cp == '\r' || cp == '\t')
-		pd_buf_addch(b, ' ');
-	else if (cp < 0x20 || cp == 0x7f)
-		pd_buf_adds(b, REPLACEMENT);
-	else if (cp < 0x80 && strchr(special, (int)cp)) /* strchr would truncate cp; not 0 */
-		pd_buf_addch(b, '\\'), pd_buf_addch(b, (char)cp);
-	else
-		pd_buf_add(b, p, n);
-	return n;
+}
+
+/* An emphasis-like marker (Markdown's _, Jira's * _ - + ^ ~ ?) can open where no letter
+ * or digit precedes it and no blank follows, and close where no blank precedes it and no
+ * letter or digit follows: between two letters ("iris-multi-client", "query_requests")
+ * it is text. */
+static int flanking(const char *s, size_t i)
+{
+	int prev = i ? s[i - 1] : 0, next = s[i + 1];
+	return (!wordy(prev) && !blank(next)) || (!blank(prev) && !wordy(next));
+}
+
+/* A line's first characters (the caller writes values inside a line; a value given first
+ * still cannot start a heading, a list or a quote): "# ", "- ", "+ ", ">", "1. ", "1) ". */
+static int line_start(const char *s, size_t i)
+{
+	size_t d = strspn(s, "0123456789"), h = strspn(s, "#");
+	if (i == 0 && (s[0] == '>' || (h && blank(s[h]))))
+		return 1;
+	if (i == 0 && (s[0] == '-' || s[0] == '+' || s[0] == '*') && blank(s[1]))
+		return 1;
+	return d && i == d && (s[i] == '.' || s[i] == ')') && blank(s[i + 1]);
+}
+
+static int md_special(const char *s, size_t i)
+{
+	char c = s[i], next = s[i + 1];
+	if (line_start(s, i))
+		return 1;
+	switch (c) {
+	case '`':
+	case '*':
+	case '|':
+	case '~':
+	case '$': /* GitHub's math */
+		return 1;
+	case '\\':
+		return next && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", next);
+	case '_':
+		return flanking(s, i);
+	case ']': /* a link or a reference: "](", "][", "]:" */
+		return next == '(' || next == '[' || next == ':';
+	case '<': /* a tag, a comment or an autolink */
+		return wordy(next) || next == '/' || next == '!' || next == '?';
+	case '&': /* an entity */
+		return wordy(next) || next == '#';
+	default:
+		return 0;
+	}
 }
 
 void pd_esc_md(struct pd_buf *b, const char *s)
 {
-	/* CommonMark lets a backslash escape any ASCII punctuation; these are the ones that
-	 * can start markup inline, in a GFM table cell or at the start of a line */
-	while (*s)
-		s += markup_char(b, s, "\\`*_{}[]()#+-.!|<>&~");
+	markup_text(b, s, md_special);
+}
+
+/* Jira's emoticons: "(x)", "(on)", "(*r)", ":)", ";)" ... */
+static int emoticon(const char *s, size_t i)
+{
+	static const char *const icons[] = {"y)",  "n)",  "i)",  "/)",  "x)",    "!)",
+					    "+)",  "-)",  "?)",  "on)", "off)",  "*)",
+					    "*r)", "*g)", "*b)", "*y)", "flag)", "flagoff)",
+					    "^)",  "<3)", "</3)"};
+	if (s[i] == '(')
+		for (size_t k = 0; k < sizeof(icons) / sizeof(*icons); k++)
+			if (!strncmp(s + i + 1, icons[k], strlen(icons[k])))
+				return 1;
+	return s[i] == ')' && i && (s[i - 1] == ':' || s[i - 1] == ';');
+}
+
+static int jira_special(const char *s, size_t i)
+{
+	/* Jira keeps a backslash before a non-special character, but "\\\\" is a forced line
+	 * break: an entity is the only literal backslash; it decodes entities too, so "&" is
+	 * "&amp;" ("&amp;" from input reads as itself) */
+	if (s[i] == '\\' || s[i] == '&')
+		return 2;
+	if (line_start(s, i))
+		return 1;
+	switch (s[i]) {
+	case '{': /* macros */
+	case '}':
+	case '[': /* links, mentions */
+	case ']':
+	case '|': /* tables, a link's URL */
+	case '!': /* images */
+		return 1;
+	case '*':
+	case '_':
+	case '-':
+	case '+':
+	case '^':
+	case '~':
+		return flanking(s, i);
+	case '?': /* ??citation?? */
+		return (s[i + 1] == '?' || (i && s[i - 1] == '?')) && flanking(s, i);
+	case '(':
+	case ')':
+	case ':':
+	case ';':
+		return emoticon(s, i);
+	default:
+		return 0;
+	}
 }
 
 void pd_esc_jira(struct pd_buf *b, const char *s)
 {
-	while (*s) {
-		if (*s == '\\') {
-			/* Jira keeps a backslash before a non-special character, but "\\" is a
-			 * forced line break: an entity is the only literal backslash */
-			pd_buf_adds(b, "&#92;"), s++;
-			continue;
-		}
-		if (*s == '&') { /* Jira decodes entities: "&amp;" from input would show "&" */
-			pd_buf_adds(b, "&amp;"), s++;
-			continue;
-		}
-		/* the characters Jira's BackslashEscapeRendererComponent unescapes */
-		s += markup_char(b, s, "-#*_+?^~|%{}[]()!@");
-	}
+	markup_text(b, s, jira_special);
 }

@@ -20,16 +20,18 @@ void pd_esc_text(struct pd_buf *b, const char *s);
  * control characters, U+FFFE, U+FFFF and bytes that are not valid UTF-8 become U+FFFD,
  * so the document stays well-formed whatever the input. */
 void pd_esc_xml(struct pd_buf *b, const char *s);
-/* Markdown inline text: a backslash before each of \ ` * _ { } [ ] ( ) # + - . ! | < > & ~
- * (so input cannot open emphasis, links, HTML, entities or table cells); line breaks and
- * tabs become spaces, so a value cannot start a heading or a table row; other control
+/* Markdown (CommonMark, GFM) inline text, escaping only what would be markup where it
+ * stands, so that the raw text reads as plain text ("172.23.100.40", "n1ql_thr_Q3"):
+ * ` * | ~ $ always; _ where it could open or close emphasis; "](", "][", "]:"; < before a
+ * tag or autolink; & before an entity; \ before punctuation; a first character that would
+ * start a block (# - + > =, "1." "1)"). Line breaks and tabs become spaces; other control
  * characters and invalid UTF-8 become U+FFFD. */
 void pd_esc_md(struct pd_buf *b, const char *s);
-/* Jira wiki inline text: a backslash before each character Jira's renderer escapes
- * (- # * _ + ? ^ ~ | % { } [ ] ( ) ! @), a backslash itself as &#92; (Jira reads "\\" as a
- * line break), line breaks and tabs as spaces; other control characters and invalid UTF-8
- * become U+FFFD. The caller places values inside a line, never at its start ("h1." and
- * "bq." are only markup there). */
+/* Jira wiki inline text, likewise: { } [ ] | ! always; * _ - + ^ ~ ? where they could open
+ * or close an effect (not between two letters: "iris-multi-client" stays); the parentheses
+ * and colons of emoticons ("(x)", ":)"); a backslash as &#92; (Jira reads "\\" as a line
+ * break) and & as &amp; (it decodes entities); a first character that would start a block.
+ * Line breaks and tabs become spaces; control characters and invalid UTF-8 U+FFFD. */
 void pd_esc_jira(struct pd_buf *b, const char *s);
 /* Length (1 to 4) of the valid UTF-8 sequence at s, with its code point in *cp; 0 when the
  * bytes at s are not one (overlong, surrogate, above U+10FFFF, cut short by the NUL). */

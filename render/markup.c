@@ -11,6 +11,8 @@
 /* A lightweight markup: how it writes a heading, bold, a list item and a table. */
 struct markup {
 	const char *h2, *bold, *item;
+	const char *code_open, *code_close;            /* monospace: a finding's kind */
+	const char *link_open, *link_sep, *link_close; /* [text](url), [text|url] */
 	const char *th_open, *th_sep, *th_close, *rule;
 	const char *td_open, *td_sep, *td_close;
 	void (*esc)(struct pd_buf *b, const char *s);
@@ -20,6 +22,11 @@ static const struct markup md = {
 	.h2 = "## ",
 	.bold = "**",
 	.item = "1. ",
+	.code_open = "`",
+	.code_close = "`",
+	.link_open = "[",
+	.link_sep = "](",
+	.link_close = ")",
 	.th_open = "| ",
 	.th_sep = " | ",
 	.th_close = " |\n",
@@ -33,6 +40,11 @@ static const struct markup jira = {
 	.h2 = "h2. ",
 	.bold = "*",
 	.item = "# ",
+	.code_open = "{{",
+	.code_close = "}}",
+	.link_open = "[",
+	.link_sep = "|",
+	.link_close = "]",
 	.th_open = "|| ",
 	.th_sep = " || ",
 	.th_close = " ||\n",
@@ -94,6 +106,29 @@ static void points(struct pd_buf *b, const struct markup *m, const struct pd_com
 	pd_buf_addch(b, '\n');
 }
 
+/* A URL a link can hold as it is: http(s), none of the characters that would end the
+ * link in either markup. */
+static int plain_url(const char *u)
+{
+	return (!strncmp(u, "http://", 7) || !strncmp(u, "https://", 8)) &&
+	       !u[strcspn(u, " \t\r\n<>()[]|\"'`\\{}")];
+}
+
+/* "Report: <link>" when the report's URL is known. */
+static void report_link(struct pd_buf *b, const struct markup *m, const char *url)
+{
+	if (!url)
+		return;
+	if (!plain_url(url)) {
+		pd_buf_adds(b, "Report: ");
+		m->esc(b, url);
+		pd_buf_adds(b, "\n\n");
+		return;
+	}
+	pd_buf_addf(b, "Report: %sthe full report%s%s%s\n\n", m->link_open, m->link_sep, url,
+		    m->link_close);
+}
+
 static void summary(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c,
 		    const struct pd_labels *l)
 {
@@ -107,6 +142,7 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 	pd_buf_addf(b, "; %s; family: %s; %s)\n\n", pd_compare_method, pd_compare_family,
 		    pd_infer_noise_text(c->n_bases >= 2 ? PD_INFER_NOISE_RUNS
 							: PD_INFER_NOISE_WITHIN));
+	report_link(b, m, l->report_url);
 	run_line(b, m, "Baseline", c->base, l->base);
 	for (size_t j = 1; j < c->n_bases; j++) {
 		struct pd_buf what = PD_BUF_INIT;
@@ -126,10 +162,13 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 	pd_buf_addf(b, "%sFindings%s (%zu, most important first):\n\n", m->bold, m->bold,
 		    c->n_findings);
 	for (size_t i = 0, n = listed(c); i < n; i++) {
-		pd_buf_addf(b, "%s[%s] ", m->item, pd_finding_kind_name(c->findings[i].kind));
+		pd_buf_addf(b, "%s%s%s%s ", m->item, m->code_open,
+			    pd_finding_kind_name(c->findings[i].kind), m->code_close);
 		m->esc(b, c->findings[i].text);
 		pd_buf_addch(b, '\n');
 	}
+	if (listed(c) < c->n_findings)
+		pd_buf_addf(b, "\n%zu more in the report.\n", c->n_findings - listed(c));
 	if (!c->n_findings)
 		pd_buf_adds(b, "none\n");
 }

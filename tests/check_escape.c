@@ -117,15 +117,26 @@ END_TEST
 
 START_TEST(test_esc_md_hostile_strings)
 {
-	check(pd_esc_md, SCRIPT, "\\<script\\>alert\\(1\\)\\</script\\>");
+	/* a tag's "<" is escaped (then ">" is text); "(1)" is no link */
+	check(pd_esc_md, SCRIPT, "\\<script>alert(1)\\</script>");
 	/* a value cannot start a heading or a table row on a line of its own */
-	check(pd_esc_md, "x\n# h1\n| a | b |", "x \\# h1 \\| a \\| b \\|");
+	check(pd_esc_md, "x\n# h1\n| a | b |", "x # h1 \\| a \\| b \\|");
+	check(pd_esc_md, "# h1", "\\# h1");
+	check(pd_esc_md, "12. item", "12\\. item");
 	check(pd_esc_md, "*x* _y_ [l](u) {c} ``k`` !i. +-~&amp;",
-	      "\\*x\\* \\_y\\_ \\[l\\]\\(u\\) \\{c\\} \\`\\`k\\`\\` \\!i\\. \\+\\-\\~\\&amp;");
-	check(pd_esc_md, "back\\slash ]]> \"q\"", "back\\\\slash \\]\\]\\> \"q\"");
+	      "\\*x\\* \\_y\\_ [l\\](u) {c} \\`\\`k\\`\\` !i. +-\\~\\&amp;");
+	check(pd_esc_md, "back\\slash \\* ]]> \"q\"", "back\\slash \\\\\\* ]]> \"q\"");
 	check(pd_esc_md, "a\r\nb\tc\x01\xff", "a  b c" FFFD FFFD);
 	/* U+012A and U+015C end in the bytes of '*' and '\': they are letters */
 	check(pd_esc_md, "\xc4\xaa\xc5\x9c caf\xc3\xa9", "\xc4\xaa\xc5\x9c caf\xc3\xa9");
+	/* what is not markup where it stands reads as it is in the raw text */
+	check(pd_esc_md, "172.23.100.40 n1ql_thr_Q3_20M iris-multi-client #12520 (x) p < 1e-15",
+	      "172.23.100.40 n1ql_thr_Q3_20M iris-multi-client #12520 (x) p < 1e-15");
+	check(pd_esc_md, "[access] n1ql_shutdown_type = +9.4% a & b",
+	      "[access] "
+	      "n1ql_shutdown_type = +9.4% a & b");
+	check(pd_esc_md, "$x$ [r]: u [a][b] &lt; <http://x>",
+	      "\\$x\\$ [r\\]: u [a\\][b] \\&lt; \\<http://x>");
 }
 END_TEST
 
@@ -134,8 +145,8 @@ START_TEST(test_esc_jira_hostile_strings)
 	check(pd_esc_jira, "{code}x{code}", "\\{code\\}x\\{code\\}");
 	check(pd_esc_jira, "|a|b|", "\\|a\\|b\\|");
 	check(pd_esc_jira, "*b* _i_ -d- +u+ ^s^ ~s~ ?? !i! #1 [l] (x) % @u",
-	      "\\*b\\* \\_i\\_ \\-d\\- \\+u\\+ \\^s\\^ \\~s\\~ \\?\\? \\!i\\! \\#1 \\[l\\] "
-	      "\\(x\\) \\% \\@u");
+	      "\\*b\\* \\_i\\_ \\-d\\- \\+u\\+ \\^s\\^ \\~s\\~ \\?\\? \\!i\\! #1 \\[l\\] "
+	      "\\(x) % @u");
 	/* "\\" is a forced line break in Jira: a backslash is an entity */
 	check(pd_esc_jira, "a\\b \\\\", "a&#92;b &#92;&#92;");
 	check(pd_esc_jira, "l1\nl2\r\tx", "l1 l2  x");
@@ -143,8 +154,14 @@ START_TEST(test_esc_jira_hostile_strings)
 	 * name reads as itself and "R&D" as R&D */
 	check(pd_esc_jira, "a &amp; b, R&D", "a &amp;amp; b, R&amp;D");
 	/* Jira escapes HTML itself; only the parentheses are markup (emoticons) */
-	check(pd_esc_jira, SCRIPT, "<script>alert\\(1\\)</script>");
+	check(pd_esc_jira, SCRIPT, "<script>alert(1)</script>");
 	check(pd_esc_jira, "\x1b\xff\xc4\xaa", FFFD FFFD "\xc4\xaa");
+	/* between letters a marker is text; a first "#" or "-" would start a list */
+	check(pd_esc_jira, "iris-multi-client n1ql_thr_Q3 172.23.100.40 (kv +0.1%, n1ql)",
+	      "iris-multi-client n1ql_thr_Q3 172.23.100.40 (kv \\+0.1%, n1ql)");
+	check(pd_esc_jira, "# x", "\\# x");
+	check(pd_esc_jira, "- x :) (on) ok", "\\- x :\\) \\(on) ok");
+	check(pd_esc_jira, "[post-event-mismatch]", "\\[post-event-mismatch\\]");
 }
 END_TEST
 

@@ -21,6 +21,11 @@ hasnt report/index.html '<b>&amp;'
 has report/summary.json '"metric":"atop/q'"'"'x\\"; system\(\\"touch pwned1\\"\) `touch pwned2` \\u003cb>&amp;"'
 if xmllint --noout report/junit.xml 2>/dev/null; then ok; else fail "junit.xml is not well-formed (or xmllint missing: scripts/deps test installs libxml2-utils)"; fi
 has report/junit.xml '(&#10;|>)atop/q&apos;x&quot;; system\(&quot;touch pwned1&quot;\) `touch pwned2` &lt;b&gt;&amp;amp; role:kv pre: '
-hasf report/summary.md 'atop/q'"'"'x"; system\("touch pwned1"\) \`touch pwned2\` \<b\>\&amp;'
-hasf report/summary.jira 'atop/q'"'"'x"; system\("touch pwned1"\) `touch pwned2` <b>&amp;amp;' # Jira decodes entities
+hasf report/summary.md 'atop/q'"'"'x"; system("touch pwned1") \`touch pwned2\` \<b>\&amp;'
+hasf report/summary.jira 'atop/q'"'"'x"; system("touch pwned1") `touch pwned2` <b>&amp;amp;' # Jira decodes entities
+# GitHub's Markdown shows the hostile name as its text, with no tag
+if command -v cmark-gfm >/dev/null; then
+  cmark-gfm -e table -e autolink report/summary.md >"$TMP/md.html"
+  hasf "$TMP/md.html" 'atop/q'"'"'x&quot;; system(&quot;touch pwned1&quot;) `touch pwned2` &lt;b&gt;&amp;amp;'
+else fail "cmark-gfm is not installed (scripts/deps test)"; fi
 finish

@@ -148,9 +148,9 @@ has "$TMP/out" '^  1 .*hard failover of 172\.23\.100\.40 while it served'
 has "$TMP/out" "^  3 .*KPI $kb -> $kt \\($kpct%\\)"
 has "$TMP/bf/index.html" 'id="points"'
 has "$TMP/bf/summary.md" '^\*\*The ticket, point by point\*\*'
-has "$TMP/bf/summary.md" '^1\. \[event-errors\]'
-has "$TMP/bf/summary.md" '^1\. \[hard-failover-live-node\]'
-has "$TMP/bf/summary.jira" '^# \[kpi-change\]'
+has "$TMP/bf/summary.md" '^1\. `event-errors`'
+has "$TMP/bf/summary.md" '^1\. `hard-failover-live-node`'
+has "$TMP/bf/summary.jira" '^# \{\{kpi-change\}\}'
 
 # a clean pair: neither new finding
 expect_code 0 "$PERFDELTA" compare "$B" "$SEED/baseline-aa" -o "$TMP/aa" --quiet
