@@ -12,22 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pd_finding_kind_name(enum pd_finding_kind k)
-{
-	static const char *const names[] = {
-		[PD_FIND_NOT_COMPARABLE] = "not-comparable",
-		[PD_FIND_POST_EVENT_MISMATCH] = "post-event-mismatch",
-		[PD_FIND_LINGERING] = "lingering-connections",
-		[PD_FIND_KPI_SCOPE] = "kpi-scope",
-		[PD_FIND_METRIC_SHIFT] = "metric-shift",
-		[PD_FIND_RECOVERY] = "recovery",
-		[PD_FIND_DATA_GAP] = "data-gap",
-		[PD_FIND_EVENT_ERRORS] = "event-errors",
-		[PD_FIND_HARD_FAILOVER_LIVE] = "hard-failover-live-node",
-		[PD_FIND_KPI_CHANGE] = "kpi-change"};
-	return names[k];
-}
-
 /* Ranking: the kind first, then the size of the change against the threshold. */
 static double weight(enum pd_finding_kind k)
 {
@@ -51,6 +35,7 @@ static struct pd_finding *add(struct pd_comparison *c, enum pd_finding_kind kind
 		pd_scope_ref_copy(&f->scope, &v->scope);
 	f->delta_pct = f->value = NAN;
 	f->view = view;
+	f->delta = -1; /* delta_outcomes finds it */
 	f->score = weight(kind) + (isnan(size) ? 0 : fmin(fabs(size), 99));
 	return f;
 }
@@ -691,7 +676,8 @@ static enum pd_outcome outcome(struct pd_comparison *c, struct pd_finding *f, in
 	return f->regresses && gate ? PD_OUTCOME_FAIL : PD_OUTCOME_PASS;
 }
 
-long pd_finding_delta(const struct pd_comparison *c, const struct pd_finding *f)
+/* The delta of f's metric, scope and phase, or -1. */
+static long finding_delta(const struct pd_comparison *c, const struct pd_finding *f)
 {
 	for (size_t i = 0; f->metric && f->has_phase && i < c->n_deltas; i++) {
 		const struct pd_delta *d = &c->deltas[i];
@@ -716,8 +702,8 @@ static void delta_outcomes(struct pd_comparison *c, int gate)
 				     : PD_OUTCOME_PASS;
 	}
 	for (size_t i = 0; i < c->n_findings; i++) {
-		const struct pd_finding *f = &c->findings[i];
-		long k = pd_finding_delta(c, f);
+		struct pd_finding *f = &c->findings[i];
+		long k = f->delta = finding_delta(c, f);
 		if (k < 0)
 			continue;
 		struct pd_delta *d = &c->deltas[k];

@@ -33,6 +33,7 @@ static struct pd_finding *story_add(struct pd_comparison *c, enum pd_finding_kin
 	pd_scope_ref_set(&f->scope, at, 0, host);
 	f->delta_pct = f->value = NAN;
 	f->score = score;
+	f->delta = -1; /* findings.c finds it */
 	f->view = metric && at != PD_AT_NODE ? story_view(c, metric, at) : -1;
 	return f;
 }
@@ -520,4 +521,22 @@ void pd_findings_story_brief(struct pd_buf *b, const struct pd_comparison *c,
 		pd_buf_adds(b, i ? "; " : "");
 		brief_one(b, c, &c->findings[a->finding[i]]);
 	}
+}
+
+void pd_findings_story_answers(struct pd_comparison *c)
+{
+	if (c->tb_target.event == PD_EVENT_NONE && c->tb_base.event == PD_EVENT_NONE)
+		return;
+	for (int p = 0; p < PD_POINT_COUNT; p++) {
+		struct pd_story_answer *a = &c->answers[p];
+		struct pd_buf t = PD_BUF_INIT;
+		pd_findings_story_point(a, c, (enum pd_story_point)p);
+		pd_findings_story_brief(&t, c, a);
+		a->brief = pd_buf_detach(&t);
+		a->outcome = PD_OUTCOME_PASS;
+		for (size_t k = 0; k < a->n; k++) /* ERROR over FAIL over PASS */
+			if (c->findings[a->finding[k]].outcome > a->outcome)
+				a->outcome = c->findings[a->finding[k]].outcome;
+	}
+	c->n_answers = PD_POINT_COUNT;
 }

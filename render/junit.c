@@ -1,6 +1,5 @@
 #include "junit.h"
 #include "escape.h"
-#include "../analyze/findings_story.h"
 
 #include <string.h>
 
@@ -125,7 +124,7 @@ static void finding_cases(struct pd_buf *b, struct tally *t, const struct pd_com
 {
 	for (size_t i = 0; i < c->n_findings; i++) {
 		const struct pd_finding *f = &c->findings[i];
-		if (f->kind == PD_FIND_NOT_COMPARABLE || pd_finding_delta(c, f) >= 0)
+		if (f->kind == PD_FIND_NOT_COMPARABLE || f->delta >= 0)
 			continue;
 		struct pd_buf name = PD_BUF_INIT, anchor = PD_BUF_INIT, details = PD_BUF_INIT;
 		question_name(&name, f->metric, f->scope.name,
@@ -160,23 +159,14 @@ static void comparable_case(struct pd_buf *b, struct tally *t, const struct pd_c
 static void point_cases(struct pd_buf *b, struct tally *t, const struct pd_comparison *c,
 			const struct pd_labels *l)
 {
-	if (c->tb_target.event == PD_EVENT_NONE && c->tb_base.event == PD_EVENT_NONE)
-		return;
-	for (int p = 0; p < PD_POINT_COUNT; p++) {
-		struct pd_story_answer a;
-		struct pd_buf name = PD_BUF_INIT, line = PD_BUF_INIT, details = PD_BUF_INIT;
-		enum pd_outcome o = PD_OUTCOME_PASS;
-		pd_findings_story_point(&a, c, (enum pd_story_point)p);
-		pd_findings_story_brief(&line, c, &a);
-		for (size_t k = 0; k < a.n; k++)
-			o = c->findings[a.finding[k]].outcome > o
-				    ? c->findings[a.finding[k]].outcome
-				    : o;
-		pd_buf_addf(&name, "%s %s", a.label, a.question);
+	for (size_t p = 0; p < c->n_answers; p++) {
+		const struct pd_story_answer *a = &c->answers[p];
+		struct pd_buf name = PD_BUF_INIT, details = PD_BUF_INIT;
+		pd_buf_addf(&name, "%s %s", a->label, a->question);
 		link(&details, l, "points");
-		testcase(b, t, "perfdelta.questions", name.ptr, o, line.ptr, details.ptr);
+		testcase(b, t, "perfdelta.questions", name.ptr, a->outcome, a->brief,
+			 details.ptr);
 		pd_buf_release(&name);
-		pd_buf_release(&line);
 		pd_buf_release(&details);
 	}
 }
