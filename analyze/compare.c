@@ -82,6 +82,52 @@ static int same_test(const char *a, const char *b)
 	return same;
 }
 
+static int same_str(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* Whether two series hold the same samples under the same name. */
+static int same_series(const struct pd_series *x, const struct pd_series *y)
+{
+	return x->n == y->n && same_str(x->collector, y->collector) &&
+	       same_str(x->metric, y->metric) && same_str(x->server, y->server) &&
+	       same_str(x->bucket, y->bucket) && same_str(x->index, y->index) &&
+	       (!x->n || (!memcmp(x->t_ms, y->t_ms, x->n * sizeof(*x->t_ms)) &&
+			  !memcmp(x->v, y->v, x->n * sizeof(*x->v))));
+}
+
+/* One run given twice: the same Jenkins build, or every series the same samples. */
+static int same_run(const struct pd_run *a, const struct pd_run *b)
+{
+	if (a->jenkins.present && b->jenkins.present)
+		return same_str(a->jenkins.job, b->jenkins.job) &&
+		       a->jenkins.number == b->jenkins.number;
+	if (a->n_series != b->n_series || !a->n_series)
+		return 0;
+	for (size_t i = 0; i < a->n_series; i++)
+		if (!same_series(a->series[i], b->series[i]))
+			return 0;
+	return 1;
+}
+
+/* What the reader most likely did not mean: the runs the wrong way round (the baseline
+ * holds the event, the target none), or a run compared with itself. */
+static void check_order(struct pd_comparison *c)
+{
+	if (c->tb_base.event != PD_EVENT_NONE && c->tb_target.event == PD_EVENT_NONE)
+		pd_strv_addf(&c->warnings,
+			     "the baseline holds the event (a %s of %s) and the target has "
+			     "none: did you mean to swap them? (perfdelta compare BASELINE "
+			     "TARGET)",
+			     pd_timebase_event_name(c->tb_base.event),
+			     c->tb_base.node[0] ? c->tb_base.node : "a node");
+	if (same_run(c->base, c->target))
+		pd_strv_addf(&c->warnings, "the baseline and the target are the same run%s",
+			     c->base->jenkins.present ? " (the same Jenkins build)"
+						      : " (the same samples)");
+}
+
 /* Why a baseline (a, its time base ta) and the target cannot be compared, each reason
  * prefixed by who ("" for the first baseline). */
 static void check_comparable(struct pd_comparison *c, const struct pd_run *a,
@@ -289,6 +335,7 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 		check_comparable(c, c->bases[j], &c->tb_more[j - 1], who.ptr);
 		pd_buf_release(&who);
 	}
+	check_order(c);
 	pd_configdiff_build(&c->config_diff, base, target);
 	pd_views_build(c, opts);
 	pd_phases_set(c, opts->settle_s);
@@ -337,6 +384,7 @@ void pd_comparison_free(struct pd_comparison *c)
 	}
 	free(c->findings);
 	pd_strv_free(&c->reasons);
+	pd_strv_free(&c->warnings);
 	pd_strv_free(&c->matching);
 	free(c->bases);
 	free(c->tb_more);

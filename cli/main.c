@@ -169,8 +169,9 @@ struct flag {
 	size_t field;  /* offsetof the member of struct opts the parser sets */
 	unsigned cmds; /* the commands that accept it (enum cmd bits) */
 	enum section section;
-	const char *help;     /* lines after the first indented by help_line */
-	unsigned long lo, hi; /* the range of a whole number */
+	const char *help;      /* lines after the first indented by help_line */
+	const char *help_pull; /* pull's own text, when it differs (-o: the bundle) */
+	unsigned long lo, hi;  /* the range of a whole number */
 };
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -419,9 +420,12 @@ static const struct flag flags[] = {
 	 .section = SEC_COMPARE,
 	 .help = "the output directory: index.html, charts/, summary.json,\n"
 		 "junit.xml, summary.md, summary.jira; FILE.html: that file\n"
-		 "alone, charts inlined (pull: the bundle). Written atomically;\n"
-		 "an existing one is replaced only when it holds nothing but\n"
-		 "an earlier output of perfdelta, else exit 3"},
+		 "alone, charts inlined. Written atomically; an existing one\n"
+		 "is replaced only when it holds nothing but an earlier\n"
+		 "output of perfdelta, else exit 3",
+	 .help_pull = "the run bundle to write: perfdb/, jenkins/,\n"
+		      "perfrunner/ (what compare and inspect read), written\n"
+		      "atomically"},
 	{.name = "--single-file",
 	 .parse = set_switch,
 	 .field = OPT(single_file),
@@ -669,8 +673,9 @@ static const struct flag flags[] = {
 /* --help's column where a flag's text begins. */
 #define HELP_COLUMN 25
 
-static void help_line(const struct flag *f)
+static void help_line(const struct flag *f, unsigned cmd)
 {
+	const char *help = cmd == CMD_PULL && f->help_pull ? f->help_pull : f->help;
 	struct pd_buf b = PD_BUF_INIT;
 	pd_buf_adds(&b, "  ");
 	if (f->alias)
@@ -679,7 +684,7 @@ static void help_line(const struct flag *f)
 	/* "±" is two bytes and one column */
 	size_t col = b.len - (f->arg && strstr(f->arg, "±") ? 1 : 0);
 	pd_buf_addf(&b, "%*s", col + 2 <= HELP_COLUMN ? (int)(HELP_COLUMN - col) : 2, "");
-	for (const char *p = f->help; *p; p++) {
+	for (const char *p = help; *p; p++) {
 		pd_buf_addch(&b, *p);
 		if (*p == '\n')
 			pd_buf_addf(&b, "%*s", HELP_COLUMN, "");
@@ -700,7 +705,7 @@ static void help_flags(unsigned cmd)
 			int own = s != SEC_COMPARE || cmd & CMD_COMPARE;
 			if (!shown++)
 				printf("\n%s\n", own ? section_heading[s] : "options:");
-			help_line(&flags[i]);
+			help_line(&flags[i], cmd);
 		}
 	}
 	printf("\n%s", usage_exit);
@@ -891,7 +896,6 @@ static int verdict_exit(const struct opts *o, const struct pd_comparison *c)
 	return EXIT_OK;
 }
 
-/* Compares the last of paths[0..n) (the target) with the others (its baselines). */
 /* Where the report is published: --report-url, else Jenkins' BUILD_URL (the build's page,
  * which links the HTML Publisher's report), else unknown. */
 static const char *report_url(const struct opts *o)
@@ -900,6 +904,7 @@ static const char *report_url(const struct opts *o)
 	return u && *u ? u : NULL;
 }
 
+/* Compares the last of paths[0..n) (the target) with the others (its baselines). */
 static int compare_runs(const struct opts *o, const char *const *paths, size_t n,
 			const char *out)
 {
@@ -938,6 +943,8 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	if (o->timings)
 		fprintf(stderr, "timings: parse %.4f s, analyze %.4f s, render %.4f s\n",
 			parse_s, times.analyze, times.render);
+	for (size_t i = 0; i < c->warnings.n; i++) /* even with --quiet: likely a mistake */
+		fprintf(stderr, "perfdelta: warning: %s\n", c->warnings.v[i]);
 	if (!o->quiet)
 		print_summary(c, &ro);
 	rc = verdict_exit(o, c);

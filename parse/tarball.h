@@ -1,4 +1,4 @@
-/* A tarball's regular files, read in process with libarchive into memory (DESIGN 7): no
+/* A tarball's (or a zip's) regular files, read in process with libarchive into memory (DESIGN 7): no
  * external tar, no temporary directory. Only regular files and directories are taken;
  * a symbolic or hard link, a device, a FIFO or a socket, an absolute name or a ".."
  * component is refused, naming "TARBALL:member". Each member is held to
@@ -29,7 +29,7 @@ struct pd_tarball {
 		       * the entry and the name per member */
 };
 
-/* Reads the .tar or .tar.gz at path (a regular file: pd_file_open) into *out (caller frees
+/* Reads the .tar, .tar.gz or .zip at path (a regular file: pd_file_open) into *out (caller frees
  * with pd_tarball_free). PD_EPARSE for a damaged archive or a refused member, PD_ELIMIT
  * over a limit, PD_EIO when path cannot be read; on error *out is NULL. */
 int pd_tarball_read(struct pd_tarball **out, const char *path, const struct pd_limits *lim,

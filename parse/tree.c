@@ -203,19 +203,26 @@ static int tar_read(struct pd_src *src, struct pd_tree *t, const char *rel, stru
 	return 0;
 }
 
-/* The bundle root inside a tarball: the top, or its single top-level directory. */
+/* The bundle root inside an archive: the top, or down its single top-level directories
+ * while there is no perfdb/ (Jenkins' archive.zip holds archive/, which may hold the run's
+ * own directory: archive/failover/perfdb). */
 static void tar_root(struct pd_tree *t)
 {
-	struct pd_strv top = {0};
-	struct pd_err ignore = PD_ERR_INIT;
-	if (tar_kind(t, "perfdb") != PD_TREE_DIR && tar_list(&top, t, "", &ignore) == 0 &&
-	    top.n == 1 && tar_kind(t, top.v[0]) == PD_TREE_DIR) {
-		struct pd_buf p = PD_BUF_INIT;
-		pd_buf_addf(&p, "%s/", top.v[0]);
-		free(t->prefix);
-		t->prefix = pd_buf_detach(&p);
+	for (int depth = 0; depth < 4 && tar_kind(t, "perfdb") != PD_TREE_DIR; depth++) {
+		struct pd_strv top = {0};
+		struct pd_err ignore = PD_ERR_INIT;
+		int one = tar_list(&top, t, "", &ignore) == 0 && top.n == 1 &&
+			  tar_kind(t, top.v[0]) == PD_TREE_DIR;
+		if (one) {
+			struct pd_buf p = PD_BUF_INIT;
+			pd_buf_addf(&p, "%s%s/", t->prefix, top.v[0]);
+			free(t->prefix);
+			t->prefix = pd_buf_detach(&p);
+		}
+		pd_strv_free(&top);
+		if (!one)
+			break;
 	}
-	pd_strv_free(&top);
 }
 
 /* ---- the interface ----------------------------------------------------------------- */
@@ -223,7 +230,7 @@ static void tar_root(struct pd_tree *t)
 static int is_tarball(const char *path)
 {
 	return pd_str_ends_with(path, ".tar") || pd_str_ends_with(path, ".tar.gz") ||
-	       pd_str_ends_with(path, ".tgz");
+	       pd_str_ends_with(path, ".tgz") || pd_str_ends_with(path, ".zip");
 }
 
 int pd_tree_open(struct pd_tree **out, const char *path, const struct pd_limits *lim,
@@ -243,7 +250,7 @@ int pd_tree_open(struct pd_tree **out, const char *path, const struct pd_limits 
 	else if (is_tarball(path) && (rc = pd_tarball_read(&t->tar, path, lim, err)) == 0)
 		tar_root(t);
 	else if (!is_tarball(path))
-		rc = pd_err_at(err, PD_EIO, path, 0, 0, "not a directory or tarball");
+		rc = pd_err_at(err, PD_EIO, path, 0, 0, "not a directory, tarball or zip");
 	if (rc < 0) {
 		pd_tree_free(t);
 		t = NULL;

@@ -21,6 +21,7 @@ static const char css[] =
 	".v-not-comparable{background:#6c3483}"
 	".card{background:#fff;border:1px solid #dde1e8;border-radius:8px;padding:14px 16px;"
 	"margin:12px 0}"
+	".warn{border-color:#b9770e;background:#fdf2e3}"
 	".kind{display:inline-block;font-size:12px;font-weight:600;padding:1px 8px;"
 	"border-radius:10px;background:#eef1f6;color:#2c3e50;margin-right:6px}"
 	".charts{display:flex;flex-wrap:wrap;gap:8px;margin-top:10px}"
@@ -127,6 +128,16 @@ static void header(struct pd_buf *b, const struct pd_comparison *c, const struct
 	pd_buf_addf(b, ", %zu deltas; practical threshold %.1f%%; %s; family: %s; %s.</p>\n",
 		    c->n_deltas, c->threshold_pct, c->method, c->family,
 		    pd_infer_noise_text(c->noise));
+}
+
+/* What the reader most likely did not mean, before anything else. */
+static void warnings(struct pd_buf *b, const struct pd_comparison *c)
+{
+	for (size_t i = 0; i < c->warnings.n; i++) {
+		pd_buf_adds(b, "<div class=\"card warn\"><b>Warning:</b> ");
+		esc(b, c->warnings.v[i]);
+		pd_buf_adds(b, "</div>\n");
+	}
 }
 
 /* The top card: the ticket's points (analyze/findings_story.h), each answered by the
@@ -806,6 +817,7 @@ void pd_html_report(struct pd_buf *out, const struct pd_comparison *c,
 			    "</title><link rel=\"stylesheet\" href=\"" PD_HTML_CSS_FILE "\">");
 	pd_buf_adds(out, "</head><body><main>\n");
 	header(out, c, labels);
+	warnings(out, c);
 	top_card(out, c);
 	config_diff(out, c);
 	findings(out, c, plan, svg);

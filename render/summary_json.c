@@ -280,6 +280,7 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 		finding_obj(&w, &c->findings[i]);
 	pd_jw_close(&w, ']');
 	pd_jw_strv(&w, "not_comparable", &c->reasons);
+	pd_jw_strv(&w, "warnings", &c->warnings);
 	pd_jw_strv(&w, "matching", &c->matching);
 	pd_jw_close(&w, '}');
 	pd_buf_addch(out, '\n');

@@ -579,8 +579,11 @@ struct pd_comparison {
 	size_t n_findings, cap_findings;
 	struct pd_configdiff *config_diff; /* the runs' settings that differ; never NULL */
 	struct pd_nodeshift
-		*shift;            /* the event's story per node (nodeshift.h), once measured */
-	struct pd_strv reasons;    /* why the runs are not comparable */
+		*shift;         /* the event's story per node (nodeshift.h), once measured */
+	struct pd_strv reasons; /* why the runs are not comparable */
+	/* what the reader most likely did not mean (the runs swapped, a run against itself),
+	   one sentence each: on stderr, atop the report, in summary.json */
+	struct pd_strv warnings;
 	struct pd_strv matching;   /* how nodes were matched, one line each */
 	const char *correction;    /* "bonferroni" */
 	const char *method;        /* how the deltas were judged (pd_compare_method) */
