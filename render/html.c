@@ -10,7 +10,7 @@ static const char css[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe "
 	"UI',Roboto,Helvetica,Arial,sans-serif;"
 	"color:#1d2330;margin:0;background:#f6f7f9}"
-	"main{max-width:1180px;margin:0 auto;padding:24px 28px 48px}"
+	"main{max-width:2200px;margin:0 auto;padding:24px 2.5vw 48px}"
 	"h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:32px 0 10px;"
 	"border-bottom:1px solid #d9dde5;padding-bottom:4px}"
 	".sub{color:#5b6475;margin:0 0 14px}"
@@ -35,7 +35,8 @@ static const char css[] =
 	"8px;text-align:left;vertical-align:top}"
 	"th{background:#eef1f6;font-weight:600}td.n{text-align:right;font-variant-numeric:"
 	"tabular-nums;"
-	"white-space:nowrap}td{overflow-wrap:break-word}td code{white-space:nowrap}"
+	"white-space:nowrap}td{overflow-wrap:anywhere}td code{white-space:normal}"
+	"#points td:first-child,td.setting{white-space:nowrap}"
 	".runs td:first-child{width:160px;color:#5b6475}"
 	".up{color:#c0392b}.down{color:#1e8449}"
 	".timeline{display:block;width:100%;height:30px;border-radius:6px;margin:8px 0 4px}"
@@ -47,14 +48,20 @@ static const char css[] =
 	".sw-event{border-color:#3b3b3b;border-top-style:dashed}"
 	"details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
 	"code{font-size:12.5px;background:#eef1f6;padding:0 4px;border-radius:3px}"
-	".agg{color:#6b7585;font-size:11.5px}td.scope{white-space:nowrap}"
-	"table.config td:first-child,td.setting,td.change{white-space:nowrap}"
+	".agg{color:#6b7585;font-size:11.5px}"
+	"table.config td:first-child,td.change{white-space:nowrap}"
 	"table.config code{white-space:pre-wrap;overflow-wrap:anywhere}"
 	".configs td{width:50%}.configs pre{font-size:12px;margin:0;white-space:pre-wrap;"
 	"overflow-wrap:anywhere}"
 	"tr.total td{background:#f7f8fb}.badge{font-size:11px;padding:1px 7px;"
 	"white-space:nowrap}td:has(.badge){white-space:nowrap}"
-	"footer{color:#7b8494;font-size:12px;margin-top:36px}";
+	"footer{color:#7b8494;font-size:12px;margin-top:36px}"
+	/* the contents: findings and metric groups in columns the width allows */
+	".toc ol,.toc ul{margin:4px 0;padding-left:22px}.toc li{margin:1px 0}"
+	".toc .cols{columns:28em;column-gap:24px}"
+	".toc .groups a{margin-right:10px;white-space:nowrap}"
+	".topo{font-size:11px;color:#6b7585;white-space:nowrap}"
+	"p.charts-link{margin:6px 0 0;font-size:13px}";
 
 const char *pd_html_css(void)
 {
@@ -125,9 +132,92 @@ static void header(struct pd_buf *b, const struct pd_comparison *c, const struct
 	esc(b, l->base);
 	pd_buf_addf(b, "</h1>\n<p class=\"sub\"><span class=\"verdict v-%s\">%s</span>", v, v);
 	pd_buf_add_count(b, c->n_findings, "finding", NULL); /* verdicts: one sentence */
-	pd_buf_addf(b, ", %zu deltas; practical threshold %.1f%%; %s; family: %s; %s.</p>\n",
-		    c->n_deltas, c->threshold_pct, c->method, c->family,
-		    pd_infer_noise_text(c->noise));
+	pd_buf_addf(
+		b, ", %zu deltas compared; <a href=\"#method\">how they were judged</a>.</p>\n",
+		c->n_deltas);
+}
+
+/* How the changes were judged: one sentence, the method a click away. */
+static void method(struct pd_buf *b, const struct pd_comparison *c)
+{
+	pd_buf_addf(
+		b,
+		"<details class=\"sub\" id=\"method\"><summary>How the changes were judged: "
+		"a change counts past a practical threshold of %.1f%% when its interval "
+		"clears it (docs/report.md in perfdelta explains the report)</summary><p>",
+		c->threshold_pct);
+	esc(b, c->method);
+	pd_buf_adds(b, "; family: ");
+	esc(b, c->family);
+	pd_buf_adds(b, "; ");
+	esc(b, pd_infer_noise_text(c->noise));
+	pd_buf_adds(b, ".</p></details>\n");
+}
+
+/* A finding's short name for the contents: its kind and what it is about. */
+static void finding_label(struct pd_buf *b, const struct pd_finding *f)
+{
+	pd_buf_addf(b, "%s", pd_finding_kind_name(f->kind));
+	if (f->metric) {
+		pd_buf_adds(b, ": ");
+		esc(b, f->metric);
+	}
+	if (f->scope.name) {
+		pd_buf_adds(b, " ");
+		esc(b, f->scope.name);
+	}
+	if (f->has_phase)
+		pd_buf_addf(b, " %s", pd_phase_name(f->phase));
+}
+
+/* Appends each collector's name once, in the plan's order, as links to their sections. */
+static void toc_groups(struct pd_buf *b, const struct pd_comparison *c,
+		       const struct pd_chart_plan *plan)
+{
+	const char *prev = NULL;
+	size_t prev_len = 0;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct pd_chart *ch = &plan->charts[i];
+		if (ch->kind != PD_CHART_METRIC && ch->kind != PD_CHART_NODE)
+			continue;
+		const char *m = c->views[ch->view].metric;
+		size_t len = pd_chart_collector(c, ch);
+		if (prev && len == prev_len && !strncmp(prev, m, len))
+			continue;
+		struct pd_buf name = PD_BUF_INIT;
+		pd_buf_add(&name, m, len);
+		pd_buf_adds(b, "<a href=\"#collector-");
+		esc(b, name.ptr);
+		pd_buf_adds(b, "\">");
+		esc(b, name.ptr);
+		pd_buf_adds(b, "</a> ");
+		pd_buf_release(&name);
+		prev = m, prev_len = len;
+	}
+}
+
+/* The contents: every finding and every metric group, one click from the top. */
+static void contents(struct pd_buf *b, const struct pd_comparison *c,
+		     const struct pd_chart_plan *plan)
+{
+	pd_buf_adds(b, "<nav class=\"card toc\"><b>Contents</b><ul>");
+	pd_buf_addf(b, "<li><a href=\"#findings\">Findings (%zu)</a>", c->n_findings);
+	if (c->n_findings)
+		pd_buf_adds(b, "<ol class=\"cols\">");
+	for (size_t f = 0; f < c->n_findings; f++) {
+		pd_buf_addf(b, "<li><a href=\"#finding-%zu\">", f + 1);
+		finding_label(b, &c->findings[f]);
+		pd_buf_adds(b, "</a></li>");
+	}
+	pd_buf_adds(b, c->n_findings ? "</ol></li>" : "</li>");
+	pd_buf_adds(b, "<li><a href=\"#config-diff\">Config differences</a>, "
+		       "<a href=\"#runs\">Runs</a>, <a href=\"#phases\">Phases</a>");
+	if (c->shift && c->shift->n)
+		pd_buf_adds(b, ", <a href=\"#event-story\">The event within the target</a>");
+	pd_buf_adds(b, ", <a href=\"#changes\">Changes</a></li><li><a href=\"#metrics\">"
+		       "Metrics</a> by collector: <span class=\"groups\">");
+	toc_groups(b, c, plan);
+	pd_buf_adds(b, "</span></li></ul></nav>\n");
 }
 
 /* What the reader most likely did not mean, before anything else. */
@@ -272,10 +362,35 @@ static void config_diff(struct pd_buf *b, const struct pd_comparison *c)
 	pd_buf_adds(b, "</tr></table></details>\n");
 }
 
+/* Whether the metric charts of the plan draw metric. */
+static int has_metric_charts(const struct pd_comparison *c, const struct pd_chart_plan *plan,
+			     const char *metric)
+{
+	for (size_t i = 0; metric && i < plan->n; i++)
+		if ((plan->charts[i].kind == PD_CHART_METRIC ||
+		     plan->charts[i].kind == PD_CHART_NODE) &&
+		    !strcmp(c->views[plan->charts[i].view].metric, metric))
+			return 1;
+	return 0;
+}
+
+/* A finding's link to every chart of its metric, below in Metrics. */
+static void charts_link(struct pd_buf *b, const struct pd_comparison *c,
+			const struct pd_chart_plan *plan, const char *metric)
+{
+	if (!has_metric_charts(c, plan, metric))
+		return;
+	pd_buf_adds(b, "<p class=\"charts-link\"><a href=\"#metric-");
+	esc(b, metric);
+	pd_buf_adds(b, "\">Every chart of ");
+	esc(b, metric);
+	pd_buf_adds(b, "</a></p>");
+}
+
 static void findings(struct pd_buf *b, const struct pd_comparison *c,
 		     const struct pd_chart_plan *plan, const char *const *svg)
 {
-	pd_buf_adds(b, "<h2>Findings</h2>\n");
+	pd_buf_adds(b, "<h2 id=\"findings\">Findings</h2>\n");
 	if (!c->n_findings)
 		pd_buf_adds(b,
 			    "<p>Nothing worth a reader's attention: every metric stayed within "
@@ -287,6 +402,7 @@ static void findings(struct pd_buf *b, const struct pd_comparison *c,
 			    f + 1, f + 1, pd_finding_kind_name(c->findings[f].kind));
 		esc(b, c->findings[f].text);
 		pd_buf_adds(b, "</p>");
+		charts_link(b, c, plan, c->findings[f].metric);
 		int open = 0;
 		long owner = pd_chart_finding_owner(c, f);
 		for (size_t i = 0; i < plan->n; i++) {
@@ -479,7 +595,7 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 {
 	double x = 0;
 	/* an inline SVG, no style attribute: Jenkins' CSP blocks those */
-	pd_buf_adds(b, "<h2>Phases</h2>\n<svg class=\"timeline\" role=\"img\" "
+	pd_buf_adds(b, "<h2 id=\"phases\">Phases</h2>\n<svg class=\"timeline\" role=\"img\" "
 		       "xmlns=\"http://www.w3.org/2000/svg\">");
 	for (int p = 0; p < PD_PHASE_COUNT; p++) {
 		const struct pd_window *w = &c->windows[p];
@@ -676,11 +792,12 @@ static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const str
 		pd_buf_addf(
 			b, "</td><td class=\"n %s\">%+.1f%%</td><td class=\"n\">%+.1f .. %+.1f",
 			d->delta_pct > 0 ? "up" : "down", d->delta_pct, d->ci_lo, d->ci_hi);
-	pd_buf_addf(
-		b,
-		"</td><td class=\"n\">%.2g</td><td><span class=\"verdict v-%s badge\">%s</span>"
-		"</td></tr>\n",
-		d->p_adj, pd_verdict_name(d->verdict), pd_verdict_name(d->verdict));
+	pd_buf_addf(b,
+		    "</td><td class=\"n\">%.2g</td><td><span class=\"verdict v-%s "
+		    "badge\">%s</span>%s"
+		    "</td></tr>\n",
+		    d->p_adj, pd_verdict_name(d->verdict), pd_verdict_name(d->verdict),
+		    d->topology ? " <span class=\"topo\">the topology's</span>" : "");
 }
 
 static void delta_table_head(struct pd_buf *b)
@@ -690,35 +807,71 @@ static void delta_table_head(struct pd_buf *b)
 		       "<th>p (Holm)</th><th>verdict</th></tr>\n");
 }
 
+/* Which part of the Changes a delta falls in: the top-level regressions and improvements
+ * first (open), then folded: those of single nodes and drill-downs, the topology's, and
+ * the inconclusive, same and not comparable ones of each phase. */
+enum delta_part { PART_MAIN, PART_DRILL, PART_TOPOLOGY, PART_REST };
+
+static enum delta_part delta_part(const struct pd_delta *d)
+{
+	if (d->topology)
+		return PART_TOPOLOGY;
+	if (verdict_rank(d->verdict) > 1)
+		return PART_REST;
+	return d->drill ? PART_DRILL : PART_MAIN;
+}
+
+/* The sorted deltas of one part (and for PART_REST one verdict and phase): a table, folded
+ * under title unless it is the main one; nothing when none. */
+static void delta_part_table(struct pd_buf *b, const struct pd_comparison *c,
+			     const struct pd_delta *const *order, enum delta_part part,
+			     int rank, int phase, const char *title)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < c->n_deltas; k++)
+		n += delta_part(order[k]) == part &&
+		     (part != PART_REST || (verdict_rank(order[k]->verdict) == rank &&
+					    (int)order[k]->phase == phase));
+	if (!n && part != PART_MAIN)
+		return;
+	if (part != PART_MAIN)
+		pd_buf_addf(b, "<details><summary>%s (%zu)</summary>", title, n);
+	delta_table_head(b);
+	for (size_t k = 0; k < c->n_deltas; k++)
+		if (delta_part(order[k]) == part &&
+		    (part != PART_REST || (verdict_rank(order[k]->verdict) == rank &&
+					   (int)order[k]->phase == phase)))
+			delta_row(b, c, order[k]);
+	pd_buf_adds(b, part != PART_MAIN ? "</table></details>\n" : "</table>\n");
+}
+
 static void deltas(struct pd_buf *b, const struct pd_comparison *c)
 {
+	static const char *const rest[] = {
+		[2] = "Inconclusive", [3] = "Same", [4] = "Not comparable"};
 	const struct pd_delta **order = pd_xmalloc((c->n_deltas + 1) * sizeof(*order));
-	size_t i = 0, n = c->n_deltas;
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < c->n_deltas; k++)
 		order[k] = &c->deltas[k];
-	qsort(order, n, sizeof(*order), cmp_delta);
+	qsort(order, c->n_deltas, sizeof(*order), cmp_delta);
 	pd_buf_adds(b,
-		    "<h2>Changes</h2>\n<p class=\"sub\">Median of each phase, baseline against "
-		    "target; the 95% interval of the change allows for autocorrelation "
-		    "(effective sample "
-		    "size), the p-value is a "
-		    "Mann-Whitney test with its variance widened for autocorrelation, adjusted "
-		    "across all tests. Regressions and improvements first.</p>\n");
-	delta_table_head(b);
-	for (; i < n && verdict_rank(order[i]->verdict) <= 1; i++)
-		delta_row(b, c, order[i]);
-	pd_buf_adds(b, "</table>\n");
-	for (int group = 2; group <= 3; group++) {
-		size_t start = i;
-		while (i < n && verdict_rank(order[i]->verdict) == group)
-			i++;
-		pd_buf_addf(b, "<details><summary>%s (%zu)</summary>",
-			    group == 2 ? "Inconclusive" : "Same", i - start);
-		delta_table_head(b);
-		for (size_t k = start; k < i; k++)
-			delta_row(b, c, order[k]);
-		pd_buf_adds(b, "</table></details>\n");
-	}
+		    "<h2 id=\"changes\">Changes</h2>\n<p class=\"sub\">The mean of each "
+		    "phase, baseline against target (medians shown). First the regressions "
+		    "and improvements of the top-level deltas (the cluster, the survivors, a "
+		    "role); folded below: those of single nodes and drill-downs, the changes "
+		    "the topology explains (a role's total that differs by its number of "
+		    "nodes: no verdict counts), then the rest by verdict and phase.</p>\n");
+	method(b, c);
+	delta_part_table(b, c, order, PART_MAIN, 0, 0, NULL);
+	delta_part_table(b, c, order, PART_DRILL, 0, 0,
+			 "Regressions and improvements of single nodes and drill-downs");
+	delta_part_table(b, c, order, PART_TOPOLOGY, 0, 0, "Explained by the topology");
+	for (int rank = 2; rank <= 4; rank++)
+		for (int ph = 0; ph < PD_PHASE_COUNT; ph++) {
+			struct pd_buf t = PD_BUF_INIT;
+			pd_buf_addf(&t, "%s, %s", rest[rank], pd_phase_name((enum pd_phase)ph));
+			delta_part_table(b, c, order, PART_REST, rank, ph, t.ptr);
+			pd_buf_release(&t);
+		}
 	free(order);
 }
 
@@ -750,7 +903,9 @@ static void collector_open(struct pd_buf *b, const struct pd_comparison *c,
 	}
 	struct pd_buf name = PD_BUF_INIT;
 	pd_buf_add(&name, m, len);
-	pd_buf_adds(b, "<details class=\"collector\"><summary>");
+	pd_buf_adds(b, "<details class=\"collector\" id=\"collector-");
+	esc(b, name.ptr);
+	pd_buf_adds(b, "\"><summary>");
 	esc(b, name.ptr);
 	pd_buf_addf(b, " <span class=\"agg\">(%zu chart%s)</span></summary>\n", n,
 		    n == 1 ? "" : "s");
@@ -819,6 +974,7 @@ void pd_html_report(struct pd_buf *out, const struct pd_comparison *c,
 	header(out, c, labels);
 	warnings(out, c);
 	top_card(out, c);
+	contents(out, c, plan);
 	config_diff(out, c);
 	findings(out, c, plan, svg);
 	runs(out, c, labels);

@@ -21,7 +21,7 @@ for f in index.html summary.json summary.md summary.jira junit.xml; do
 done
 page="file://$TMP/demo/index.html"
 browse "$page" --dump-dom >"$TMP/dom.html"
-has "$TMP/dom.html" '<h2>Findings</h2>'
+has "$TMP/dom.html" '<h2 id="findings">Findings</h2>'
 has "$TMP/dom.html" 'class="verdict v-regression"'
 for kind in post-event-mismatch lingering-connections kpi-scope recovery; do
   has "$TMP/dom.html" "<span class=\"kind\">$kind</span>"
@@ -73,9 +73,9 @@ head = page[:page.index("<main>") + 6]
 if part == "finding":
     i = page.index('<div class="card" id="finding-1">'); j = page.index('<div class="card" id="finding-2">')
 elif part == "config":
-    i = page.index('<h2 id="config-diff">'); j = page.index("<h2>Findings</h2>")
+    i = page.index('<h2 id="config-diff">'); j = page.index('<h2 id="findings">')
 elif part == "story":
-    i = page.index('<h2 id="event-story">'); j = page.index("<h2>Changes</h2>")
+    i = page.index('<h2 id="event-story">'); j = page.index('<h2 id="changes">')
 else:
     i = page.index('<h2 id="metrics">'); j = len(page)
 body = page[i:j].replace("<details", "<details open", 1 if part == "nodes" else 2)
@@ -122,7 +122,7 @@ csp_browse() { # csp_browse LOG ARGS...: the served report, Chromium's console i
     --user-data-dir="$(mktemp -d "$TMP/profile-XXXXXX")" "$@" "$served" 2>"$log"
 }
 csp_browse "$TMP/csp.log" --dump-dom >"$TMP/csp-dom.html"
-has "$TMP/csp-dom.html" '<h2>Findings</h2>'
+has "$TMP/csp-dom.html" '<h2 id="findings">Findings</h2>'
 if grep -q 'Content Security Policy' "$TMP/csp.log"; then
   fail "CSP violations: $(grep -o '"[^"]*Content Security Policy[^"]*"' "$TMP/csp.log" | sort | uniq -c | head -3)"
 else ok; fi
@@ -143,6 +143,42 @@ for w in 1000 1400 1920; do
   cp "$TMP/csp-$w.png" "$BUILD/browser-csp-$w.png" 2>/dev/null
 done
 kill "$server"
+
+# no sideways scroll at the widths readers use, and the width used: a copy of the page
+# with a script that measures it (the report itself has none) writes the rightmost edge
+# of any element, the viewport's width and main's into the title
+python3 - "$TMP/demo/index.html" "$TMP/demo/measure.html" <<'PY'
+import sys
+page = open(sys.argv[1]).read()
+js = ("<script>var r = 0; document.querySelectorAll('main *').forEach(function (e) {"
+      " r = Math.max(r, e.getBoundingClientRect().right); });"
+      " document.title = 'R=' + Math.ceil(r) + ' V=' + document.documentElement.clientWidth"
+      " + ' M=' + Math.round(document.querySelector('main').getBoundingClientRect().width)"
+      " + ' S=' + document.documentElement.scrollWidth;</script>")
+open(sys.argv[2], "w").write(page.replace("</body>", js + "</body>"))
+PY
+for w in 1000 1400 1920; do
+  m=$(browse "file://$TMP/demo/measure.html" --window-size=$w,900 --dump-dom | grep -o '<title>R=[^<]*' | sed 's/<title>//')
+  read -r r v mw sw <<<"$(echo "$m" | sed 's/[RVMS]=//g')"
+  if [ -n "$m" ] && [ "$r" -le "$v" ] && [ "$sw" -le "$v" ]; then ok
+  else fail "at $w px the page scrolls sideways: $m"; fi
+  # the content takes the width there is (the margins are 2.5 % each side)
+  if [ -n "$m" ] && [ $((mw * 100)) -ge $((v * 90)) ]; then ok
+  else fail "at $w px the content is $mw px of $v"; fi
+done
+rm -f "$TMP/demo/measure.html"
+# the contents list reaches every finding and every metric group
+n=$(grep -o '<a href="#finding-[0-9]*">' "$TMP/dom.html" | sort -u | wc -l)
+k=$(grep -o '<div class="card" id="finding-[0-9]*">' "$TMP/dom.html" | wc -l)
+if [ "$n" = "$k" ] && [ "$k" -gt 5 ]; then ok; else fail "contents: $n of $k findings"; fi
+for g in $(grep -o '<details class="collector" id="collector-[^"]*"' "$TMP/dom.html" | sed 's/.*id="//; s/"$//'); do
+  hasf "$TMP/dom.html" "<a href=\"#$g\">"
+done
+# each finding about a metric links to that metric's charts, and they are there
+for a in $(grep -o 'class="charts-link"><a href="#metric-[^"]*"' "$TMP/dom.html" | sed 's/.*href="#//; s/"$//' | sort -u); do
+  hasf "$TMP/dom.html" "<div class=\"metric\" id=\"$a\">"
+done
+has "$TMP/dom.html" 'class="charts-link"><a href="#metric-atop/memcached_cpu">'
 
 # the single file holds its charts as data: URIs
 expect_code 0 "$PERFDELTA" demo --single-file -o "$TMP/one.html"
