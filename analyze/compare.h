@@ -225,6 +225,7 @@ struct pd_compare_opts {
 	}
 
 struct pd_nodeshift;
+struct pd_view_index;
 
 struct pd_comparison {
 	const struct pd_run *base, *target; /* borrowed */
@@ -249,6 +250,7 @@ struct pd_comparison {
 						     event only PD_PHASE_WHOLE is set */
 	struct pd_view *views;
 	size_t n_views, cap_views;
+	struct pd_view_index *view_index; /* pd_comparison_view's hash (analyze/viewindex.c) */
 	struct pd_delta *deltas;
 	size_t n_deltas, cap_deltas;
 	struct pd_finding *findings; /* ranked */
@@ -282,6 +284,15 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 		     struct pd_err *err);
 void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *opts);
 void pd_comparison_free(struct pd_comparison *c);
+
+/* The one view lookup: the first view of metric ("atop/memcached_cpu") at scope kind
+ * (service: the role's PD_SVC_* bit, else ignored; host: a node's, else ignored; a metric
+ * has one removed view), or -1. O(1): a hash built with the views. */
+long pd_comparison_view(const struct pd_comparison *c, const char *metric,
+			enum pd_scope_kind kind, unsigned service, const char *host);
+/* The delta of view in phase, or NULL (binary search: deltas are in (view, phase) order). */
+const struct pd_delta *pd_comparison_delta(const struct pd_comparison *c, size_t view,
+					   enum pd_phase phase);
 
 /* 1 when c has a window for phase p: every phase with an event, else the whole run. */
 int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p);

@@ -37,34 +37,87 @@ void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0
 }
 
 /* The nodes of one run that carry one (collector, metric): a contiguous range of the
- * run's sorted series. */
+ * run's sorted series (core/model.c: cluster series first, then by collector and metric),
+ * found by binary search; by_server orders its members by server (then position), so
+ * that a node's series is found by binary search too. */
+struct member {
+	const char *server;
+	size_t pos;
+};
+
 struct group {
 	const struct pd_series *const *s;
 	size_t n;
+	struct member *by_server; /* the members with a server, by server then position */
+	size_t n_servers;
 };
+
+static int cmp_key(const struct pd_series *s, const char *collector, const char *metric)
+{
+	int c = s->scope == PD_SCOPE_CLIENT; /* client hosts are no node of the cluster */
+	if (c || (c = strcmp(s->collector, collector)))
+		return c;
+	return strcmp(s->metric, metric);
+}
+
+static size_t lower_bound(const struct pd_run *run, const char *collector, const char *metric,
+			  int past)
+{
+	size_t lo = 0, hi = run->n_series;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_key(run->series[mid], collector, metric);
+		if (c < 0 || (past && c == 0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 static struct group find_group(const struct pd_run *run, const char *collector,
 			       const char *metric)
 {
-	struct group g = {NULL, 0};
-	for (size_t i = 0; i < run->n_series; i++) {
-		const struct pd_series *s = run->series[i];
-		if (strcmp(s->collector, collector) || strcmp(s->metric, metric) ||
-		    s->scope == PD_SCOPE_CLIENT) /* client hosts are no node of the cluster */
-			continue;
-		if (!g.s)
-			g.s = (const struct pd_series *const *)&run->series[i];
-		g.n++;
-	}
+	size_t lo = lower_bound(run, collector, metric, 0);
+	size_t hi = lower_bound(run, collector, metric, 1);
+	struct group g = {NULL, hi - lo, NULL, 0};
+	if (hi > lo)
+		g.s = (const struct pd_series *const *)&run->series[lo];
 	return g;
 }
 
+static int cmp_member(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	int c = strcmp(x->server, y->server);
+	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Orders g's members by server: group_server then finds a node's by binary search. */
+static void group_index(struct group *g)
+{
+	g->by_server = pd_xmalloc((g->n + 1) * sizeof(*g->by_server));
+	g->n_servers = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->s[i]->server)
+			g->by_server[g->n_servers++] = (struct member){g->s[i]->server, i};
+	qsort(g->by_server, g->n_servers, sizeof(*g->by_server), cmp_member);
+}
+
+/* The first member of g (in the run's order) on host, or NULL. */
 static const struct pd_series *group_server(struct group g, const char *host)
 {
-	for (size_t i = 0; i < g.n; i++)
-		if (g.s[i]->server && host && !strcmp(g.s[i]->server, host))
-			return g.s[i];
-	return NULL;
+	size_t lo = 0, hi = g.n_servers;
+	while (host && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(g.by_server[mid].server, host) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return host && lo < g.n_servers && !strcmp(g.by_server[lo].server, host)
+		       ? g.s[g.by_server[lo].pos]
+		       : NULL;
 }
 
 /* Matching: per baseline, the node with the same role as each target node, or NULL. */
@@ -461,12 +514,18 @@ static void build_group(struct builder *b, const struct pd_series *s)
 {
 	struct pd_comparison *c = b->c;
 	struct group tg = find_group(c->target, s->collector, s->metric);
-	for (size_t j = 0; j < c->n_bases; j++)
+	group_index(&tg);
+	for (size_t j = 0; j < c->n_bases; j++) {
 		b->bgs[j] = find_group(c->bases[j], s->collector, s->metric);
+		group_index(&b->bgs[j]);
+	}
 	if (s->scope == PD_SCOPE_SERVER || s->scope == PD_SCOPE_BUCKET_SERVER)
 		server_views(b, tg);
 	else
 		cluster_view(b, tg);
+	free(tg.by_server);
+	for (size_t j = 0; j < c->n_bases; j++)
+		free(b->bgs[j].by_server);
 }
 
 void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
@@ -487,6 +546,7 @@ void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 			build_group(&b, s);
 	}
 	note_base_only(c, opts);
+	pd_view_index_build(c);
 	free(b.tmp);
 	free(b.idx);
 	free(b.bgs);

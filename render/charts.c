@@ -73,15 +73,6 @@ static void add_line(struct pd_chart_plan *plan, struct pd_chart *ch, size_t k, 
 	ch->lines[k] = (struct pd_plot_line){label, out, out + max, m, style};
 }
 
-static long removed_view(const struct pd_comparison *c, const struct pd_view *v)
-{
-	for (size_t i = 0; i < c->n_views; i++)
-		if (!strcmp(c->views[i].metric, v->metric) &&
-		    c->views[i].scope.kind == PD_AT_REMOVED)
-			return (long)i;
-	return -1;
-}
-
 /* Whether every drawn value is >= 0: the y axis then starts at 0, so that a line at 71
  * is not read as zero for sitting on the axis. */
 static int nonnegative(const struct pd_chart *ch, size_t n_lines)
@@ -117,7 +108,9 @@ static void view_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 {
 	const struct pd_view *v = &c->views[vi];
 	int removed = v->scope.kind == PD_AT_REMOVED;
-	long r = removed || kind != PD_CHART_FINDING ? -1 : removed_view(c, v);
+	long r = removed || kind != PD_CHART_FINDING
+			 ? -1
+			 : pd_comparison_view(c, v->metric, PD_AT_REMOVED, 0, NULL);
 	struct pd_chart *ch = new_chart(plan, kind, finding, vi);
 	size_t k = 0;
 	ch->data = pd_xmalloc(3 * 2 * max * sizeof(double));
