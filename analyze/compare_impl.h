@@ -8,6 +8,10 @@
  * c->target and both time bases set). Metrics not matching opts' globs are left out. */
 void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts);
 
+/* How many views pd_views_build makes at most: one for each cluster metric; for a metric
+ * of m nodes, 2 m + 2 (its roles, its nodes, the survivors, the removed node). */
+size_t pd_views_bound(const struct pd_comparison *c, const struct pd_compare_opts *opts);
+
 /* Fills grid[0..n) with s's samples: the sample nearest each grid point t0 + i step;
  * NaN where there is none within half a step. */
 void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0_ms,

@@ -456,6 +456,22 @@ static int skipped(const struct pd_series *s)
 	return !strcmp(s->collector, "active_tasks") || s->scope == PD_SCOPE_CLIENT;
 }
 
+size_t pd_views_bound(const struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
+	const struct pd_run *t = c->target;
+	size_t n = 0;
+	for (size_t i = 0; i < t->n_series; i++) {
+		const struct pd_series *s = t->series[i];
+		int server = s->scope == PD_SCOPE_SERVER || s->scope == PD_SCOPE_BUCKET_SERVER;
+		int first = !i || strcmp(s->collector, t->series[i - 1]->collector) ||
+			    strcmp(s->metric, t->series[i - 1]->metric);
+		if (skipped(s) || !wanted(opts, s))
+			continue;
+		n += (first ? 1 + (size_t)server : 0) + 2 * (size_t)server;
+	}
+	return n;
+}
+
 static void note_base_only(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	const struct pd_run *b = c->base;

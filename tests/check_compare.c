@@ -2,6 +2,7 @@
 
 #include "analyze/compare.h"
 #include "parse/bundle.h"
+#include "core/xalloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -208,6 +209,61 @@ START_TEST(test_compare_long_numbers_are_whole_in_the_sentence)
 }
 END_TEST
 
+/* A run of one long series (n samples, 5 s apart, ns_server/ops of bucket-1) and n_short
+ * cluster metrics of 4 samples each: two 5 s apart at each end of its span (days apart),
+ * so that the run's interval stays 5 s and its frame the whole span. */
+static struct pd_run *sparse_run(size_t n, size_t n_short)
+{
+	struct pd_run *run = pd_run_new("sparse");
+	const int64_t t0 = 1793643600000, step = 5000;
+	for (size_t k = 0; k <= n_short; k++) {
+		struct pd_series *s = pd_xcalloc(1, sizeof(*s));
+		char metric[32];
+		snprintf(metric, sizeof(metric), k ? "m%05zu" : "ops", k);
+		s->collector = pd_xstrdup(k ? "n1ql_stats" : "ns_server");
+		s->metric = pd_xstrdup(metric);
+		s->db = pd_xstrdup(s->collector);
+		s->bucket = k ? NULL : pd_xstrdup("bucket-1");
+		s->scope = k ? PD_SCOPE_CLUSTER : PD_SCOPE_BUCKET;
+		s->unit = PD_UNIT_COUNT;
+		for (size_t i = 0; i < (k ? 4 : n); i++) /* the short: 2 at each end */
+			pd_series_add(s, t0 + (int64_t)(k && i >= 2 ? n - 4 + i : i) * step,
+				      1.0 + i % 3);
+		pd_series_normalize(s);
+		pd_run_add_series(run, s);
+	}
+	pd_run_sort_series(run);
+	return run;
+}
+
+/* Issue 21: 2 000 series of 4 samples days apart beside one long series made every view's
+ * grid as long as the longest series (4.4 MB of input, 4.7 GB of memory). The grids are
+ * bounded by the samples read: 2 001 views x 100 001 points x 2 runs = 4.0e8 values
+ * against 16 x 2 x (100 000 + 8 000) = 3.5e6 and the floor 2^25 = 3.4e7: refused, before
+ * any grid is made; 40 short metrics (41 x 100 001 x 2 = 8.2e6 values, under the floor)
+ * are compared. */
+START_TEST(test_compare_grids_bounded_by_samples)
+{
+	struct pd_run *a = sparse_run(100000, 2000), *b = sparse_run(100000, 2000);
+	struct pd_comparison *c = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
+	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), PD_ELIMIT);
+	ck_assert_ptr_null(c);
+	ck_assert_msg(strstr(err.msg, "2001 views") && strstr(err.msg, "4e+08 values") &&
+			      strstr(err.msg, "(216000 samples)"),
+		      "%s", err.msg);
+	pd_run_free(a);
+	pd_run_free(b);
+	a = sparse_run(100000, 40), b = sparse_run(100000, 40);
+	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), 0);
+	ck_assert_uint_eq(c->n_views, 41);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 Suite *pd_suite_compare(void)
 {
 	Suite *s = suite_create("compare");
@@ -218,6 +274,7 @@ Suite *pd_suite_compare(void)
 	tcase_add_test(tc, test_compare_clean_failover_leaves_no_residue);
 	tcase_add_test(tc, test_compare_is_deterministic);
 	tcase_add_test(tc, test_compare_long_numbers_are_whole_in_the_sentence);
+	tcase_add_test(tc, test_compare_grids_bounded_by_samples);
 	suite_add_tcase(s, tc);
 	return s;
 }
