@@ -175,6 +175,25 @@ static void node_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 	finish(ch, plan, c, ylabel, k);
 }
 
+/* Whether view vi (or -1) draws host alone. */
+static int draws(const struct pd_comparison *c, long vi, const char *host)
+{
+	return vi >= 0 && view_host(&c->views[vi]) && !strcmp(view_host(&c->views[vi]), host);
+}
+
+/* The first view of metric that draws node n alone (its role's when it is the role's one
+ * member, its node view, the removed node's), or -1. */
+static long node_view(const struct pd_comparison *c, const char *metric,
+		      const struct pd_node *n)
+{
+	long vi = pd_comparison_view(c, metric, PD_AT_ROLE, n->first, NULL);
+	if (!draws(c, vi, n->host))
+		vi = pd_comparison_view(c, metric, PD_AT_NODE, 0, n->host);
+	if (!draws(c, vi, n->host))
+		vi = pd_comparison_view(c, metric, PD_AT_REMOVED, 0, NULL);
+	return draws(c, vi, n->host) ? vi : -1;
+}
+
 /* The charts of one metric, views [lo, hi): its cluster view, else one per target node
  * in the spec's order (the removed node is the spec's last n1ql node). */
 static void metric_charts(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t lo,
@@ -185,14 +204,11 @@ static void metric_charts(struct pd_chart_plan *plan, const struct pd_comparison
 			view_chart(plan, c, vi, PD_CHART_METRIC, -1, max);
 			return;
 		}
-	for (size_t i = 0; i < c->target->n_nodes; i++)
-		for (size_t vi = lo; vi < hi; vi++) {
-			const char *host = view_host(&c->views[vi]);
-			if (host && !strcmp(host, c->target->nodes[i].host)) {
-				node_chart(plan, c, vi, max);
-				break;
-			}
-		}
+	for (size_t i = 0; i < c->target->n_nodes; i++) {
+		long vi = node_view(c, c->views[lo].metric, &c->target->nodes[i]);
+		if (vi >= 0)
+			node_chart(plan, c, (size_t)vi, max);
+	}
 }
 
 /* The target's difference from the baseline over time, in %, over a 30 s moving mean
