@@ -321,6 +321,7 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	pd_deltas_compute(c, opts);
+	pd_indexes_rank(c);
 	pd_nodeshift_build(&c->shift, c);
 	pd_findings_build(c, opts);
 	c->verdict = overall(c);

@@ -53,8 +53,12 @@ enum pd_scope_kind {
 	PD_AT_SURVIVORS, /* the target nodes that stay, every role */
 	PD_AT_ROLE,      /* the surviving nodes whose first service is `service` */
 	PD_AT_NODE,      /* one surviving node, `host` */
-	PD_AT_REMOVED    /* the node the event removed, `host` */
+	PD_AT_REMOVED,   /* the node the event removed, `host` */
+	PD_AT_INDEX      /* one index of an index-scope metric, `host` "bucket.index": a
+			    drill-down under the cluster's view of its metric */
 };
+/* An index metric's indexes charted: those that moved most (pd_view.top). */
+#define PD_INDEX_TOP 5
 
 /* A typed scope; name is its one string form for the outputs ("cluster", "survivors",
  * "role:kv", "node:172.23.100.55", "removed"; NULL for PD_AT_NONE), made by
@@ -62,7 +66,8 @@ enum pd_scope_kind {
 struct pd_scope_ref {
 	enum pd_scope_kind kind;
 	unsigned service; /* PD_AT_ROLE: the PD_SVC_* bit; 0 otherwise */
-	char *host;       /* PD_AT_NODE, PD_AT_REMOVED: the node; NULL otherwise */
+	char *host;       /* PD_AT_NODE, PD_AT_REMOVED: the node; PD_AT_INDEX: the index
+			     ("bucket.index"); NULL otherwise */
 	char *name;
 };
 void pd_scope_ref_set(struct pd_scope_ref *s, enum pd_scope_kind kind, unsigned service,
@@ -112,6 +117,12 @@ struct pd_view {
 	/* a total's active nodes, baseline over target, per phase where they differ (0
 	 * elsewhere): a total that differs only by this ratio is a per-node level that held */
 	double node_ratio[PD_PHASE_COUNT];
+	/* an index metric's cluster view: its indexes (PD_AT_INDEX views after it) and those
+	 * whose change after the event (else over the whole run) is a regression or an
+	 * improvement (analyze/indexes.c) */
+	size_t indexes, moved;
+	int top; /* an index view: its rank among the moved by size of change, 1 ..
+		    PD_INDEX_TOP (charted); 0 otherwise */
 };
 
 /* One delta: the summaries of both windows and the one inference on them (analyze/infer.h):
@@ -286,8 +297,8 @@ void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *o
 void pd_comparison_free(struct pd_comparison *c);
 
 /* The one view lookup: the first view of metric ("atop/memcached_cpu") at scope kind
- * (service: the role's PD_SVC_* bit, else ignored; host: a node's, else ignored; a metric
- * has one removed view), or -1. O(1): a hash built with the views. */
+ * (service: the role's PD_SVC_* bit, else ignored; host: a node's or an index's, else
+ * ignored; a metric has one removed view), or -1. O(1): a hash built with the views. */
 long pd_comparison_view(const struct pd_comparison *c, const char *metric,
 			enum pd_scope_kind kind, unsigned service, const char *host);
 /* The delta of view in phase, or NULL (binary search: deltas are in (view, phase) order). */

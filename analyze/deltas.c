@@ -52,7 +52,8 @@ static void mark_drill(struct pd_comparison *c)
 {
 	struct pd_buf twin = PD_BUF_INIT;
 	for (size_t i = 0; i < c->n_views; i++)
-		c->views[i].drill |= c->views[i].scope.kind == PD_AT_NODE;
+		c->views[i].drill |= c->views[i].scope.kind == PD_AT_NODE ||
+				     c->views[i].scope.kind == PD_AT_INDEX;
 	for (size_t i = 0; i < c->n_views; i++) {
 		pd_buf_truncate(&twin, 0);
 		pd_metric_twin(&twin, c->views[i].metric);

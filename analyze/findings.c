@@ -349,6 +349,7 @@ static void shift_findings(struct pd_comparison *c)
 	for (int rank = 0; rank <= 2; rank++)
 		for (size_t vi = 0; vi < c->n_views; vi++)
 			if (c->views[vi].scope.kind != PD_AT_REMOVED &&
+			    c->views[vi].scope.kind != PD_AT_INDEX && /* summed up per metric */
 			    pd_scope_ref_rank(&c->views[vi].scope) == rank)
 				shift_finding(c, vi);
 }

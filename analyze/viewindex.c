@@ -22,14 +22,15 @@ static uint64_t mix(uint64_t h, const char *s)
 }
 
 /* The parts of a scope that tell views of one metric apart: the service of a role, the
- * host of a node (one removed view per metric: its host is not part of the key). */
+ * host of a node or an index (one removed view per metric: its host is not part of the
+ * key). */
 static uint64_t key_hash(const char *metric, enum pd_scope_kind kind, unsigned service,
 			 const char *host)
 {
 	uint64_t h = mix(0xcbf29ce484222325ULL, metric);
 	h = (h ^ (uint64_t)kind) * 0x100000001b3ULL;
 	h = (h ^ (kind == PD_AT_ROLE ? service : 0)) * 0x100000001b3ULL;
-	return kind == PD_AT_NODE ? mix(h ^ 0xff, host) : h;
+	return kind == PD_AT_NODE || kind == PD_AT_INDEX ? mix(h ^ 0xff, host) : h;
 }
 
 static int key_eq(const struct pd_view *v, const char *metric, enum pd_scope_kind kind,
@@ -39,7 +40,7 @@ static int key_eq(const struct pd_view *v, const char *metric, enum pd_scope_kin
 		return 0;
 	if (kind == PD_AT_ROLE)
 		return v->scope.service == service;
-	if (kind == PD_AT_NODE)
+	if (kind == PD_AT_NODE || kind == PD_AT_INDEX)
 		return host && v->scope.host && !strcmp(v->scope.host, host);
 	return 1;
 }

@@ -41,14 +41,15 @@ void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0
  * found by binary search; by_server orders its members by server (then position), so
  * that a node's series is found by binary search too. */
 struct member {
-	const char *server;
+	const char *server, *index; /* an index-scope series: its bucket and index */
 	size_t pos;
 };
 
 struct group {
 	const struct pd_series *const *s;
 	size_t n;
-	struct member *by_server; /* the members with a server, by server then position */
+	struct member
+		*by_server; /* the members with a server (an index), by it then position */
 	size_t n_servers;
 };
 
@@ -86,38 +87,56 @@ static struct group find_group(const struct pd_run *run, const char *collector,
 	return g;
 }
 
+static int cmp_names(const struct member *x, const char *server, const char *index)
+{
+	int c = strcmp(x->server, server);
+	return c ? c : strcmp(x->index, index);
+}
+
 static int cmp_member(const void *a, const void *b)
 {
 	const struct member *x = a, *y = b;
-	int c = strcmp(x->server, y->server);
+	int c = cmp_names(x, y->server, y->index);
 	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-/* Orders g's members by server: group_server then finds a node's by binary search. */
+/* Orders g's members by server (an index-scope one's by bucket and index): group_find
+ * then finds a node's (an index's) by binary search. */
 static void group_index(struct group *g)
 {
 	g->by_server = pd_xmalloc((g->n + 1) * sizeof(*g->by_server));
 	g->n_servers = 0;
-	for (size_t i = 0; i < g->n; i++)
-		if (g->s[i]->server)
-			g->by_server[g->n_servers++] = (struct member){g->s[i]->server, i};
+	for (size_t i = 0; i < g->n; i++) {
+		const struct pd_series *s = g->s[i];
+		if (s->server)
+			g->by_server[g->n_servers++] = (struct member){s->server, "", i};
+		else if (s->index)
+			g->by_server[g->n_servers++] =
+				(struct member){s->bucket ? s->bucket : "", s->index, i};
+	}
 	qsort(g->by_server, g->n_servers, sizeof(*g->by_server), cmp_member);
 }
 
-/* The first member of g (in the run's order) on host, or NULL. */
-static const struct pd_series *group_server(struct group g, const char *host)
+/* The first member of g (in the run's order) on server with index ("" for none), or
+ * NULL. */
+static const struct pd_series *group_find(struct group g, const char *server, const char *index)
 {
 	size_t lo = 0, hi = g.n_servers;
-	while (host && lo < hi) {
+	while (server && lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(g.by_server[mid].server, host) < 0)
+		if (cmp_names(&g.by_server[mid], server, index) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return host && lo < g.n_servers && !strcmp(g.by_server[lo].server, host)
+	return server && lo < g.n_servers && !cmp_names(&g.by_server[lo], server, index)
 		       ? g.s[g.by_server[lo].pos]
 		       : NULL;
+}
+
+static const struct pd_series *group_server(struct group g, const char *host)
+{
+	return group_find(g, host, "");
 }
 
 /* Matching: per baseline, the node with the same role as each target node, or NULL. */
@@ -449,6 +468,31 @@ static void cluster_view(struct builder *b, struct group tg)
 	}
 }
 
+/* One view per index of an index-scope metric, its baseline twin by bucket and index:
+ * drill-downs under the cluster's view, summarised by analyze/indexes.c. */
+static void index_views(struct builder *b, struct group tg)
+{
+	struct pd_comparison *c = b->c;
+	struct pd_scope_ref scope = {PD_AT_NONE, 0, NULL, NULL};
+	struct pd_buf key = PD_BUF_INIT;
+	for (size_t j = 0; j < tg.n; j++) {
+		const struct pd_series *s = tg.s[j];
+		const char *bucket = s->bucket ? s->bucket : "";
+		pd_buf_truncate(&key, 0);
+		pd_buf_addf(&key, "%s.%s", bucket, s->index ? s->index : "");
+		pd_scope_ref_set(&scope, PD_AT_INDEX, 0, key.ptr);
+		struct pd_view *v = new_view(c, s, &scope, PD_AGG_ONE);
+		accumulate(v->target, b->tmp, v->n, s, c->tb_target.t0_ms, b->step_ms, 1,
+			   INFINITY);
+		for (size_t r = 0; r < c->n_bases; r++)
+			accumulate(v->bases[r], b->tmp, v->n,
+				   s->index ? group_find(b->bgs[r], bucket, s->index) : NULL,
+				   base_t0(c, r), b->step_ms, 1, INFINITY);
+	}
+	pd_buf_release(&key);
+	pd_scope_ref_free(&scope);
+}
+
 static int skipped(const struct pd_series *s)
 {
 	/* the event's own evidence, not a metric to compare; client hosts are not the
@@ -462,7 +506,9 @@ size_t pd_views_bound(const struct pd_comparison *c, const struct pd_compare_opt
 	size_t n = 0;
 	for (size_t i = 0; i < t->n_series; i++) {
 		const struct pd_series *s = t->series[i];
-		int server = s->scope == PD_SCOPE_SERVER || s->scope == PD_SCOPE_BUCKET_SERVER;
+		int server = s->scope == PD_SCOPE_SERVER ||
+			     s->scope == PD_SCOPE_BUCKET_SERVER ||
+			     s->scope == PD_SCOPE_INDEX; /* an index: one view more each */
 		int first = !i || strcmp(s->collector, t->series[i - 1]->collector) ||
 			    strcmp(s->metric, t->series[i - 1]->metric);
 		if (skipped(s) || !wanted(opts, s))
@@ -539,6 +585,8 @@ static void build_group(struct builder *b, const struct pd_series *s)
 		server_views(b, tg);
 	else
 		cluster_view(b, tg);
+	if (s->scope == PD_SCOPE_INDEX)
+		index_views(b, tg);
 	free(tg.by_server);
 	for (size_t j = 0; j < c->n_bases; j++)
 		free(b->bgs[j].by_server);

@@ -194,14 +194,20 @@ static long node_view(const struct pd_comparison *c, const char *metric,
 	return draws(c, vi, n->host) ? vi : -1;
 }
 
-/* The charts of one metric, views [lo, hi): its cluster view, else one per target node
- * in the spec's order (the removed node is the spec's last n1ql node). */
+/* The charts of one metric, views [lo, hi): its cluster view (and an index metric's
+ * indexes that moved most, in their rank's order), else one per target node in the spec's
+ * order (the removed node is the spec's last n1ql node). */
 static void metric_charts(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t lo,
 			  size_t hi, size_t max)
 {
 	for (size_t vi = lo; vi < hi; vi++)
 		if (c->views[vi].scope.kind == PD_AT_CLUSTER) {
 			view_chart(plan, c, vi, PD_CHART_METRIC, -1, max);
+			for (int r = 1; r <= PD_INDEX_TOP; r++)
+				for (size_t k = vi + 1; k < hi; k++)
+					if (c->views[k].top == r)
+						view_chart(plan, c, k, PD_CHART_METRIC, -1,
+							   max);
 			return;
 		}
 	for (size_t i = 0; i < c->target->n_nodes; i++) {
