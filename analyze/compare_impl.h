@@ -18,10 +18,6 @@ size_t pd_views_bound(const struct pd_comparison *c, const struct pd_compare_opt
 void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0_ms,
 		   int64_t step_ms);
 
-/* viewindex.c: the hash of pd_comparison_view, (re)built once the views are made. */
-void pd_view_index_build(struct pd_comparison *c);
-void pd_view_index_free(struct pd_comparison *c);
-
 /* phases.c: sets c->windows from the event of the run that has one, on either side (pre,
  * transient, post, whole; only whole without an event). */
 void pd_phases_set(struct pd_comparison *c, double settle_s);

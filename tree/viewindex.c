@@ -2,7 +2,7 @@
  * with the views, so that finding a view costs O(1) and not a pass over every view (20 000
  * series made that quadratic). The deltas are found by binary search: they are made in
  * (view, phase) order. */
-#include "compare_impl.h"
+#include "tree.h"
 #include "../core/xalloc.h"
 
 #include <stdint.h>
