@@ -165,12 +165,12 @@ int pd_report_begin(struct pd_report **out, const struct pd_comparison *c,
 	progress(o, "drawing charts");
 	pd_chart_plan_metrics(&r->plan, c, SMALL_POINTS);
 	r->n_jobs = jobs_for(r->plan.n);
-	for (size_t j = 0; j < r->n_jobs; j++)
+	rc = pd_outdir_mkdir(&r->out, "charts", err);
+	for (size_t j = 0; j < r->n_jobs && rc == 0;
+	     j++) { /* each draws while the next is scripted */
 		script_range(r, j, r->plan.n * j / r->n_jobs, r->plan.n * (j + 1) / r->n_jobs);
-	if ((rc = pd_outdir_mkdir(&r->out, "charts", err)) < 0)
-		return fail(r, rc);
-	for (size_t j = 0; j < r->n_jobs && rc == 0; j++)
 		rc = pd_plot_start(&r->job[j], j == 0, err);
+	}
 	if (rc < 0)
 		return fail(r, rc);
 	*out = r;
