@@ -359,7 +359,7 @@ void pd_comparison_free(struct pd_comparison *c)
 		free(c->views[i].target);
 	}
 	free(c->views);
-	pd_view_index_free(c);
+	pd_comparison_unindex(c);
 	free(c->deltas);
 	for (size_t i = 0; i < c->n_findings; i++) {
 		free(c->findings[i].metric);

@@ -603,7 +603,7 @@ void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 			build_group(&b, s);
 	}
 	note_base_only(c, opts);
-	pd_view_index_build(c);
+	pd_comparison_index(c);
 	free(b.tmp);
 	free(b.idx);
 	free(b.bgs);

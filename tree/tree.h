@@ -578,7 +578,7 @@ struct pd_comparison {
 						     event only PD_PHASE_WHOLE is set */
 	struct pd_view *views;
 	size_t n_views, cap_views;
-	struct pd_view_index *view_index; /* pd_comparison_view's hash (tree/viewindex.c) */
+	struct pd_view_index *view_index; /* pd_comparison_view's hash (tree/comparison.c) */
 	struct pd_delta *deltas;
 	size_t n_deltas, cap_deltas;
 	struct pd_finding *findings; /* ranked */
@@ -654,14 +654,14 @@ const struct pd_timebase *pd_comparison_event(const struct pd_comparison *c);
 /* The one view lookup: the first view of metric ("atop/memcached_cpu") at scope kind
  * (service: the role's PD_SVC_* bit, else ignored; host: a node's or an index's, else
  * ignored; a metric has one removed view), or -1. O(1): a hash built with the views
- * (tree/viewindex.c). */
+ * (tree/comparison.c). */
 long pd_comparison_view(const struct pd_comparison *c, const char *metric,
 			enum pd_scope_kind kind, unsigned service, const char *host);
 /* The delta of view in phase, or NULL (binary search: deltas are in (view, phase) order). */
 const struct pd_delta *pd_comparison_delta(const struct pd_comparison *c, size_t view,
 					   enum pd_phase phase);
 /* (Re)builds, frees the hash of pd_comparison_view: once the views are made. */
-void pd_view_index_build(struct pd_comparison *c);
-void pd_view_index_free(struct pd_comparison *c);
+void pd_comparison_index(struct pd_comparison *c);
+void pd_comparison_unindex(struct pd_comparison *c);
 
 #endif

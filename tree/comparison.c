@@ -55,10 +55,10 @@ static size_t *probe(const struct pd_comparison *c, const char *metric, enum pd_
 	return &ix->slot[i];
 }
 
-void pd_view_index_build(struct pd_comparison *c)
+void pd_comparison_index(struct pd_comparison *c)
 {
 	size_t cap = 16;
-	pd_view_index_free(c);
+	pd_comparison_unindex(c);
 	while (cap < 2 * c->n_views)
 		cap *= 2;
 	c->view_index = pd_xmalloc(sizeof(*c->view_index));
@@ -72,7 +72,7 @@ void pd_view_index_build(struct pd_comparison *c)
 	}
 }
 
-void pd_view_index_free(struct pd_comparison *c)
+void pd_comparison_unindex(struct pd_comparison *c)
 {
 	if (c->view_index)
 		free(c->view_index->slot);
