@@ -334,6 +334,25 @@ static void rank_deltas(struct pd_comparison *c)
 	free(order);
 }
 
+/* f->smooth_pct: the target's PD_SMOOTH_S moving mean against the baseline's, in %. */
+static void smooth_finding(const struct pd_comparison *c, struct pd_finding *f)
+{
+	if (f->view < 0 || c->views[f->view].scope.kind == PD_AT_REMOVED)
+		return;
+	const struct pd_view *v = &c->views[f->view];
+	size_t w = (size_t)fmax(1, round(PD_SMOOTH_S / v->step_s));
+	f->smooth_s = PD_SMOOTH_S;
+	f->smooth_pct = pd_xmalloc((v->n + 1) * sizeof(double));
+	for (size_t i = 0; i < v->n; i++) {
+		double sb = 0, st = 0;
+		size_t k = 0;
+		for (size_t j = i + 1 > w ? i + 1 - w : 0; j <= i; j++)
+			if (!isnan(v->base[j]) && !isnan(v->target[j]))
+				sb += v->base[j], st += v->target[j], k++;
+		f->smooth_pct[i] = k && sb != 0 ? 100 * (st - sb) / fabs(sb) : NAN;
+	}
+}
+
 /* How many findings a short output lists: PD_TOP_FINDINGS, and on to the last of the
  * event's story (event-errors, hard-failover-live-node, kpi-change), so that the list
  * stays numbered by rank and the story is never cut in two. */
@@ -356,6 +375,12 @@ void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *o
 	pd_findings_story_answers(c);
 	c->n_top = top_findings(c);
 	rank_deltas(c);
+	for (size_t f = 0; f < c->n_findings; f++)
+		smooth_finding(c, &c->findings[f]);
+	c->post_same_nodes = c->has_event;
+	for (size_t i = 0; i < c->n_views; i++)
+		if (c->views[i].topology & (1u << PD_PHASE_POST))
+			c->post_same_nodes = 0;
 	c->verdict = overall(c);
 }
 
@@ -389,6 +414,7 @@ void pd_comparison_free(struct pd_comparison *c)
 		free(c->findings[i].metric);
 		pd_scope_ref_free(&c->findings[i].scope);
 		free(c->findings[i].text);
+		free(c->findings[i].smooth_pct);
 	}
 	free(c->findings);
 	pd_strv_free(&c->reasons);

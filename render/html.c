@@ -492,10 +492,14 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 			    "%s is cut at the %s's event offsets. ",
 			    c->event_side < 0 ? "target" : "baseline",
 			    c->event_side < 0 ? "baseline" : "target");
-	if (c->has_event)
+	if (c->post_same_nodes)
 		pd_buf_adds(b,
 			    "After the rebalance (post) both clusters have the same nodes: a "
 			    "difference there is residue of the failover.");
+	else if (c->has_event)
+		pd_buf_adds(b, "After the rebalance (post) the clusters still differ in their "
+			       "nodes: a difference there may be the topology's (marked so in "
+			       "summary.json's deltas).");
 	else
 		pd_buf_adds(
 			b,

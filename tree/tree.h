@@ -546,6 +546,11 @@ struct pd_finding {
 				    regression */
 	enum pd_outcome outcome; /* FAIL: regresses and the gate is on (--fail-on regression);
 				    ERROR: the runs are not comparable */
+	/* the target against the baseline over time on its view's grid, in % of the
+	   baseline: each run's moving mean over smooth_s (single samples are too noisy to
+	   read); NaN where undefined; NULL without a view or for the removed node */
+	double *smooth_pct;
+	double smooth_s;
 };
 
 struct pd_nodeshift;
@@ -570,6 +575,9 @@ struct pd_comparison {
 	int64_t base_grid_t0_ms;
 	double base_shift_s;
 	int has_event; /* a run has an event (event_side): every phase has its window */
+	/* after the event (post) both clusters have the same nodes: no view's per-node load
+	   differs by the topology there, so a difference is the event's residue */
+	int post_same_nodes;
 	/* where the phases' event falls on the common grid (the phases' clock, seconds from
 	   the start of the measured phase): what every output draws and states; NaN without
 	   an event. The event itself is pd_comparison_event(c)'s. */
