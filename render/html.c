@@ -151,7 +151,10 @@ static void method(struct pd_buf *b, const struct pd_comparison *c)
 	esc(b, c->family);
 	pd_buf_adds(b, "; ");
 	esc(b, pd_infer_noise_text(c->noise));
-	pd_buf_adds(b, ".</p></details>\n");
+	pd_buf_addf(b,
+		    ". The interval's level is 1 &minus; %.2g/m, m per phase in summary.json's "
+		    "inference.</p></details>\n",
+		    c->alpha);
 }
 
 /* A finding's short name for the contents: its kind and what it is about. */
@@ -391,6 +394,12 @@ static void findings(struct pd_buf *b, const struct pd_comparison *c,
 		     const struct pd_chart_plan *plan, const char *const *svg)
 {
 	pd_buf_adds(b, "<h2 id=\"findings\">Findings</h2>\n");
+	if (c->n_findings > c->n_top)
+		pd_buf_addf(b,
+			    "<p class=\"sub\">%zu findings, most important first; the short "
+			    "summaries (summary.md, summary.jira, the terminal) list the first "
+			    "%zu and say %zu more.</p>\n",
+			    c->n_findings, c->n_top, c->n_findings - c->n_top);
 	if (!c->n_findings)
 		pd_buf_adds(b,
 			    "<p>Nothing worth a reader's attention: every metric stayed within "
@@ -626,10 +635,14 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 			    "%s is cut at the %s's event offsets. ",
 			    c->event_side < 0 ? "target" : "baseline",
 			    c->event_side < 0 ? "baseline" : "target");
-	if (c->has_event)
+	if (c->post_same_nodes)
 		pd_buf_adds(b,
 			    "After the rebalance (post) both clusters have the same nodes: a "
 			    "difference there is residue of the failover.");
+	else if (c->has_event)
+		pd_buf_adds(b, "After the rebalance (post) the clusters still differ in their "
+			       "nodes: a difference there may be the topology's (marked so in "
+			       "summary.json's deltas).");
 	else
 		pd_buf_adds(
 			b,
@@ -733,31 +746,6 @@ static void event_story(struct pd_buf *b, const struct pd_comparison *c)
 	}
 }
 
-static int verdict_rank(enum pd_verdict v)
-{
-	/* regressions and improvements first, then inconclusive, same, not comparable */
-	static const int rank[] = {[PD_VERDICT_REGRESSION] = 0,
-				   [PD_VERDICT_IMPROVEMENT] = 1,
-				   [PD_VERDICT_INCONCLUSIVE] = 2,
-				   [PD_VERDICT_SAME] = 3,
-				   [PD_VERDICT_NOT_COMPARABLE] = 4};
-	return rank[v];
-}
-
-static int cmp_delta(const void *a, const void *b)
-{
-	const struct pd_delta *x = *(const struct pd_delta *const *)a;
-	const struct pd_delta *y = *(const struct pd_delta *const *)b;
-	int rx = verdict_rank(x->verdict), ry = verdict_rank(y->verdict);
-	double dx = isnan(x->delta_pct) ? -1 : fabs(x->delta_pct);
-	double dy = isnan(y->delta_pct) ? -1 : fabs(y->delta_pct);
-	if (rx != ry)
-		return rx - ry;
-	if (dx != dy)
-		return dx < dy ? 1 : -1;
-	return x < y ? -1 : x > y;
-}
-
 /* A view's scope with how it aggregates its members ("role:kv" over "mean of 4 nodes"). */
 static void scope_cell(struct pd_buf *b, const struct pd_view *v)
 {
@@ -773,25 +761,28 @@ static void scope_cell(struct pd_buf *b, const struct pd_view *v)
 static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const struct pd_delta *d)
 {
 	const struct pd_view *v = &c->views[d->view];
-	struct pd_buf x = PD_BUF_INIT, y = PD_BUF_INIT;
-	pd_unit_add(&x, d->base.median, v->unit);
-	pd_unit_add(&y, d->target.median, v->unit);
+	const struct pd_stated *s = &d->stated;
+	struct pd_buf x = PD_BUF_INIT;
 	pd_buf_adds(b, "<tr><td>");
 	esc(b, v->metric);
 	pd_buf_adds(b, "</td><td class=\"scope\">");
 	scope_cell(b, v);
 	pd_buf_addf(b, "</td><td>%s</td><td class=\"n\">", pd_phase_name(d->phase));
+	pd_unit_add(&x, s->base, v->unit);
 	esc(b, x.ptr);
+	pd_buf_truncate(&x, 0);
 	pd_buf_adds(b, "</td><td class=\"n\">");
-	esc(b, y.ptr);
+	pd_unit_add(&x, s->target, v->unit);
+	esc(b, x.ptr);
+	pd_buf_truncate(&x, 0);
+	pd_render_stated(&x, s);
+	pd_buf_addf(b, "</td><td class=\"n %s\">", s->value > 0 ? "up" : "down");
+	esc(b, x.ptr);
+	pd_buf_truncate(&x, 0);
+	pd_render_stated_ci(&x, s);
+	pd_buf_adds(b, "</td><td class=\"n\">");
+	esc(b, x.ptr);
 	pd_buf_release(&x);
-	pd_buf_release(&y);
-	if (isnan(d->delta_pct))
-		pd_buf_adds(b, "</td><td class=\"n\">-</td><td class=\"n\">-");
-	else
-		pd_buf_addf(
-			b, "</td><td class=\"n %s\">%+.1f%%</td><td class=\"n\">%+.1f .. %+.1f",
-			d->delta_pct > 0 ? "up" : "down", d->delta_pct, d->ci_lo, d->ci_hi);
 	pd_buf_addf(b,
 		    "</td><td class=\"n\">%.2g</td><td><span class=\"verdict v-%s "
 		    "badge\">%s</span>%s"
@@ -803,8 +794,8 @@ static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const str
 static void delta_table_head(struct pd_buf *b)
 {
 	pd_buf_adds(b, "<table><tr><th>metric</th><th>scope</th><th>phase</th><th>baseline "
-		       "median</th><th>target median</th><th>&Delta; median</th><th>95% CI</th>"
-		       "<th>p (Holm)</th><th>verdict</th></tr>\n");
+		       "mean</th><th>target mean</th><th>change of means</th><th>simultaneous "
+		       "interval</th><th>p (Bonferroni)</th><th>verdict</th></tr>\n");
 }
 
 /* Which part of the Changes a delta falls in: the top-level regressions and improvements
@@ -816,22 +807,22 @@ static enum delta_part delta_part(const struct pd_delta *d)
 {
 	if (d->topology)
 		return PART_TOPOLOGY;
-	if (verdict_rank(d->verdict) > 1)
+	if (d->verdict != PD_VERDICT_REGRESSION && d->verdict != PD_VERDICT_IMPROVEMENT)
 		return PART_REST;
 	return d->drill ? PART_DRILL : PART_MAIN;
 }
 
-/* The sorted deltas of one part (and for PART_REST one verdict and phase): a table, folded
+/* The ordered deltas of one part (and for PART_REST one verdict and phase): a table, folded
  * under title unless it is the main one; nothing when none. */
 static void delta_part_table(struct pd_buf *b, const struct pd_comparison *c,
 			     const struct pd_delta *const *order, enum delta_part part,
-			     int rank, int phase, const char *title)
+			     int verdict, int phase, const char *title)
 {
 	size_t n = 0;
 	for (size_t k = 0; k < c->n_deltas; k++)
 		n += delta_part(order[k]) == part &&
-		     (part != PART_REST || (verdict_rank(order[k]->verdict) == rank &&
-					    (int)order[k]->phase == phase));
+		     (part != PART_REST ||
+		      ((int)order[k]->verdict == verdict && (int)order[k]->phase == phase));
 	if (!n && part != PART_MAIN)
 		return;
 	if (part != PART_MAIN)
@@ -839,37 +830,40 @@ static void delta_part_table(struct pd_buf *b, const struct pd_comparison *c,
 	delta_table_head(b);
 	for (size_t k = 0; k < c->n_deltas; k++)
 		if (delta_part(order[k]) == part &&
-		    (part != PART_REST || (verdict_rank(order[k]->verdict) == rank &&
-					   (int)order[k]->phase == phase)))
+		    (part != PART_REST ||
+		     ((int)order[k]->verdict == verdict && (int)order[k]->phase == phase)))
 			delta_row(b, c, order[k]);
 	pd_buf_adds(b, part != PART_MAIN ? "</table></details>\n" : "</table>\n");
 }
 
 static void deltas(struct pd_buf *b, const struct pd_comparison *c)
 {
-	static const char *const rest[] = {
-		[2] = "Inconclusive", [3] = "Same", [4] = "Not comparable"};
+	static const enum pd_verdict rest[] = {PD_VERDICT_INCONCLUSIVE, PD_VERDICT_SAME,
+					       PD_VERDICT_NOT_COMPARABLE};
 	const struct pd_delta **order = pd_xmalloc((c->n_deltas + 1) * sizeof(*order));
 	for (size_t k = 0; k < c->n_deltas; k++)
-		order[k] = &c->deltas[k];
-	qsort(order, c->n_deltas, sizeof(*order), cmp_delta);
+		order[k] = &c->deltas[c->delta_order[k]];
 	pd_buf_adds(b,
 		    "<h2 id=\"changes\">Changes</h2>\n<p class=\"sub\">The mean of each "
-		    "phase, baseline against target (medians shown). First the regressions "
-		    "and improvements of the top-level deltas (the cluster, the survivors, a "
-		    "role); folded below: those of single nodes and drill-downs, the changes "
-		    "the topology explains (a role's total that differs by its number of "
-		    "nodes: no verdict counts), then the rest by verdict and phase.</p>\n");
+		    "phase, baseline against target. First the regressions and improvements "
+		    "of the top-level deltas (the cluster, the survivors, a role); folded "
+		    "below: those of single nodes and drill-downs, the changes the topology "
+		    "explains (a role's total that differs by its number of nodes: no verdict "
+		    "counts), then the rest by verdict and phase.</p>\n");
 	method(b, c);
 	delta_part_table(b, c, order, PART_MAIN, 0, 0, NULL);
 	delta_part_table(b, c, order, PART_DRILL, 0, 0,
 			 "Regressions and improvements of single nodes and drill-downs");
 	delta_part_table(b, c, order, PART_TOPOLOGY, 0, 0, "Explained by the topology");
-	for (int rank = 2; rank <= 4; rank++)
+	for (size_t r = 0; r < sizeof(rest) / sizeof(*rest); r++)
 		for (int ph = 0; ph < PD_PHASE_COUNT; ph++) {
 			struct pd_buf t = PD_BUF_INIT;
-			pd_buf_addf(&t, "%s, %s", rest[rank], pd_phase_name((enum pd_phase)ph));
-			delta_part_table(b, c, order, PART_REST, rank, ph, t.ptr);
+			pd_buf_addf(&t, "%s, %s",
+				    r == 0   ? "Inconclusive"
+				    : r == 1 ? "Same"
+					     : "Not comparable",
+				    pd_phase_name((enum pd_phase)ph));
+			delta_part_table(b, c, order, PART_REST, (int)rest[r], ph, t.ptr);
 			pd_buf_release(&t);
 		}
 	free(order);
@@ -912,6 +906,25 @@ static void collector_open(struct pd_buf *b, const struct pd_comparison *c,
 	pd_buf_release(&name);
 }
 
+/* An index metric's line: how many indexes moved, which are drawn (analyze/indexes.c). */
+static void index_summary(struct pd_buf *b, const struct pd_view *v)
+{
+	if (!v->indexes)
+		return;
+	pd_buf_addf(b,
+		    "<p class=\"sub\">%zu index%s, %zu moved (a regression or an "
+		    "improvement); ",
+		    v->indexes, v->indexes == 1 ? "" : "es", v->moved);
+	if (v->moved)
+		pd_buf_addf(b,
+			    "charted: the total and the %zu that moved most. Every index's "
+			    "change is in summary.json.</p>",
+			    v->moved < PD_INDEX_TOP ? v->moved : (size_t)PD_INDEX_TOP);
+	else
+		pd_buf_adds(b,
+			    "charted: the total. Every index's change is in summary.json.</p>");
+}
+
 static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 			  const struct pd_chart_plan *plan, const char *const *svg)
 {
@@ -944,7 +957,9 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 			esc(b, m);
 			pd_buf_adds(b, "\"><h3>");
 			esc(b, m);
-			pd_buf_adds(b, "</h3><div class=\"charts\">");
+			pd_buf_adds(b, "</h3>");
+			index_summary(b, &c->views[ch->view]);
+			pd_buf_adds(b, "<div class=\"charts\">");
 			prev = m;
 		}
 		chart_img(b, plan, svg, ch);

@@ -34,7 +34,7 @@ has "$jira" '^# \{\{post-event-mismatch\}\} '
 total=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$TMP/r/summary.json")
 for f in "$md" "$jira"; do
   listed=$(grep -cE '^(1\.|#) ' "$f")
-  more=$(sed -n 's/^\([0-9][0-9]*\) more in the report\.$/\1/p' "$f")
+  more=$(sed -n 's/^\([0-9][0-9]*\) more in the report.*/\1/p' "$f")
   if [ "$((listed + ${more:-0}))" = "$total" ] && [ "$total" -gt 10 ]; then ok
   else fail "$(basename "$f"): $listed listed + ${more:-0} more, $total findings"; fi
 done
