@@ -111,7 +111,7 @@ def check_event_line(name, text, J, bold):
 def check_html(page, J):
     v, nd, nf = J["verdict"], len(J["deltas"]), len(J["findings"])
     check(f'<span class="verdict v-{v}">{v}</span>{count_words(nf, "finding")}, '
-          f"{nd} deltas;" in page, "html: the verdict and counts in the header")
+          f"{nd} deltas compared;" in page, "html: the verdict and counts in the header")
     check(J["inference"]["method"] in html.unescape(page), "html: the method")
     for i, f in enumerate(J["findings"]):
         m = re.search(rf'<div class="card" id="finding-{i + 1}"><p><b>{i + 1}\.</b> '
@@ -140,27 +140,40 @@ def check_html(page, J):
 
 
 def check_junit(xml, J):
-    findings = re.findall(r'<testcase classname="perfdelta\.findings" name="([a-z-]+) [^"]*">'
-                          r'(?:<(?:failure|error)[^>]*message="([^"]*)")?', xml)
-    nf = len(J["findings"])
-    check(len(findings) == nf, f"junit: {len(findings)} finding testcases, summary.json {nf}")
-    for i, (kind, msg) in enumerate(findings[:nf]):
-        f = J["findings"][i]
-        check(kind == f["kind"], f"junit: finding {i + 1} is {kind}, summary.json {f['kind']}")
-        if msg:
-            check(html.unescape(msg) == f["text"], f"junit: finding {i + 1}'s message")
-    out = re.search(r'name="every delta"><system-out>(.*?)</system-out>', xml, re.S)
-    lines = html.unescape(out.group(1)).splitlines() if out else []
-    check(len(lines) == len(J["deltas"]), f"junit: {len(lines)} delta lines")
-    for line, d in zip(lines, J["deltas"]):
+    """One testcase per question: each delta by metric, scope and phase (its line, or the
+    text of the failing finding that states it), each finding on its delta's testcase or
+    on one of its own, the runs' comparability."""
+    cases = {}
+    for m in re.finditer(r'<testcase classname="([^"]*)" name="([^"]*)"><(failure|error|'
+                         r'system-out)(?: type="[^"]*" message="([^"]*)")?>([^\n]*)', xml):
+        cases[html.unescape(m.group(2))] = (m.group(1), m.group(3), html.unescape(m.group(5)))
+    named = {}
+    for d in J["deltas"]:
+        key = f"{d['metric']} {d['scope']} {d['phase']}"
+        named[key] = d
+        c = cases.get(key)
+        check(c is not None and c[0] == "perfdelta." + d["metric"].split("/")[0],
+              f"junit: no testcase {key!r}")
+        if not c:
+            continue
         fig, ci = stated(d)
         mean = "" if d["delta_pct"] is None and d["count"] is not None else "mean "
-        want = (f"{d['metric']} {d['scope']} {d['phase']}: {mean}{fig} "
-                f"({100 * d['level']:.4g}% CI {ci}, adjusted ")
+        want = (f"{key}: {mean}{fig} ({100 * d['level']:.4g}% CI {ci}, adjusted ")
         if fig == "-":
-            want = f"{d['metric']} {d['scope']} {d['phase']}: no estimate (, adjusted "
-        check(line.startswith(want) and f"): {d['verdict']}" in line,
-              f"junit: {line[:120]!r} against {want!r}")
+            want = f"{key}: no estimate (, adjusted "
+        texts = [f["text"] for f in J["findings"]
+                 if f"{f['metric']} {f['scope']} {f['phase']}" == key]
+        check((c[2].startswith(want) and f"): {d['verdict']}" in c[2]) or c[2] in texts,
+              f"junit: {c[2][:120]!r} against {want!r}")
+    for i, f in enumerate(J["findings"]):
+        key = f"{f['metric']} {f['scope']} {f['phase']}"
+        if f["kind"] == "not-comparable":
+            c = cases.get("the runs are comparable")
+            check(c is not None and c[1] == "error", "junit: not comparable, no error")
+        elif key not in named:
+            c = cases.get(key)
+            check(c is not None and c[0] == "perfdelta.findings" and c[2] == f["text"],
+                  f"junit: finding {i + 1} ({key}) has no testcase of its own")
 
 
 def check_event(J, mirror):
@@ -187,10 +200,10 @@ def main():
     mirror = json.load(open(f"{sys.argv[3]}/summary.json")) if len(sys.argv) > 3 else None
     n_term = check_terminal(term, J)
     n_md, rows_md = check_markup("summary.md", open(f"{out}/summary.md").read(), J, "**",
-                                 r"^\d+\. \[([a-z-]+)\] (.*)$",
+                                 r"^\d+\. `([a-z-]+)` (.*)$",
                                  r"^\| (.*?) \| (.*?) \| (.*?) \| .*? \| (.*) \|$")
     n_jira, rows_jira = check_markup("summary.jira", open(f"{out}/summary.jira").read(), J,
-                                     "*", r"^# \[([a-z-]+)\] (.*)$",
+                                     "*", r"^# \{\{([a-z-]+)\}\} (.*)$",
                                      r"^\| (.*?) \| (.*?) \| (.*?) \| .*? \| (.*) \|$")
     n_html = check_html(open(f"{out}/index.html").read(), J)
     check(n_term == n_md == n_jira == n_html, f"the short outputs list {n_term} (terminal), "
