@@ -36,7 +36,10 @@ struct pd_story_answer {
 	const char *label;    /* "1", "2a", ... "3" */
 	const char *question; /* the ticket's question, one line */
 	size_t finding[PD_POINT_MAX_FINDINGS];
-	size_t n; /* 0: no finding answers it (the runs agree there) */
+	size_t n; /* 0: no finding answers it (the runs agree there, unless unanswerable) */
+	int unanswerable;    /* neither run has a series of the point's metrics */
+	int no_removed_conn; /* the target has no net/ESTABLISHED: connections left on the
+			      * removed node cannot be shown (perfrunner's Prometheus path) */
 };
 
 /* The answer to point p in c: the findings whose kind or metric is the point's. */

@@ -425,8 +425,16 @@ static int load_prometheus(struct loader *l, struct pd_err *err)
 		if (rc > 0 && (rc = slurp(l, &src, err)) == 0)
 			rc = pd_prom_matrix_parse(p, &src, err);
 	}
-	if (rc == 0 && (rc = load_cbmonitor2(l, err)) == 0)
+	if (rc == 0 && (rc = load_cbmonitor2(l, err)) == 0) {
+		pd_strv_addf(
+			&l->run->notes,
+			"monitoring: perfrunner's Prometheus path (snapshot %s): no net, "
+			"n1ql_stats, ns_server_system or active_tasks collector; per-node "
+			"query rates, CPU and process series come from Couchbase's scraped "
+			"series (docs/reference.md)",
+			l->run->snapshots.n ? l->run->snapshots.v[0] : "unknown");
 		pd_prom_to_run(l->run, p);
+	}
 	if (rc == 0 && l->run->n_series == 0)
 		rc = pd_err_at(
 			err, PD_EPARSE, pd_tree_path(l->tree, join(l, "prometheus", NULL)), 0,

@@ -14,6 +14,7 @@ static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, co
 	pd_jw_open(w, k, '{');
 	pd_jw_str(w, "label", label);
 	pd_jw_str(w, "snapshot", run->snapshots.n ? run->snapshots.v[0] : NULL);
+	pd_jw_str(w, "monitoring", run->prometheus ? "prometheus" : "perfdb");
 	pd_jw_str(w, "build", version ? version : run->n_kpis ? run->kpis[0].build : NULL);
 	if (j->present) {
 		pd_jw_open(w, "jenkins", '{');
@@ -31,6 +32,7 @@ static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, co
 		pd_jw_open(w, NULL, '{');
 		pd_jw_str(w, "metric", run->kpis[i].metric);
 		pd_jw_num(w, "value", run->kpis[i].value);
+		pd_jw_str(w, "window", run->kpis[i].window);
 		pd_jw_close(w, '}');
 	}
 	pd_jw_close(w, ']');
