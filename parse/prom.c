@@ -433,6 +433,31 @@ void pd_prom_to_run(struct pd_run *run, const struct pd_prom *p)
 	pd_buf_release(&cluster);
 }
 
+int pd_prom_names_parse(struct pd_strv *out, const struct pd_src *src, struct pd_err *err)
+{
+	cJSON *json;
+	const cJSON *status, *data;
+	int rc;
+	if ((rc = parse_json(&json, src, err)) < 0)
+		return rc;
+	status = cJSON_GetObjectItemCaseSensitive(json, "status");
+	data = cJSON_GetObjectItemCaseSensitive(json, "data");
+	if (cJSON_IsString(status) && !strcmp(status->valuestring, "error"))
+		rc = answer_error(json, src, err);
+	else if (!cJSON_IsString(status) || strcmp(status->valuestring, "success") ||
+		 !cJSON_IsArray(data))
+		rc = pd_err_at(err, PD_EPARSE, src->path, 0, 0,
+			       "expected {\"status\": \"success\", \"data\": [names]}");
+	for (const cJSON *it = rc == 0 ? data->child : NULL; it && rc == 0; it = it->next)
+		if (!cJSON_IsString(it))
+			rc = pd_err_at(err, PD_EPARSE, src->path, 0, 0,
+				       "expected string names");
+		else
+			pd_strv_add(out, it->valuestring);
+	cJSON_Delete(json);
+	return rc;
+}
+
 int64_t pd_prom_rfc3339_ms(const char *s)
 {
 	struct tm tm = {0};

@@ -38,6 +38,10 @@ int pd_prom_snapshot_parse(struct pd_prom_snapshot *out, const struct pd_src *sr
 			   struct pd_err *err);
 void pd_prom_snapshot_free(struct pd_prom_snapshot *s);
 
+/* The names of GET /api/v1/label/__name__/values: {"status":"success","data":[...]};
+ * "status": "error" is PD_EPARSE naming it. */
+int pd_prom_names_parse(struct pd_strv *out, const struct pd_src *src, struct pd_err *err);
+
 /* Epoch ms of an RFC 3339 UTC time "2025-11-18T15:00:00Z" (fraction and a +00:00 zone
  * accepted); -1 when it is not one. */
 int64_t pd_prom_rfc3339_ms(const char *s);
