@@ -13,8 +13,10 @@ PROMDIR=$(mktemp -d "$TMP/prom-XXXXXX")
 trap 'for p in $pids; do kill "$p" 2>/dev/null; done; for p in $pids; do wait "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
 
 # The TSDB: the failover run's raw samples backfilled (retention long enough for them).
-python3 "$GEN" openmetrics failover "$PROMDIR/run.om" || fail "gen.py openmetrics"
-promtool tsdb create-blocks-from openmetrics "$PROMDIR/run.om" "$PROMDIR/data" >/dev/null || fail "promtool"
+for kind in failover baseline; do
+  python3 "$GEN" openmetrics $kind "$PROMDIR/$kind.om" || fail "gen.py openmetrics"
+  promtool tsdb create-blocks-from openmetrics "$PROMDIR/$kind.om" "$PROMDIR/data" >/dev/null || fail "promtool"
+done
 printf 'global:\n  scrape_interval: 1h\n' >"$PROMDIR/prometheus.yml"
 
 # start_prometheus: on a free port (the kernel's pick, tried again if taken meanwhile)
@@ -38,11 +40,11 @@ start_prometheus() {
 start_prometheus || { fail "prometheus did not become ready: $(tail -3 "$PROMDIR/log")"; finish; exit 1; }
 
 # Jenkins (build.json, consoleText with the path's lines) and a perfrunner checkout.
-python3 "$GEN" jenkins failover "$TMP/jk" || fail "gen.py jenkins"
+python3 "$GEN" jenkins failover "$TMP/jk" && python3 "$GEN" jenkins baseline "$TMP/jb" || fail "gen.py jenkins"
 pr=$TMP/perfrunner
 mkdir -p "$pr/clusters" "$pr/tests/n1ql"
 cp "$TMP/jk/perfrunner/"*.spec "$pr/clusters/"
-cp "$TMP/jk/perfrunner/"*.test "$pr/tests/n1ql/"
+cp "$TMP/jk/perfrunner/"*.test "$TMP/jb/perfrunner/"*.test "$pr/tests/n1ql/"
 # cbmonitor2's GET /api/v1/snapshots/{id} as docs/cbmonitor-api.md answers it: the phase
 # from 14:40:05 to 15:00:05 UTC (1793630405 .. 1793631605)
 cat >"$TMP/snapshot.json" <<JSON
@@ -79,7 +81,31 @@ expect_code 3 "$PERFDELTA" pull --jenkins "$JURL" --prometheus "$PROM" --snapsho
 has "$TMP/err" 'no series has job="no-such-id" in the window'
 left_nothing "$TMP/none"
 
-# 4. A server answering Prometheus' error JSON, or a page, for the names: an error naming
+# 4. compare from the ticket's two build links: each pulled into the cache first, then
+# reused; the same comparison as from the bundles gen.py writes.
+KURL=$URL
+serve jb "$TMP/jb"
+BURL=$URL
+export PERFDELTA_CACHE=$TMP/cache
+expect_code 1 "$PERFDELTA" compare "$BURL/job/iris-n1ql/13001/" "$KURL/job/iris-n1ql/13001/" \
+  --prometheus "$PROM" --perfrunner-dir "$pr" -o "$TMP/cmp-url" --quiet
+if [ "$(ls "$TMP/cache/builds" | wc -l)" = 2 ]; then ok; else fail "cache: $(ls "$TMP/cache/builds")"; fi
+python3 "$GEN" bundle baseline "$TMP/want-base" || fail "gen.py bundle"
+"$PERFDELTA" compare "$TMP/want-base" "$TMP/want" -o "$TMP/cmp-gen" --quiet
+for k in verdict findings; do
+  a=$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))[sys.argv[2]], sort_keys=True))' "$TMP/cmp-url/summary.json" $k)
+  b=$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))[sys.argv[2]], sort_keys=True))' "$TMP/cmp-gen/summary.json" $k)
+  if [ -n "$a" ] && [ "$a" = "$b" ]; then ok; else fail "compare from URLs: $k differs"; fi
+done
+n_before=$(wc -l <"$TMP/jb.log")
+expect_code 1 "$PERFDELTA" compare "$BURL/job/iris-n1ql/13001/" "$KURL/job/iris-n1ql/13001/" \
+  --prometheus "$PROM" -o "$TMP/cmp-url2"
+has "$TMP/err" "^perfdelta: reusing $TMP/cache/builds/127\.0\.0\.1_[0-9]+_job_iris-n1ql_13001$"
+if [ "$(wc -l <"$TMP/jb.log")" = "$n_before" ]; then ok; else fail "the cached build was pulled again"; fi
+curl -fsS "$BURL/quit" >/dev/null
+URL=$KURL
+
+# 5. A server answering Prometheus' error JSON, or a page, for the names: an error naming
 # the query, nothing left; a 503 is tried again.
 printf '{"status":"error","errorType":"bad_data","error":"1:2: parse error"}' >"$TMP/err.json"
 printf '<html><body>Bad gateway</body></html>' >"$TMP/page.html"
