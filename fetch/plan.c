@@ -451,9 +451,6 @@ static int check_opts(const struct pd_plan_opts *o, struct pd_err *err)
 				  "pull needs --jenkins URL or --snapshot NAME");
 	if (!o->jenkins && !o->perfdb && !o->prometheus)
 		return pd_err_set(err, PD_EINVAL, "pull needs --perfdb URL without --jenkins");
-	if (o->prometheus && o->perfdb)
-		return pd_err_set(err, PD_EINVAL,
-				  "--prometheus and --perfdb: a run has one path");
 	if (o->parallel < 1 || o->parallel > PD_TRANSFER_MAX_PARALLEL)
 		return pd_err_set(err, PD_EINVAL, "from 1 to %d parallel transfers",
 				  PD_TRANSFER_MAX_PARALLEL);
@@ -473,7 +470,9 @@ static int pull(struct plan *p)
 		return rc;
 	if (o->perfrunner_dir && (rc = copy_perfrunner(p)) < 0)
 		return rc;
-	if (o->prometheus) {
+	/* the console says which path the run took: the Prometheus path's snapshot line, or
+	 * an "HTML report:" line naming perfdb's host; with neither, --prometheus decides */
+	if (o->prometheus && (p->run->prometheus || (!p->perfdb && !o->perfdb))) {
 		struct pd_prom_pull pp = {p->t, &p->out, p->run, o, p->lim, p->err};
 		return pd_prom_pull_run(&pp);
 	}

@@ -529,8 +529,8 @@ int pd_prom_snapshot_parse(struct pd_prom_snapshot *out, const struct pd_src *sr
 	else if (!cJSON_IsTrue(ok) || !cJSON_IsObject(meta))
 		rc = pd_err_at(err, PD_EPARSE, src->path, 0, 0,
 			       "expected {\"success\": true, \"data\": {\"metadata\": ...}}");
-	else
-		rc = snapshot_meta(out, meta, src, err);
+	else if ((rc = snapshot_meta(out, meta, src, err)) < 0)
+		pd_prom_snapshot_free(out);
 	cJSON_Delete(json);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include "core/buf.h"
 #include "core/metric.h"
 #include "parse/prom.h"
+#include "analyze/kpi_windows.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -245,6 +246,46 @@ START_TEST(test_prom_snapshot_metadata)
 }
 END_TEST
 
+static void kpi(struct pd_run *run, const char *metric, const char *window, double v, long n)
+{
+	struct pd_kpi *k = pd_run_add_kpi(run);
+	k->metric = strdup(metric);
+	k->window = window ? strdup(window) : NULL;
+	k->value = v;
+	k->window_samples = n;
+}
+
+/* Windowed KPIs pair by id and window; unwindowed and one-sided KPIs stay out.
+ *   pre: (1.43 - 1.21) / 1.21 = 0.22 / 1.21 = +18.1818...%; post: 1.19 -> 1.19 = 0%;
+ *   a baseline of 0 has no percentage. */
+START_TEST(test_prom_kpi_windows_pair_by_id_and_window)
+{
+	struct pd_run *b = pd_run_new("b"), *t = pd_run_new("t");
+	struct pd_comparison c = {.base = b, .target = t};
+	kpi(b, "m_get_999th_pre", "pre", 1.21, 5000);
+	kpi(b, "m_get_999th_post", "post", 1.19, 2500);
+	kpi(b, "m_set_999th_post", "post", 0, 0);
+	kpi(b, "m_avg", NULL, 5, 0);
+	kpi(t, "m_get_999th_during", "during", 2.0, 100);
+	kpi(t, "m_get_999th_pre", "pre", 1.43, 5990);
+	kpi(t, "m_get_999th_post", "post", 1.19, 2995);
+	kpi(t, "m_set_999th_post", "post", 3, 0);
+	kpi(t, "m_avg", NULL, 6, 0);
+	pd_kpi_windows_pair(&c);
+	ck_assert_uint_eq(c.n_kpi_windows, 3);
+	ck_assert_str_eq(c.kpi_windows[0].metric, "m_get_999th_pre");
+	ck_assert_double_eq_tol(c.kpi_windows[0].change_pct, 18.181818181818, 1e-9);
+	ck_assert_int_eq(c.kpi_windows[0].base_samples, 5000);
+	ck_assert_int_eq(c.kpi_windows[0].target_samples, 5990);
+	ck_assert_str_eq(c.kpi_windows[1].window, "post");
+	ck_assert_double_eq(c.kpi_windows[1].change_pct, 0);
+	ck_assert(isnan(c.kpi_windows[2].change_pct));
+	free(c.kpi_windows);
+	pd_run_free(b);
+	pd_run_free(t);
+}
+END_TEST
+
 Suite *pd_suite_prom(void)
 {
 	Suite *s = suite_create("prom");
@@ -256,6 +297,7 @@ Suite *pd_suite_prom(void)
 	tcase_add_test(tc, test_prom_error_answer_names_the_error);
 	tcase_add_test(tc, test_prom_nan_samples_skipped_and_said);
 	tcase_add_test(tc, test_prom_snapshot_metadata);
+	tcase_add_test(tc, test_prom_kpi_windows_pair_by_id_and_window);
 	suite_add_tcase(s, tc);
 	return s;
 }

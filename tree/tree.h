@@ -541,6 +541,15 @@ struct pd_finding {
 
 struct pd_nodeshift;
 
+/* A showfast KPI both runs posted under one id and latency window (perfrunner's
+ * TimeseriesWindow: "pre", "during", "post"), compared beside perfdelta's own phases. */
+struct pd_kpi_pair {
+	const char *metric, *window; /* borrowed from the target run */
+	double base, target;
+	double change_pct; /* (target - base) / |base| x 100; NAN when base is 0 */
+	long base_samples, target_samples; /* 0 when perfrunner logged no count */
+};
+
 struct pd_comparison {
 	const struct pd_run *base, *target; /* borrowed */
 	const struct pd_run **bases;        /* every baseline, bases[0] == base; borrowed */
@@ -586,6 +595,8 @@ struct pd_comparison {
 	   run has an event (the points are about one) */
 	struct pd_story_answer answers[PD_POINT_COUNT];
 	size_t n_answers;
+	struct pd_kpi_pair *kpi_windows; /* windowed KPIs of the target with their baseline */
+	size_t n_kpi_windows;
 };
 
 /* ---- the event per node (analyze/nodeshift.h) ---- */

@@ -45,6 +45,25 @@ hasf "$TMP/mixed/index.html" "net/ESTABLISHED: only in the baseline"
 hasf "$TMP/mixed/index.html" "prometheus/n1ql_requests: only in the target"
 has "$TMP/mixed.txt" '2b .*cannot be answered: the target has no series it needs'
 
+# Windowed KPIs (fixtures/console/prometheus/windows.txt): paired per id and window;
+# the target's GET pre 99.9th is 1.43 against 1.21: (1.43 - 1.21) / 1.21 = +18.18 %.
+cp -r "$TMP/fo" "$TMP/w1" && cp -r "$TMP/fo" "$TMP/w2"
+# (their snapshot id made the series' job, or every series would be another job's)
+W="s/3a4b5c6d-7e8f-4a1b-9c2d-e3f4a5b6c7d8/$UUID/"
+sed "$W" "$SRC/fixtures/console/prometheus/windows.txt" >"$TMP/w1/jenkins/consoleText"
+sed "$W; s/\"value\": 1.21\$/\"value\": 1.43/" "$SRC/fixtures/console/prometheus/windows.txt" >"$TMP/w2/jenkins/consoleText"
+"$PERFDELTA" compare "$TMP/w1" "$TMP/w2" -o "$TMP/wcmp" --quiet >/dev/null 2>&1
+got=$(python3 -c '
+import json, sys
+k = json.load(open(sys.argv[1]))["kpi_windows"]
+print(len(k), k[0]["metric"], k[0]["window"], "%.2f" % k[0]["change_pct"], k[1]["window"], "%.2f" % k[1]["change_pct"])' "$TMP/wcmp/summary.json")
+if [ "$got" = "4 rebalance_kv_4nodes_get_999th_pre pre 18.18 post 0.00" ]; then ok; else fail "kpi_windows: $got"; fi
+if python3 -c 'import jsonschema' 2>/dev/null; then
+  if python3 -c 'import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' \
+    "$TMP/wcmp/summary.json" "$SRC/docs/summary.schema.json" 2>"$TMP/schema.err"; then ok; else fail "schema: $(tail -1 "$TMP/schema.err")"; fi
+fi
+hasf "$TMP/wcmp/index.html" "KPIs per latency window"
+
 # Untrusted answers: an error answer and broken JSON are exit 3 naming the file.
 cp -r "$TMP/fo" "$TMP/bad"
 printf '{"status":"error","errorType":"timeout","error":"query timed out"}' >"$TMP/bad/prometheus/n1ql_errors.json"
