@@ -463,6 +463,30 @@ static void matching(struct pd_buf *b, const struct pd_comparison *c)
 	pd_buf_adds(b, "</ul></details>\n");
 }
 
+/* perfrunner's windowed KPIs, paired by id and window (analyze/kpi_windows.c) */
+static void kpi_windows(struct pd_buf *b, const struct pd_comparison *c)
+{
+	if (!c->n_kpi_windows)
+		return;
+	pd_buf_adds(b,
+		    "<h2>KPIs per latency window (perfrunner's)</h2>\n<table><tr><th>KPI"
+		    "</th><th>window</th><th>baseline</th><th>target</th><th>change</th></tr>");
+	for (size_t i = 0; i < c->n_kpi_windows; i++) {
+		const struct pd_kpi_pair *k = &c->kpi_windows[i];
+		pd_buf_adds(b, "<tr><td>");
+		esc(b, k->metric);
+		pd_buf_adds(b, "</td><td>");
+		esc(b, k->window);
+		pd_buf_addf(b, "</td><td>%g</td><td>%g</td><td>", k->base, k->target);
+		if (isnan(k->change_pct))
+			pd_buf_adds(b, "n/a (baseline 0)");
+		else
+			pd_buf_addf(b, "%+.1f%%", k->change_pct);
+		pd_buf_adds(b, "</td></tr>");
+	}
+	pd_buf_adds(b, "</table>\n");
+}
+
 static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 {
 	pd_buf_adds(b, "<h2>Phases</h2>\n<div class=\"timeline\">");
@@ -506,6 +530,7 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 			"No event in either run: the runs are compared over the whole phase.");
 	pd_buf_adds(b, "</p>\n");
 	matching(b, c);
+	kpi_windows(b, c);
 }
 
 static void num_cell(struct pd_buf *b, double x, enum pd_unit unit)
@@ -733,6 +758,25 @@ static void collector_open(struct pd_buf *b, const struct pd_comparison *c,
 	pd_buf_release(&name);
 }
 
+/* An index metric's line: how many indexes moved, which are drawn (analyze/indexes.c). */
+static void index_summary(struct pd_buf *b, const struct pd_view *v)
+{
+	if (!v->indexes)
+		return;
+	pd_buf_addf(b,
+		    "<p class=\"sub\">%zu index%s, %zu moved (a regression or an "
+		    "improvement); ",
+		    v->indexes, v->indexes == 1 ? "" : "es", v->moved);
+	if (v->moved)
+		pd_buf_addf(b,
+			    "charted: the total and the %zu that moved most. Every index's "
+			    "change is in summary.json.</p>",
+			    v->moved < PD_INDEX_TOP ? v->moved : (size_t)PD_INDEX_TOP);
+	else
+		pd_buf_adds(b,
+			    "charted: the total. Every index's change is in summary.json.</p>");
+}
+
 static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 			  const struct pd_chart_plan *plan, const char *const *svg)
 {
@@ -763,7 +807,9 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 				collector_open(b, c, plan, i);
 			pd_buf_adds(b, "<div class=\"metric\"><h3>");
 			esc(b, m);
-			pd_buf_adds(b, "</h3><div class=\"charts\">");
+			pd_buf_adds(b, "</h3>");
+			index_summary(b, &c->views[ch->view]);
+			pd_buf_adds(b, "<div class=\"charts\">");
 			prev = m;
 		}
 		chart_img(b, plan, svg, ch);

@@ -358,8 +358,12 @@ struct pd_story_answer {
 	const char *label;    /* "1", "2a", ... "3" */
 	const char *question; /* the ticket's question, one line */
 	size_t finding[PD_POINT_MAX_FINDINGS];
-	size_t n;    /* 0: no finding answers it (the runs agree there) */
+	size_t n;    /* 0: no finding answers it (the runs agree there, unless unanswerable) */
 	char *brief; /* a short answer with the numbers of its findings, or why none */
+	int unanswerable;    /* a run has no series of the point's metrics: 1 the baseline,
+			      * 2 the target, 3 neither */
+	int no_removed_conn; /* the target has no net/ESTABLISHED: connections left on the
+			      * removed node cannot be shown (perfrunner's Prometheus path) */
 };
 
 /* ---- the comparison (analyze/compare.h) ---- */
@@ -402,8 +406,12 @@ enum pd_scope_kind {
 	PD_AT_SURVIVORS, /* the target nodes that stay, every role */
 	PD_AT_ROLE,      /* the surviving nodes whose first service is `service` */
 	PD_AT_NODE,      /* one surviving node, `host` */
-	PD_AT_REMOVED    /* the node the event removed, `host` */
+	PD_AT_REMOVED,   /* the node the event removed, `host` */
+	PD_AT_INDEX      /* one index of an index-scope metric, `host` "bucket.index": a
+			    drill-down under the cluster's view of its metric */
 };
+/* An index metric's indexes charted: those that moved most (pd_view.top). */
+#define PD_INDEX_TOP 5
 
 /* A typed scope; name is its one string form for the outputs ("cluster", "survivors",
  * "role:kv", "node:172.23.100.55", "removed"; NULL for PD_AT_NONE), made by
@@ -411,7 +419,8 @@ enum pd_scope_kind {
 struct pd_scope_ref {
 	enum pd_scope_kind kind;
 	unsigned service; /* PD_AT_ROLE: the PD_SVC_* bit; 0 otherwise */
-	char *host;       /* PD_AT_NODE, PD_AT_REMOVED: the node; NULL otherwise */
+	char *host;       /* PD_AT_NODE, PD_AT_REMOVED: the node; PD_AT_INDEX: the index
+			     ("bucket.index"); NULL otherwise */
 	char *name;
 };
 
@@ -452,6 +461,12 @@ struct pd_view {
 	/* a total's active nodes, baseline over target, per phase where they differ (0
 	 * elsewhere): a total that differs only by this ratio is a per-node level that held */
 	double node_ratio[PD_PHASE_COUNT];
+	/* an index metric's cluster view: its indexes (PD_AT_INDEX views after it) and those
+	 * whose change after the event (else over the whole run) is a regression or an
+	 * improvement (analyze/indexes.c) */
+	size_t indexes, moved;
+	int top; /* an index view: its rank among the moved by size of change, 1 ..
+		    PD_INDEX_TOP (charted); 0 otherwise */
 };
 
 /* The one figure every output states for a change (analyze/deltas.c): the change of
@@ -488,8 +503,8 @@ struct pd_delta {
 	enum pd_outcome outcome; /* FAIL for a regression */
 	struct pd_stated stated; /* what the outputs state of it */
 	/* listed in the summaries' table (summary.md, summary.jira): a regression or an
-	   improvement at a scope broader than one node, outside the transient, and not the
-	   topology's */
+	   improvement at a scope broader than one node or index, outside the transient,
+	   and not the topology's */
 	int headline;
 };
 
@@ -561,6 +576,16 @@ struct pd_finding {
 
 struct pd_nodeshift;
 
+/* A showfast KPI both runs posted under one id and latency window (perfrunner's
+ * TimeseriesWindow: "pre", "during", "post"), compared beside perfdelta's own phases. */
+struct pd_kpi_pair {
+	const char *metric, *window; /* borrowed from the target run */
+	double base, target;
+	double change_pct; /* (target - base) / |base| x 100; NAN when base is 0 */
+	long base_samples, target_samples; /* 0 when perfrunner logged no count */
+};
+struct pd_view_index;
+
 struct pd_comparison {
 	const struct pd_run *base, *target; /* borrowed */
 	const struct pd_run **bases;        /* every baseline, bases[0] == base; borrowed */
@@ -592,6 +617,7 @@ struct pd_comparison {
 						     event only PD_PHASE_WHOLE is set */
 	struct pd_view *views;
 	size_t n_views, cap_views;
+	struct pd_view_index *view_index; /* pd_comparison_view's hash (tree/comparison.c) */
 	struct pd_delta *deltas;
 	size_t n_deltas, cap_deltas;
 	/* the deltas in the order a table lists them (indexes into deltas): regressions and
@@ -620,6 +646,8 @@ struct pd_comparison {
 	   run has an event (the points are about one) */
 	struct pd_story_answer answers[PD_POINT_COUNT];
 	size_t n_answers;
+	struct pd_kpi_pair *kpi_windows; /* windowed KPIs of the target with their baseline */
+	size_t n_kpi_windows;
 };
 
 /* ---- the event per node (analyze/nodeshift.h) ---- */
@@ -670,5 +698,18 @@ int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p);
 
 /* The timebase of the run whose event defines the phases (the target's without one). */
 const struct pd_timebase *pd_comparison_event(const struct pd_comparison *c);
+
+/* The one view lookup: the first view of metric ("atop/memcached_cpu") at scope kind
+ * (service: the role's PD_SVC_* bit, else ignored; host: a node's or an index's, else
+ * ignored; a metric has one removed view), or -1. O(1): a hash built with the views
+ * (tree/comparison.c). */
+long pd_comparison_view(const struct pd_comparison *c, const char *metric,
+			enum pd_scope_kind kind, unsigned service, const char *host);
+/* The delta of view in phase, or NULL (binary search: deltas are in (view, phase) order). */
+const struct pd_delta *pd_comparison_delta(const struct pd_comparison *c, size_t view,
+					   enum pd_phase phase);
+/* (Re)builds, frees the hash of pd_comparison_view: once the views are made. */
+void pd_comparison_index(struct pd_comparison *c);
+void pd_comparison_unindex(struct pd_comparison *c);
 
 #endif
