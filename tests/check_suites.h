@@ -22,6 +22,8 @@ Suite *pd_suite_infer(void);
 Suite *pd_suite_configdiff(void);
 Suite *pd_suite_story(void);
 Suite *pd_suite_kpi(void);
+Suite *pd_suite_edivisive(void);
+Suite *pd_suite_signature(void);
 
 /* Reads a file of the test tree into a NUL-terminated string (caller frees); aborts
  * the test when it is missing. */
