@@ -10,6 +10,7 @@
 #include "core/src.h"
 #include "core/xalloc.h"
 #include "parse/bundle.h"
+#include "cli/exec.h"
 #include "cli/pull.h"
 #include "render/escape.h"
 #include "render/inspect.h"
@@ -1069,6 +1070,11 @@ int main(int argc, char **argv)
 			 .fail_on_regression = 1,
 			 .gnuplot_timeout_s = PD_PLOT_TIMEOUT_DEFAULT,
 			 .pull = PD_PLAN_OPTS_INIT};
+	if (pd_cli_is_history(argc, argv)) { /* perfdelta-history: cli/history.c */
+		struct pd_err err = PD_ERR_INIT;
+		pd_cli_exec("perfdelta-history", argv, &err);
+		return report_error(&err);
+	}
 	int rc = parse_args(&o, argc, argv);
 	pd_cleanup_catch_signals();
 	if (rc < 0) {
