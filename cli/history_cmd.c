@@ -95,7 +95,7 @@ static int apply(struct pd_hx_opts *o, const char *flag, const char *val)
 		o->out = val;
 	else if (!strcmp(flag, "--test"))
 		o->test = val;
-	else if (!strcmp(flag, "--window") && !(rc = number(&d, flag, val, 0, 1e6)))
+	else if (!strcmp(flag, "--window") && !(rc = number(&d, flag, val, 0, 1e7)))
 		o->window = (long)d;
 	else if (!strcmp(flag, "--min-size") && !(rc = number(&d, flag, val, 2, 1e4)))
 		o->min_size = (long)d;
@@ -123,6 +123,8 @@ int pd_hx_parse(struct pd_hx_opts *o, int argc, char **argv)
 				return rc;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
 			o->quiet = 1;
+		else if (!strcmp(a, "--history")) /* demo --history: the command itself */
+			continue;
 		else if (a[0] == '-' && a[1])
 			return usage("unknown option '%s'", a);
 		else if (o->n_args == PD_HX_MAX_ARGS)

@@ -1,0 +1,60 @@
+/* Change points over a test's history (issue 24): E-Divisive means (edivisive.h) on every
+ * signature feature of a test's runs in build order, with the family of features
+ * controlled by Bonferroni: each feature's splits are tested at alpha / m, m the number
+ * of features tested, so that the chance of any false change point among them is at most
+ * alpha (hundreds of features do not each get the per-feature rate). Pure: no I/O.
+ *
+ * Levels. A change point's `before` and `after` are the means of the segments either
+ * side of it (bounded by the feature's neighbouring change points); its size is
+ * |after - before| over the pooled standard deviation within those two segments (the
+ * change in run-to-run noise units), which ranks them: a 2 % change in a quiet feature
+ * can outrank a 20 % one in a noisy feature. A run without the feature is left out of
+ * that feature's series (its index still names the run). */
+#ifndef PD_HISTORY_H
+#define PD_HISTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pd_hist_opts {
+	double alpha;     /* family-wise over the features, e.g. 0.05 */
+	size_t min_size;  /* runs on either side of a change, at least 2 */
+	size_t max_perms; /* 0: edivisive's default (2 / per-feature alpha) */
+	uint64_t seed;    /* of the permutations; each feature's is this and its name */
+};
+#define PD_HIST_OPTS_INIT                                                                      \
+	{                                                                                      \
+		.alpha = 0.05, .min_size = 4, .seed = 24                                       \
+	}
+
+struct pd_hist_change {
+	size_t feature;       /* index into the caller's names */
+	size_t at;            /* index of the first run after the change */
+	size_t prev;          /* index of the last run before it (with the feature) */
+	double before, after; /* the means of the segments either side */
+	double change_pct;    /* 100 (after - before) / |before|; NaN when before is 0 */
+	double size;          /* |after - before| / pooled within-segment sd; +inf if 0 sd */
+	double p;             /* E-Divisive's permutation p-value */
+	int recent;           /* at is among the newest min_size runs: the earliest a change
+				 can be confirmed, so the newest run's test fails on it */
+};
+
+struct pd_history {
+	size_t n_runs, n_features;
+	size_t n_tested;      /* features with at least 2 x min_size values (the family m) */
+	double alpha_feature; /* alpha / n_tested: each feature's level */
+	size_t min_size;
+	struct pd_hist_change *cp; /* ranked: largest size first, then feature, then at */
+	size_t n_cp;
+};
+
+/* Finds the change points of values[run * n_features + feature] (NaN: the run lacks the
+ * feature), runs in build order, features named names[0..n_features) (the names seed the
+ * permutations, so the same history gives the same report). Release with
+ * pd_history_release. */
+void pd_history_analyze(struct pd_history *out, const double *values, size_t n_runs,
+			size_t n_features, const char *const *names,
+			const struct pd_hist_opts *o);
+void pd_history_release(struct pd_history *h);
+
+#endif
