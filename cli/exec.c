@@ -36,6 +36,11 @@ int pd_cli_exec(const char *helper, char **argv, struct pd_err *err)
 	return rc;
 }
 
+int pd_cli_exec_perfdelta(char **argv, struct pd_err *err)
+{
+	return pd_cli_exec("perfdelta", argv, err);
+}
+
 static int has_flag(int argc, char **argv, const char *flag)
 {
 	size_t len = strlen(flag);

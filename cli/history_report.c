@@ -183,12 +183,6 @@ int pd_cli_history_report(int argc, char **argv)
 	return rc;
 }
 
-int pd_cli_baseline_history(int argc, char **argv)
-{
-	(void)argc, (void)argv;
-	return PD_HX_USAGE;
-}
-
 /* The demo's history: DEMO_RUNS weekly runs of DEMO_FEATURES features, with
  * pd_gen_plants, in a store in memory. */
 #define DEMO_RUNS     100

@@ -75,7 +75,7 @@ static int migrate(struct pd_store *s, struct pd_err *err)
 		return rc;
 	s->schema = (int)v;
 	if (v > PD_STORE_SCHEMA)
-		return pd_err_at(err, PD_EINVAL, s->db->where, 0, 0,
+		return pd_err_at(err, PD_EIO, s->db->where, 0, 0,
 				 "the history database is at schema %lld, newer than this "
 				 "perfdelta's %d: use a newer perfdelta (nothing was changed)",
 				 v, PD_STORE_SCHEMA);

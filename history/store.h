@@ -43,7 +43,7 @@ struct pd_store_run {
 char *pd_store_default_url(struct pd_err *err);
 
 /* Opens the store at url and brings its schema to PD_STORE_SCHEMA (caller closes with
- * pd_store_close). PD_EINVAL for a store of a newer schema. */
+ * pd_store_close). PD_EIO for a store of a newer schema (nothing is changed). */
 int pd_store_open(struct pd_store **out, const char *url, struct pd_err *err);
 void pd_store_close(struct pd_store *s); /* NULL is a no-op */
 
