@@ -117,3 +117,28 @@ void pd_history_release(struct pd_history *h)
 	free(h->cp);
 	*h = (struct pd_history){0};
 }
+
+void pd_history_spread(struct pd_hist_spread *out, const struct pd_history *h,
+		       const double *values, size_t f)
+{
+	double sum = 0, ss = 0;
+	*out = (struct pd_hist_spread){.sd = NAN, .rel_sd = NAN};
+	for (size_t i = 0; i < h->n_cp; i++)
+		if (h->cp[i].feature == f && h->cp[i].at > out->from)
+			out->from = h->cp[i].at;
+	for (size_t r = out->from; r < h->n_runs; r++) {
+		double v = values[r * h->n_features + f];
+		if (!isnan(v))
+			sum += v, out->n++;
+	}
+	out->mean = out->n ? sum / (double)out->n : NAN;
+	for (size_t r = out->from; r < h->n_runs; r++) {
+		double v = values[r * h->n_features + f];
+		if (!isnan(v))
+			ss += (v - out->mean) * (v - out->mean);
+	}
+	if (out->n >= 2)
+		out->sd = sqrt(ss / (double)(out->n - 1));
+	if (out->n >= 2 && out->mean != 0)
+		out->rel_sd = out->sd / fabs(out->mean);
+}

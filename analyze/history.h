@@ -57,4 +57,18 @@ void pd_history_analyze(struct pd_history *out, const double *values, size_t n_r
 			const struct pd_hist_opts *o);
 void pd_history_release(struct pd_history *h);
 
+/* The run-to-run spread of one feature at its current level: over the runs since its last
+ * change point (all runs without one). What a single-baseline verdict can read as the
+ * measured run-to-run variance of a metric (DESIGN 4 "Run-to-run variance"; infer.h). */
+struct pd_hist_spread {
+	size_t from;   /* index of the first run counted */
+	size_t n;      /* runs with the feature since */
+	double mean;   /* their mean */
+	double sd;     /* their sample sd (n - 1); NaN when n < 2 */
+	double rel_sd; /* sd / |mean|; NaN when mean is 0 */
+};
+/* The spread of feature f of h (made from values by pd_history_analyze). */
+void pd_history_spread(struct pd_hist_spread *out, const struct pd_history *h,
+		       const double *values, size_t f);
+
 #endif

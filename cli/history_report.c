@@ -102,6 +102,7 @@ static int write_report(const char *dir, const struct pd_hist_report *r, struct 
 	int rc = pd_outdir_begin(&out, dir, 0, err);
 	if (rc < 0)
 		return rc;
+	out.marked = 1; /* a later report may replace this one */
 	pd_buf_adds(&b, pd_hist_css);
 	if ((rc = draw(&out, r, err)) == 0 &&
 	    (rc = write_text(&out, "style.css", &b, err)) == 0) {

@@ -233,6 +233,32 @@ START_TEST(test_history_finds_the_planted_changes_and_nothing_else)
 }
 END_TEST
 
+START_TEST(test_history_spread_is_since_the_last_change)
+{
+	/* one feature, 12 runs: 10, 12, 10, 12, 10, 12 then 50, 52, 50, 52, 50, 52; min size
+	 * 3: the split at 6 parts the two levels (a permutation does so with probability
+	 * 2 / C(12, 6) = 2/924), so it is found; the spread after it, by hand: mean 51, sd
+	 * sqrt(6 x 1^2 / 5) = 1.0954 */
+	double v[12];
+	const char *names[] = {"f"};
+	for (size_t i = 0; i < 12; i++)
+		v[i] = (i < 6 ? 10 : 50) + (i % 2 ? 2 : 0);
+	struct pd_hist_opts o = {.alpha = 0.05, .min_size = 3, .seed = 1};
+	struct pd_history h;
+	struct pd_hist_spread sp;
+	pd_history_analyze(&h, v, 12, 1, names, &o);
+	ck_assert_uint_eq(h.n_cp, 1);
+	ck_assert_uint_eq(h.cp[0].at, 6);
+	pd_history_spread(&sp, &h, v, 0);
+	ck_assert_uint_eq(sp.from, 6);
+	ck_assert_uint_eq(sp.n, 6);
+	ck_assert_double_eq_tol(sp.mean, 51, 1e-12);
+	ck_assert_double_eq_tol(sp.sd, sqrt(6.0 / 5), 1e-12);
+	ck_assert_double_eq_tol(sp.rel_sd, sqrt(6.0 / 5) / 51, 1e-12);
+	pd_history_release(&h);
+}
+END_TEST
+
 START_TEST(test_history_stationary_gives_no_change_point)
 {
 	/* ten stationary histories of 60 runs x 100 features: the family-wise rate is 0.05 a
@@ -268,6 +294,7 @@ Suite *pd_suite_store(void)
 	tcase_add_test(tc, test_store_concurrent_adds_store_once);
 	tcase_add_test(tc, test_store_build_order_is_numeric);
 	tcase_add_test(tc, test_history_finds_the_planted_changes_and_nothing_else);
+	tcase_add_test(tc, test_history_spread_is_since_the_last_change);
 	tcase_add_test(tc, test_history_stationary_gives_no_change_point);
 	suite_add_tcase(s, tc);
 	return s;
