@@ -11,7 +11,7 @@ enum { PD_HX_OK = 0, PD_HX_USAGE = 2, PD_HX_INPUT = 3 };
 #define PD_HX_MAX_ARGS 256
 
 /* The options of every history command; absent ones 0 / NULL. */
-struct pd_hx_opts {
+struct pd_cli_hx_opts {
 	const char *db, *out, *test;
 	long window, min_size, baselines; /* window -1: not given */
 	double alpha;
@@ -24,16 +24,16 @@ extern const char pd_cli_history_usage[];
 
 /* Parses argv[0..argc) into o; unknown flags and missing values are usage errors (the
  * exit code returned, 0 when good). */
-int pd_hx_parse(struct pd_hx_opts *o, int argc, char **argv);
+int pd_cli_hx_parse(struct pd_cli_hx_opts *o, int argc, char **argv);
 /* Prints err as perfdelta prints errors; the exit code for it. */
-int pd_hx_fail(const struct pd_err *err);
+int pd_cli_hx_fail(const struct pd_err *err);
 /* --db, or the default store (caller frees). */
-char *pd_hx_db_url(const struct pd_hx_opts *o, struct pd_err *err);
+char *pd_cli_hx_db_url(const struct pd_cli_hx_opts *o, struct pd_err *err);
 
 struct pd_store;
 /* The report of o->test into o->out; *n_cp its change points. */
-int pd_hx_report(struct pd_store *st, const struct pd_hx_opts *o, size_t *n_cp,
-		 struct pd_err *err);
+int pd_cli_hx_report(struct pd_store *st, const struct pd_cli_hx_opts *o, size_t *n_cp,
+		     struct pd_err *err);
 
 int pd_cli_signature(int argc, char **argv);
 int pd_cli_history_add(int argc, char **argv);

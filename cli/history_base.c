@@ -159,7 +159,7 @@ static int run_compare(const struct split *s, const char **base, size_t k, struc
 	return err->code;
 }
 
-static int baselines(const struct split *s, const struct pd_hx_opts *o, struct pd_err *err)
+static int baselines(const struct split *s, const struct pd_cli_hx_opts *o, struct pd_err *err)
 {
 	struct pd_run *run = NULL;
 	struct pd_signature *t = NULL;
@@ -167,7 +167,7 @@ static int baselines(const struct split *s, const struct pd_hx_opts *o, struct p
 	struct pd_store_run *runs = NULL;
 	size_t n_runs = 0, k = 0;
 	const char *base[16];
-	char *url = pd_hx_db_url(o, err);
+	char *url = pd_cli_hx_db_url(o, err);
 	int rc = url ? 0 : err->code;
 	if (rc == 0 && (rc = pd_bundle_load(&run, s->target, &pd_limits_default, err)) == 0 &&
 	    (rc = pd_signature_of(&t, run, NULL, err)) == 0 &&
@@ -196,12 +196,12 @@ static int baselines(const struct split *s, const struct pd_hx_opts *o, struct p
 int pd_cli_baseline_history(int argc, char **argv)
 {
 	struct split s = {0};
-	struct pd_hx_opts o = {0};
+	struct pd_cli_hx_opts o = {0};
 	struct pd_err err = PD_ERR_INIT;
 	int rc = split_args(&s, argc, argv);
 	if (rc == 0) {
 		const char *n[] = {"--baseline-history", s.n};
-		rc = s.n ? pd_hx_parse(&o, 2, (char **)n) : PD_HX_USAGE;
+		rc = s.n ? pd_cli_hx_parse(&o, 2, (char **)n) : PD_HX_USAGE;
 		o.db = s.db;
 	}
 	if (rc == 0 && s.operands != 1) {
@@ -211,7 +211,7 @@ int pd_cli_baseline_history(int argc, char **argv)
 		rc = PD_HX_USAGE;
 	}
 	if (rc == 0 && baselines(&s, &o, &err) < 0)
-		rc = pd_hx_fail(&err);
+		rc = pd_cli_hx_fail(&err);
 	free(s.rest);
 	return rc;
 }

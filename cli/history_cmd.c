@@ -28,7 +28,7 @@ const char pd_cli_history_usage[] =
 	"default $XDG_DATA_HOME/perfdelta/history.sqlite) or PostgreSQL (--db\n"
 	"postgresql://...); change points over builds (E-Divisive means) as a report.\n";
 
-int pd_hx_fail(const struct pd_err *err)
+int pd_cli_hx_fail(const struct pd_err *err)
 {
 	struct pd_buf line = PD_BUF_INIT, shown = PD_BUF_INIT;
 	pd_err_format(&line, err);
@@ -85,7 +85,7 @@ static int is_flag(const char *a, const char *flag)
 	return !strncmp(a, flag, len) && (!a[len] || a[len] == '=');
 }
 
-static int apply(struct pd_hx_opts *o, const char *flag, const char *val)
+static int apply(struct pd_cli_hx_opts *o, const char *flag, const char *val)
 {
 	double d;
 	int rc = 0;
@@ -106,7 +106,7 @@ static int apply(struct pd_hx_opts *o, const char *flag, const char *val)
 	return rc;
 }
 
-int pd_hx_parse(struct pd_hx_opts *o, int argc, char **argv)
+int pd_cli_hx_parse(struct pd_cli_hx_opts *o, int argc, char **argv)
 {
 	static const char *const valued[] = {"--db",     "-o",         "--test",
 					     "--window", "--min-size", "--baseline-history",
@@ -135,7 +135,7 @@ int pd_hx_parse(struct pd_hx_opts *o, int argc, char **argv)
 	return 0;
 }
 
-char *pd_hx_db_url(const struct pd_hx_opts *o, struct pd_err *err)
+char *pd_cli_hx_db_url(const struct pd_cli_hx_opts *o, struct pd_err *err)
 {
 	return o->db ? pd_xstrdup(o->db) : pd_store_default_url(err);
 }
@@ -153,17 +153,17 @@ static int signature_of(struct pd_signature **out, const char *path, struct pd_e
 
 int pd_cli_signature(int argc, char **argv)
 {
-	struct pd_hx_opts o = {0};
+	struct pd_cli_hx_opts o = {0};
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_signature *s;
 	struct pd_buf b = PD_BUF_INIT;
-	int rc = pd_hx_parse(&o, argc, argv);
+	int rc = pd_cli_hx_parse(&o, argc, argv);
 	if (rc)
 		return rc;
 	if (o.n_args != 1)
 		return usage("%s", "signature needs one run bundle: perfdelta signature RUN");
 	if (signature_of(&s, o.args[0], &err) < 0)
-		return pd_hx_fail(&err);
+		return pd_cli_hx_fail(&err);
 	pd_signature_json(&b, s);
 	fwrite(b.ptr, 1, b.len, stdout);
 	pd_buf_release(&b);
@@ -172,7 +172,7 @@ int pd_cli_signature(int argc, char **argv)
 }
 
 /* Every run's signature first (a bad bundle stores nothing), then each added. */
-static int add_all(struct pd_store *st, const struct pd_hx_opts *o, struct pd_err *err)
+static int add_all(struct pd_store *st, const struct pd_cli_hx_opts *o, struct pd_err *err)
 {
 	struct pd_signature **sig = pd_xcalloc(o->n_args, sizeof(*sig));
 	int rc = 0, added;
@@ -198,19 +198,19 @@ static int add_all(struct pd_store *st, const struct pd_hx_opts *o, struct pd_er
 
 int pd_cli_history_add(int argc, char **argv)
 {
-	struct pd_hx_opts o = {0};
+	struct pd_cli_hx_opts o = {0};
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_store *st = NULL;
 	char *url;
-	int rc = pd_hx_parse(&o, argc, argv);
+	int rc = pd_cli_hx_parse(&o, argc, argv);
 	if (rc)
 		return rc;
 	if (!o.n_args)
 		return usage("%s",
 			     "history add needs run bundles: perfdelta history add RUN...");
-	if (!(url = pd_hx_db_url(&o, &err)) || pd_store_open(&st, url, &err) < 0 ||
+	if (!(url = pd_cli_hx_db_url(&o, &err)) || pd_store_open(&st, url, &err) < 0 ||
 	    add_all(st, &o, &err) < 0)
-		rc = pd_hx_fail(&err);
+		rc = pd_cli_hx_fail(&err);
 	pd_store_close(st);
 	free(url);
 	return rc;

@@ -38,7 +38,7 @@ static void loaded_free(struct loaded *l)
 	free(l->names), free(l->values), free(l->view);
 }
 
-static int load(struct loaded *l, struct pd_store *st, const struct pd_hx_opts *o,
+static int load(struct loaded *l, struct pd_store *st, const struct pd_cli_hx_opts *o,
 		struct pd_err *err)
 {
 	/* --window N: the newest N runs; 0: every run; not given: DEFAULT_WINDOW */
@@ -126,8 +126,8 @@ static int write_report(const char *dir, const struct pd_hist_report *r, struct 
 }
 
 /* Reads the test's window from the store, finds its change points, writes the report. */
-int pd_hx_report(struct pd_store *st, const struct pd_hx_opts *o, size_t *n_cp,
-		 struct pd_err *err)
+int pd_cli_hx_report(struct pd_store *st, const struct pd_cli_hx_opts *o, size_t *n_cp,
+		     struct pd_err *err)
 {
 	struct loaded l = {0};
 	struct pd_history h = {0};
@@ -157,12 +157,12 @@ int pd_hx_report(struct pd_store *st, const struct pd_hx_opts *o, size_t *n_cp,
 
 int pd_cli_history_report(int argc, char **argv)
 {
-	struct pd_hx_opts o = {.window = -1};
+	struct pd_cli_hx_opts o = {.window = -1};
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_store *st = NULL;
 	char *url = NULL;
 	size_t n_cp = 0;
-	int rc = pd_hx_parse(&o, argc, argv);
+	int rc = pd_cli_hx_parse(&o, argc, argv);
 	if (rc)
 		return rc;
 	if (!o.test || !o.out || o.n_args) {
@@ -171,9 +171,9 @@ int pd_cli_history_report(int argc, char **argv)
 			"other argument (perfdelta history --help)\n");
 		return PD_HX_USAGE;
 	}
-	if (!(url = pd_hx_db_url(&o, &err)) || pd_store_open(&st, url, &err) < 0 ||
-	    pd_hx_report(st, &o, &n_cp, &err) < 0)
-		rc = pd_hx_fail(&err);
+	if (!(url = pd_cli_hx_db_url(&o, &err)) || pd_store_open(&st, url, &err) < 0 ||
+	    pd_cli_hx_report(st, &o, &n_cp, &err) < 0)
+		rc = pd_cli_hx_fail(&err);
 	else if (!o.quiet)
 		printf("%zu change point%s; report: %s/index.html (summary.json, junit.xml "
 		       "beside "
@@ -205,11 +205,11 @@ static int demo_store(struct pd_store **st, struct pd_err *err)
 
 int pd_cli_history_demo(int argc, char **argv)
 {
-	struct pd_hx_opts o = {.window = -1};
+	struct pd_cli_hx_opts o = {.window = -1};
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_store *st = NULL;
 	size_t n_cp = 0;
-	int rc = pd_hx_parse(&o, argc, argv);
+	int rc = pd_cli_hx_parse(&o, argc, argv);
 	if (rc)
 		return rc;
 	if (o.n_args || o.test || o.db) {
@@ -218,8 +218,8 @@ int pd_cli_history_demo(int argc, char **argv)
 	}
 	o.test = DEMO_TEST;
 	o.out = o.out ? o.out : "perfdelta-history-demo";
-	if (demo_store(&st, &err) < 0 || pd_hx_report(st, &o, &n_cp, &err) < 0)
-		rc = pd_hx_fail(&err);
+	if (demo_store(&st, &err) < 0 || pd_cli_hx_report(st, &o, &n_cp, &err) < 0)
+		rc = pd_cli_hx_fail(&err);
 	else if (!o.quiet)
 		printf("a generated history of %d weekly runs, %d features, changes planted in "
 		       "3; "

@@ -5,7 +5,7 @@
 #ifndef PD_HISTORY_REPORT_H
 #define PD_HISTORY_REPORT_H
 
-#include "../analyze/history.h"
+#include "../tree/history.h"
 #include "../core/buf.h"
 #include "plot.h"
 

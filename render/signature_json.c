@@ -2,6 +2,7 @@
 #include "signature_json.h"
 
 #include "jsonw.h"
+#include "../tree/tree.h"
 
 static void identity(struct pd_jw *w, const struct pd_signature *s)
 {

@@ -2,7 +2,7 @@
 #ifndef PD_SIGNATURE_JSON_H
 #define PD_SIGNATURE_JSON_H
 
-#include "../analyze/signature.h"
+#include "../tree/signature.h"
 #include "../core/buf.h"
 
 /* Appends s as one JSON object and a newline. */

@@ -557,6 +557,10 @@ struct pd_comparison {
 	int64_t base_grid_t0_ms;
 	double base_shift_s;
 	int has_event; /* a run has an event (event_side): every phase has its window */
+	/* where the phases' event falls on the common grid (the phases' clock, seconds from
+	   the start of the measured phase): what every output draws and states; NaN without
+	   an event. The event itself is pd_comparison_event(c)'s. */
+	double event_t_s;
 	struct pd_window windows[PD_PHASE_COUNT]; /* windows[p].phase == p; without an
 						     event only PD_PHASE_WHOLE is set */
 	struct pd_view *views;
