@@ -108,7 +108,8 @@ void pd_history_analyze(struct pd_history *out, const double *values, size_t n_r
 			c->recent = c->at + min >= n_runs;
 		}
 	}
-	qsort(out->cp, out->n_cp, sizeof(*out->cp), by_size);
+	if (out->n_cp)
+		qsort(out->cp, out->n_cp, sizeof(*out->cp), by_size);
 	free(s.x), free(s.run), free(cp);
 }
 

@@ -41,7 +41,7 @@ START_TEST(test_ediv_fenwick_sums_match_the_direct_sums)
 	/* the O(n log n) search against the O(n^2) double sum at every split, ties included */
 	uint64_t s = 7;
 	for (int rep = 0; rep < 20; rep++) {
-		double x[57], best = -1;
+		double x[64], best = -1;
 		size_t n = 20 + (size_t)rep * 2, want = 0, tau;
 		for (size_t i = 0; i < n; i++)
 			x[i] = rep % 3 ? normal(&s) + (i > n / 3 ? 1 : 0)
