@@ -296,12 +296,91 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 	return 0;
 }
 
+/* Regressions and improvements first, then inconclusive, same, not comparable. */
+static int verdict_rank(enum pd_verdict v)
+{
+	static const int rank[] = {[PD_VERDICT_REGRESSION] = 0,
+				   [PD_VERDICT_IMPROVEMENT] = 1,
+				   [PD_VERDICT_INCONCLUSIVE] = 2,
+				   [PD_VERDICT_SAME] = 3,
+				   [PD_VERDICT_NOT_COMPARABLE] = 4};
+	return rank[v];
+}
+
+static int cmp_delta(const void *a, const void *b)
+{
+	const struct pd_delta *x = *(const struct pd_delta *const *)a;
+	const struct pd_delta *y = *(const struct pd_delta *const *)b;
+	int rx = verdict_rank(x->verdict), ry = verdict_rank(y->verdict);
+	double dx = isnan(x->delta_pct) ? -1 : fabs(x->delta_pct);
+	double dy = isnan(y->delta_pct) ? -1 : fabs(y->delta_pct);
+	if (rx != ry)
+		return rx - ry;
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	return x < y ? -1 : x > y;
+}
+
+/* c->delta_order: the deltas as every table lists them. */
+static void rank_deltas(struct pd_comparison *c)
+{
+	const struct pd_delta **order = pd_xmalloc((c->n_deltas + 1) * sizeof(*order));
+	for (size_t k = 0; k < c->n_deltas; k++)
+		order[k] = &c->deltas[k];
+	qsort(order, c->n_deltas, sizeof(*order), cmp_delta);
+	c->delta_order = pd_xmalloc((c->n_deltas + 1) * sizeof(*c->delta_order));
+	for (size_t k = 0; k < c->n_deltas; k++)
+		c->delta_order[k] = (size_t)(order[k] - c->deltas);
+	free(order);
+}
+
+/* f->smooth_pct: the target's PD_SMOOTH_S moving mean against the baseline's, in %. */
+static void smooth_finding(const struct pd_comparison *c, struct pd_finding *f)
+{
+	if (f->view < 0 || c->views[f->view].scope.kind == PD_AT_REMOVED)
+		return;
+	const struct pd_view *v = &c->views[f->view];
+	size_t w = (size_t)fmax(1, round(PD_SMOOTH_S / v->step_s));
+	f->smooth_s = PD_SMOOTH_S;
+	f->smooth_pct = pd_xmalloc((v->n + 1) * sizeof(double));
+	for (size_t i = 0; i < v->n; i++) {
+		double sb = 0, st = 0;
+		size_t k = 0;
+		for (size_t j = i + 1 > w ? i + 1 - w : 0; j <= i; j++)
+			if (!isnan(v->base[j]) && !isnan(v->target[j]))
+				sb += v->base[j], st += v->target[j], k++;
+		f->smooth_pct[i] = k && sb != 0 ? 100 * (st - sb) / fabs(sb) : NAN;
+	}
+}
+
+/* How many findings a short output lists: PD_TOP_FINDINGS, and on to the last of the
+ * event's story (event-errors, hard-failover-live-node, kpi-change), so that the list
+ * stays numbered by rank and the story is never cut in two. */
+static size_t top_findings(const struct pd_comparison *c)
+{
+	size_t n = c->n_findings < PD_TOP_FINDINGS ? c->n_findings : PD_TOP_FINDINGS;
+	for (size_t i = n; i < c->n_findings; i++)
+		if (c->findings[i].kind == PD_FIND_EVENT_ERRORS ||
+		    c->findings[i].kind == PD_FIND_HARD_FAILOVER_LIVE ||
+		    c->findings[i].kind == PD_FIND_KPI_CHANGE)
+			n = i + 1;
+	return n;
+}
+
 void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	pd_deltas_compute(c, opts);
 	pd_nodeshift_build(&c->shift, c);
 	pd_findings_build(c, opts);
 	pd_findings_story_answers(c);
+	c->n_top = top_findings(c);
+	rank_deltas(c);
+	for (size_t f = 0; f < c->n_findings; f++)
+		smooth_finding(c, &c->findings[f]);
+	c->post_same_nodes = c->has_event;
+	for (size_t i = 0; i < c->n_views; i++)
+		if (c->views[i].topology & (1u << PD_PHASE_POST))
+			c->post_same_nodes = 0;
 	c->verdict = overall(c);
 }
 
@@ -330,10 +409,12 @@ void pd_comparison_free(struct pd_comparison *c)
 	}
 	free(c->views);
 	free(c->deltas);
+	free(c->delta_order);
 	for (size_t i = 0; i < c->n_findings; i++) {
 		free(c->findings[i].metric);
 		pd_scope_ref_free(&c->findings[i].scope);
 		free(c->findings[i].text);
+		free(c->findings[i].smooth_pct);
 	}
 	free(c->findings);
 	pd_strv_free(&c->reasons);

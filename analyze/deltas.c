@@ -166,6 +166,24 @@ static struct pd_infer_rule rule_of(const struct pd_view *v, const struct pd_com
 				      .abs_threshold = PD_ABS_MIN_EVENTS};
 }
 
+/* The one figure the outputs state of r: its percentage, else its count, else its
+ * absolute change (the order the verdict reads them in). */
+static struct pd_stated stated_of(const struct pd_infer_result *r)
+{
+	struct pd_stated s = {
+		.level = r->level, .base = r->base_level, .target = r->target_level};
+	if (r->valid & PD_INFER_HAS_PCT)
+		s.kind = PD_STATED_PCT, s.value = r->delta_pct, s.lo = r->lo_pct,
+		s.hi = r->hi_pct;
+	else if (r->valid & PD_INFER_HAS_COUNT)
+		s.kind = PD_STATED_COUNT, s.value = r->delta_count, s.lo = r->lo_count,
+		s.hi = r->hi_count;
+	else if (r->valid & PD_INFER_HAS_ABS)
+		s.kind = PD_STATED_ABS, s.value = r->delta_abs, s.lo = r->lo_abs,
+		s.hi = r->hi_abs;
+	return s;
+}
+
 /* Copies the inference into the fields every output reads. */
 static void settle(struct pd_delta *d)
 {
@@ -178,6 +196,7 @@ static void settle(struct pd_delta *d)
 	d->p_adj = r->p_adj;
 	d->verdict = pd_verdict_of_infer(r->verdict);
 	d->outcome = PD_OUTCOME_PASS; /* the findings carry the test report */
+	d->stated = stated_of(r);
 }
 
 /* A role's total that changed only because the role has another number of active nodes:

@@ -202,30 +202,21 @@ static void metric_charts(struct pd_chart_plan *plan, const struct pd_comparison
 		}
 }
 
-/* The target's difference from the baseline over time, in %, over a 30 s moving mean
- * of each run (single samples are too noisy to read). */
-static void delta_chart(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t vi,
-			long finding, size_t max)
+/* The target's difference from the baseline over time, in %, as the finding states it
+ * (pd_finding.smooth_pct, a moving mean of each run). */
+static void delta_chart(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t f,
+			size_t max)
 {
-	const struct pd_view *v = &c->views[vi];
-	struct pd_chart *ch = new_chart(plan, PD_CHART_DELTA, finding, vi);
-	double *d = pd_xmalloc((v->n + 1) * sizeof(double));
-	size_t w = (size_t)fmax(1, round(30 / v->step_s));
-	for (size_t i = 0; i < v->n; i++) {
-		double sb = 0, st = 0;
-		size_t k = 0;
-		for (size_t j = i + 1 > w ? i + 1 - w : 0; j <= i; j++)
-			if (!isnan(v->base[j]) && !isnan(v->target[j]))
-				sb += v->base[j], st += v->target[j], k++;
-		d[i] = k && sb != 0 ? 100 * (st - sb) / fabs(sb) : NAN;
-	}
+	const struct pd_finding *fi = &c->findings[f];
+	const struct pd_view *v = &c->views[fi->view];
+	struct pd_chart *ch = new_chart(plan, PD_CHART_DELTA, (long)f, (size_t)fi->view);
 	ch->data = pd_xmalloc(2 * max * sizeof(double));
-	snprintf(ch->file, sizeof(ch->file), "f%02ld-delta.svg", finding + 1);
-	snprintf(ch->title, sizeof(ch->title), "target against baseline, %% (30 s mean)");
-	snprintf(ch->alt, sizeof(ch->alt), "%s (%s): target against baseline, %% (30 s mean)",
-		 v->metric, v->scope.name);
-	add_line(plan, ch, 0, d, v->n, v->step_s, max, "difference", 3, 1);
-	free(d);
+	snprintf(ch->file, sizeof(ch->file), "f%02zu-delta.svg", f + 1);
+	snprintf(ch->title, sizeof(ch->title), "target against baseline, %% (%.0f s mean)",
+		 fi->smooth_s);
+	snprintf(ch->alt, sizeof(ch->alt), "%s (%s): target against baseline, %% (%.0f s mean)",
+		 v->metric, v->scope.name, fi->smooth_s);
+	add_line(plan, ch, 0, fi->smooth_pct, v->n, v->step_s, max, "difference", 3, 1);
 	finish(ch, plan, c, "%", 1);
 }
 
@@ -276,8 +267,8 @@ size_t pd_chart_plan_findings(struct pd_chart_plan *plan, const struct pd_compar
 			continue;
 		view_chart(plan, c, (size_t)c->findings[f].view, PD_CHART_FINDING, (long)f,
 			   max_points);
-		if (c->views[c->findings[f].view].scope.kind != PD_AT_REMOVED)
-			delta_chart(plan, c, (size_t)c->findings[f].view, (long)f, max_points);
+		if (c->findings[f].smooth_pct)
+			delta_chart(plan, c, f, max_points);
 	}
 	wire(plan);
 	return first;

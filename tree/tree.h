@@ -452,6 +452,18 @@ struct pd_view {
 	double node_ratio[PD_PHASE_COUNT];
 };
 
+/* The one figure every output states for a change (analyze/deltas.c): the change of
+ * means in % where a percentage is defined, else for a per-second rate the change in
+ * events over the target's window, else the change in the metric's unit; with the
+ * Bonferroni-simultaneous interval at level (1 - alpha / m) the verdict read. */
+enum pd_stated_kind { PD_STATED_NONE, PD_STATED_PCT, PD_STATED_COUNT, PD_STATED_ABS };
+struct pd_stated {
+	enum pd_stated_kind kind; /* NONE: no estimate (too few samples) */
+	double value, lo, hi;     /* the change and its interval; 0 with NONE */
+	double level;             /* of the interval, e.g. 0.99928 */
+	double base, target;      /* the levels it compares: each window's mean */
+};
+
 /* One delta: the summaries of both windows and the one inference on them (analyze/infer.h):
  * delta_pct, ci_lo, ci_hi, p_value, p_adj and verdict are inf's, the interval the one the
  * verdict reads (Bonferroni over the delta's family); delta_pct and the interval are NaN
@@ -472,6 +484,7 @@ struct pd_delta {
 	int topology; /* the difference is the topology's: no finding */
 	enum pd_verdict verdict;
 	enum pd_outcome outcome; /* FAIL for a regression */
+	struct pd_stated stated; /* what the outputs state of it */
 };
 
 /* The numbers a finding's sentence states, by its kind (a shift's are those of the deltas
@@ -533,6 +546,11 @@ struct pd_finding {
 				    regression */
 	enum pd_outcome outcome; /* FAIL: regresses and the gate is on (--fail-on regression);
 				    ERROR: the runs are not comparable */
+	/* the target against the baseline over time on its view's grid, in % of the
+	   baseline: each run's moving mean over smooth_s (single samples are too noisy to
+	   read); NaN where undefined; NULL without a view or for the removed node */
+	double *smooth_pct;
+	double smooth_s;
 };
 
 struct pd_nodeshift;
@@ -557,6 +575,9 @@ struct pd_comparison {
 	int64_t base_grid_t0_ms;
 	double base_shift_s;
 	int has_event; /* a run has an event (event_side): every phase has its window */
+	/* after the event (post) both clusters have the same nodes: no view's per-node load
+	   differs by the topology there, so a difference is the event's residue */
+	int post_same_nodes;
 	/* where the phases' event falls on the common grid (the phases' clock, seconds from
 	   the start of the measured phase): what every output draws and states; NaN without
 	   an event. The event itself is pd_comparison_event(c)'s. */
@@ -567,8 +588,15 @@ struct pd_comparison {
 	size_t n_views, cap_views;
 	struct pd_delta *deltas;
 	size_t n_deltas, cap_deltas;
+	/* the deltas in the order a table lists them (indexes into deltas): regressions and
+	   improvements, inconclusive, same, not comparable; within each, the larger stated
+	   change first (a percentage before a count or an absolute change) */
+	size_t *delta_order;
 	struct pd_finding *findings; /* ranked */
 	size_t n_findings, cap_findings;
+	/* the findings every short output lists (summary.md, summary.jira, the terminal):
+	   the first n_top; each output says how many more there are (n_findings - n_top) */
+	size_t n_top;
 	struct pd_configdiff *config_diff; /* the runs' settings that differ; never NULL */
 	struct pd_nodeshift
 		*shift;            /* the event's story per node (nodeshift.h), once measured */
