@@ -46,31 +46,23 @@ static size_t count_in(const double *side, const struct pd_view *view,
 	return n;
 }
 
-/* The view of metric at scope, or NULL. */
-static struct pd_view *view_at(struct pd_comparison *c, const char *metric,
-			       const struct pd_scope_ref *scope)
-{
-	for (size_t i = 0; i < c->n_views; i++)
-		if (!strcmp(c->views[i].metric, metric) &&
-		    pd_scope_ref_eq(&c->views[i].scope, scope))
-			return &c->views[i];
-	return NULL;
-}
-
 /* Drill-downs: a node under its role (node views exist only under a role of two or more),
  * and an atop process metric under its REST twin at the same scope. */
 static void mark_drill(struct pd_comparison *c)
 {
 	struct pd_buf twin = PD_BUF_INIT;
 	for (size_t i = 0; i < c->n_views; i++)
-		c->views[i].drill |= c->views[i].scope.kind == PD_AT_NODE;
+		c->views[i].drill |= c->views[i].scope.kind == PD_AT_NODE ||
+				     c->views[i].scope.kind == PD_AT_INDEX;
 	for (size_t i = 0; i < c->n_views; i++) {
 		pd_buf_truncate(&twin, 0);
 		pd_metric_twin(&twin, c->views[i].metric);
-		struct pd_view *atop =
-			twin.len ? view_at(c, twin.ptr, &c->views[i].scope) : NULL;
-		if (atop)
-			atop->drill = 1;
+		const struct pd_scope_ref *at = &c->views[i].scope;
+		long atop = twin.len ? pd_comparison_view(c, twin.ptr, at->kind, at->service,
+							  at->host)
+				     : -1;
+		if (atop >= 0)
+			c->views[atop].drill = 1;
 	}
 	pd_buf_release(&twin);
 }

@@ -73,15 +73,6 @@ static void add_line(struct pd_chart_plan *plan, struct pd_chart *ch, size_t k, 
 	ch->lines[k] = (struct pd_plot_line){label, out, out + max, m, style};
 }
 
-static long removed_view(const struct pd_comparison *c, const struct pd_view *v)
-{
-	for (size_t i = 0; i < c->n_views; i++)
-		if (!strcmp(c->views[i].metric, v->metric) &&
-		    c->views[i].scope.kind == PD_AT_REMOVED)
-			return (long)i;
-	return -1;
-}
-
 /* Whether every drawn value is >= 0: the y axis then starts at 0, so that a line at 71
  * is not read as zero for sitting on the axis. */
 static int nonnegative(const struct pd_chart *ch, size_t n_lines)
@@ -117,7 +108,9 @@ static void view_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 {
 	const struct pd_view *v = &c->views[vi];
 	int removed = v->scope.kind == PD_AT_REMOVED;
-	long r = removed || kind != PD_CHART_FINDING ? -1 : removed_view(c, v);
+	long r = removed || kind != PD_CHART_FINDING
+			 ? -1
+			 : pd_comparison_view(c, v->metric, PD_AT_REMOVED, 0, NULL);
 	struct pd_chart *ch = new_chart(plan, kind, finding, vi);
 	size_t k = 0;
 	ch->data = pd_xmalloc(3 * 2 * max * sizeof(double));
@@ -182,24 +175,46 @@ static void node_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 	finish(ch, plan, c, ylabel, k);
 }
 
-/* The charts of one metric, views [lo, hi): its cluster view, else one per target node
- * in the spec's order (the removed node is the spec's last n1ql node). */
+/* Whether view vi (or -1) draws host alone. */
+static int draws(const struct pd_comparison *c, long vi, const char *host)
+{
+	return vi >= 0 && view_host(&c->views[vi]) && !strcmp(view_host(&c->views[vi]), host);
+}
+
+/* The first view of metric that draws node n alone (its role's when it is the role's one
+ * member, its node view, the removed node's), or -1. */
+static long node_view(const struct pd_comparison *c, const char *metric,
+		      const struct pd_node *n)
+{
+	long vi = pd_comparison_view(c, metric, PD_AT_ROLE, n->first, NULL);
+	if (!draws(c, vi, n->host))
+		vi = pd_comparison_view(c, metric, PD_AT_NODE, 0, n->host);
+	if (!draws(c, vi, n->host))
+		vi = pd_comparison_view(c, metric, PD_AT_REMOVED, 0, NULL);
+	return draws(c, vi, n->host) ? vi : -1;
+}
+
+/* The charts of one metric, views [lo, hi): its cluster view (and an index metric's
+ * indexes that moved most, in their rank's order), else one per target node in the spec's
+ * order (the removed node is the spec's last n1ql node). */
 static void metric_charts(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t lo,
 			  size_t hi, size_t max)
 {
 	for (size_t vi = lo; vi < hi; vi++)
 		if (c->views[vi].scope.kind == PD_AT_CLUSTER) {
 			view_chart(plan, c, vi, PD_CHART_METRIC, -1, max);
+			for (int r = 1; r <= PD_INDEX_TOP; r++)
+				for (size_t k = vi + 1; k < hi; k++)
+					if (c->views[k].top == r)
+						view_chart(plan, c, k, PD_CHART_METRIC, -1,
+							   max);
 			return;
 		}
-	for (size_t i = 0; i < c->target->n_nodes; i++)
-		for (size_t vi = lo; vi < hi; vi++) {
-			const char *host = view_host(&c->views[vi]);
-			if (host && !strcmp(host, c->target->nodes[i].host)) {
-				node_chart(plan, c, vi, max);
-				break;
-			}
-		}
+	for (size_t i = 0; i < c->target->n_nodes; i++) {
+		long vi = node_view(c, c->views[lo].metric, &c->target->nodes[i]);
+		if (vi >= 0)
+			node_chart(plan, c, (size_t)vi, max);
+	}
 }
 
 /* The target's difference from the baseline over time, in %, as the finding states it

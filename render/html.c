@@ -733,6 +733,25 @@ static void collector_open(struct pd_buf *b, const struct pd_comparison *c,
 	pd_buf_release(&name);
 }
 
+/* An index metric's line: how many indexes moved, which are drawn (analyze/indexes.c). */
+static void index_summary(struct pd_buf *b, const struct pd_view *v)
+{
+	if (!v->indexes)
+		return;
+	pd_buf_addf(b,
+		    "<p class=\"sub\">%zu index%s, %zu moved (a regression or an "
+		    "improvement); ",
+		    v->indexes, v->indexes == 1 ? "" : "es", v->moved);
+	if (v->moved)
+		pd_buf_addf(b,
+			    "charted: the total and the %zu that moved most. Every index's "
+			    "change is in summary.json.</p>",
+			    v->moved < PD_INDEX_TOP ? v->moved : (size_t)PD_INDEX_TOP);
+	else
+		pd_buf_adds(b,
+			    "charted: the total. Every index's change is in summary.json.</p>");
+}
+
 static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 			  const struct pd_chart_plan *plan, const char *const *svg)
 {
@@ -763,7 +782,9 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 				collector_open(b, c, plan, i);
 			pd_buf_adds(b, "<div class=\"metric\"><h3>");
 			esc(b, m);
-			pd_buf_adds(b, "</h3><div class=\"charts\">");
+			pd_buf_adds(b, "</h3>");
+			index_summary(b, &c->views[ch->view]);
+			pd_buf_adds(b, "<div class=\"charts\">");
 			prev = m;
 		}
 		chart_img(b, plan, svg, ch);

@@ -137,8 +137,8 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 		const struct pd_view *v = &c->views[d->view];
 		if ((d->verdict != PD_VERDICT_REGRESSION &&
 		     d->verdict != PD_VERDICT_IMPROVEMENT) ||
-		    v->scope.kind == PD_AT_NODE || d->phase == PD_PHASE_TRANSIENT ||
-		    d->topology)
+		    v->scope.kind == PD_AT_NODE || v->scope.kind == PD_AT_INDEX ||
+		    d->phase == PD_PHASE_TRANSIENT || d->topology)
 			continue;
 		if (!header++)
 			pd_buf_addf(b,

@@ -400,8 +400,12 @@ enum pd_scope_kind {
 	PD_AT_SURVIVORS, /* the target nodes that stay, every role */
 	PD_AT_ROLE,      /* the surviving nodes whose first service is `service` */
 	PD_AT_NODE,      /* one surviving node, `host` */
-	PD_AT_REMOVED    /* the node the event removed, `host` */
+	PD_AT_REMOVED,   /* the node the event removed, `host` */
+	PD_AT_INDEX      /* one index of an index-scope metric, `host` "bucket.index": a
+			    drill-down under the cluster's view of its metric */
 };
+/* An index metric's indexes charted: those that moved most (pd_view.top). */
+#define PD_INDEX_TOP 5
 
 /* A typed scope; name is its one string form for the outputs ("cluster", "survivors",
  * "role:kv", "node:172.23.100.55", "removed"; NULL for PD_AT_NONE), made by
@@ -409,7 +413,8 @@ enum pd_scope_kind {
 struct pd_scope_ref {
 	enum pd_scope_kind kind;
 	unsigned service; /* PD_AT_ROLE: the PD_SVC_* bit; 0 otherwise */
-	char *host;       /* PD_AT_NODE, PD_AT_REMOVED: the node; NULL otherwise */
+	char *host;       /* PD_AT_NODE, PD_AT_REMOVED: the node; PD_AT_INDEX: the index
+			     ("bucket.index"); NULL otherwise */
 	char *name;
 };
 
@@ -450,6 +455,12 @@ struct pd_view {
 	/* a total's active nodes, baseline over target, per phase where they differ (0
 	 * elsewhere): a total that differs only by this ratio is a per-node level that held */
 	double node_ratio[PD_PHASE_COUNT];
+	/* an index metric's cluster view: its indexes (PD_AT_INDEX views after it) and those
+	 * whose change after the event (else over the whole run) is a regression or an
+	 * improvement (analyze/indexes.c) */
+	size_t indexes, moved;
+	int top; /* an index view: its rank among the moved by size of change, 1 ..
+		    PD_INDEX_TOP (charted); 0 otherwise */
 };
 
 /* The one figure every output states for a change (analyze/deltas.c): the change of
@@ -555,6 +566,8 @@ struct pd_finding {
 
 struct pd_nodeshift;
 
+struct pd_view_index;
+
 struct pd_comparison {
 	const struct pd_run *base, *target; /* borrowed */
 	const struct pd_run **bases;        /* every baseline, bases[0] == base; borrowed */
@@ -586,6 +599,7 @@ struct pd_comparison {
 						     event only PD_PHASE_WHOLE is set */
 	struct pd_view *views;
 	size_t n_views, cap_views;
+	struct pd_view_index *view_index; /* pd_comparison_view's hash (tree/comparison.c) */
 	struct pd_delta *deltas;
 	size_t n_deltas, cap_deltas;
 	/* the deltas in the order a table lists them (indexes into deltas): regressions and
@@ -664,5 +678,18 @@ int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p);
 
 /* The timebase of the run whose event defines the phases (the target's without one). */
 const struct pd_timebase *pd_comparison_event(const struct pd_comparison *c);
+
+/* The one view lookup: the first view of metric ("atop/memcached_cpu") at scope kind
+ * (service: the role's PD_SVC_* bit, else ignored; host: a node's or an index's, else
+ * ignored; a metric has one removed view), or -1. O(1): a hash built with the views
+ * (tree/comparison.c). */
+long pd_comparison_view(const struct pd_comparison *c, const char *metric,
+			enum pd_scope_kind kind, unsigned service, const char *host);
+/* The delta of view in phase, or NULL (binary search: deltas are in (view, phase) order). */
+const struct pd_delta *pd_comparison_delta(const struct pd_comparison *c, size_t view,
+					   enum pd_phase phase);
+/* (Re)builds, frees the hash of pd_comparison_view: once the views are made. */
+void pd_comparison_index(struct pd_comparison *c);
+void pd_comparison_unindex(struct pd_comparison *c);
 
 #endif
