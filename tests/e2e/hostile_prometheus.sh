@@ -1,0 +1,24 @@
+# Hostile Prometheus bundles and answers (issues 21, 25): an answer of many results is
+# read in bounded time (CPU time, not wall-clock, so that a loaded machine cannot fail
+# it), and a bad answer is one line, exit 3.
+. "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || { echo "python3 missing: scripts/deps test"; exit 77; }
+GEN=$SRC/fixtures/prometheus/gen.py
+UUID=6f1c2a4e-9b7d-4c3a-8e21-5d0f7a9b1c34
+python3 "$GEN" bundle failover "$TMP/fo" >/dev/null || fail "gen.py"
+
+# 1. 60 000 results, each its own series (a bucket each): a series and its output found
+# by a hash, not by a pass over all of them (quadratic: 40 000 took 68 s of CPU).
+cp -r "$TMP/fo" "$TMP/many"
+python3 - "$TMP/many/prometheus/perf_kv_ops.json" "$UUID" <<'PY'
+import json, sys
+res = [{"metric": {"__name__": "perf_kv_ops", "job": sys.argv[2], "collector": "ns_server",
+                   "bucket": "b%d" % i}, "values": [[1762107600, "1"], [1762107605, "2"]]}
+       for i in range(60000)]
+json.dump({"status": "success", "data": {"resultType": "matrix", "result": res}}, open(sys.argv[1], "w"))
+PY
+(ulimit -t 60 && exec "$PERFDELTA" inspect "$TMP/many") >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc = 0 ]; then ok; else fail "60 000 results: exit $rc (137/152: over 60 s of CPU) $(tail -1 "$TMP/err")"; fi
+has "$TMP/out" '^  ns_server/kv_ops +bucket bucket=b59999 +n=2 '
+finish
