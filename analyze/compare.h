@@ -130,8 +130,14 @@ struct pd_delta {
 	double delta_pct; /* of means; NaN when no percentage is defined */
 	double ci_lo, ci_hi;
 	double p_value, p_adj;
-	int drill;    /* judged in its parent's family, not counted in it */
-	int topology; /* the difference is the topology's: no finding */
+	/* a role's total whose phase has another number of active nodes: its change rescaled
+	 * to one node (times the view's node_ratio), NaN otherwise; the figure a statement of
+	 * the per-node change uses (never the total's) */
+	double node_pct, node_lo, node_hi;
+	int drill; /* judged in its parent's family, not counted in it */
+	/* the difference is the topology's: no finding, and no regression or improvement
+	 * (verdict inconclusive, inf.reason PD_INFER_TOPOLOGY) */
+	int topology;
 	enum pd_verdict verdict;
 	enum pd_outcome outcome; /* FAIL for a regression */
 };

@@ -180,20 +180,43 @@ static void settle(struct pd_delta *d)
 	d->outcome = PD_OUTCOME_PASS; /* the findings carry the test report */
 }
 
-/* A role's total that changed only because the role has another number of active nodes:
- * scaled to one node (the total's ratio times the nodes' ratio, baseline over target), its
- * interval is not wholly beyond the threshold. Per-node overheads (ns_server's beam.smp,
- * TIME_WAIT sockets) grow with the nodes, load splits over them: either way the topology
- * explains it, and only a change that neither reading explains is a finding. */
-static int per_node_held(const struct pd_view *v, const struct pd_delta *d, double thr)
+/* A role's total in a phase where the role has another number of active nodes: its
+ * change rescaled to one node, (1 + change) r - 1 with r the active nodes' ratio
+ * (baseline over target), for the interval too. */
+static void per_node(struct pd_delta *d, const struct pd_view *v)
 {
 	double r = v->total ? v->node_ratio[d->phase] : 0;
-	if (r <= 0 || isnan(d->ci_lo) || isnan(d->ci_hi) ||
+	d->node_pct = d->node_lo = d->node_hi = NAN;
+	if (r <= 0 || isnan(d->ci_lo) || isnan(d->ci_hi))
+		return;
+	d->node_pct = ((1 + d->delta_pct / 100) * r - 1) * 100;
+	d->node_lo = ((1 + d->ci_lo / 100) * r - 1) * 100;
+	d->node_hi = ((1 + d->ci_hi / 100) * r - 1) * 100;
+}
+
+/* A role's total that changed only because the role has another number of active nodes:
+ * scaled to one node, its interval is not wholly beyond the threshold. Per-node overheads
+ * (ns_server's beam.smp, TIME_WAIT sockets) grow with the nodes, load splits over them:
+ * either way the topology explains it, and only a change that neither reading explains is
+ * a finding. */
+static int per_node_held(const struct pd_delta *d, double thr)
+{
+	if (isnan(d->node_lo) ||
 	    (d->verdict != PD_VERDICT_REGRESSION && d->verdict != PD_VERDICT_IMPROVEMENT))
 		return 0;
-	double lo = ((1 + d->ci_lo / 100) * r - 1) * 100,
-	       hi = ((1 + d->ci_hi / 100) * r - 1) * 100;
-	return !(lo > thr || hi < -thr);
+	return !(d->node_lo > thr || d->node_hi < -thr);
+}
+
+/* A difference the topology explains is no regression nor improvement (DESIGN 4
+ * "Topology"): inconclusive, saying why. */
+static void explain_topology(struct pd_delta *d)
+{
+	if (!d->topology ||
+	    (d->verdict != PD_VERDICT_REGRESSION && d->verdict != PD_VERDICT_IMPROVEMENT))
+		return;
+	d->verdict = PD_VERDICT_INCONCLUSIVE;
+	d->inf.verdict = PD_INFER_INCONCLUSIVE;
+	d->inf.reason = PD_INFER_TOPOLOGY;
 }
 
 /* Pass 2: each delta judged in its phase's family (pass 1, the spreads, is fill_delta;
@@ -221,7 +244,9 @@ static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
 		else
 			pd_infer_judge(&d->inf, &d->side_base, &d->side_target, &rule, &fam);
 		settle(d);
-		d->topology |= per_node_held(&c->views[d->view], d, rule.threshold_pct);
+		per_node(d, &c->views[d->view]);
+		d->topology |= per_node_held(d, rule.threshold_pct);
+		explain_topology(d);
 	}
 }
 

@@ -197,16 +197,32 @@ static int corroborates(struct pd_comparison *c, const struct pd_view *v,
 }
 
 /* Appends a change read as a percentage: " is 12.3% higher than the baseline <phase>
- * (mean 2 vs 1, 95% simultaneous CI +10.0% to +14.6%, adjusted p 1e-05)". */
+ * (mean 2 vs 1, 95% simultaneous CI +10.0% to +14.6%, adjusted p 1e-05)". A role's total
+ * over another number of active nodes states its change per node when both readings go
+ * the same way (the per-node change is then the smaller claim), else the total's, and
+ * names the other beside. */
 static void pct_words(struct pd_buf *b, const struct pd_view *v, const struct pd_delta *d)
 {
-	pd_buf_addf(b, " is %.1f%% %s than the baseline %s (mean ", fabs(d->delta_pct),
-		    d->delta_pct > 0 ? "higher" : "lower", phase_words(d->phase));
+	int other = !isnan(d->node_pct);
+	int node = other && (d->node_pct > 0) == (d->delta_pct > 0);
+	double pct = node ? d->node_pct : d->delta_pct;
+	pd_buf_addf(b, " is %.1f%% %s%s than the baseline %s (", fabs(pct),
+		    pct > 0 ? "higher" : "lower",
+		    node    ? " per node"
+		    : other ? " in total"
+			    : "",
+		    phase_words(d->phase));
+	if (other)
+		pd_buf_addf(b, "%s %+.1f%% over another number of active nodes; ",
+			    node ? "the role's total" : "per node",
+			    node ? d->delta_pct : d->node_pct);
+	pd_buf_adds(b, "mean ");
 	pd_unit_add(b, d->inf.target_level, v->unit);
 	pd_buf_adds(b, " vs ");
 	pd_unit_add(b, d->inf.base_level, v->unit);
-	pd_buf_addf(b, ", %.4g%% simultaneous CI %+.1f%% to %+.1f%%, adjusted ",
-		    100 * d->inf.level, d->ci_lo, d->ci_hi);
+	pd_buf_addf(b, ", %.4g%% simultaneous CI %+.1f%% to %+.1f%%%s, adjusted ",
+		    100 * d->inf.level, node ? d->node_lo : d->ci_lo,
+		    node ? d->node_hi : d->ci_hi, node ? " per node" : "");
 	pd_buf_add_p(b, d->p_adj);
 	pd_buf_adds(b, ")");
 }

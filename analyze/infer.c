@@ -226,6 +226,7 @@ const char *pd_infer_reason_name(enum pd_infer_reason r)
 		[PD_INFER_FEW_SAMPLES] = "too-few-samples",
 		[PD_INFER_ZERO_BASELINE] = "zero-baseline-no-absolute-rule",
 		[PD_INFER_CONSTANT] = "constant",
+		[PD_INFER_TOPOLOGY] = "topology",
 	};
 	return (unsigned)r < sizeof(names) / sizeof(*names) ? names[r] : "?";
 }

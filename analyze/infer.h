@@ -141,7 +141,8 @@ enum pd_infer_reason {
 	PD_INFER_STRADDLES,     /* the interval straddles the threshold */
 	PD_INFER_FEW_SAMPLES,   /* fewer than min_n samples on a side */
 	PD_INFER_ZERO_BASELINE, /* no percentage and no absolute rule */
-	PD_INFER_CONSTANT       /* both windows hold one same value (verdict same) */
+	PD_INFER_CONSTANT,      /* both windows hold one same value (verdict same) */
+	PD_INFER_TOPOLOGY       /* set by the caller: the topology explains the difference */
 };
 const char *pd_infer_reason_name(enum pd_infer_reason r); /* "straddles-threshold", ... */
 

@@ -418,42 +418,63 @@ static void note_base_only(struct pd_comparison *c, const struct pd_compare_opts
 	}
 }
 
-/* The active nodes of role svc in phase p: the target's survivors, and a removed node
- * before its event (pre, and the whole run, which holds pre). */
-static size_t active(const struct pd_run *run, unsigned svc, const char *removed, int pre)
+/* The share of the whole run's grid points before gone_s: how much of the whole window a
+ * node that left at gone_s was active for (90 of 356 points: 0.253). */
+static double share_before(const struct pd_comparison *c, double gone_s)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < run->n_nodes; i++)
-		k += run->nodes[i].first == svc &&
-		     (pre || !removed || strcmp(run->nodes[i].host, removed));
+	size_t all = 0, before = 0;
+	for (size_t i = 0; (double)i * c->step_s < c->length_s; i++)
+		all++, before += (double)i * c->step_s < gone_s;
+	return all ? (double)before / (double)all : 0;
+}
+
+/* The mean number of active nodes of role svc in phase p: the survivors, and a removed
+ * node before its event (all of pre, none of transient and post, and in the whole run
+ * the share of its points before the event, not all of them). */
+static double active(const struct pd_comparison *c, const struct pd_run *run, unsigned svc,
+		     const char *removed, double gone_s, int p)
+{
+	double k = 0;
+	for (size_t i = 0; i < run->n_nodes; i++) {
+		if (run->nodes[i].first != svc)
+			continue;
+		if (!removed || strcmp(run->nodes[i].host, removed) || p == PD_PHASE_PRE)
+			k += 1;
+		else if (p == PD_PHASE_WHOLE)
+			k += share_before(c, gone_s);
+	}
 	return k;
 }
 
-/* Per role, the phases where the two runs have another number of active nodes. */
+/* Per role, the phases where the two runs have another number of active nodes, and the
+ * ratio of those numbers (baseline over target) that rescales a role's total to one
+ * node. */
 static void topology(struct builder *b)
 {
 	const struct pd_comparison *c = b->c;
 	const char *rt = c->event_side > 0 ? c->tb_target.node : NULL;
 	const char *rb = c->base_event ? c->tb_base.node : NULL;
+	double gt = c->tb_target.event_s, gb = c->tb_base.event_s - c->base_shift_s;
 	for (unsigned svc = 1; svc < (1u << PD_SVC_COUNT); svc <<= 1) {
 		unsigned bits = 0;
 		for (int p = 0; p < PD_PHASE_COUNT; p++) {
-			int pre = p == PD_PHASE_PRE || p == PD_PHASE_WHOLE;
-			size_t kt = active(c->target, svc, rt, pre),
-			       kb = active(c->base, svc, rb, pre);
-			if (kt != kb && kb && kt) {
+			double kt = active(c, c->target, svc, rt, gt, p),
+			       kb = active(c, c->base, svc, rb, gb, p);
+			if (fabs(kt - kb) > 1e-9 && kb > 0 && kt > 0) {
 				bits |= 1u << p;
-				b->ratio[svc_index(svc)][p] = (double)kb / (double)kt;
+				b->ratio[svc_index(svc)][p] = kb / kt;
 			}
 		}
 		b->differ[svc_index(svc)] = bits;
 		if (bits)
-			pd_strv_addf(&b->c->matching,
-				     "%s: %zu active node(s) in the target against %zu in the "
-				     "baseline before the event: the role's total load is "
-				     "compared, the per-node difference is the topology's",
-				     pd_service_name(svc), active(c->target, svc, rt, 1),
-				     active(c->base, svc, rb, 1));
+			pd_strv_addf(
+				&b->c->matching,
+				"%s: %.0f active node(s) in the target against %.0f in the "
+				"baseline before the event: the role's total load is "
+				"compared, the per-node difference is the topology's",
+				pd_service_name(svc),
+				active(c, c->target, svc, rt, gt, PD_PHASE_PRE),
+				active(c, c->base, svc, rb, gb, PD_PHASE_PRE));
 	}
 }
 

@@ -91,6 +91,10 @@ static void inference_of_delta(struct pd_jw *w, const struct pd_delta *d)
 	pd_jw_str(w, "scale", scales[r->scale]);
 	pd_jw_str(w, "reason", pd_infer_reason_name(r->reason));
 	pd_jw_bool(w, "topology", d->topology);
+	if (!isnan(d->node_pct))
+		interval_obj(w, "per_node", d->node_pct, d->node_lo, d->node_hi);
+	else
+		pd_jw_null(w, "per_node");
 	if (r->valid & PD_INFER_HAS_ABS)
 		interval_obj(w, "abs", r->delta_abs, r->lo_abs, r->hi_abs);
 	else
