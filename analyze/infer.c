@@ -189,6 +189,66 @@ static double min_gap(const double *sorted, size_t n)
 	return g;
 }
 
+/* The lag-k autocovariance sum (v_i - mean)(v_{i+k} - mean) / n. */
+static double autocov(const double *v, size_t n, double mean, size_t k)
+{
+	double s = 0;
+	for (size_t i = 0; i + k < n; i++)
+		s += (v[i] - mean) * (v[i + k] - mean);
+	return s / (double)n;
+}
+
+/* The AR(p) long-run variance of one value, p <= min(16, n / 10) chosen by AIC (p = 0,
+ * white noise, competes): Levinson-Durbin on the biased autocovariances g, sigma_p^2 /
+ * (1 - sum a_j)^2, 1 - sum a_j floored at 0.01 (phi 0.99's). 0 when g0 is 0. */
+static double arp_lrv(const double *v, size_t n, double mean)
+{
+	enum { PMAX = 16 };
+	double g[PMAX + 1], a[PMAX + 1] = {0}, prev[PMAX + 1];
+	size_t pmax = n / 10 < PMAX ? n / 10 : PMAX;
+	for (size_t k = 0; k <= pmax; k++)
+		g[k] = autocov(v, n, mean, k);
+	if (!(g[0] > 0))
+		return 0;
+	double e = g[0], best = log(e), lrv = g[0];
+	for (size_t p = 1; p <= pmax && e > 0; p++) {
+		double acc = g[p], sum = 0;
+		for (size_t j = 1; j < p; j++)
+			acc -= a[j] * g[p - j];
+		double refl = acc / e;
+		memcpy(prev, a, sizeof(a));
+		a[p] = refl;
+		for (size_t j = 1; j < p; j++)
+			a[j] = prev[j] - refl * prev[p - j];
+		e *= 1 - refl * refl;
+		if (!(e > 0) || log(e) + 2.0 * (double)p / (double)n >= best)
+			continue;
+		best = log(e) + 2.0 * (double)p / (double)n;
+		for (size_t j = 1; j <= p; j++)
+			sum += a[j];
+		lrv = e / fmax(1 - sum, 0.01) / fmax(1 - sum, 0.01);
+	}
+	return lrv * (double)n / (double)(n - 1); /* on s^2's scale, as the AR(1) model */
+}
+
+/* Overlapping batch means (Meketon and Schmeiser 1984), batches of b: the variance of
+ * the mean, n b / ((n - b)(n - b + 1)) sum_j (batch mean_j - mean)^2 / n. */
+static double obm_var_mean(const double *v, size_t n, double mean, size_t b)
+{
+	double w = 0, ss = 0;
+	for (size_t i = 0; i < b; i++)
+		w += v[i];
+	for (size_t j = 0;; j++) {
+		double d = w / (double)b - mean;
+		ss += d * d;
+		if (j + b >= n)
+			break;
+		w += v[j + b] - v[j];
+	}
+	double nb = (double)n, bb = (double)b;
+	return bb * ss / ((nb - bb) * (nb - bb + 1));
+}
+
 void pd_infer_side_of(struct pd_infer_side *out, const struct pd_sample *s)
 {
 	size_t n = s->n;
@@ -211,12 +271,14 @@ void pd_infer_side_of(struct pd_infer_side *out, const struct pd_sample *s)
 	double r = ss > 0 ? lag / ss : 0;
 	r += (1 + 3 * r) / (double)n; /* Kendall (1954): E r = phi - (1 + 3 phi) / n */
 	out->phi = r < 0 || ss == 0 ? 0 : r > PHI_CAP ? PHI_CAP : r;
-	double f = pd_infer_ar1_factor(out->phi, n);
-	out->var_mean = ss / (double)(n - 1) * f / (double)n;
-	out->n_eff = (double)n / f;
+	double s2 = ss / (double)(n - 1), f = pd_infer_ar1_factor(out->phi, n);
+	/* the largest of three readings (infer.h, "The model") */
+	out->var_mean = s2 * f / (double)n;
+	out->var_mean = fmax(out->var_mean, arp_lrv(s->v, n, out->mean) / (double)n);
+	if (n / 8 >= 2)
+		out->var_mean = fmax(out->var_mean, obm_var_mean(s->v, n, out->mean, n / 8));
+	out->n_eff = out->var_mean > 0 ? s2 / out->var_mean : (double)n;
 }
-
-/* ---- names ---- */
 
 /* ---- judging ---- */
 
