@@ -153,10 +153,46 @@ static size_t thread_count(void)
 	return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
+/* One baseline does not measure run-to-run variance (DESIGN 4): a change must clear the
+ * threshold by a margin of its metric kind, 1.96 sqrt(2) sd for two runs whose levels
+ * differ by a relative sd. The sds are defaults, not measurements (replicated runs, given
+ * as several baselines, measure the between-run variance instead): connections and
+ * memory are set by the workload (1 %, 0.5 %), CPU and request rates by it and the
+ * machine (1 %), traffic 1.5 %, latency, whose tail moves from run to run, 2.5 %. */
+struct run_kind {
+	const char *name;
+	double sd; /* relative run-to-run sd */
+};
+
+static struct run_kind run_kind_of(const struct pd_view *v)
+{
+	const char *m = v->metric;
+	if (strstr(m, "ESTABLISHED") || strstr(m, "TIME_WAIT") || strstr(m, "connections"))
+		return (struct run_kind){"connections", 0.01};
+	if (v->unit == PD_UNIT_BYTES)
+		return (struct run_kind){"memory", 0.005};
+	if (v->unit == PD_UNIT_PERCENT)
+		return (struct run_kind){"cpu", 0.01};
+	if (v->unit == PD_UNIT_BYTES_PER_SEC || !strncmp(m, "net/", 4))
+		return (struct run_kind){"traffic", 0.015};
+	if (v->unit == PD_UNIT_MS || strstr(m, "time") || strstr(m, "latency"))
+		return (struct run_kind){"latency", 0.025};
+	return (struct run_kind){"rate", 0.01}; /* request rates and the rest */
+}
+
+/* 1.96 sqrt(2) sd, in % */
+static double run_margin_pct(double sd)
+{
+	return 100 * 1.959963984540054 * sqrt(2.0) * sd;
+}
+
 static struct pd_infer_rule rule_of(const struct pd_view *v, const struct pd_compare_opts *opts)
 {
 	int rate = v->unit == PD_UNIT_PER_SEC;
-	return (struct pd_infer_rule){.threshold_pct = pd_compare_threshold(opts, v->metric),
+	double sd = run_kind_of(v).sd;
+	return (struct pd_infer_rule){.margin_pct = run_margin_pct(sd),
+				      .run_sd = sd,
+				      .threshold_pct = pd_compare_threshold(opts, v->metric),
 				      .worse = v->worse,
 				      .nonneg = 1,
 				      .rate = rate,

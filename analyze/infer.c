@@ -9,7 +9,10 @@
 #include <string.h>
 
 #define PHI_CAP 0.99
-#define D0_CAP  1e4
+/* a ratio's interval wider than this many percentage points says less than the absolute
+ * change: the change is then stated (and judged) in the unit, as for a zero baseline */
+#define PD_INFER_RATIO_WIDTH_MAX 100.0
+#define D0_CAP                   1e4
 
 /* ---- distributions ---- */
 
@@ -330,15 +333,19 @@ static void fill_intervals(struct pd_infer_result *out, const struct estimate *e
 	}
 }
 
-/* Same, regression, improvement or inconclusive from [lo, hi] against +-thr. */
-static void decide(struct pd_infer_result *out, double lo, double hi, double thr, int worse)
+/* Same, regression, improvement or inconclusive from [lo, hi] against +-thr; past the
+ * threshold but not past thr + margin (one baseline's run-to-run margin): inconclusive. */
+static void decide(struct pd_infer_result *out, double lo, double hi, double thr, double margin,
+		   int worse)
 {
 	out->reason = PD_INFER_DECIDED;
 	if (lo >= -thr && hi <= thr)
 		out->verdict = PD_INFER_SAME;
-	else if (lo > thr || hi < -thr)
+	else if (lo > thr + margin || hi < -thr - margin)
 		out->verdict =
 			(lo > thr) == (worse > 0) ? PD_INFER_REGRESSION : PD_INFER_IMPROVEMENT;
+	else if (lo > thr || hi < -thr)
+		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_RUN_MARGIN;
 	else
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_STRADDLES;
 }
@@ -346,13 +353,14 @@ static void decide(struct pd_infer_result *out, double lo, double hi, double thr
 static void verdict_of(struct pd_infer_result *out, const struct pd_infer_rule *rule)
 {
 	if (out->scale != PD_INFER_ABSOLUTE) {
-		decide(out, out->lo_pct, out->hi_pct, rule->threshold_pct, rule->worse);
+		decide(out, out->lo_pct, out->hi_pct, rule->threshold_pct, out->margin_pct,
+		       rule->worse);
 	} else if (!rule->has_abs) {
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_ZERO_BASELINE;
 	} else if (rule->rate) {
-		decide(out, out->lo_count, out->hi_count, rule->abs_threshold, rule->worse);
+		decide(out, out->lo_count, out->hi_count, rule->abs_threshold, 0, rule->worse);
 	} else {
-		decide(out, out->lo_abs, out->hi_abs, rule->abs_threshold, rule->worse);
+		decide(out, out->lo_abs, out->hi_abs, rule->abs_threshold, 0, rule->worse);
 	}
 }
 
@@ -392,8 +400,26 @@ static void finish(struct pd_infer_result *out, const struct estimate *e,
 	out->p = e->se > 0 ? tail2_of(out->stat, e->df) : e->est == 0 ? 1 : 0;
 	out->p_adj = fmin(1, (double)out->m * out->p);
 	fill_intervals(out, e, q, rule);
+	out->mde_abs = q * e->se;
+	if (e->scale != PD_INFER_ABSOLUTE) {
+		out->mde_pct =
+			100 * (e->scale == PD_INFER_LOG_RATIO ? expm1(q * e->se) : q * e->se);
+		out->mde_abs = fabs(e->base) * out->mde_pct / 100;
+	}
 	verdict_of(out, rule);
 	sanitize(out);
+}
+
+/* The fewest baselines k (2 to 64) whose interval half-width on the log scale,
+ * q sqrt(runs (1 + 1/k) + extra), is under the threshold; 0 when none is. runs: one run's
+ * level variance (relative, squared: run-to-run and within-run of a baseline), extra: the
+ * target's own noise beyond a baseline's. */
+static size_t baselines_for(double runs, double extra, double q, double thr_pct)
+{
+	for (size_t k = 2; k <= 64; k++)
+		if (100 * expm1(q * sqrt(runs * (1 + 1 / (double)k) + extra)) <= thr_pct)
+			return k;
+	return 0;
 }
 
 static void start(struct pd_infer_result *out, const struct pd_infer_family *fam, size_t k)
@@ -424,6 +450,14 @@ static double pooled_gap(double a, double b)
 
 /* The scale: log when both levels' intervals exclude 0 on the positive side, the ratio
  * when only the baseline's does, else absolute. */
+/* The width, in percentage points, of the interval of a change read as a ratio. */
+static double ratio_width(const struct estimate *e, double q)
+{
+	if (e->scale == PD_INFER_LOG_RATIO)
+		return 100 * (exp(e->est + q * e->se) - exp(e->est - q * e->se));
+	return 200 * q * e->se;
+}
+
 static void choose_scale(struct estimate *e, double vb, double vt, double q)
 {
 	double b = e->base, t = e->target;
@@ -437,7 +471,8 @@ static void choose_scale(struct estimate *e, double vb, double vt, double q)
 		e->scale = PD_INFER_RATIO;
 		e->est = (t - b) / fabs(b);
 		e->se = sqrt(vt + r * r * vb) / fabs(b);
-	} else {
+	}
+	if (!base_clear || ratio_width(e, q) > PD_INFER_RATIO_WIDTH_MAX) {
 		e->scale = PD_INFER_ABSOLUTE;
 		e->est = t - b;
 		e->se = sqrt(vt + vb);
@@ -481,7 +516,13 @@ void pd_infer_judge(struct pd_infer_result *out, const struct pd_infer_side *bas
 	} else {
 		choose_scale(&e, vb, vt, q);
 	}
+	out->margin_pct = rule->margin_pct;
 	finish(out, &e, rule, fam);
+	if ((out->valid & PD_INFER_HAS_PCT) && e.scale == PD_INFER_LOG_RATIO)
+		out->baselines_needed = baselines_for(
+			rule->run_sd * rule->run_sd + vb / (e.base * e.base),
+			fmax(0, vt / (e.target * e.target) - vb / (e.base * e.base)), q,
+			rule->threshold_pct);
 	if (g == 0) /* one same value throughout both windows */
 		out->verdict = PD_INFER_SAME, out->reason = PD_INFER_CONSTANT;
 	else if (base->n < min_n_of(rule) || target->n < min_n_of(rule))
@@ -628,6 +669,11 @@ void pd_infer_judge_reps(struct pd_infer_result *out, const struct pd_infer_spre
 	else
 		estimate_abs(&e, spread, vt);
 	finish(out, &e, rule, fam);
+	if (e.scale == PD_INFER_LOG_RATIO)
+		out->baselines_needed = baselines_for(
+			pd_infer_moderate(prior, spread->s2, (double)(spread->k - 1)),
+			fmax(0, vt / (e.target * e.target) - spread->within),
+			pd_infer_qnorm(1 - a / 2), rule->threshold_pct);
 	if (spread->n_min < min_n_of(rule) || target->n < min_n_of(rule))
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_FEW_SAMPLES;
 }

@@ -118,6 +118,10 @@ struct pd_infer_rule {
 	int has_abs;          /* abs_threshold is given */
 	double abs_threshold; /* absolute rule: in counts for rates, else in the unit */
 	size_t min_n;         /* fewer samples on a side: inconclusive (0: 10) */
+	/* one baseline: run-to-run variance is not measured; a change past the threshold but
+	 * not past threshold + margin_pct is inconclusive (reason PD_INFER_RUN_MARGIN) */
+	double margin_pct;
+	double run_sd; /* the relative run-to-run sd margin_pct stands for (baselines_needed) */
 };
 
 /* Judges target against one baseline window. */

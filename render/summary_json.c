@@ -93,6 +93,16 @@ static void inference_of_delta(struct pd_jw *w, const struct pd_delta *d)
 		interval_obj(w, "per_node", d->node_pct, d->node_lo, d->node_hi);
 	else
 		pd_jw_null(w, "per_node");
+	pd_jw_num(w, "margin_pct", r->margin_pct);
+	if (r->valid & PD_INFER_HAS_PCT)
+		pd_jw_num(w, "mde_pct", r->mde_pct);
+	else
+		pd_jw_null(w, "mde_pct");
+	pd_jw_num(w, "mde_abs", r->mde_abs);
+	if (r->baselines_needed)
+		pd_jw_int(w, "baselines_needed", (int64_t)r->baselines_needed);
+	else
+		pd_jw_null(w, "baselines_needed");
 	if (r->valid & PD_INFER_HAS_ABS)
 		interval_obj(w, "abs", r->delta_abs, r->lo_abs, r->hi_abs);
 	else

@@ -24,6 +24,7 @@ const char *pd_infer_reason_name(enum pd_infer_reason r)
 		[PD_INFER_ZERO_BASELINE] = "zero-baseline-no-absolute-rule",
 		[PD_INFER_CONSTANT] = "constant",
 		[PD_INFER_TOPOLOGY] = "topology",
+		[PD_INFER_RUN_MARGIN] = "within-run-to-run-margin",
 	};
 	return (unsigned)r < sizeof(names) / sizeof(*names) ? names[r] : "?";
 }
@@ -32,7 +33,9 @@ const char *pd_infer_noise_text(enum pd_infer_noise n)
 {
 	return n == PD_INFER_NOISE_RUNS
 		       ? "judged against the moderated run-to-run variance of the baselines"
-		       : "run-to-run variance not measured; the threshold stands in for it";
+		       : "run-to-run variance not measured: a change must clear the threshold "
+			 "by "
+			 "its metric kind's default run-to-run margin";
 }
 
 const char *pd_live_verdict_name(enum pd_live_verdict v)

@@ -88,9 +88,9 @@ struct pd_timebase {
 struct pd_infer_side {
 	size_t n;
 	double mean;     /* location; 0 when n = 0 */
-	double var_mean; /* AR(1) long-run variance of the mean, before any floor */
+	double var_mean; /* long-run variance of the mean (infer.h), before any floor */
 	double phi;      /* lag-1 autocorrelation, bias-corrected, in [0, 0.99] */
-	double n_eff;    /* n / F(phi, n) */
+	double n_eff;    /* s^2 / var_mean: the independent values the mean is worth */
 	double gap;      /* smallest nonzero gap between distinct values; 0 when constant */
 };
 
@@ -107,7 +107,8 @@ enum pd_infer_reason {
 	PD_INFER_FEW_SAMPLES,   /* fewer than min_n samples on a side */
 	PD_INFER_ZERO_BASELINE, /* no percentage and no absolute rule */
 	PD_INFER_CONSTANT,      /* both windows hold one same value (verdict same) */
-	PD_INFER_TOPOLOGY       /* set by the caller: the topology explains the difference */
+	PD_INFER_TOPOLOGY,      /* set by the caller: the topology explains the difference */
+	PD_INFER_RUN_MARGIN     /* past the threshold, not past threshold + run-to-run margin */
 };
 const char *pd_infer_reason_name(enum pd_infer_reason r); /* "straddles-threshold", ... */
 
@@ -141,6 +142,15 @@ struct pd_infer_result {
 	size_t k; /* baselines */
 	enum pd_infer_verdict verdict;
 	enum pd_infer_reason reason;
+	/* one baseline: the run-to-run margin (%) a change had to clear beyond the threshold
+	 * (the rule's, a default per metric kind); 0 with several baselines (measured) */
+	double margin_pct;
+	/* the smallest change this comparison tells from none at its level: the interval's
+	 * half-width, in % (valid with PD_INFER_HAS_PCT) and in the unit */
+	double mde_pct, mde_abs;
+	/* how many baselines would bring mde_pct under the threshold (2 to 64); 0: none would
+	 * (the target's own noise is too large), or not a percentage */
+	size_t baselines_needed;
 };
 
 /* The between-run spread of one delta's k baseline windows (pass 1). */
