@@ -627,6 +627,27 @@ static void scope_cell(struct pd_buf *b, const struct pd_view *v)
 	pd_buf_release(&agg);
 }
 
+/* What the tree says beside a verdict: the topology's mark and a total's per-node change,
+ * the run-to-run margin, an inconclusive delta's minimum detectable effect. */
+static void verdict_note(struct pd_buf *b, const struct pd_delta *d)
+{
+	const struct pd_infer_result *r = &d->inf;
+	if (d->topology)
+		pd_buf_adds(b, " <span class=\"agg\">topology</span>");
+	if (!isnan(d->node_pct))
+		pd_buf_addf(b, " <span class=\"agg\">per node %+.1f%%</span>", d->node_pct);
+	if (r->reason == PD_INFER_RUN_MARGIN)
+		pd_buf_addf(b,
+			    " <span class=\"agg\">within the run-to-run margin %.1f%%</span>",
+			    r->margin_pct);
+	if (d->verdict != PD_VERDICT_INCONCLUSIVE || !(r->valid & PD_INFER_HAS_PCT))
+		return;
+	pd_buf_addf(b, " <span class=\"agg\">detectable &plusmn;%.1f%%", r->mde_pct);
+	if (r->baselines_needed)
+		pd_buf_addf(b, "; %zu baselines for &plusmn;threshold", r->baselines_needed);
+	pd_buf_adds(b, "</span>");
+}
+
 static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const struct pd_delta *d)
 {
 	const struct pd_view *v = &c->views[d->view];
@@ -649,11 +670,12 @@ static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const str
 		pd_buf_addf(
 			b, "</td><td class=\"n %s\">%+.1f%%</td><td class=\"n\">%+.1f .. %+.1f",
 			d->delta_pct > 0 ? "up" : "down", d->delta_pct, d->ci_lo, d->ci_hi);
-	pd_buf_addf(
-		b,
-		"</td><td class=\"n\">%.2g</td><td><span class=\"verdict v-%s badge\">%s</span>"
-		"</td></tr>\n",
-		d->p_adj, pd_verdict_name(d->verdict), pd_verdict_name(d->verdict));
+	pd_buf_addf(b,
+		    "</td><td class=\"n\">%.2g</td><td><span class=\"verdict v-%s "
+		    "badge\">%s</span>",
+		    d->p_adj, pd_verdict_name(d->verdict), pd_verdict_name(d->verdict));
+	verdict_note(b, d);
+	pd_buf_adds(b, "</td></tr>\n");
 }
 
 static void delta_table_head(struct pd_buf *b)
