@@ -9,10 +9,7 @@
 #include <string.h>
 
 #define PHI_CAP 0.99
-/* a ratio's interval wider than this many percentage points says less than the absolute
- * change: the change is then stated (and judged) in the unit, as for a zero baseline */
-#define PD_INFER_RATIO_WIDTH_MAX 100.0
-#define D0_CAP                   1e4
+#define D0_CAP  1e4
 
 /* ---- distributions ---- */
 
@@ -450,12 +447,14 @@ static double pooled_gap(double a, double b)
 
 /* The scale: log when both levels' intervals exclude 0 on the positive side, the ratio
  * when only the baseline's does, else absolute. */
-/* The width, in percentage points, of the interval of a change read as a ratio. */
-static double ratio_width(const struct estimate *e, double q)
+/* Whether the interval of a change read as a ratio says nothing: it holds both a halving
+ * and a doubling (-50 % and +100 %), as a rare counter's does in a short window. */
+static int ratio_says_nothing(const struct estimate *e, double q)
 {
+	double lo = e->est - q * e->se, hi = e->est + q * e->se;
 	if (e->scale == PD_INFER_LOG_RATIO)
-		return 100 * (exp(e->est + q * e->se) - exp(e->est - q * e->se));
-	return 200 * q * e->se;
+		lo = expm1(lo), hi = expm1(hi);
+	return lo <= -0.5 && hi >= 1;
 }
 
 static void choose_scale(struct estimate *e, double vb, double vt, double q)
@@ -472,7 +471,7 @@ static void choose_scale(struct estimate *e, double vb, double vt, double q)
 		e->est = (t - b) / fabs(b);
 		e->se = sqrt(vt + r * r * vb) / fabs(b);
 	}
-	if (!base_clear || ratio_width(e, q) > PD_INFER_RATIO_WIDTH_MAX) {
+	if (!base_clear || ratio_says_nothing(e, q)) {
 		e->scale = PD_INFER_ABSOLUTE;
 		e->est = t - b;
 		e->se = sqrt(vt + vb);

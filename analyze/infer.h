@@ -66,9 +66,9 @@
  * baseline the run-to-run variance is not measured: a change must clear the threshold by
  * the rule's margin_pct (analyze/deltas.c: 1.96 sqrt(2) times a default relative
  * run-to-run sd of the metric's kind, defaults not measurements) to be a regression or
- * improvement, else it is inconclusive (PD_INFER_RUN_MARGIN). A ratio's interval wider
- * than 100 percentage points (a baseline near 0: +781 % [-100 %, +4725 %]) says less than
- * the absolute change: the change is then absolute, as for a zero baseline.
+ * improvement, else it is inconclusive (PD_INFER_RUN_MARGIN). A ratio's interval that
+ * holds both -50 % and +100 % (a baseline near 0: +781 % [-100 %, +4725 %]) says nothing
+ * of the ratio: the change is then absolute, as for a zero baseline.
  *
  * The minimum detectable effect (mde_pct, mde_abs) is the interval's half-width: the
  * smallest change the comparison tells from none at its level. baselines_needed is the

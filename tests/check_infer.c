@@ -527,26 +527,26 @@ START_TEST(test_infer_margin_and_mde_by_hand)
 }
 END_TEST
 
-/* A baseline near 0: mean 0.5 with Var(mean) 0.01 (clear of 0 at q = 1.96), target 3 with
- * Var 1. On the log scale the interval would be 100 (6 exp(+-q se) - 1), se = sqrt(1 / 9 +
- * 0.01 / 0.25) = 0.38873: [+180 %, +1186 %], over 1000 points wide: it says less than the
- * absolute change, 2.5 +- q sqrt(1.01). */
+/* A baseline near 0: mean 0.5 with Var(mean) 0.04 (clear of 0: 0.5 > 1.96 * 0.2), target
+ * 1 with Var 0.5 (not clear: 1 < 1.96 sqrt 0.5), m = 1: the ratio, est (1 - 0.5) / 0.5 = 1,
+ * se = sqrt(0.5 + 2^2 0.04) / 0.5 = 1.62481, [-218 %, +418 %]: it holds both -50 % and
+ * +100 %, so it says nothing of the ratio; the change is absolute, 0.5 +- q sqrt(0.54). */
 START_TEST(test_infer_near_zero_baseline_is_absolute)
 {
-	struct pd_infer_side b = {.n = 90, .mean = 0.5, .var_mean = 0.01, .gap = 0.5},
-			     t = {.n = 90, .mean = 3, .var_mean = 1, .gap = 0.5};
+	struct pd_infer_side b = {.n = 90, .mean = 0.5, .var_mean = 0.04, .gap = 0.5},
+			     t = {.n = 90, .mean = 1, .var_mean = 0.5, .gap = 0.5};
 	struct pd_infer_result r;
 	pd_infer_judge(&r, &b, &t, &rule5, &(struct pd_infer_family){1, 0.05});
 	ck_assert_int_eq(r.scale, PD_INFER_ABSOLUTE);
 	ck_assert(!(r.valid & PD_INFER_HAS_PCT));
-	ck_assert_double_eq_tol(r.delta_abs, 2.5, 1e-12);
-	ck_assert_double_eq_tol(r.lo_abs, 2.5 - 1.959963984540054 * sqrt(1.01), 1e-9);
+	ck_assert_double_eq_tol(r.delta_abs, 0.5, 1e-12);
+	ck_assert_double_eq_tol(r.lo_abs, 0.5 - 1.959963984540054 * sqrt(0.54), 1e-9);
 	ck_assert_int_eq(r.verdict, PD_INFER_INCONCLUSIVE);
 	ck_assert_int_eq(r.reason, PD_INFER_ZERO_BASELINE);
 	/* a baseline well clear of 0 keeps its ratio: mean 2 with Var 0.01 against 3 with
 	 * 0.04: se = sqrt(0.04 / 9 + 0.01 / 4) = 0.083333, 1.5 exp(+-0.163330) - 1 =
 	 * [+27.4 %, +76.6 %], 49 points wide */
-	b.mean = 2, t.var_mean = 0.04;
+	b.mean = 2, b.var_mean = 0.01, t.mean = 3, t.var_mean = 0.04;
 	pd_infer_judge(&r, &b, &t, &rule5, &(struct pd_infer_family){1, 0.05});
 	ck_assert_int_eq(r.scale, PD_INFER_LOG_RATIO);
 }
