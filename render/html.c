@@ -666,8 +666,7 @@ static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const str
 		    "badge\">%s</span>",
 		    d->p_adj, pd_verdict_name(d->verdict), pd_verdict_name(d->verdict));
 	verdict_note(b, d);
-	pd_buf_adds(b, "</td></tr>
-");
+	pd_buf_adds(b, "</td></tr>\n");
 }
 
 static void delta_table_head(struct pd_buf *b)
