@@ -31,7 +31,7 @@
 #define MAX_POINTS 4096
 
 struct series {
-	char name[64];
+	char name[256];
 	double x[MAX_POINTS];
 	size_t n;
 };
