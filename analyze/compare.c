@@ -1,4 +1,5 @@
 #include "compare_impl.h"
+#include "kpi_windows.h"
 #include "nodeshift.h"
 #include "findings_story.h"
 #include "../core/buf.h"
@@ -403,6 +404,7 @@ void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *o
 	pd_nodeshift_build(&c->shift, c);
 	pd_findings_build(c, opts);
 	pd_findings_story_answers(c);
+	pd_kpi_windows_pair(c);
 	c->n_top = top_findings(c);
 	rank_deltas(c);
 	for (size_t f = 0; f < c->n_findings; f++)
@@ -455,6 +457,7 @@ void pd_comparison_free(struct pd_comparison *c)
 	free(c->thr_more);
 	for (size_t p = 0; p < c->n_answers; p++)
 		free(c->answers[p].brief);
+	free(c->kpi_windows);
 	pd_configdiff_free(c->config_diff);
 	pd_nodeshift_free(c->shift);
 	free(c);

@@ -526,6 +526,30 @@ static void note_base_only(struct pd_comparison *c, const struct pd_compare_opts
 	}
 }
 
+/* Runs monitored by different paths (DESIGN 3.6): which path each used, and the metrics
+ * only the target has (note_base_only lists the baseline's). */
+static void note_paths(struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
+	const struct pd_run *t = c->target;
+	if (c->base->prometheus == t->prometheus)
+		return;
+	pd_strv_addf(&c->matching,
+		     "monitoring: the baseline's went to %s, the target's to %s; metrics only "
+		     "one of them has are listed as such",
+		     c->base->prometheus ? "Prometheus" : "perfdb",
+		     t->prometheus ? "Prometheus" : "perfdb");
+	for (size_t i = 0; i < t->n_series; i++) {
+		const struct pd_series *s = t->series[i];
+		if (i && !strcmp(s->collector, t->series[i - 1]->collector) &&
+		    !strcmp(s->metric, t->series[i - 1]->metric))
+			continue;
+		if (!skipped(s) && wanted(opts, s) &&
+		    !find_group(c->base, s->collector, s->metric).n)
+			pd_strv_addf(&c->matching, "%s/%s: only in the target", s->collector,
+				     s->metric);
+	}
+}
+
 /* The share of the whole run's grid points before gone_s: how much of the whole window a
  * node that left at gone_s was active for (90 of 356 points: 0.253). */
 static double share_before(const struct pd_comparison *c, double gone_s)
@@ -624,6 +648,7 @@ void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 			build_group(&b, s);
 	}
 	note_base_only(c, opts);
+	note_paths(c, opts);
 	pd_comparison_index(c);
 	free(b.tmp);
 	free(b.idx);

@@ -10,6 +10,7 @@
 #include "core/xalloc.h"
 #include "parse/bundle.h"
 #include "cli/drive.h"
+#include "cli/fetch_args.h"
 #include "cli/pull.h"
 #include "render/escape.h"
 #include "render/inspect.h"
@@ -502,16 +503,31 @@ static const struct flag flags[] = {
 	{.name = "--jenkins-api",
 	 .arg = "json|xml",
 	 .parse = set_jenkins_api,
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .help = "build.json from api/json (default) or build.xml from api/xml"},
 	{.name = "--perfdb",
 	 .arg = "URL",
 	 .parse = set_str,
 	 .field = OPT(pull.perfdb),
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .help = "perfdb (default: the console's cbmonitor host, port 8080)"},
+	{.name = "--prometheus",
+	 .arg = "URL",
+	 .parse = set_str,
+	 .field = OPT(pull.prometheus),
+	 .cmds = CMD_PULL | CMD_COMPARE,
+	 .section = SEC_PULL,
+	 .help = "perfrunner's Prometheus path: the store's Prometheus HTTP API\n"
+		 "(Prometheus, Mimir, VictoriaMetrics); series into prometheus/"},
+	{.name = "--cbmonitor2",
+	 .arg = "URL",
+	 .parse = set_str,
+	 .field = OPT(pull.cbmonitor2),
+	 .cmds = CMD_PULL | CMD_COMPARE,
+	 .section = SEC_PULL,
+	 .help = "cbmonitor2: the snapshot's window and phases from its API"},
 	{.name = "--snapshot",
 	 .arg = "NAME",
 	 .parse = set_snapshot,
@@ -522,21 +538,21 @@ static const struct flag flags[] = {
 	 .arg = "DIR",
 	 .parse = set_str,
 	 .field = OPT(pull.perfrunner_dir),
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .help = "a perfrunner checkout: copy clusters/<cluster> and\n"
 		 "tests/<test_config> named by the build's parameters"},
 	{.name = "--netrc",
 	 .parse = set_switch,
 	 .field = OPT(pull.netrc),
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .help = "credentials from ~/.netrc"},
 	{.name = "--parallel",
 	 .arg = "N",
 	 .parse = set_unsigned,
 	 .field = OPT(pull.parallel),
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .lo = 1,
 	 .hi = 64,
@@ -545,7 +561,7 @@ static const struct flag flags[] = {
 	 .arg = "S",
 	 .parse = set_long,
 	 .field = OPT(pull.timeout_s),
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .lo = 1,
 	 .hi = 86400,
@@ -554,7 +570,7 @@ static const struct flag flags[] = {
 	 .arg = "N",
 	 .parse = set_unsigned,
 	 .field = OPT(pull.retries),
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .lo = 0,
 	 .hi = 20,
@@ -891,14 +907,24 @@ done:
 	return rc;
 }
 
+/* A Jenkins build URL or a cbmonitor comparison URL stands for the bundles it is pulled
+ * into (cli/fetch_args.h). */
 static int cmd_compare(const struct opts *o)
 {
-	if (o->n_args < 2)
-		return usage_error("%s", "compare needs two run bundles or more: perfdelta "
-					 "compare BASELINE [BASELINE...] TARGET -o DIR");
+	struct pd_strv paths = {0};
+	struct pd_err err = PD_ERR_INIT;
+	int rc;
 	if (!o->out)
 		return usage_error("%s", "compare needs an output directory: -o DIR");
-	return compare_runs(o, o->args, o->n_args, o->out);
+	if (pd_fetch_args(&paths, o->args, (size_t)o->n_args, &o->pull, o->quiet, &err) < 0)
+		rc = report_error(&err);
+	else if (paths.n < 2)
+		rc = usage_error("%s", "compare needs two run bundles or more: perfdelta "
+				       "compare BASELINE [BASELINE...] TARGET -o DIR");
+	else
+		rc = compare_runs(o, (const char *const *)paths.v, paths.n, o->out);
+	pd_strv_free(&paths);
+	return rc;
 }
 
 /* Where the seed fixture is, relative to the executable: in the build tree, or where

@@ -12,6 +12,7 @@ static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, co
 	pd_jw_open(w, k, '{');
 	pd_jw_str(w, "label", label);
 	pd_jw_str(w, "snapshot", run->snapshots.n ? run->snapshots.v[0] : NULL);
+	pd_jw_str(w, "monitoring", run->prometheus ? "prometheus" : "perfdb");
 	pd_jw_str(w, "build", version ? version : run->n_kpis ? run->kpis[0].build : NULL);
 	if (j->present) {
 		pd_jw_open(w, "jenkins", '{');
@@ -29,6 +30,7 @@ static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, co
 		pd_jw_open(w, NULL, '{');
 		pd_jw_str(w, "metric", run->kpis[i].metric);
 		pd_jw_num(w, "value", run->kpis[i].value);
+		pd_jw_str(w, "window", run->kpis[i].window);
 		pd_jw_close(w, '}');
 	}
 	pd_jw_close(w, ']');
@@ -257,6 +259,23 @@ static void story_arr(struct pd_jw *w, const struct pd_comparison *c)
 	pd_jw_close(w, ']');
 }
 
+/* perfrunner's windowed KPIs, paired (analyze/kpi_windows.c) */
+static void kpi_windows_arr(struct pd_jw *w, const struct pd_comparison *c)
+{
+	pd_jw_open(w, "kpi_windows", '[');
+	for (size_t i = 0; i < c->n_kpi_windows; i++) {
+		const struct pd_kpi_pair *k = &c->kpi_windows[i];
+		pd_jw_open(w, NULL, '{');
+		pd_jw_str(w, "metric", k->metric);
+		pd_jw_str(w, "window", k->window);
+		pd_jw_num(w, "baseline", k->base);
+		pd_jw_num(w, "target", k->target);
+		pd_jw_num(w, "change_pct", k->change_pct);
+		pd_jw_close(w, '}');
+	}
+	pd_jw_close(w, ']');
+}
+
 void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 		     const struct pd_labels *labels)
 {
@@ -293,6 +312,7 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	for (size_t i = 0; i < c->n_findings; i++)
 		finding_obj(&w, &c->findings[i]);
 	pd_jw_close(&w, ']');
+	kpi_windows_arr(&w, c);
 	pd_jw_strv(&w, "not_comparable", &c->reasons);
 	pd_jw_strv(&w, "matching", &c->matching);
 	pd_jw_close(&w, '}');

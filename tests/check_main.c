@@ -43,6 +43,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pd_suite_ini());
 	srunner_add_suite(sr, pd_suite_jenkins());
 	srunner_add_suite(sr, pd_suite_console());
+	srunner_add_suite(sr, pd_suite_prom());
 	srunner_add_suite(sr, pd_suite_bundle());
 	srunner_add_suite(sr, pd_suite_timebase());
 	srunner_add_suite(sr, pd_suite_compare());

@@ -10,6 +10,7 @@ Suite *pd_suite_dbname(void);
 Suite *pd_suite_ini(void);
 Suite *pd_suite_jenkins(void);
 Suite *pd_suite_console(void);
+Suite *pd_suite_prom(void);
 Suite *pd_suite_bundle(void);
 Suite *pd_suite_timebase(void);
 Suite *pd_suite_compare(void);

@@ -367,8 +367,12 @@ struct pd_story_answer {
 	const char *label;    /* "1", "2a", ... "3" */
 	const char *question; /* the ticket's question, one line */
 	size_t finding[PD_POINT_MAX_FINDINGS];
-	size_t n;    /* 0: no finding answers it (the runs agree there) */
+	size_t n;    /* 0: no finding answers it (the runs agree there, unless unanswerable) */
 	char *brief; /* a short answer with the numbers of its findings, or why none */
+	int unanswerable;    /* a run has no series of the point's metrics: 1 the baseline,
+			      * 2 the target, 3 neither */
+	int no_removed_conn; /* the target has no net/ESTABLISHED: connections left on the
+			      * removed node cannot be shown (perfrunner's Prometheus path) */
 };
 
 /* ---- the comparison (analyze/compare.h) ---- */
@@ -583,6 +587,14 @@ struct pd_finding {
 
 struct pd_nodeshift;
 
+/* A showfast KPI both runs posted under one id and latency window (perfrunner's
+ * TimeseriesWindow: "pre", "during", "post"), compared beside perfdelta's own phases. */
+struct pd_kpi_pair {
+	const char *metric, *window; /* borrowed from the target run */
+	double base, target;
+	double change_pct; /* (target - base) / |base| x 100; NAN when base is 0 */
+	long base_samples, target_samples; /* 0 when perfrunner logged no count */
+};
 struct pd_view_index;
 
 struct pd_comparison {
@@ -645,6 +657,8 @@ struct pd_comparison {
 	   run has an event (the points are about one) */
 	struct pd_story_answer answers[PD_POINT_COUNT];
 	size_t n_answers;
+	struct pd_kpi_pair *kpi_windows; /* windowed KPIs of the target with their baseline */
+	size_t n_kpi_windows;
 };
 
 /* ---- the event per node (analyze/nodeshift.h) ---- */
