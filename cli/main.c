@@ -10,6 +10,7 @@
 #include "core/xalloc.h"
 #include "parse/bundle.h"
 #include "cli/drive.h"
+#include "cli/exec.h"
 #include "cli/fetch_args.h"
 #include "cli/pull.h"
 #include "render/escape.h"
@@ -95,6 +96,11 @@ static const char usage_all[] =
 	"       perfdelta inspect RUN [--json] [options]\n"
 	"       perfdelta demo [-o DIR] [options]\n"
 	"       perfdelta pull --jenkins URL [--snapshot NAME]... -o RUN_DIR [options]\n"
+	"       perfdelta signature RUN | perfdelta history add RUN... [--db URL]\n"
+	"       perfdelta history report --test CONFIG [--db URL] -o DIR [--window N]\n"
+	"                                [--alpha A] [--min-size K]\n"
+	"       perfdelta compare --baseline-history N [--db URL] [options] TARGET -o DIR\n"
+	"       perfdelta demo --history [-o DIR]   (history: docs/history.md)\n"
 	"       perfdelta COMMAND --help (the options of one command)\n"
 	"\n"
 	"Compare two perfrunner runs of a Couchbase cluster (a baseline and a target, such as\n"
@@ -144,6 +150,8 @@ struct opts {
 	char *metrics_arg;                /* owned copy of --metrics, split in place */
 	char *threshold_globs[MAX_GLOBS]; /* owned copies of --threshold-for's GLOBs */
 	struct pd_plan_opts pull;
+	int pull_history;       /* pull --history: add the bundle pulled to the history */
+	const char *history_db; /* --db URL for it, or NULL */
 	const char *snapshots[MAX_GLOBS];
 };
 
@@ -542,6 +550,21 @@ static const struct flag flags[] = {
 	 .section = SEC_PULL,
 	 .help = "a perfrunner checkout: copy clusters/<cluster> and\n"
 		 "tests/<test_config> named by the build's parameters"},
+	{.name = "--history",
+	 .parse = set_switch,
+	 .field = OPT(pull_history),
+	 .cmds = CMD_PULL,
+	 .section = SEC_PULL,
+	 .help = "then add the bundle to the history (perfdelta history add;\n"
+		 "docs/history.md)"},
+	{.name = "--db",
+	 .arg = "URL",
+	 .parse = set_str,
+	 .field = OPT(history_db),
+	 .cmds = CMD_PULL,
+	 .section = SEC_PULL,
+	 .help = "with --history: the store, sqlite:PATH or postgresql://...\n"
+		 "(default $XDG_DATA_HOME/perfdelta/history.sqlite)"},
 	{.name = "--netrc",
 	 .parse = set_switch,
 	 .field = OPT(pull.netrc),
@@ -1046,6 +1069,18 @@ static int cmd_pull(const struct opts *o, char **argv)
 	if (!o->quiet)
 		printf("pulled %s: %zu requests, %.1f MiB, %zu retried\n", o->out, ui.p.done,
 		       (double)ui.p.bytes / 1048576, ui.p.retries);
+	if (o->pull_history) { /* perfdelta-history history add OUT [--db URL] */
+		char *add[] = {argv[0],
+			       "history",
+			       "add",
+			       (char *)o->out,
+			       o->history_db ? "--db" : NULL,
+			       (char *)o->history_db,
+			       NULL};
+		fflush(stdout);
+		pd_cli_exec("perfdelta-history", add, &err);
+		return report_error(&err);
+	}
 	return EXIT_OK;
 }
 
@@ -1056,6 +1091,11 @@ int main(int argc, char **argv)
 			 .fail_on_regression = 1,
 			 .gnuplot_timeout_s = PD_PLOT_TIMEOUT_DEFAULT,
 			 .pull = PD_PLAN_OPTS_INIT};
+	if (pd_cli_is_history(argc, argv)) { /* perfdelta-history: cli/history.c */
+		struct pd_err err = PD_ERR_INIT;
+		pd_cli_exec("perfdelta-history", argv, &err);
+		return report_error(&err);
+	}
 	int rc = parse_args(&o, argc, argv);
 	pd_cleanup_catch_signals();
 	if (rc < 0) {

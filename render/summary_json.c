@@ -89,7 +89,7 @@ static void inference_of_delta(struct pd_jw *w, const struct pd_delta *d)
 	pd_jw_str(w, "family", d->drill ? "drill-down" : "top-level");
 	pd_jw_int(w, "m", (int64_t)r->m);
 	pd_jw_num(w, "level", r->level);
-	pd_jw_str(w, "noise", r->noise == PD_INFER_NOISE_RUNS ? "between-run" : "within-run");
+	pd_jw_str(w, "noise", pd_tree_noise_name(r->noise));
 	pd_jw_int(w, "baselines", (int64_t)r->k);
 	pd_jw_str(w, "scale", scales[r->scale]);
 	pd_jw_str(w, "reason", pd_infer_reason_name(r->reason));
@@ -108,6 +108,7 @@ static void inference_of_delta(struct pd_jw *w, const struct pd_delta *d)
 		pd_jw_int(w, "baselines_needed", (int64_t)r->baselines_needed);
 	else
 		pd_jw_null(w, "baselines_needed");
+	pd_jw_bool(w, "headline", d->headline);
 	if (r->valid & PD_INFER_HAS_ABS)
 		interval_obj(w, "abs", r->delta_abs, r->lo_abs, r->hi_abs);
 	else
@@ -129,7 +130,7 @@ static void inference_obj(struct pd_jw *w, const struct pd_comparison *c)
 		if (pd_comparison_has_phase(c, (enum pd_phase)p))
 			pd_jw_int(w, pd_phase_name((enum pd_phase)p), (int64_t)c->family_m[p]);
 	pd_jw_close(w, '}');
-	pd_jw_str(w, "noise", c->noise == PD_INFER_NOISE_RUNS ? "between-run" : "within-run");
+	pd_jw_str(w, "noise", pd_tree_noise_name(c->noise));
 	pd_jw_str(w, "noise_text", pd_infer_noise_text(c->noise));
 	pd_jw_close(w, '}');
 }

@@ -24,6 +24,9 @@ Suite *pd_suite_noise(void);
 Suite *pd_suite_configdiff(void);
 Suite *pd_suite_story(void);
 Suite *pd_suite_kpi(void);
+Suite *pd_suite_edivisive(void);
+Suite *pd_suite_signature(void);
+Suite *pd_suite_store(void);
 
 /* Reads a file of the test tree into a NUL-terminated string (caller frees); aborts
  * the test when it is missing. */

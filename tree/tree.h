@@ -120,6 +120,8 @@ enum pd_infer_noise {
 };
 /* "run-to-run variance not measured; the threshold stands in for it", ... */
 const char *pd_infer_noise_text(enum pd_infer_noise n);
+/* "within-run", "between-run": summary.json's inference.noise */
+const char *pd_tree_noise_name(enum pd_infer_noise n);
 
 #define PD_INFER_HAS_PCT   1u /* delta_pct, lo_pct, hi_pct */
 #define PD_INFER_HAS_ABS   2u /* delta_abs, lo_abs, hi_abs */
@@ -517,6 +519,10 @@ struct pd_delta {
 	enum pd_verdict verdict;
 	enum pd_outcome outcome; /* FAIL for a regression */
 	struct pd_stated stated; /* what the outputs state of it */
+	/* listed in the summaries' table (summary.md, summary.jira): a regression or an
+	   improvement at a scope broader than one node or index, outside the transient,
+	   and not the topology's */
+	int headline;
 };
 
 /* The numbers a finding's sentence states, by its kind (a shift's are those of the deltas
