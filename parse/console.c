@@ -6,6 +6,7 @@
  * brace in column 0). */
 #include "console.h"
 #include "../core/buf.h"
+#include "../core/strmap.h"
 #include "../core/xalloc.h"
 
 #include <cjson/cJSON.h>
@@ -24,6 +25,7 @@ struct scan {
 	long line;     /* number of the current line, 1-based */
 	const char *p; /* the current line, without its '\n' or "\r\n" */
 	size_t len;
+	struct pd_strmap snapshots; /* run->snapshots' names, to add each once */
 };
 
 /* A perfrunner line: its time and its message. */
@@ -179,7 +181,7 @@ static int on_report(struct scan *s, const struct pline *pl, const char *arg, si
 				 "expected a snapshot name after 'snapshot='");
 	e = add_event(s, pl, PD_EV_SNAPSHOT);
 	e->node = pd_xstrndup(name, len);
-	if (pd_strv_find(&s->run->snapshots, e->node) < 0)
+	if (pd_strmap_put(&s->snapshots, name, len, s->run->snapshots.n) == PD_STRMAP_NONE)
 		pd_strv_add(&s->run->snapshots, e->node);
 	return 0;
 }
@@ -494,25 +496,26 @@ static int is_blank_line(const char *p, size_t n)
 	return 1;
 }
 
-int pd_console_parse(struct pd_run *run, const struct pd_src *src, struct pd_err *err)
+/* Every line of s->src into s->run. */
+static int scan_lines(struct scan *s)
 {
-	struct scan s = {src, err, run, 0, 0, NULL, 0};
+	struct pd_run *run = s->run;
 	const char *result = NULL; /* the result word of the last non-blank line */
 	struct pline pl;
 	int rc;
 	free(run->console_path);
-	run->console_path = src->path ? pd_xstrdup(src->path) : NULL;
-	while ((rc = next_line(&s)) > 0) {
-		if (is_blank_line(s.p, s.len))
+	run->console_path = s->src->path ? pd_xstrdup(s->src->path) : NULL;
+	while ((rc = next_line(s)) > 0) {
+		if (is_blank_line(s->p, s->len))
 			continue;
-		result = finished_word(s.p, s.len);
-		pl.line = s.line;
-		if (!parse_prefix(&pl, s.p, s.len))
+		result = finished_word(s->p, s->len);
+		pl.line = s->line;
+		if (!parse_prefix(&pl, s->p, s->len))
 			continue;
 		if (!run->console_first_s)
 			run->console_first_s =
 				pl.local_s; /* for the clock offset from the build */
-		if ((rc = on_perfrunner(&s, &pl)) < 0)
+		if ((rc = on_perfrunner(s, &pl)) < 0)
 			return rc;
 	}
 	if (rc < 0)
@@ -522,4 +525,16 @@ int pd_console_parse(struct pd_run *run, const struct pd_src *src, struct pd_err
 		run->console_result = pd_xstrdup(result);
 	}
 	return 0;
+}
+
+int pd_console_parse(struct pd_run *run, const struct pd_src *src, struct pd_err *err)
+{
+	struct scan s = {src, err, run, 0, 0, NULL, 0, PD_STRMAP_INIT};
+	int rc;
+	for (size_t i = 0; i < run->snapshots.n; i++)
+		pd_strmap_put(&s.snapshots, run->snapshots.v[i], strlen(run->snapshots.v[i]),
+			      i);
+	rc = scan_lines(&s);
+	pd_strmap_free(&s.snapshots);
+	return rc;
 }

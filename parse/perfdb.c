@@ -611,10 +611,11 @@ static int seriesly_member(struct pd_series *out, const struct pd_src *src, cons
 	if (!isfinite(v->valuedouble))
 		return pd_src_error(err, PD_EPARSE, src, key_offset(src, m->string),
 				    "number out of range: expected a finite double");
-	int rc = sample_limit(out, max, src, key_offset(src, m->string), err);
-	if (rc == 0)
-		pd_series_add(out, t, v->valuedouble);
-	return rc;
+	/* the offset costs a scan of the source: found only for the message */
+	if (out->n >= max)
+		return sample_limit(out, max, src, key_offset(src, m->string), err);
+	pd_series_add(out, t, v->valuedouble);
+	return 0;
 }
 
 int pd_seriesly_parse(struct pd_series *out, const struct pd_src *src, struct pd_err *err)
