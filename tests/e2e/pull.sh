@@ -113,7 +113,6 @@ expect_code 3 "$PERFDELTA" pull --jenkins "$URL/job/nope/1" --perfdb "$URL" -o "
 has "$TMP/err" "^perfdelta: $URL/job/nope/1/(api/json|consoleText): HTTP 404$"
 quit
 # nobody listening: a connection error, retried, then named
-sleep 0.2
 expect_code 3 "$PERFDELTA" pull --snapshot x --perfdb "$URL" --retries 1 -o "$TMP/gone"
 has "$TMP/err" "^perfdelta: $URL/: .*(onnect|refused).* after 2 tries$"
 left_nothing "$TMP/gone"
@@ -148,7 +147,6 @@ quit
 if ldd "$PERFDELTA" | grep -q libcurl; then fail "perfdelta loads libcurl"; else ok; fi
 mkdir "$TMP/bin" "$TMP/alone"
 ln -s "$PERFDELTA" "$TMP/bin/perfdelta"
-sleep 0.2
 expect_code 3 "$TMP/bin/perfdelta" pull --snapshot x --perfdb "$URL" --retries 0 \
   --max-line 4096 -o "$TMP/gone"
 has "$TMP/err" "^perfdelta: $URL/: .*(onnect|refused)"
