@@ -8,8 +8,10 @@
 #include "../core/buf.h"
 #include "../core/strmap.h"
 #include "../core/xalloc.h"
+#include "json.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,6 +310,11 @@ static int payload_json(cJSON **json, struct scan *s, const struct pline *pl, co
 	if ((rc = read_payload(s, pl, what, arg, n, &b)) < 0)
 		goto done;
 	no_bare_constants(&b);
+	if (pd_json_find_nul(b.ptr, b.len) < b.len) {
+		rc = pd_err_at(s->err, PD_EPARSE, s->src->path, pl->line, 0,
+			       "%s: " PD_JSON_NUL_MSG, what);
+		goto done;
+	}
 	*json = cJSON_ParseWithLengthOpts(b.ptr, b.len, &end, 0);
 	ok = *json && cJSON_IsObject(*json) && end;
 	for (const char *p = end; ok && p < b.ptr + b.len; p++)
@@ -405,6 +412,13 @@ static int fill_kpi(struct scan *s, const struct pline *pl, const cJSON *json, i
 			     "console line %ld: the benchmark post of %s has no value (NaN): a "
 			     "KPI with no value",
 			     pl->line, metric->valuestring);
+		return 0;
+	}
+	if (!isfinite(value->valuedouble)) { /* 1e400: past a double, no value to use */
+		pd_strv_addf(&s->run->notes,
+			     "console line %ld: the benchmark post of %s has a value out of a "
+			     "double's range (%s1.8e308 or more): a KPI with no value",
+			     pl->line, metric->valuestring, value->valuedouble > 0 ? "" : "-");
 		return 0;
 	}
 	k = pd_run_add_kpi(s->run);

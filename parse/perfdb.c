@@ -6,6 +6,7 @@
  * On error every reader leaves out with the samples it had before the call. */
 #include "perfdb.h"
 #include "../core/xalloc.h"
+#include "json.h"
 
 #include <cJSON.h>
 
@@ -628,6 +629,10 @@ int pd_seriesly_parse(struct pd_series *out, const struct pd_src *src, struct pd
 	int rc;
 	if ((rc = check_depth(&sc)) < 0)
 		goto done;
+	if ((sc.pos = pd_json_find_nul(src->data, src->len)) < src->len) {
+		rc = pd_src_error(err, PD_EPARSE, src, sc.pos, PD_JSON_NUL_MSG);
+		goto done;
+	}
 	/* data[len] is NUL: cJSON's require_null_terminated wants it inside the length */
 	root = cJSON_ParseWithLengthOpts(src->data, src->len + 1, &end, 1);
 	if (!root) {
