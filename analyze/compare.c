@@ -1,5 +1,6 @@
 #include "compare_impl.h"
 #include "nodeshift.h"
+#include "findings_story.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
 
@@ -222,9 +223,12 @@ static int more_time_bases(struct pd_comparison *c, const struct pd_compare_opts
 {
 	int rc = 0;
 	c->tb_more = pd_xcalloc(c->n_bases, sizeof(*c->tb_more));
+	c->thr_more = pd_xcalloc(c->n_bases, sizeof(*c->thr_more));
 	for (size_t j = 1; j < c->n_bases && rc == 0; j++)
-		rc = pd_timebase_resolve(&c->tb_more[j - 1], c->bases[j], &opts->time_base,
-					 err);
+		if ((rc = pd_timebase_resolve(&c->tb_more[j - 1], c->bases[j], &opts->time_base,
+					      err)) == 0)
+			c->thr_more[j - 1] =
+				pd_facts_throughput(c->bases[j], &c->tb_more[j - 1]);
 	return rc;
 }
 
@@ -270,6 +274,9 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 	c->threshold_pct = opts->threshold_pct;
 	c->alpha = opts->alpha;
 	c->correction = "bonferroni";
+	c->method = pd_compare_method;
+	c->family = pd_compare_family;
+	c->noise = c->n_bases >= 2 ? PD_INFER_NOISE_RUNS : PD_INFER_NOISE_WITHIN;
 	*out = NULL;
 	if ((rc = time_bases(c, opts, err)) < 0) {
 		pd_comparison_free(c);
@@ -294,6 +301,7 @@ void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *o
 	pd_deltas_compute(c, opts);
 	pd_nodeshift_build(&c->shift, c);
 	pd_findings_build(c, opts);
+	pd_findings_story_answers(c);
 	c->verdict = overall(c);
 }
 
@@ -305,16 +313,6 @@ int pd_compare(struct pd_comparison **out, const struct pd_run *base,
 	if (rc == 0)
 		pd_compare_measure(*out, opts);
 	return rc;
-}
-
-const struct pd_timebase *pd_comparison_event(const struct pd_comparison *c)
-{
-	return c->event_side < 0 ? &c->tb_base : &c->tb_target;
-}
-
-int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p)
-{
-	return c->has_event || p == PD_PHASE_WHOLE;
 }
 
 void pd_comparison_free(struct pd_comparison *c)
@@ -342,6 +340,9 @@ void pd_comparison_free(struct pd_comparison *c)
 	pd_strv_free(&c->matching);
 	free(c->bases);
 	free(c->tb_more);
+	free(c->thr_more);
+	for (size_t p = 0; p < c->n_answers; p++)
+		free(c->answers[p].brief);
 	pd_configdiff_free(c->config_diff);
 	pd_nodeshift_free(c->shift);
 	free(c);

@@ -4,16 +4,10 @@
 #ifndef PD_KPI_H
 #define PD_KPI_H
 
+#include "../tree/tree.h"
 #include "../core/buf.h"
 
 #include <stddef.h>
-
-enum pd_kpi_rule {
-	PD_KPI_FIRST_NODE,   /* 2017-01-26: the spec's first n1ql node only */
-	PD_KPI_EVERY_NODE,   /* 2022-07-25: every n1ql node of the spec, removed ones too */
-	PD_KPI_ACTIVE_NODES, /* 2022-08-08: the nodes still active (get_active_nodes_by_role) */
-	PD_KPI_N_RULES
-};
 
 /* What the series tell, as rates over the run (requests / [access] time, req/s). */
 struct pd_kpi_in {
@@ -21,13 +15,6 @@ struct pd_kpi_in {
 	double removed;       /* of which the removed node served (0 when none was removed) */
 	int removed_is_first; /* the removed node is the spec's first n1ql node */
 	size_t n_active;      /* n1ql nodes still in the cluster at the end */
-};
-
-struct pd_kpi_rules {
-	double est[PD_KPI_N_RULES]; /* what each rule gives, NAN when the series cannot tell */
-	double off_pct[PD_KPI_N_RULES]; /* (kpi - est) / est in %, NAN with est */
-	unsigned match;                 /* bits (1 << rule) of the rules within tol_pct */
-	int nearest;                    /* the rule with the smallest |off_pct|, -1 when none */
 };
 
 /* Each rule's estimate and whether it reproduces kpi within tol_pct. */

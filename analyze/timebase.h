@@ -3,64 +3,9 @@
 #ifndef PD_TIMEBASE_H
 #define PD_TIMEBASE_H
 
+#include "../tree/tree.h"
 #include "../core/err.h"
 #include "../core/model.h"
-
-/* The disruption a run's phases are cut at, resolved from every source (not to be
- * confused with enum pd_event_kind, the kind of one console line that is evidence of it). */
-enum pd_timebase_event {
-	PD_EVENT_NONE,
-	PD_EVENT_HARD,
-	PD_EVENT_GRACEFUL,
-	PD_EVENT_REBALANCE_OUT
-};
-const char *pd_timebase_event_name(enum pd_timebase_event t); /* "none", "hard-failover", ... */
-
-/* Where a time base quantity came from. */
-enum pd_source {
-	PD_SOURCE_NONE,
-	PD_SOURCE_CONSOLE,
-	PD_SOURCE_SERIES,
-	PD_SOURCE_CONFIG,
-	PD_SOURCE_BUILD,
-	PD_SOURCE_FLAG
-};
-const char *pd_timebase_source_name(enum pd_source s); /* "none", "console", "series", ... */
-
-/* What the user forces on the command line. */
-struct pd_time_flags {
-	int has_event_time;
-	double event_time_s; /* --event-time: seconds from the start of the phase */
-	int has_utc_offset;
-	int64_t utc_offset_s;   /* --console-utc-offset: local = UTC + offset */
-	const char *event_flag; /* the event flag's name in messages; NULL: --event-time */
-};
-
-/* One estimate of a quantity from one source. */
-struct pd_estimate {
-	int ok;
-	double value;
-};
-
-struct pd_timebase {
-	int64_t t0_ms;  /* start of the measured phase (median of the series' first samples) */
-	int64_t end_ms; /* its end (median of the series' last samples) */
-	int64_t interval_ms; /* sampling interval */
-
-	int has_offset;
-	int64_t offset_s;                 /* console local time = UTC + offset_s */
-	enum pd_source offset_source;     /* series, build or flag */
-	struct pd_estimate offset_series; /* raw offset from rebalance lines vs the series, s */
-	struct pd_estimate offset_build;  /* raw offset from the first line vs build start, s */
-
-	enum pd_timebase_event event;
-	char node[64];  /* the node failed over or removed, "" if unknown */
-	double event_s; /* seconds from t0 */
-	enum pd_source event_source;
-	struct pd_estimate ev_console, ev_series, ev_config; /* each source's event time, s */
-	struct pd_estimate rebalance_end_s; /* end of the rebalance, s from t0 */
-	char agreement[320];                /* one line: how the sources agree, or where not */
-};
 
 /* Resolves the time base of run. PD_EINVAL when a flag contradicts the run (an event time
  * outside the phase); a run without an event gets event PD_EVENT_NONE. */
