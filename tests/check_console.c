@@ -522,8 +522,8 @@ START_TEST(test_console_infinite_kpi_and_nul_in_payload)
 	ck_assert_uint_eq(r.run->notes.n, 1);
 	ck_assert_str_eq(r.run->notes.v[0],
 			 "console line 1: the benchmark post of m_iris has a "
-			 "value past the largest number (+inf): a KPI with "
-			 "no value");
+			 "value out of a double's range (1.8e308 or more): a "
+			 "KPI with no value");
 	pd_run_free(r.run);
 	r = parse_str("2026-11-02T10:40:01 [INFO] Ok\n"
 		      "2026-11-02T10:40:07 [INFO] Adding a benchmark: {\n"
