@@ -89,6 +89,29 @@ bad "/$DB" '["cpu\u0007"]' "refusing metric name 'cpu\\\\x07': it holds a contro
 bad "/$DB" '[".hidden"]' "refusing metric name '\.hidden': it starts with '\.'"
 bad "/$DB" '["a..b"]' "refusing metric name 'a\.\.b': it holds '\.\.'"
 bad "/$DB" '[""]' "refusing metric name '': it is empty"
+# a body that is not what was asked for, even with 200: an HTML page, a gzip body, a
+# series of another shape; each names the URL, and nothing is left
+badf() { # badf PATH FILE REGEX: the server answers PATH with FILE (.html: text/html, .gz: gzip)
+  serve bad "$F" --serve "$1" "$2"
+  expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb "$URL" \
+    -o "$TMP/bad" --retries 0
+  has "$TMP/err" "^perfdelta: $URL$3"
+  lines "$TMP/err" 1
+  left_nothing "$TMP/bad"
+  quit
+}
+M=$(find "$F/perfdb/$DB" -name '*.json' -printf '%f\n' | LC_ALL=C sort | head -n 1)
+M=${M%.json}
+printf '<!DOCTYPE html><html><body>Service unavailable</body></html>\n' >"$TMP/page.html"
+gzip -c "$F/perfdb/$DB/$M.json" >"$TMP/series.gz"
+printf '{"error": "no such metric"}' >"$TMP/object"
+printf '[[1, 2], [3, "x"]]' >"$TMP/strings"
+badf "/$DB/$M" "$TMP/page.html" "/$DB/$M: an HTML page \(Content-Type text/html; charset=utf-8\), expected a perfdb series \(a JSON array of \[time, value\] pairs\)$"
+badf "/$DB/$M" "$TMP/series.gz" "/$DB/$M: a gzip-compressed body \(never asked for\), expected a perfdb series"
+badf "/$DB/$M" "$TMP/object" "/$DB/$M:1:1: expected '\[' to open the sample array"
+badf "/$DB/$M" "$TMP/strings" "/$DB/$M:1:[0-9]+: expected a number"
+badf "/$DB" "$TMP/page.html" "/$DB: an HTML page .*expected perfdb's list"
+badf "/$JOB/consoleText" "$TMP/page.html" "/$JOB/consoleText: an HTML page .*expected Jenkins' console text"
 long=$(printf 'm%.0s' $(seq 251))
 bad "/$DB" "[\"$long\"]" "refusing metric name 'm{64}\.\.\.': it is too long \(max 250 bytes\)"
 
