@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/file.h"
+#include "core/outdir.h"
 #include "core/src.h"
 #include "core/xalloc.h"
 #include "parse/bundle.h"
@@ -894,6 +895,10 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	struct pd_drive_times times = {0};
 	struct pd_compare_opts copts = o->cmp;
 	double parse_s = pd_clock_now();
+	if (pd_outdir_check(out, pd_str_ends_with(out, ".html"), &err) < 0) {
+		rc = report_error(&err); /* before any work */
+		goto done;
+	}
 	if (progress)
 		fprintf(stderr, "perfdelta: reading the runs\n");
 	if (pd_bundle_load_many(runs, paths, n, &o->lim, &err) < 0) {
@@ -1045,6 +1050,8 @@ static int cmd_pull(const struct opts *o, char **argv)
 	if (!o->out)
 		return usage_error("%s", "pull needs a bundle directory: -o RUN_DIR");
 	po.out = o->out;
+	if (pd_outdir_check(o->out, 0, &err) < 0)
+		return report_error(&err); /* before any request */
 	po.lim = &o->lim;
 	po.jenkins_user = env("PERFDELTA_JENKINS_USER");
 	po.jenkins_token = env("PERFDELTA_JENKINS_TOKEN");

@@ -31,6 +31,11 @@ void pd_esc_md(struct pd_buf *b, const char *s);
  * become U+FFFD. The caller places values inside a line, never at its start ("h1." and
  * "bq." are only markup there). */
 void pd_esc_jira(struct pd_buf *b, const char *s);
+/* A file name as a gnuplot double-quoted string, byte for byte whatever it holds: every
+ * byte but [A-Za-z0-9/._-] as a three-digit octal escape ("\351", "\134" for '\'), so
+ * that no encoding, no "\U+" sequence, quote or newline of a legal path changes the
+ * file gnuplot opens. */
+void pd_esc_gnuplot_path(struct pd_buf *b, const char *path);
 /* Length (1 to 4) of the valid UTF-8 sequence at s, with its code point in *cp; 0 when the
  * bytes at s are not one (overlong, surrogate, above U+10FFFF, cut short by the NUL). */
 size_t pd_esc_utf8(const char *s, unsigned *cp);
