@@ -1050,8 +1050,6 @@ static int cmd_pull(const struct opts *o, char **argv)
 	if (!o->out)
 		return usage_error("%s", "pull needs a bundle directory: -o RUN_DIR");
 	po.out = o->out;
-	if (pd_outdir_check(o->out, 0, &err) < 0)
-		return report_error(&err); /* before any request */
 	po.lim = &o->lim;
 	po.jenkins_user = env("PERFDELTA_JENKINS_USER");
 	po.jenkins_token = env("PERFDELTA_JENKINS_TOKEN");
