@@ -11,16 +11,6 @@
 #define W_LIVE   265.0
 #define W_KPI    255.0
 
-/* The view of metric at a scope of that kind, or -1. */
-static long story_view(const struct pd_comparison *c, const char *metric,
-		       enum pd_scope_kind kind)
-{
-	for (size_t i = c->n_views; i-- > 0;)
-		if (c->views[i].scope.kind == kind && !strcmp(c->views[i].metric, metric))
-			return (long)i;
-	return -1;
-}
-
 static struct pd_finding *story_add(struct pd_comparison *c, enum pd_finding_kind kind,
 				    const char *metric, enum pd_scope_kind at, const char *host,
 				    double score)
@@ -33,7 +23,7 @@ static struct pd_finding *story_add(struct pd_comparison *c, enum pd_finding_kin
 	pd_scope_ref_set(&f->scope, at, 0, host);
 	f->delta_pct = f->value = NAN;
 	f->score = score;
-	f->view = metric && at != PD_AT_NODE ? story_view(c, metric, at) : -1;
+	f->view = metric && at != PD_AT_NODE ? pd_comparison_view(c, metric, at, 0, NULL) : -1;
 	return f;
 }
 
@@ -224,7 +214,7 @@ static void live_finding(struct pd_comparison *c, int base)
 	struct pd_finding *f = story_add(c, PD_FIND_HARD_FAILOVER_LIVE, "atop/cbq-engine_cpu",
 					 PD_AT_NODE, ln.host, W_LIVE);
 	if (!base)
-		f->view = story_view(c, "atop/cbq-engine_cpu", PD_AT_REMOVED);
+		f->view = pd_comparison_view(c, "atop/cbq-engine_cpu", PD_AT_REMOVED, 0, NULL);
 	f->has_phase = 1, f->phase = PD_PHASE_PRE;
 	f->value = ln.cpu;
 	f->n.live = ln;
