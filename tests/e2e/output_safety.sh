@@ -66,7 +66,8 @@ SH
 # writes garbage into every chart, then says it is done as gnuplot would
 cat >"$fake/garbage" <<'SH'
 #!/bin/sh
-out() { sed -n "s/^set output '\(.*\)'\$/\1/p" "$1" | while read -r f; do printf 'garbage' >"$f"; done; }
+# (the path is a double-quoted string; this test's paths need no escape in it)
+out() { sed -n 's/^set output "\(.*\)"$/\1/p' "$1" | while read -r f; do printf 'garbage' >"$f"; done; }
 out /dev/stdin
 cat /dev/fd/4 >/dev/null
 out /dev/fd/6
