@@ -320,7 +320,8 @@ static char *interpolate_one(struct interp *it, size_t i, char **why)
 		pd_buf_adds(&b, m->why);
 	else if (need > MAX_DEPTH)
 		pd_buf_adds(&b, "interpolation nested more than 10 deep");
-	else if (m->cost > it->cap || m->cost > it->budget - it->spent)
+	else if (m->cost > it->cap || it->spent > it->budget ||
+		 m->cost > it->budget - it->spent)
 		pd_buf_addf(
 			&b,
 			"interpolation expands past %zu bytes (configparser would build it; "
