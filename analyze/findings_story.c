@@ -431,6 +431,32 @@ static int answers(const struct point_def *d, const struct pd_finding *f)
 	return 0;
 }
 
+/* 1 when run has a series of "collector/metric" name. */
+static int has_metric(const struct pd_run *run, const char *name)
+{
+	const char *slash = strchr(name, '/');
+	for (size_t i = 0; slash && i < run->n_series; i++)
+		if (!strncmp(run->series[i]->collector, name, (size_t)(slash - name)) &&
+		    !run->series[i]->collector[slash - name] &&
+		    !strcmp(run->series[i]->metric, slash + 1))
+			return 1;
+	return 0;
+}
+
+/* Absence is no agreement: a point whose metrics a run lacks is not answered. */
+static void point_inputs(struct pd_story_answer *out, const struct pd_comparison *c,
+			 const struct point_def *d)
+{
+	int base = 0, target = 0;
+	for (size_t m = 0; m < 3 && d->metrics[m]; m++) {
+		base |= has_metric(c->base, d->metrics[m]);
+		target |= has_metric(c->target, d->metrics[m]);
+	}
+	out->unanswerable = d->metrics[0] ? (!base) | (!target) << 1 : 0;
+	out->no_removed_conn = (d->kinds & (1u << PD_FIND_LINGERING)) &&
+			       !has_metric(c->target, "net/ESTABLISHED");
+}
+
 void pd_findings_story_point(struct pd_story_answer *out, const struct pd_comparison *c,
 			     enum pd_story_point p)
 {
@@ -438,6 +464,7 @@ void pd_findings_story_point(struct pd_story_answer *out, const struct pd_compar
 	memset(out, 0, sizeof(*out));
 	out->label = d->label;
 	out->question = d->question;
+	point_inputs(out, c, d);
 	for (size_t i = 0; i < c->n_findings && out->n < PD_POINT_MAX_FINDINGS; i++)
 		if (answers(d, &c->findings[i]))
 			out->finding[out->n++] = i;
@@ -504,8 +531,21 @@ static void brief_one(struct pd_buf *b, const struct pd_comparison *c,
 void pd_findings_story_brief(struct pd_buf *b, const struct pd_comparison *c,
 			     const struct pd_story_answer *a)
 {
-	if (!a->n)
+	static const char *const who[] = {"", "the baseline has no series it needs",
+					  "the target has no series it needs",
+					  "neither run has a series it needs"};
+	if (a->unanswerable)
+		pd_buf_addf(b, "cannot be answered: %s", who[a->unanswerable]);
+	else if (!a->n)
 		pd_buf_adds(b, "no finding: the runs agree within the threshold");
+	if (a->no_removed_conn && !a->unanswerable)
+		pd_buf_adds(b, "; connections left on the removed node cannot be shown");
+	if (a->no_removed_conn)
+		pd_buf_addf(b, " (no net/ESTABLISHED series%s)",
+			    c->target->prometheus
+				    ? ": perfrunner's Prometheus path carries no net "
+				      "collector"
+				    : "");
 	for (size_t i = 0; i < a->n; i++) {
 		pd_buf_adds(b, i ? "; " : "");
 		brief_one(b, c, &c->findings[a->finding[i]]);

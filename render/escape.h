@@ -36,6 +36,10 @@ void pd_esc_jira(struct pd_buf *b, const char *s);
  * that no encoding, no "\U+" sequence, quote or newline of a legal path changes the
  * file gnuplot opens. */
 void pd_esc_gnuplot_path(struct pd_buf *b, const char *path);
+/* A POSIX shell word: single-quoted, each ' written '\'' (nothing inside single quotes
+ * is special to the shell, newlines included), so a path from input pasted into a
+ * terminal stays one argument. */
+void pd_esc_sh(struct pd_buf *b, const char *s);
 /* Length (1 to 4) of the valid UTF-8 sequence at s, with its code point in *cp; 0 when the
  * bytes at s are not one (overlong, surrogate, above U+10FFFF, cut short by the NUL). */
 size_t pd_esc_utf8(const char *s, unsigned *cp);
