@@ -85,11 +85,11 @@ mkdir -p "$out/perfdb_list"
 for b in "$seed"/*/; do
   name=$(basename "$b")
   find "$b/perfdb" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | LC_ALL=C sort |
-    awk 'BEGIN { printf "[" } { printf "%s\"%s\"", NR > 1 ? ", " : "", $0 } END { printf "]" }' \
+    awk 'BEGIN { printf "[" } { printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 } END { printf "]" }' \
       >"$out/perfdb_list/dbs-$name"
   db=$(find "$b/perfdb" -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort | head -n 1)
   find "$db" -name '*.json' -printf '%f\n' | sed 's/\.json$//' | LC_ALL=C sort |
-    awk 'BEGIN { printf "[" } { printf "%s\"%s\"", NR > 1 ? ", " : "", $0 } END { printf "]" }' \
+    awk 'BEGIN { printf "[" } { printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 } END { printf "]" }' \
       >"$out/perfdb_list/metrics-$name"
 done
 printf '%s' '["a\u00e9", "b\\u0000", "c"]' >"$out/perfdb_list/escapes"
