@@ -228,6 +228,17 @@ static int more_time_bases(struct pd_comparison *c, const struct pd_compare_opts
 	return rc;
 }
 
+/* Every run's KPI facts, once: every finding and output reads them. */
+static void kpi_facts(struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
+	c->kpi_bases = pd_xcalloc(c->n_bases, sizeof(*c->kpi_bases));
+	pd_kpi_facts_of(&c->kpi_target, c->target, &c->tb_target, opts->threshold_pct);
+	pd_kpi_facts_of(&c->kpi_bases[0], c->base, &c->tb_base, opts->threshold_pct);
+	for (size_t j = 1; j < c->n_bases; j++)
+		pd_kpi_facts_of(&c->kpi_bases[j], c->bases[j], &c->tb_more[j - 1],
+				opts->threshold_pct);
+}
+
 static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opts,
 		      struct pd_err *err)
 {
@@ -243,8 +254,7 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 			err, PD_ECOMPARE,
 			"cannot compare: a run has fewer than two samples per series");
 	c->step_s = (double)step / 1000;
-	c->thr_base = pd_facts_throughput(c->base, &c->tb_base);
-	c->thr_target = pd_facts_throughput(c->target, &c->tb_target);
+	kpi_facts(c, opts);
 	align_events(c);
 	/* shifted, the target's phases are the frame; else the longer run's */
 	int64_t target_ms = c->tb_target.end_ms - c->tb_target.t0_ms;
@@ -342,6 +352,7 @@ void pd_comparison_free(struct pd_comparison *c)
 	pd_strv_free(&c->matching);
 	free(c->bases);
 	free(c->tb_more);
+	free(c->kpi_bases);
 	pd_configdiff_free(c->config_diff);
 	pd_nodeshift_free(c->shift);
 	free(c);

@@ -237,8 +237,12 @@ struct pd_comparison {
 	int event_side;
 	int base_event; /* the baseline's own event is followed (either side): its removed node
 			   is active before it only */
-	struct pd_estimate thr_base, thr_target; /* pd_facts_throughput of each run */
-	double step_s;                           /* the common grid */
+	/* each run's KPI facts (analyze/kpi.c, the one owner): its throughput KPI, the
+	   throughput its series give (served), the removed node's requests and the KPI
+	   rules; kpi_bases[j] is bases[j]'s (n_bases of them) */
+	struct pd_kpi_facts kpi_target;
+	struct pd_kpi_facts *kpi_bases;
+	double step_s; /* the common grid */
 	double length_s;
 	/* where the baseline's grid starts: its t0, or later by base_shift_s when both runs
 	 * have an event, so that the two events fall on the same grid point */

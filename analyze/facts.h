@@ -15,7 +15,7 @@ struct pd_series_facts {
 /* Invariant: series[i] describes run->series[i] of the run they were made from. */
 struct pd_facts {
 	struct pd_timebase tb;
-	struct pd_estimate throughput; /* pd_facts_throughput over tb's phase */
+	struct pd_estimate throughput; /* pd_kpi_served over tb's phase */
 	int64_t interval_ms;           /* the median of the series' intervals, or 0 */
 	struct pd_series_facts *series;
 	size_t n_series;
@@ -27,9 +27,5 @@ struct pd_facts {
 int pd_facts_of(struct pd_facts *out, const struct pd_run *run,
 		const struct pd_time_flags *flags, struct pd_err *err);
 void pd_facts_release(struct pd_facts *f);
-
-/* The mean of n1ql_stats/query_requests over tb's phase (the series' view of the
- * throughput KPI); ok = 0 when the run has no such series. */
-struct pd_estimate pd_facts_throughput(const struct pd_run *run, const struct pd_timebase *tb);
 
 #endif

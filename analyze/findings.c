@@ -463,70 +463,28 @@ static void lingering_finding(struct pd_comparison *c)
 			 f->text, theirs);
 }
 
-static const struct pd_kpi *throughput_kpi(const struct pd_run *run)
+/* What a run's KPI leaves out when it does not count the node its event removed, and
+ * which of perfrunner's three rules reproduces it: the run's KPI facts (analyze/kpi.c). */
+static void kpi_explain(struct pd_buf *out, const struct pd_kpi_facts *k,
+			const struct pd_timebase *tb)
 {
-	for (size_t i = 0; i < run->n_kpis; i++)
-		if (strstr(run->kpis[i].metric, "query_requests"))
-			return &run->kpis[i];
-	return NULL;
-}
-
-/* The share of the query load the removed node carried before the event, from
- * cbq-engine's CPU (n1ql_stats is cluster-wide: there is no per-node request count). */
-static double removed_share(const struct pd_comparison *c)
-{
-	long r = find_view(c, "atop/cbq-engine_cpu", PD_AT_REMOVED, 0);
-	long s = find_view(c, "atop/cbq-engine_cpu", PD_AT_ROLE, PD_SVC_N1QL);
-	if (r < 0 || s < 0)
-		return NAN;
-	const struct pd_view *rv = &c->views[r], *sv = &c->views[s];
-	double a = window_summary(rv, rv->target, &c->windows[PD_PHASE_PRE]).median;
-	double b = window_summary(sv, sv->target, &c->windows[PD_PHASE_PRE]).median;
-	if (sv->agg == PD_AGG_MEAN) { /* CPU is averaged over a role: back to a sum */
-		size_t k = 1;
-		for (const char *p = sv->nodes; *p; p++)
-			k += *p == ',';
-		b *= (double)k;
-	}
-	return a + b > 0 ? a / (a + b) : NAN;
-}
-
-/* What the target's KPI leaves out when it does not count the removed node, and which of
- * perfrunner's three rules (analyze/kpi.c) reproduces it. */
-static void kpi_explain(struct pd_buf *out, const struct pd_comparison *c, long vi,
-			double series, double kpi)
-{
-	double share = removed_share(c), e = c->tb_target.event_s;
-	const struct pd_run *t = c->target;
-	struct pd_kpi_rules rules;
-	size_t n1ql = 0;
-	if (vi < 0 || c->event_side <= 0 || isnan(share))
+	if (!k->has_rules || isnan(k->removed_share))
 		return;
-	const struct pd_view *v = &c->views[vi];
-	double pre = window_summary(v, v->target, &c->windows[PD_PHASE_PRE]).mean;
-	for (size_t i = 0; i < t->n_nodes; i++)
-		n1ql += (t->nodes[i].services & PD_SVC_N1QL) != 0;
-	struct pd_kpi_in in = {.total = series,
-			       .removed = share * pre * e / c->length_s,
-			       .removed_is_first = t->spec_n1ql.n && !strcmp(t->spec_n1ql.v[0],
-									     c->tb_target.node),
-			       .n_active = n1ql ? n1ql - 1 : 0};
-	pd_kpi_reconcile(&rules, &in, kpi, c->threshold_pct);
 	pd_buf_addf(out,
 		    " The requests that %s served before its failover at %.0f s (%.0f%% of the "
 		    "query load then, by cbq-engine CPU) come to %.0f req/s over the run.",
-		    c->tb_target.node, e, 100 * share, in.removed);
-	pd_kpi_describe(out, &rules);
+		    tb->node, tb->event_s, 100 * k->removed_share, k->in.removed);
+	pd_kpi_describe(out, &k->rules);
 }
 
-static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
-			struct pd_estimate thr, const char *who)
+static void kpi_finding(struct pd_comparison *c, const struct pd_kpi_facts *k,
+			const struct pd_timebase *tb, const char *who)
 {
-	const struct pd_kpi *k = throughput_kpi(run);
 	long vi = find_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0);
-	if (!k || !thr.ok || thr.value <= 0)
+	struct pd_estimate thr = k->served;
+	if (!k->kpi || !thr.ok || thr.value <= 0)
 		return;
-	double diff = 100 * (k->value - thr.value) / thr.value;
+	double diff = 100 * (k->kpi->value - thr.value) / thr.value;
 	if (fabs(diff) <= c->threshold_pct)
 		return;
 	struct pd_finding *f = add(c, PD_FIND_KPI_SCOPE, vi >= 0 ? &c->views[vi] : NULL, vi,
@@ -534,15 +492,15 @@ static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
 	f->has_phase = 1, f->phase = PD_PHASE_WHOLE;
 	f->direction = diff > 0 ? 1 : -1;
 	f->delta_pct = diff;
-	f->value = k->value;
+	f->value = k->kpi->value;
 	struct pd_buf b = PD_BUF_INIT;
 	pd_buf_addf(&b,
 		    "The %s's reported throughput KPI %s = %.1f is %.1f%% %s the cluster-wide "
 		    "query rate of its own series (%.0f req/s over the run): it does not count "
 		    "every query node.",
-		    who, k->metric, k->value, fabs(diff), diff < 0 ? "below" : "above",
-		    thr.value);
-	kpi_explain(&b, c, run == c->target ? vi : -1, thr.value, k->value);
+		    who, k->kpi->metric, k->kpi->value, fabs(diff),
+		    diff < 0 ? "below" : "above", thr.value);
+	kpi_explain(&b, k, tb);
 	f->text = pd_buf_detach(&b);
 }
 
@@ -696,8 +654,8 @@ void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *op
 	reason_findings(c);
 	shift_findings(c);
 	lingering_finding(c);
-	kpi_finding(c, c->target, c->thr_target, "target");
-	kpi_finding(c, c->base, c->thr_base, "baseline");
+	kpi_finding(c, &c->kpi_target, &c->tb_target, "target");
+	kpi_finding(c, &c->kpi_bases[0], &c->tb_base, "baseline");
 	recovery_finding(c);
 	gap_finding(c, c->base, &c->tb_base, "baseline");
 	gap_finding(c, c->target, &c->tb_target, "target");

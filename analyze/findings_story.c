@@ -233,21 +233,6 @@ static void live_finding(struct pd_comparison *c, int base)
 	f->outcome = PD_OUTCOME_PASS;
 }
 
-static void kpi_rules(struct pd_comparison *c, struct pd_finding *f)
-{
-	const struct pd_kpi_change *k = &f->n.kpi.change;
-	const struct pd_run *run[2] = {c->base, c->target};
-	const struct pd_timebase *tb[2] = {&c->tb_base, &c->tb_target};
-	const double kpi[2] = {k->base_kpi, k->target_kpi};
-	const struct pd_estimate served[2] = {k->base_served, k->target_served};
-	for (int i = 0; i < 2; i++) {
-		struct pd_kpi_in in;
-		f->n.kpi.has_rules[i] = pd_story_kpi_inputs(&in, run[i], tb[i], served[i]);
-		if (f->n.kpi.has_rules[i])
-			pd_kpi_reconcile(&f->n.kpi.rules[i], &in, kpi[i], c->threshold_pct);
-	}
-}
-
 /* " The baseline's KPI is 0.2% from its series; the target's: It matches ..." */
 static void kpi_gap(struct pd_buf *b, const struct pd_finding *f)
 {
@@ -255,7 +240,7 @@ static void kpi_gap(struct pd_buf *b, const struct pd_finding *f)
 	const double kpi[2] = {k->base_kpi, k->target_kpi};
 	const struct pd_estimate served[2] = {k->base_served, k->target_served};
 	for (int i = 0; i < 2; i++) {
-		if (!f->n.kpi.has_rules[i] || !(served[i].value > 0))
+		if (!f->n.kpi.has_rules[i] || !served[i].ok || !(served[i].value > 0))
 			continue;
 		pd_buf_addf(b, " The %s's KPI is %+.1f%% from its own series (%.0f req/s).",
 			    run_word(!i), 100 * (kpi[i] - served[i].value) / served[i].value,
@@ -307,7 +292,7 @@ static char *kpi_text(const struct pd_finding *f)
 		    "%s%s), %+.1f%%",
 		    k->kpi_pct < 0 ? "fell" : "rose", k->base_kpi, k->base_id, k->target_kpi,
 		    k->target_id,
-		    k->same_id ? "" : ": another id, of the same " PD_STORY_KPI_FORM " form",
+		    k->same_id ? "" : ": another id, of the same " PD_KPI_FORM " form",
 		    k->kpi_pct);
 	if (!isnan(k->served_pct))
 		pd_buf_addf(&b,
@@ -325,7 +310,7 @@ static char *kpi_text(const struct pd_finding *f)
 static void kpi_finding(struct pd_comparison *c)
 {
 	struct pd_kpi_change k;
-	pd_story_kpi_change(&k, c->base, &c->tb_base, c->target, &c->tb_target);
+	pd_kpi_change(&k, &c->kpi_bases[0], &c->kpi_target);
 	if (!k.ok || isnan(k.kpi_pct) || fabs(k.kpi_pct) <= c->threshold_pct ||
 	    !selected(c, "n1ql_stats/query_requests"))
 		return;
@@ -337,10 +322,14 @@ static void kpi_finding(struct pd_comparison *c)
 	f->delta_pct = k.kpi_pct;
 	f->value = k.target_kpi;
 	f->n.kpi.change = k;
-	kpi_rules(c, f);
-	pd_story_closed_loop(&f->n.kpi.base_loop, c->base, &c->tb_base,
+	f->n.kpi.has_rules[0] = c->kpi_bases[0].has_rules;
+	f->n.kpi.rules[0] = c->kpi_bases[0].rules;
+	f->n.kpi.has_rules[1] = c->kpi_target.has_rules;
+	f->n.kpi.rules[1] = c->kpi_target.rules;
+	pd_story_closed_loop(&f->n.kpi.base_loop, c->base, &c->tb_base, k.base_served,
 			     PD_STORY_LITTLE_TOL_PCT);
-	pd_story_closed_loop(&f->n.kpi.loop, c->target, &c->tb_target, PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&f->n.kpi.loop, c->target, &c->tb_target, k.target_served,
+			     PD_STORY_LITTLE_TOL_PCT);
 	f->text = kpi_text(f);
 	/* a KPI that fell while the cluster served as much is the KPI's scope, not the build */
 	f->outcome = !isnan(k.served_pct) && -k.served_pct > c->threshold_pct ? PD_OUTCOME_FAIL

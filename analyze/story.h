@@ -18,10 +18,9 @@
  *   struct pd_live_node ln;
  *   pd_story_live_node(&ln, ev_run, tb_event, NULL);
  *   if (ln.verdict == PD_LIVE_YES) -> finding hard-failover-live-node, scope node:ln.host
- *   struct pd_kpi_change kc;
- *   pd_story_kpi_change(&kc, base, tb_base, target, tb_target);
  *   struct pd_closed_loop cl;
- *   pd_story_closed_loop(&cl, run, tb, PD_STORY_LITTLE_TOL_PCT);  for each run
+ *   pd_story_closed_loop(&cl, run, tb, served, PD_STORY_LITTLE_TOL_PCT);  for each run
+ * (the KPI facts themselves are kpi.c's: struct pd_kpi_facts on the comparison)
  * shift_s is the other run's offset at the same moment minus the event run's (the
  * comparison's base_shift_s, with its sign turned when the event run is the baseline);
  * 0 when the runs are cut at the same offsets. */
@@ -163,42 +162,6 @@ struct pd_live_node {
 void pd_story_live_node(struct pd_live_node *out, const struct pd_run *run,
 			const struct pd_timebase *tb, const struct pd_live_opts *opts);
 
-/* The form every throughput KPI id shares: "<test stem>_avg_query_requests_<spec stem>". */
-#define PD_STORY_KPI_FORM "_avg_query_requests_"
-
-/* The run's throughput KPI: the first showfast post whose id holds PD_STORY_KPI_FORM and
- * whose value is finite; NULL when none (borrowed from run). */
-const struct pd_kpi *pd_story_throughput_kpi(const struct pd_run *run);
-
-/* The throughput KPI from one run to the other, beside what each run's series served. */
-struct pd_kpi_change {
-	int ok;                          /* both runs have a throughput KPI */
-	const char *base_id, *target_id; /* their metric ids (borrowed), NULL when absent */
-	int same_id;                     /* the ids are equal (else they only share the form) */
-	double base_kpi, target_kpi;     /* 3916.0 -> 3525.0 */
-	double kpi_pct;                  /* 100 (target - base) / base; NaN when base is 0 */
-	struct pd_estimate base_served;  /* mean n1ql_stats/query_requests over the phase */
-	struct pd_estimate target_served; /* the same in the target, req/s */
-	double served_pct;                /* their change, %; NaN unless both ok and base > 0 */
-};
-
-/* The KPI change from base to target (either may lack a KPI: ok = 0, the served rates are
- * still filled). The served rate is pd_facts_throughput: the mean of the cluster-wide
- * query rate from t0 to the end of the phase. */
-void pd_story_kpi_change(struct pd_kpi_change *out, const struct pd_run *base,
-			 const struct pd_timebase *tb_base, const struct pd_run *target,
-			 const struct pd_timebase *tb_target);
-
-/* What the series say about perfrunner's KPI rules (kpi.h) in run: total is served (the
- * cluster-wide rate over the run, pd_facts_throughput), removed the requests the event's
- * node served before it left, spread over the run: its share of the n1ql nodes' summed
- * median atop/cbq-engine_cpu before the event (n1ql_stats is cluster-wide: there is no
- * per-node request count) x the mean query rate before the event x event_s / the run's
- * length. A run without an event (or without the node's CPU) removes nothing; n_active
- * counts the run's n1ql nodes less the removed one. Returns 0 when served is not ok. */
-int pd_story_kpi_inputs(struct pd_kpi_in *out, const struct pd_run *run,
-			const struct pd_timebase *tb, struct pd_estimate served);
-
 /* Little's law holds within this much: query_avg_req_time is the server's time per
  * request; the client's round trip and its own work between queries add to it, which
  * makes workers / latency overestimate the rate a little (the seed: 0.2 %). */
@@ -229,8 +192,10 @@ struct pd_closed_loop {
  * WorkloadPhase starts workload_instances tasks per target bucket, each with n1ql_workers
  * N1QL workers (perfrunner/helpers/worker.py, spring/wgen3.py); the client hosts only
  * run those tasks. A value that is not an integer from 0 to PD_STORY_MAX_COUNT, like a
- * missing n1ql_workers, gives ok = 0. */
+ * missing n1ql_workers, gives ok = 0. served is the run's throughput (pd_kpi_served,
+ * read from its KPI facts). */
 void pd_story_closed_loop(struct pd_closed_loop *out, const struct pd_run *run,
-			  const struct pd_timebase *tb, double tol_pct);
+			  const struct pd_timebase *tb, struct pd_estimate served,
+			  double tol_pct);
 
 #endif

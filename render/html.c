@@ -390,7 +390,8 @@ static void cell_nodes(struct pd_buf *b, const struct pd_comparison *c, int t)
 }
 static void cell_kpis(struct pd_buf *b, const struct pd_comparison *c, int t)
 {
-	kpis_cell(b, t ? c->target : c->base, t ? c->thr_target : c->thr_base);
+	kpis_cell(b, t ? c->target : c->base,
+		  t ? c->kpi_target.served : c->kpi_bases[0].served);
 }
 static void cell_event(struct pd_buf *b, const struct pd_comparison *c, int t)
 {

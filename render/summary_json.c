@@ -127,7 +127,7 @@ static void baselines_arr(struct pd_jw *w, const struct pd_comparison *c,
 	for (size_t j = 0; j < c->n_bases; j++)
 		run_obj(w, NULL, c->bases[j],
 			j ? pd_render_label(c->bases[j], NULL) : labels->base,
-			j ? pd_facts_throughput(c->bases[j], &c->tb_more[j - 1]) : c->thr_base);
+			c->kpi_bases[j].served);
 	pd_jw_close(w, ']');
 }
 
@@ -255,9 +255,9 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	pd_jw_num(&w, "threshold_pct", c->threshold_pct);
 	pd_jw_str(&w, "correction", c->correction);
 	inference_obj(&w, c);
-	run_obj(&w, "baseline", c->base, labels->base, c->thr_base);
+	run_obj(&w, "baseline", c->base, labels->base, c->kpi_bases[0].served);
 	baselines_arr(&w, c, labels);
-	run_obj(&w, "target", c->target, labels->target, c->thr_target);
+	run_obj(&w, "target", c->target, labels->target, c->kpi_target.served);
 	event_obj(&w, &c->tb_target);
 	config_diff_obj(&w, c->config_diff);
 	story_arr(&w, c);

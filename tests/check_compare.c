@@ -208,6 +208,44 @@ START_TEST(test_compare_long_numbers_are_whole_in_the_sentence)
 }
 END_TEST
 
+/* The KPI facts are made once (analyze/kpi.c) and every finding states them. Checked by a
+ * python3 loop over the failover bundle's perfdb JSON (a repeated timestamp keeps its last
+ * value, as core/model.c does), phase [t0, end] = [1793643600214, 1793644800236] ms,
+ * event 299.786 s (the console's):
+ *   served = mean query_requests over the phase                  = 3876.0656 req/s
+ *   before the event: mean query_requests                        = 3902.1076 req/s
+ *   median cbq-engine_cpu in [t0, event): .40 701.5 %, .55 720.0 %
+ *   share of .40 = 701.5 / (701.5 + 720.0)                       = 0.49350
+ *   removed = 0.49350 x 3902.1076 x 299.786 / 1200.022           = 481.063 req/s
+ *   first node (.55) = active nodes = 3876.0656 - 481.063        = 3395.002 req/s
+ *   KPI 3525 against it: (3525 - 3395.002) / 3395.002            = +3.829 %
+ * (the README's story: .55 served half before the failover). Before this test kpi-scope
+ * divided by the removed node plus a role total that already held it: 33 %, 3554 req/s. */
+START_TEST(test_compare_kpi_facts_once)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_comparison *c = compare(a, b);
+	const struct pd_kpi_facts *k = &c->kpi_target;
+	ck_assert(k->kpi && k->has_rules);
+	ck_assert_double_eq_tol(k->served.value, 3876.0656, 1e-3);
+	ck_assert_double_eq_tol(k->removed_share, 701.5 / (701.5 + 720.0), 1e-9);
+	ck_assert_double_eq_tol(k->in.removed, 481.063, 1e-2);
+	ck_assert_double_eq_tol(k->rules.est[PD_KPI_FIRST_NODE], 3395.002, 1e-2);
+	ck_assert_double_eq_tol(k->rules.off_pct[PD_KPI_FIRST_NODE], 3.829, 1e-3);
+	const struct pd_finding *scope = finding(c, PD_FIND_KPI_SCOPE, NULL, NULL);
+	const struct pd_finding *change = finding(c, PD_FIND_KPI_CHANGE, NULL, NULL);
+	ck_assert(scope && change);
+	ck_assert_ptr_nonnull(strstr(scope->text, "(49% of the query load then"));
+	ck_assert_ptr_nonnull(strstr(scope->text, "(3395 req/s, 3.8% from the KPI)"));
+	ck_assert_ptr_nonnull(strstr(change->text, "(3395 req/s, 3.8% from the KPI)"));
+	ck_assert_double_eq(change->n.kpi.rules[1].est[PD_KPI_FIRST_NODE],
+			    k->rules.est[PD_KPI_FIRST_NODE]);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 Suite *pd_suite_compare(void)
 {
 	Suite *s = suite_create("compare");
@@ -218,6 +256,7 @@ Suite *pd_suite_compare(void)
 	tcase_add_test(tc, test_compare_clean_failover_leaves_no_residue);
 	tcase_add_test(tc, test_compare_is_deterministic);
 	tcase_add_test(tc, test_compare_long_numbers_are_whole_in_the_sentence);
+	tcase_add_test(tc, test_compare_kpi_facts_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
