@@ -246,6 +246,33 @@ START_TEST(test_compare_kpi_facts_once)
 }
 END_TEST
 
+/* A node's own CPU is a level: role:n1ql before the event is the mean of .55 and .40, not
+ * their sum. python3 over the failover bundle's ns_server_system/cpu_utilization JSON,
+ * each sample on its nearest 5 s grid point k = round((t - t0) / 5000), the pre phase
+ * k = 0..59 (k x 5 < 299.786), the points where both nodes have a sample (59):
+ * mean of (v55 + v40) / 2 = 53.898 % (the sum read 107.796 %). */
+START_TEST(test_compare_node_cpu_is_a_mean_over_active_nodes)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_comparison *c = compare(a, b);
+	const struct pd_delta *pre = NULL;
+	for (size_t i = 0; i < c->n_deltas && !pre; i++) {
+		const struct pd_view *v = &c->views[c->deltas[i].view];
+		if (c->deltas[i].phase == PD_PHASE_PRE &&
+		    !strcmp(v->metric, "ns_server_system/cpu_utilization") && v->scope.name &&
+		    !strcmp(v->scope.name, "role:n1ql"))
+			pre = &c->deltas[i];
+	}
+	ck_assert_ptr_nonnull(pre);
+	ck_assert_int_eq(c->views[pre->view].agg, PD_AGG_MEAN);
+	ck_assert_double_eq_tol(pre->target.mean, 53.898, 1e-3);
+	ck_assert(pre->topology); /* two active nodes against one: the topology's */
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 Suite *pd_suite_compare(void)
 {
 	Suite *s = suite_create("compare");
@@ -257,6 +284,7 @@ Suite *pd_suite_compare(void)
 	tcase_add_test(tc, test_compare_is_deterministic);
 	tcase_add_test(tc, test_compare_long_numbers_are_whole_in_the_sentence);
 	tcase_add_test(tc, test_compare_kpi_facts_once);
+	tcase_add_test(tc, test_compare_node_cpu_is_a_mean_over_active_nodes);
 	suite_add_tcase(s, tc);
 	return s;
 }
