@@ -1,4 +1,5 @@
 #include "compare_impl.h"
+#include "window.h"
 #include "../core/buf.h"
 #include "../core/metric.h"
 #include "../core/xalloc.h"
@@ -25,25 +26,13 @@ struct sample {
 static void collect(struct sample *out, const double *side, const struct pd_view *view,
 		    const struct pd_window *w)
 {
-	out->n = 0;
-	for (size_t i = 0; i < view->n; i++) {
-		double t = (double)i * view->step_s;
-		if (t < w->start_s || t >= w->end_s || isnan(side[i]))
-			continue;
-		out->t[out->n] = t;
-		out->v[out->n++] = side[i];
-	}
+	out->n = pd_window_points(out->t, out->v, view, side, w->start_s, w->end_s);
 }
 
 static size_t count_in(const double *side, const struct pd_view *view,
 		       const struct pd_window *w)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < view->n; i++) {
-		double t = (double)i * view->step_s;
-		n += t >= w->start_s && t < w->end_s && !isnan(side[i]);
-	}
-	return n;
+	return pd_window_points(NULL, NULL, view, side, w->start_s, w->end_s);
 }
 
 /* The view of metric at scope, or NULL. */

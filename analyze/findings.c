@@ -1,7 +1,9 @@
 #include "kpi.h"
 #include "compare_impl.h"
 #include "findings_story.h"
+#include "policy.h"
 #include "sampling.h"
+#include "window.h"
 #include "../core/buf.h"
 #include "../core/metric.h"
 #include "../core/xalloc.h"
@@ -282,9 +284,6 @@ static char *shift_text(const struct pd_comparison *c, const struct pd_view *v,
 	return pd_buf_detach(&b);
 }
 
-static struct pd_summary window_summary(const struct pd_view *v, const double *side,
-					const struct pd_window *w);
-
 /* Memory after the event: the slopes of the post phase and of its second half. */
 static void memory_slopes(const struct pd_comparison *c, const struct pd_view *v,
 			  struct pd_finding *f)
@@ -296,8 +295,8 @@ static void memory_slopes(const struct pd_comparison *c, const struct pd_view *v
 		return;
 	f->n.shift.has_slope = 1;
 	f->n.shift.slope_target = d->target.slope, f->n.shift.slope_base = d->base.slope;
-	f->n.shift.late_target = window_summary(v, v->target, &late).slope;
-	f->n.shift.late_base = window_summary(v, v->base, &late).slope;
+	f->n.shift.late_target = pd_window_summary(v, v->target, &late).slope;
+	f->n.shift.late_base = pd_window_summary(v, v->base, &late).slope;
 	/* still growing: over a phase as long again, the excess growth of the last half
 	 * would pass half the threshold of the level */
 	double excess =
@@ -368,25 +367,6 @@ static void shift_findings(struct pd_comparison *c)
 				shift_finding(c, vi);
 }
 
-/* The target's summary of a view inside a window. */
-static struct pd_summary window_summary(const struct pd_view *v, const double *side,
-					const struct pd_window *w)
-{
-	struct pd_summary s;
-	double *t = pd_xmalloc((v->n + 1) * sizeof(double)),
-	       *x = pd_xmalloc((v->n + 1) * sizeof(double));
-	size_t n = 0;
-	for (size_t i = 0; i < v->n; i++) {
-		double ti = (double)i * v->step_s;
-		if (ti >= w->start_s && ti < w->end_s && !isnan(side[i]))
-			t[n] = ti, x[n++] = side[i];
-	}
-	pd_stats_summary(&s, t, x, n);
-	free(t);
-	free(x);
-	return s;
-}
-
 /* Connections that a removed node keeps after it left: a post-phase median of at least
  * this many is not the residue of closing sockets. */
 #define PD_LINGER_MIN 10.0
@@ -433,7 +413,7 @@ static void lingering_finding(struct pd_comparison *c)
 	const struct pd_view *v = &c->views[vi];
 	int mirrored = c->event_side < 0;
 	const double *side = mirrored ? v->base : v->target;
-	struct pd_summary post = window_summary(v, side, &c->windows[PD_PHASE_POST]);
+	struct pd_summary post = pd_window_summary(v, side, &c->windows[PD_PHASE_POST]);
 	if (post.n < 10 || post.median < PD_LINGER_MIN)
 		return;
 	double until = (double)last_holding(v, side) * v->step_s;
@@ -449,11 +429,12 @@ static void lingering_finding(struct pd_comparison *c)
 	f->n.linger.event_s = e, f->n.linger.held_s = until - e;
 	f->n.linger.at_least = PD_LINGER_MIN;
 	f->n.linger.to_end = until >= c->length_s - 2 * v->step_s;
-	f->n.linger.before = window_summary(v, side, &c->windows[PD_PHASE_PRE]).median;
+	f->n.linger.before = pd_window_summary(v, side, &c->windows[PD_PHASE_PRE]).median;
 	/* a baseline whose own removed node lingers as much is no regression */
-	double theirs = c->base_event && !mirrored
-				? window_summary(v, v->base, &c->windows[PD_PHASE_POST]).median
-				: 0;
+	double theirs =
+		c->base_event && !mirrored
+			? pd_window_summary(v, v->base, &c->windows[PD_PHASE_POST]).median
+			: 0;
 	f->regresses = !mirrored &&
 		       !(post.median <= c->threshold_pct / 100 * f->n.linger.before) &&
 		       !(theirs >= (1 - c->threshold_pct / 100) * post.median);
@@ -552,9 +533,13 @@ static void recovery_finding(struct pd_comparison *c)
 	if (vi < 0 || c->event_side <= 0)
 		return;
 	const struct pd_view *v = &c->views[vi];
-	double ref = window_summary(v, v->base, &c->windows[PD_PHASE_WHOLE]).median,
+	double ref = pd_window_summary(v, v->base, &c->windows[PD_PHASE_WHOLE]).median,
 	       thr = c->threshold_pct / 100;
-	size_t lo = lowest_after(v, (size_t)ceil(c->tb_target.event_s / v->step_s)), rec;
+	/* from PD_POLICY_EVENT_SLACK points before the event: a late event time must not
+	   start the search after the dip it caused */
+	size_t e = (size_t)ceil(c->tb_target.event_s / v->step_s);
+	size_t lo = lowest_after(v, e > PD_POLICY_EVENT_SLACK ? e - PD_POLICY_EVENT_SLACK : 0),
+	       rec;
 	if (!(ref > 0) || isnan(v->target[lo]) || v->target[lo] >= ref * (1 - thr))
 		return;
 	rec = recovered_at(v, lo, ref, thr);
@@ -661,7 +646,7 @@ void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *op
 	gap_finding(c, c->target, &c->tb_target, "target");
 	for (size_t i = 0; i < c->n_findings; i++)
 		c->findings[i].outcome = outcome(c, &c->findings[i], opts->gate);
-	size_t before = pd_findings_story(c, opts);       /* with their own outcomes */
+	size_t before = pd_findings_story(c);             /* with their own outcomes */
 	for (size_t i = before; i < c->n_findings; i++) { /* which the gate decides too */
 		struct pd_finding *f = &c->findings[i];
 		/* events against none are 100 % of the larger level: past a threshold under

@@ -1,7 +1,10 @@
 #include "findings_story.h"
+#include "policy.h"
+#include "window.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,21 +132,87 @@ static char *errors_text(const struct pd_comparison *c, const struct pd_event_er
 	return pd_buf_detach(&b);
 }
 
-/* event-errors: the target failed at least max(10, 3 x the baseline's) requests around
- * the event (up, FAIL), or the baseline did against the target (down: gone, PASS). */
-static void errors_finding(struct pd_comparison *c, const struct pd_compare_opts *opts)
+/* The errors' own window on the comparison's grid: the transient phase, its start moved
+ * back over the points just before it whose rate is above the run's level before the
+ * event (at most PD_POLICY_EVENT_SLACK intervals): a sample counts the step before it,
+ * and an event time late by an interval must not cut the burst it caused at a point. */
+static struct pd_window burst_window(const struct pd_comparison *c, const struct pd_view *v,
+				     const double *side)
 {
-	int mirrored = event_is_base(c);
+	struct pd_window w = c->windows[PD_PHASE_TRANSIENT];
+	struct pd_window before = {PD_PHASE_PRE, 0,
+				   w.start_s - PD_POLICY_EVENT_SLACK * v->step_s};
+	double level = pd_window_summary(v, side, &before).median;
+	size_t i = (size_t)ceil(w.start_s / v->step_s);
+	if (isnan(level))
+		level = 0;
+	for (int k = 0; k < PD_POLICY_EVENT_SLACK && i > 0 && side[i - 1] > level; k++, i--)
+		w.start_s = (double)(i - 1) * v->step_s;
+	return w;
+}
+
+/* A rate's count over w from the view of metric (the comparison's one integration,
+ * pd_window_count); ok = 0 without that view. */
+static void grid_count(struct pd_story_count *out, const struct pd_comparison *c,
+		       const char *metric, int base_side, const struct pd_window *w)
+{
+	long vi = story_view(c, metric, PD_AT_CLUSTER);
+	*out = (struct pd_story_count){0};
+	if (vi < 0)
+		return;
+	const struct pd_view *v = &c->views[vi];
+	const double *side = base_side ? v->base : v->target;
+	out->ok = 1;
+	out->count = pd_window_count(v, side, w->start_s, w->end_s);
+	out->n = pd_window_points(NULL, NULL, v, side, w->start_s, w->end_s);
+}
+
+/* The counts of ee from the views over the grid window g: the event run's (the baseline
+ * when mirrored) and the other run's over the same points, as a delta counts them. */
+static void grid_counts(struct pd_event_errors *ee, const struct pd_comparison *c,
+			const struct pd_window *g, int mirrored)
+{
+	char name[48];
+	grid_count(&ee->errors, c, "n1ql_stats/query_errors", mirrored, g);
+	grid_count(&ee->base_errors, c, "n1ql_stats/query_errors", !mirrored, g);
+	for (int k = 0; k < PD_STORY_N_SLOW; k++) {
+		snprintf(name, sizeof(name), "n1ql_stats/query_requests_%dms",
+			 pd_story_slow_ms[k]);
+		grid_count(&ee->slow[k], c, name, mirrored, g);
+		grid_count(&ee->base_slow[k], c, name, !mirrored, g);
+	}
+	ee->min_count = floor_of(ee->base_errors.count);
+	ee->significant = ee->errors.ok && ee->errors.count >= ee->min_count;
+}
+
+/* The failed requests around the event: counted on the grid over the errors' own
+ * window, with the evidence (latency) from the event run's series over the same. */
+static int event_errors(struct pd_event_errors *ee, const struct pd_comparison *c, int mirrored)
+{
 	const struct pd_timebase *tb = mirrored ? &c->tb_base : &c->tb_target;
 	const struct pd_timebase *other = mirrored ? &c->tb_target : &c->tb_base;
-	const struct pd_run *run = mirrored ? c->base : c->target;
-	struct pd_story_window w;
-	struct pd_event_errors ee;
-	if (tb->event == PD_EVENT_NONE || !selected(c, "n1ql_stats/query_errors"))
-		return;
-	pd_story_event_window(&w, tb, opts->settle_s);
-	pd_story_event_errors(&ee, run, tb, mirrored ? c->target : c->base, other, &w,
+	long vi = story_view(c, "n1ql_stats/query_errors", PD_AT_CLUSTER);
+	if (tb->event == PD_EVENT_NONE || !c->has_event || vi < 0)
+		return 0;
+	const struct pd_view *v = &c->views[vi];
+	struct pd_window g = burst_window(c, v, mirrored ? v->base : v->target);
+	double off = mirrored ? c->base_shift_s : 0; /* the event run's seconds */
+	struct pd_story_window w = {g.start_s + off, g.end_s + off};
+	pd_story_event_errors(ee, mirrored ? c->base : c->target, tb,
+			      mirrored ? c->target : c->base, other, &w,
 			      mirrored ? -c->base_shift_s : c->base_shift_s);
+	grid_counts(ee, c, &g, mirrored);
+	return 1;
+}
+
+/* event-errors: the target failed at least max(10, 3 x the baseline's) requests around
+ * the event (up, FAIL), or the baseline did against the target (down: gone, PASS). */
+static void errors_finding(struct pd_comparison *c)
+{
+	int mirrored = event_is_base(c);
+	struct pd_event_errors ee;
+	if (!event_errors(&ee, c, mirrored))
+		return;
 	struct sides s = sides_of(&ee, mirrored);
 	int up = s.t->ok && s.t->count >= floor_of(s.b->count);
 	int down = s.b->ok && s.b->count >= floor_of(s.t->ok ? s.t->count : 0);
@@ -373,10 +442,10 @@ static size_t drop_told_shifts(struct pd_comparison *c, size_t first_story)
 	return first;
 }
 
-size_t pd_findings_story(struct pd_comparison *c, const struct pd_compare_opts *opts)
+size_t pd_findings_story(struct pd_comparison *c)
 {
 	size_t first_story = c->n_findings;
-	errors_finding(c, opts);
+	errors_finding(c);
 	live_finding(c, 0);
 	live_finding(c, 1);
 	if (!c->reasons.n) /* the KPIs of different workloads say nothing of each other */

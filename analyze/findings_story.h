@@ -15,7 +15,7 @@
  * after the other findings have their outcomes and before the ranking. A shift of the errors
  * or slow queries that an event-errors finding states again is dropped. Returns the index
  * of the first finding it appended. */
-size_t pd_findings_story(struct pd_comparison *c, const struct pd_compare_opts *opts);
+size_t pd_findings_story(struct pd_comparison *c);
 
 /* The ticket's points (DESIGN section 1): 1 the hard failover of a live node, a-d the
  * four facts found by eye, 3 the throughput KPI. */
