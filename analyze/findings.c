@@ -555,47 +555,111 @@ static void recovery_finding(struct pd_comparison *c)
 	f->text = recovery_text(c, f);
 }
 
-/* Samples missing on a live node: three or more in a row (a hole of 4 intervals), or a
- * series that stops that early (the removed node's series stop at the event by design
- * and are not counted). Single lost samples are the norm for perfdb and not reported. */
+/* The data gaps of one run: how many series, and the longest hole with its series. */
+struct gaps {
+	size_t count;
+	int64_t worst_ms;
+	const char *collector, *metric, *server;
+	size_t empty; /* of them, series empty or absent on a live node */
+};
+
+static void gap_note(struct gaps *g, const char *collector, const char *metric,
+		     const char *server, int64_t ms)
+{
+	g->count++;
+	if (ms > g->worst_ms || !g->metric)
+		g->worst_ms = ms, g->collector = collector, g->metric = metric,
+		g->server = server;
+}
+
+static int removed_node(const struct pd_timebase *tb, const char *host)
+{
+	return tb->event != PD_EVENT_NONE && host && !strcmp(host, tb->node);
+}
+
+/* A series' hole on a live node: its longest gap or its early stop (against the run's
+ * own end), the whole phase when it is empty. */
+static int64_t series_hole(const struct pd_series *s, const struct pd_timebase *tb)
+{
+	if (!s->n)
+		return tb->end_ms - tb->t0_ms;
+	int64_t gap = pd_sampling_gaps(s, tb->interval_ms).longest_ms,
+		tail = tb->end_ms - s->t_ms[s->n - 1];
+	return tail > gap ? tail : gap;
+}
+
+/* The live nodes whose first service carries the server series run->series[lo..hi)
+ * (one collector/metric) on another node but that have none of it: absent, a gap. */
+static void absent_series(struct gaps *g, const struct pd_run *run,
+			  const struct pd_timebase *tb, size_t lo, size_t hi)
+{
+	unsigned roles = 0;
+	const struct pd_series *s0 = run->series[lo];
+	for (size_t i = lo; i < hi; i++) {
+		const struct pd_node *n = pd_run_node(run, run->series[i]->server);
+		roles |= n ? n->first : 0;
+	}
+	for (size_t k = 0; k < run->n_nodes; k++) {
+		const struct pd_node *n = &run->nodes[k];
+		size_t i = lo;
+		while (i < hi && strcmp(run->series[i]->server, n->host))
+			i++;
+		if (i == hi && (n->first & roles) && !removed_node(tb, n->host)) {
+			gap_note(g, s0->collector, s0->metric, n->host, tb->end_ms - tb->t0_ms);
+			g->empty++;
+		}
+	}
+}
+
+/* Every hole of run: per series, and per (collector, metric) of server scope the nodes
+ * that lack it. The removed node's series stop at the event by design: not counted. */
+static void run_gaps(struct gaps *g, const struct pd_run *run, const struct pd_timebase *tb)
+{
+	size_t lo = 0;
+	for (size_t i = 0; i < run->n_series; i++) {
+		const struct pd_series *s = run->series[i];
+		int64_t hole = removed_node(tb, s->server) ? 0 : series_hole(s, tb);
+		if (hole >= PD_POLICY_GAP_INTERVALS * tb->interval_ms) {
+			gap_note(g, s->collector, s->metric, s->server, hole);
+			g->empty += !s->n;
+		}
+		const struct pd_series *nx = i + 1 < run->n_series ? run->series[i + 1] : NULL;
+		if (nx && !strcmp(nx->collector, s->collector) &&
+		    !strcmp(nx->metric, s->metric))
+			continue;
+		if (s->scope == PD_SCOPE_SERVER && run->series[lo]->scope == PD_SCOPE_SERVER)
+			absent_series(g, run, tb, lo, i + 1);
+		lo = i + 1;
+	}
+}
+
+/* Samples missing on a live node: three or more in a row (a hole of
+ * PD_POLICY_GAP_INTERVALS intervals), a series that stops that early, or one that is
+ * empty or absent where the node's role has it elsewhere. Single lost samples are the
+ * norm for perfdb and not reported. */
 static void gap_finding(struct pd_comparison *c, const struct pd_run *run,
 			const struct pd_timebase *tb, const char *who)
 {
-	const struct pd_series *worst = NULL;
-	int64_t worst_ms = 0, end = tb->end_ms, iv = tb->interval_ms;
-	size_t count = 0;
-	for (size_t i = 0; i < run->n_series && iv > 0; i++) {
-		const struct pd_series *s = run->series[i];
-		/* the run's own removed node stops by design; "early" is against the run's
-		 * own end, not the longer run's */
-		if (!s->n ||
-		    (tb->event != PD_EVENT_NONE && s->server && !strcmp(s->server, tb->node)))
-			continue;
-		int64_t gap = pd_sampling_gaps(s, iv).longest_ms,
-			tail = end - s->t_ms[s->n - 1];
-		if (tail > gap)
-			gap = tail;
-		if (gap < 4 * iv)
-			continue;
-		count++;
-		if (gap > worst_ms)
-			worst = s, worst_ms = gap;
-	}
-	if (!count)
+	struct gaps g = {0};
+	if (tb->interval_ms > 0)
+		run_gaps(&g, run, tb);
+	if (!g.count)
 		return;
-	struct pd_finding *f = add(c, PD_FIND_DATA_GAP, NULL, -1, (double)count);
+	struct pd_finding *f = add(c, PD_FIND_DATA_GAP, NULL, -1, (double)g.count);
 	struct pd_buf name = PD_BUF_INIT;
-	pd_scope_ref_set(&f->scope, worst->server ? PD_AT_NODE : PD_AT_CLUSTER, 0,
-			 worst->server);
-	pd_buf_addf(&name, "%s/%s", worst->collector, worst->metric);
+	pd_scope_ref_set(&f->scope, g.server ? PD_AT_NODE : PD_AT_CLUSTER, 0, g.server);
+	pd_buf_addf(&name, "%s/%s", g.collector, g.metric);
 	f->metric = pd_buf_detach(&name);
-	f->value = (double)count;
-	f->n.gap.longest_s = (double)worst_ms / 1000;
+	f->value = (double)g.count;
+	f->n.gap.longest_s = (double)g.worst_ms / 1000;
 	set_text(f,
 		 "The %s misses samples on live nodes: %zu series lack three or more samples "
-		 "in a row or stop early; the longest hole is %.0f s in %s%s%s.",
-		 who, count, f->n.gap.longest_s, f->metric, worst->server ? " on " : "",
-		 worst->server ? worst->server : "");
+		 "in a row or stop early",
+		 who, g.count);
+	if (g.empty)
+		set_text(f, "%s (%zu of them empty or absent on the node)", f->text, g.empty);
+	set_text(f, "%s; the longest hole is %.0f s in %s%s%s.", f->text, f->n.gap.longest_s,
+		 f->metric, g.server ? " on " : "", g.server ? g.server : "");
 }
 
 static void reason_findings(struct pd_comparison *c)

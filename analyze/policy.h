@@ -12,4 +12,8 @@
  * within an interval (test_compare_event_errors_hold_when_the_event_moves). */
 #define PD_POLICY_EVENT_SLACK 2
 
+/* Data gaps: a hole of this many intervals (three samples or more missing in a row) on a
+ * live node is said; a single lost sample is the norm for perfdb and is not. */
+#define PD_POLICY_GAP_INTERVALS 4
+
 #endif

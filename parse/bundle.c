@@ -328,6 +328,37 @@ static int load_metric(struct loader *l, const char *db, const char *file,
 	return 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A series given twice, as <metric>.json and as <metric>.data: which copy is the series
+ * cannot be told, so the bundle is refused naming both files (files sorted). */
+static int given_twice(struct loader *l, const char *db, const struct pd_strv *files,
+		       struct pd_err *err)
+{
+	struct pd_buf twin = PD_BUF_INIT;
+	int rc = 0;
+	for (size_t i = 0; i < files->n && rc == 0; i++) {
+		const char *f = files->v[i];
+		if (!pd_str_ends_with(f, ".json"))
+			continue;
+		pd_buf_truncate(&twin, 0);
+		pd_buf_add(&twin, f, strlen(f) - 5);
+		pd_buf_adds(&twin, ".data");
+		const char *key = twin.ptr;
+		if (bsearch(&key, files->v, files->n, sizeof(*files->v), cmp_str))
+			rc = pd_err_at(err, PD_EPARSE,
+				       pd_tree_path(l->tree, join(l, "perfdb", db)), 0, 0,
+				       "one series given twice, as %s and as %s: which copy to "
+				       "read cannot be told",
+				       f, twin.ptr);
+	}
+	pd_buf_release(&twin);
+	return rc;
+}
+
 static int load_db(struct loader *l, const struct pd_dbindex *ix, const char *db,
 		   struct pd_err *err)
 {
@@ -344,7 +375,8 @@ static int load_db(struct loader *l, const struct pd_dbindex *ix, const char *db
 		pd_dbname_clear(&d);
 		return 0;
 	}
-	if ((rc = pd_tree_list(&files, l->tree, join(l, "perfdb", db), err)) == 0)
+	if ((rc = pd_tree_list(&files, l->tree, join(l, "perfdb", db), err)) == 0 &&
+	    (rc = given_twice(l, db, &files, err)) == 0)
 		for (size_t i = 0; i < files.n && rc == 0; i++)
 			rc = load_metric(l, db, files.v[i], &d, err);
 	pd_dbname_clear(&d);
@@ -379,11 +411,6 @@ static int load_perfdb(struct loader *l, struct pd_err *err)
 done:
 	pd_strv_free(&dbs);
 	return rc;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* A node of the spec with no series at all: said, since silence would look like data.

@@ -96,6 +96,22 @@ START_TEST(test_bundle_malformed_series_names_file_and_place)
 }
 END_TEST
 
+/* A series given as both <metric>.json and <metric>.data: exit 3 (PD_EPARSE) naming both
+ * files, never one copy picked in silence. */
+START_TEST(test_bundle_series_given_twice_names_both_files)
+{
+	struct pd_run *run = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	small_bundle();
+	put("perfdb/atopc_1-2_access_abcd10001/memcached_cpu.data", "1762107600000 1\n");
+	ck_assert_int_eq(pd_bundle_load(&run, root, &pd_limits_default, &err), PD_EPARSE);
+	ck_assert_ptr_null(run);
+	ck_assert_ptr_nonnull(strstr(err.path, "perfdb/atopc_1-2_access_abcd10001"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "memcached_cpu.json"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "memcached_cpu.data"));
+}
+END_TEST
+
 START_TEST(test_bundle_rescales_seconds_and_says_so)
 {
 	struct pd_run *run = NULL;
@@ -439,6 +455,7 @@ Suite *pd_suite_bundle(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_bundle_loads_a_directory_without_console);
 	tcase_add_test(tc, test_bundle_malformed_series_names_file_and_place);
+	tcase_add_test(tc, test_bundle_series_given_twice_names_both_files);
 	tcase_add_test(tc, test_bundle_without_perfdb_is_an_input_error);
 	tcase_add_test(tc, test_bundle_rescales_seconds_and_says_so);
 	tcase_add_test(tc, test_bundle_series_limit_is_stated);
