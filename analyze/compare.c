@@ -292,6 +292,8 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 		check_comparable(c, c->bases[j], &c->tb_more[j - 1], who.ptr);
 		pd_buf_release(&who);
 	}
+	pd_timebase_notes(&c->warnings, &c->tb_base, "baseline");
+	pd_timebase_notes(&c->warnings, &c->tb_target, "target");
 	pd_configdiff_build(&c->config_diff, base, target);
 	pd_views_build(c, opts);
 	pd_phases_set(c, opts->settle_s);
@@ -349,6 +351,7 @@ void pd_comparison_free(struct pd_comparison *c)
 	}
 	free(c->findings);
 	pd_strv_free(&c->reasons);
+	pd_strv_free(&c->warnings);
 	pd_strv_free(&c->matching);
 	free(c->bases);
 	free(c->tb_more);

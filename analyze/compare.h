@@ -259,10 +259,14 @@ struct pd_comparison {
 	size_t n_findings, cap_findings;
 	struct pd_configdiff *config_diff; /* the runs' settings that differ; never NULL */
 	struct pd_nodeshift
-		*shift;          /* the event's story per node (nodeshift.h), once measured */
-	struct pd_strv reasons;  /* why the runs are not comparable */
-	struct pd_strv matching; /* how nodes were matched, one line each */
-	const char *correction;  /* "bonferroni" */
+		*shift;         /* the event's story per node (nodeshift.h), once measured */
+	struct pd_strv reasons; /* why the runs are not comparable */
+	/* what a reader must know before any figure, said on stderr and at the top of every
+	   output: the event's sources that disagree, events not used and why, nodes that
+	   could not be matched, roles inferred from the processes */
+	struct pd_strv warnings;
+	struct pd_strv matching;         /* how nodes were matched, one line each */
+	const char *correction;          /* "bonferroni" */
 	size_t family_m[PD_PHASE_COUNT]; /* top-level deltas per phase: each phase's family */
 	double alpha;
 	double threshold_pct;

@@ -852,6 +852,12 @@ static void print_summary(const struct pd_comparison *c, const struct pd_report_
 	       pd_infer_noise_text(c->n_bases >= 2 ? PD_INFER_NOISE_RUNS
 						   : PD_INFER_NOISE_WITHIN));
 	pd_buf_release(&what);
+	for (size_t i = 0; i < c->warnings.n; i++) {
+		struct pd_buf b = PD_BUF_INIT;
+		pd_esc_text(&b, c->warnings.v[i]);
+		printf("warning: %s\n", b.ptr);
+		pd_buf_release(&b);
+	}
 	if (c->tb_target.event != PD_EVENT_NONE || c->tb_base.event != PD_EVENT_NONE)
 		print_points(c);
 	for (size_t i = 0; i < c->n_findings && i < 8; i++) {
@@ -915,6 +921,12 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	if (pd_report_run(&c, base, target, &copts, &ro, &times, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
+	}
+	for (size_t i = 0; i < c->warnings.n; i++) { /* stderr too: a Jenkins log shows it */
+		struct pd_buf b = PD_BUF_INIT;
+		pd_esc_text(&b, c->warnings.v[i]);
+		fprintf(stderr, "perfdelta: warning: %s\n", b.ptr);
+		pd_buf_release(&b);
 	}
 	if (o->timings)
 		fprintf(stderr, "timings: parse %.4f s, analyze %.4f s, render %.4f s\n",

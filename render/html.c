@@ -126,6 +126,11 @@ static void header(struct pd_buf *b, const struct pd_comparison *c, const struct
 		    c->n_deltas, c->threshold_pct, pd_compare_method, pd_compare_family,
 		    pd_infer_noise_text(c->n_bases >= 2 ? PD_INFER_NOISE_RUNS
 							: PD_INFER_NOISE_WITHIN));
+	for (size_t i = 0; i < c->warnings.n; i++) {
+		pd_buf_adds(b, "<p class=\"warn\"><b>Warning</b>: ");
+		esc(b, c->warnings.v[i]);
+		pd_buf_adds(b, "</p>\n");
+	}
 }
 
 /* The top card: the ticket's points (analyze/findings_story.h), each answered by the

@@ -107,6 +107,11 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 	pd_buf_addf(b, "; %s; family: %s; %s)\n\n", pd_compare_method, pd_compare_family,
 		    pd_infer_noise_text(c->n_bases >= 2 ? PD_INFER_NOISE_RUNS
 							: PD_INFER_NOISE_WITHIN));
+	for (size_t i = 0; i < c->warnings.n; i++) {
+		pd_buf_addf(b, "%sWarning%s: ", m->bold, m->bold);
+		m->esc(b, c->warnings.v[i]);
+		pd_buf_adds(b, "\n\n");
+	}
 	run_line(b, m, "Baseline", c->base, l->base);
 	for (size_t j = 1; j < c->n_bases; j++) {
 		struct pd_buf what = PD_BUF_INIT;

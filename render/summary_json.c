@@ -254,6 +254,7 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	pd_jw_str(&w, "verdict", pd_verdict_name(c->verdict));
 	pd_jw_num(&w, "threshold_pct", c->threshold_pct);
 	pd_jw_str(&w, "correction", c->correction);
+	pd_jw_strv(&w, "warnings", &c->warnings);
 	inference_obj(&w, c);
 	run_obj(&w, "baseline", c->base, labels->base, c->kpi_bases[0].served);
 	baselines_arr(&w, c, labels);
