@@ -1,5 +1,6 @@
 #include "compare_impl.h"
 #include "nodeshift.h"
+#include "findings_story.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
 
@@ -280,6 +281,9 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 	c->threshold_pct = opts->threshold_pct;
 	c->alpha = opts->alpha;
 	c->correction = "bonferroni";
+	c->method = pd_compare_method;
+	c->family = pd_compare_family;
+	c->noise = c->n_bases >= 2 ? PD_INFER_NOISE_RUNS : PD_INFER_NOISE_WITHIN;
 	*out = NULL;
 	if ((rc = time_bases(c, opts, err)) < 0) {
 		pd_comparison_free(c);
@@ -306,6 +310,7 @@ void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *o
 	pd_deltas_compute(c, opts);
 	pd_nodeshift_build(&c->shift, c);
 	pd_findings_build(c, opts);
+	pd_findings_story_answers(c);
 	c->verdict = overall(c);
 }
 
@@ -317,16 +322,6 @@ int pd_compare(struct pd_comparison **out, const struct pd_run *base,
 	if (rc == 0)
 		pd_compare_measure(*out, opts);
 	return rc;
-}
-
-const struct pd_timebase *pd_comparison_event(const struct pd_comparison *c)
-{
-	return c->event_side < 0 ? &c->tb_base : &c->tb_target;
-}
-
-int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p)
-{
-	return c->has_event || p == PD_PHASE_WHOLE;
 }
 
 void pd_comparison_free(struct pd_comparison *c)
@@ -356,6 +351,8 @@ void pd_comparison_free(struct pd_comparison *c)
 	free(c->bases);
 	free(c->tb_more);
 	free(c->kpi_bases);
+	for (size_t p = 0; p < c->n_answers; p++)
+		free(c->answers[p].brief);
 	pd_configdiff_free(c->config_diff);
 	pd_nodeshift_free(c->shift);
 	free(c);

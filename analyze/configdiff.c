@@ -4,27 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pd_configdiff_source_name(enum pd_configdiff_source s)
-{
-	static const char *const names[] = {
-		[PD_CONFIGDIFF_TEST] = "test",
-		[PD_CONFIGDIFF_SPEC] = "spec",
-		[PD_CONFIGDIFF_BUILD] = "build",
-		[PD_CONFIGDIFF_JENKINS] = "jenkins",
-	};
-	return names[s];
-}
-
-const char *pd_configdiff_change_name(enum pd_configdiff_change c)
-{
-	static const char *const names[] = {
-		[PD_CONFIGDIFF_ADDED] = "added",
-		[PD_CONFIGDIFF_REMOVED] = "removed",
-		[PD_CONFIGDIFF_CHANGED] = "changed",
-	};
-	return names[c];
-}
-
 /* One comparable value of one side: a key, or one server line of a [clusters] key. */
 struct item {
 	const char *section, *key, *host, *value; /* borrowed from the run or side.owned */

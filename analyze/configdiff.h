@@ -27,45 +27,10 @@
 #ifndef PD_CONFIGDIFF_H
 #define PD_CONFIGDIFF_H
 
+#include "../tree/tree.h"
 #include "../core/model.h"
 
 #include <stddef.h>
-
-enum pd_configdiff_source {
-	PD_CONFIGDIFF_TEST,
-	PD_CONFIGDIFF_SPEC,
-	PD_CONFIGDIFF_BUILD,
-	PD_CONFIGDIFF_JENKINS
-};
-#define PD_CONFIGDIFF_SOURCES 4
-/* "test", "spec", "build", "jenkins" */
-const char *pd_configdiff_source_name(enum pd_configdiff_source s);
-
-enum pd_configdiff_change {
-	PD_CONFIGDIFF_ADDED,   /* only in the target */
-	PD_CONFIGDIFF_REMOVED, /* only in the baseline */
-	PD_CONFIGDIFF_CHANGED  /* in both, different values */
-};
-/* "added", "removed", "changed" */
-const char *pd_configdiff_change_name(enum pd_configdiff_change c);
-
-/* One difference. Every string is owned by the pd_configdiff that holds it. */
-struct pd_configdiff_entry {
-	enum pd_configdiff_source source;
-	enum pd_configdiff_change change;
-	char *section; /* INI section ("access", "clusters"); NULL for build and jenkins */
-	char *key;     /* "n1ql_shutdown_type", "iris", "build", a parameter's name */
-	char *item;    /* [clusters] server lines: the host; NULL for a whole value */
-	char *base;    /* the baseline's value (a server line whole); NULL when removed... */
-	char *target;  /* ...or added: NULL on the side that lacks it */
-};
-
-struct pd_configdiff {
-	struct pd_configdiff_entry *e;
-	size_t n, cap;
-	unsigned missing_base;   /* 1 << source for each source the baseline lacks */
-	unsigned missing_target; /* the same for the target */
-};
 
 /* The differences between base's and target's configs into *out (never NULL; caller
  * frees with pd_configdiff_free). Cannot fail (out of memory aborts). */

@@ -3,24 +3,9 @@
 #ifndef PD_FACTS_H
 #define PD_FACTS_H
 
+#include "../tree/tree.h"
 #include "sampling.h"
 #include "timebase.h"
-
-struct pd_series_facts {
-	struct pd_sampling_gaps gaps; /* against the run's interval */
-	int constant;                 /* every sample the same (pd_sampling_constant) */
-	double constant_value;
-};
-
-/* Invariant: series[i] describes run->series[i] of the run they were made from. */
-struct pd_facts {
-	struct pd_timebase tb;
-	struct pd_estimate throughput; /* pd_kpi_served over tb's phase */
-	int64_t interval_ms;           /* the median of the series' intervals, or 0 */
-	struct pd_series_facts *series;
-	size_t n_series;
-	size_t n_constant; /* series that are constant */
-};
 
 /* Resolves run's time base under flags (PD_EINVAL as pd_timebase_resolve) and the rest
  * of its facts into *out; release with pd_facts_release. */

@@ -14,22 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pd_finding_kind_name(enum pd_finding_kind k)
-{
-	static const char *const names[] = {
-		[PD_FIND_NOT_COMPARABLE] = "not-comparable",
-		[PD_FIND_POST_EVENT_MISMATCH] = "post-event-mismatch",
-		[PD_FIND_LINGERING] = "lingering-connections",
-		[PD_FIND_KPI_SCOPE] = "kpi-scope",
-		[PD_FIND_METRIC_SHIFT] = "metric-shift",
-		[PD_FIND_RECOVERY] = "recovery",
-		[PD_FIND_DATA_GAP] = "data-gap",
-		[PD_FIND_EVENT_ERRORS] = "event-errors",
-		[PD_FIND_HARD_FAILOVER_LIVE] = "hard-failover-live-node",
-		[PD_FIND_KPI_CHANGE] = "kpi-change"};
-	return names[k];
-}
-
 /* Ranking: the kind first, then the size of the change against the threshold. */
 static double weight(enum pd_finding_kind k)
 {

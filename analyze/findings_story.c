@@ -579,3 +579,17 @@ void pd_findings_story_brief(struct pd_buf *b, const struct pd_comparison *c,
 		brief_one(b, c, &c->findings[a->finding[i]]);
 	}
 }
+
+void pd_findings_story_answers(struct pd_comparison *c)
+{
+	if (c->tb_target.event == PD_EVENT_NONE && c->tb_base.event == PD_EVENT_NONE)
+		return;
+	for (int p = 0; p < PD_POINT_COUNT; p++) {
+		struct pd_story_answer *a = &c->answers[p];
+		struct pd_buf t = PD_BUF_INIT;
+		pd_findings_story_point(a, c, (enum pd_story_point)p);
+		pd_findings_story_brief(&t, c, a);
+		a->brief = pd_buf_detach(&t);
+	}
+	c->n_answers = PD_POINT_COUNT;
+}

@@ -17,28 +17,6 @@
  * of the first finding it appended. */
 size_t pd_findings_story(struct pd_comparison *c);
 
-/* The ticket's points (DESIGN section 1): 1 the hard failover of a live node, a-d the
- * four facts found by eye, 3 the throughput KPI. */
-enum pd_story_point {
-	PD_POINT_1,
-	PD_POINT_A,
-	PD_POINT_B,
-	PD_POINT_C,
-	PD_POINT_D,
-	PD_POINT_3,
-	PD_POINT_COUNT
-};
-
-#define PD_POINT_MAX_FINDINGS 4
-
-/* The findings that answer one point: indexes into c->findings, ranked order. */
-struct pd_story_answer {
-	const char *label;    /* "1", "2a", ... "3" */
-	const char *question; /* the ticket's question, one line */
-	size_t finding[PD_POINT_MAX_FINDINGS];
-	size_t n; /* 0: no finding answers it (the runs agree there) */
-};
-
 /* The answer to point p in c: the findings whose kind or metric is the point's. */
 void pd_findings_story_point(struct pd_story_answer *out, const struct pd_comparison *c,
 			     enum pd_story_point p);
@@ -47,5 +25,9 @@ void pd_findings_story_point(struct pd_story_answer *out, const struct pd_compar
  * or "no finding: the runs agree within the threshold". */
 void pd_findings_story_brief(struct pd_buf *b, const struct pd_comparison *c,
 			     const struct pd_story_answer *a);
+
+/* Answers every point into c->answers (n_answers = PD_POINT_COUNT), when a run of c has
+ * an event; else leaves them empty. Called once c's findings are ranked. */
+void pd_findings_story_answers(struct pd_comparison *c);
 
 #endif

@@ -218,25 +218,6 @@ void pd_infer_side_of(struct pd_infer_side *out, const struct pd_sample *s)
 
 /* ---- names ---- */
 
-const char *pd_infer_reason_name(enum pd_infer_reason r)
-{
-	static const char *const names[] = {
-		[PD_INFER_DECIDED] = "decided",
-		[PD_INFER_STRADDLES] = "straddles-threshold",
-		[PD_INFER_FEW_SAMPLES] = "too-few-samples",
-		[PD_INFER_ZERO_BASELINE] = "zero-baseline-no-absolute-rule",
-		[PD_INFER_CONSTANT] = "constant",
-	};
-	return (unsigned)r < sizeof(names) / sizeof(*names) ? names[r] : "?";
-}
-
-const char *pd_infer_noise_text(enum pd_infer_noise n)
-{
-	return n == PD_INFER_NOISE_RUNS
-		       ? "judged against the moderated run-to-run variance of the baselines"
-		       : "run-to-run variance not measured; the threshold stands in for it";
-}
-
 /* ---- judging ---- */
 
 /* The one statistic a verdict reads: estimate and standard error on a scale. */

@@ -90,19 +90,10 @@
 #ifndef PD_INFER_H
 #define PD_INFER_H
 
+#include "../tree/tree.h"
 #include "stats.h"
 
 #include <stddef.h>
-
-/* The noise model of one window. */
-struct pd_infer_side {
-	size_t n;
-	double mean;     /* location; 0 when n = 0 */
-	double var_mean; /* AR(1) long-run variance of the mean, before any floor */
-	double phi;      /* lag-1 autocorrelation, bias-corrected, in [0, 0.99] */
-	double n_eff;    /* n / F(phi, n) */
-	double gap;      /* smallest nonzero gap between distinct values; 0 when constant */
-};
 
 /* Fits the noise model of s (values in time order and sorted, as pd_stats_sample_prepare
  * makes). */
@@ -129,71 +120,11 @@ struct pd_infer_rule {
 	size_t min_n;         /* fewer samples on a side: inconclusive (0: 10) */
 };
 
-enum pd_infer_verdict {
-	PD_INFER_SAME,
-	PD_INFER_IMPROVEMENT,
-	PD_INFER_REGRESSION,
-	PD_INFER_INCONCLUSIVE
-};
-
-enum pd_infer_reason {
-	PD_INFER_DECIDED,       /* the verdict is not inconclusive */
-	PD_INFER_STRADDLES,     /* the interval straddles the threshold */
-	PD_INFER_FEW_SAMPLES,   /* fewer than min_n samples on a side */
-	PD_INFER_ZERO_BASELINE, /* no percentage and no absolute rule */
-	PD_INFER_CONSTANT       /* both windows hold one same value (verdict same) */
-};
-const char *pd_infer_reason_name(enum pd_infer_reason r); /* "straddles-threshold", ... */
-
-enum pd_infer_scale { PD_INFER_LOG_RATIO, PD_INFER_RATIO, PD_INFER_ABSOLUTE };
-
-enum pd_infer_noise {
-	PD_INFER_NOISE_WITHIN, /* one baseline: run-to-run variance not measured */
-	PD_INFER_NOISE_RUNS    /* k >= 2 baselines: moderated run-to-run variance */
-};
-/* "run-to-run variance not measured; the threshold stands in for it", ... */
-const char *pd_infer_noise_text(enum pd_infer_noise n);
-
-#define PD_INFER_HAS_PCT   1u /* delta_pct, lo_pct, hi_pct */
-#define PD_INFER_HAS_ABS   2u /* delta_abs, lo_abs, hi_abs */
-#define PD_INFER_HAS_COUNT 4u /* delta_count, lo_count, hi_count */
-
-/* One judged delta; every double is finite, fields outside `valid` are 0. */
-struct pd_infer_result {
-	unsigned valid;
-	enum pd_infer_scale scale; /* what the statistic and the verdict read */
-	double base_level, target_level;
-	double delta_pct, lo_pct, hi_pct;
-	double delta_abs, lo_abs, hi_abs;       /* the metric's unit */
-	double delta_count, lo_count, hi_count; /* rates integrated over the target window */
-	double stat;                            /* estimate / se on the scale read */
-	double df;                              /* t degrees of freedom; 0: normal */
-	double p, p_adj;                        /* two-sided; p_adj = min(1, m p) */
-	double level;                           /* of the interval: 1 - alpha / m */
-	size_t m;                               /* the family's size */
-	enum pd_infer_noise noise;
-	size_t k; /* baselines */
-	enum pd_infer_verdict verdict;
-	enum pd_infer_reason reason;
-};
-
 /* Judges target against one baseline window. */
 void pd_infer_judge(struct pd_infer_result *out, const struct pd_infer_side *base,
 		    const struct pd_infer_side *target, const struct pd_infer_rule *rule,
 		    const struct pd_infer_family *fam);
 
-/* The between-run spread of one delta's k baseline windows (pass 1). */
-struct pd_infer_spread {
-	size_t k;
-	int log_scale;     /* every baseline level positive: statistics are log(mean) */
-	double center;     /* mean of the k statistics */
-	double s2;         /* their sample variance (0 when k = 1) */
-	double within;     /* mean within-run variance of a statistic (floored) */
-	double within_abs; /* the same in the metric's unit squared */
-	double gap;        /* smallest nonzero gap over the k windows */
-	size_t n_min;      /* fewest samples in a baseline window */
-	double base_level; /* mean of the k baseline means */
-};
 void pd_infer_spread_of(struct pd_infer_spread *out, const struct pd_infer_side *base,
 			size_t k);
 

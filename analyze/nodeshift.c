@@ -6,15 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pd_nodeshift_kind_name(enum pd_nodeshift_kind k)
-{
-	static const char *const names[] = {[PD_NODESHIFT_NODE] = "node",
-					    [PD_NODESHIFT_REMOVED] = "removed",
-					    [PD_NODESHIFT_SURVIVORS] = "survivors",
-					    [PD_NODESHIFT_ALL] = "all"};
-	return names[k];
-}
-
 /* The median of side[i] over the grid points of window w (NaN skipped), or NaN. */
 static double median_in(const double *side, size_t n, double step, const struct pd_window *w,
 			double *tmp)

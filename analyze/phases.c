@@ -1,14 +1,5 @@
 #include "compare_impl.h"
 
-const char *pd_phase_name(enum pd_phase p)
-{
-	static const char *const names[] = {[PD_PHASE_PRE] = "pre",
-					    [PD_PHASE_TRANSIENT] = "transient",
-					    [PD_PHASE_POST] = "post",
-					    [PD_PHASE_WHOLE] = "whole"};
-	return names[p];
-}
-
 /* The run with the event defines the phases, on either side (DESIGN 4 "Phases"); on the
  * baseline's side its times are moved onto the common grid (by base_shift_s, 0 then). */
 void pd_phases_set(struct pd_comparison *c, double settle_s)

@@ -2,6 +2,7 @@
 #ifndef PD_SAMPLING_H
 #define PD_SAMPLING_H
 
+#include "../tree/tree.h"
 #include "../core/model.h"
 
 /* The lower median of v[0..n) (n > 0); v is reordered. */
@@ -10,12 +11,6 @@ int64_t pd_sampling_median_i64(int64_t *v, size_t n);
 /* The series' sampling interval in ms: the mean of its time steps within [0.5, 1.5] of
  * their median (jitter averages out, gaps do not count); 0 with < 2 samples. */
 int64_t pd_sampling_interval_ms(const struct pd_series *s);
-
-struct pd_sampling_gaps {
-	size_t n_gaps;  /* steps longer than 1.5 intervals */
-	size_t missing; /* samples those steps lack: round(step / interval) - 1 each */
-	int64_t longest_ms;
-};
 
 /* Gaps of s against the interval (ms, > 0). */
 struct pd_sampling_gaps pd_sampling_gaps(const struct pd_series *s, int64_t interval_ms);

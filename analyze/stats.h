@@ -3,6 +3,7 @@
 #ifndef PD_STATS_H
 #define PD_STATS_H
 
+#include "../tree/tree.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,12 +20,6 @@ struct pd_sample {
 /* Fills s from t, v (n values in time order); sorted has room for n and is the caller's. */
 void pd_stats_sample_prepare(struct pd_sample *s, const double *t, const double *v, size_t n,
 			     double *sorted);
-
-struct pd_summary {
-	size_t n;
-	double mean, median, p5, p95, min, max;
-	double slope; /* least-squares slope of v against t, units per second; 0 when n < 2 */
-};
 
 /* Summary of v[0..n) sampled at times t[0..n) (seconds). n may be 0 (all NaN then,
  * but n = 0 and slope 0). Sorts a private copy once. */

@@ -130,18 +130,6 @@ void pd_story_event_errors(struct pd_event_errors *out, const struct pd_run *run
 	out->significant = out->errors.ok && out->errors.count >= out->min_count;
 }
 
-const char *pd_live_verdict_name(enum pd_live_verdict v)
-{
-	static const char *const names[] = {[PD_LIVE_YES] = "yes",
-					    [PD_LIVE_NO_EVENT] = "no-event",
-					    [PD_LIVE_NOT_HARD] = "not-hard",
-					    [PD_LIVE_NO_NODE] = "no-node",
-					    [PD_LIVE_SILENT] = "silent",
-					    [PD_LIVE_IDLE] = "idle",
-					    [PD_LIVE_SSH_STOPPED] = "ssh-stopped"};
-	return names[v];
-}
-
 static const struct pd_event *first_failover(const struct pd_run *run)
 {
 	const struct pd_event *f = NULL;

@@ -27,6 +27,7 @@
 #ifndef PD_STORY_H
 #define PD_STORY_H
 
+#include "../tree/tree.h"
 #include "kpi.h"
 #include "timebase.h"
 #include "../core/model.h"
@@ -34,25 +35,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A window of a run, seconds from its t0: samples with start_s <= t <= end_s. */
-struct pd_story_window {
-	double start_s, end_s;
-};
-
 /* The transient window of the event run: from the event to the end of its rebalance (the
  * event itself when the rebalance end is unknown or earlier) plus settle_s, clamped to
  * the phase (tb->end_ms); the same cut as the comparison's transient phase. A run
  * without an event gives the empty window {0, 0}. */
 void pd_story_event_window(struct pd_story_window *out, const struct pd_timebase *tb,
 			   double settle_s);
-
-/* A per-second rate integrated over a window: the count of what it measures. */
-struct pd_story_count {
-	int ok;        /* the series exists (0: no series; count 0 then) */
-	double count;  /* sum of v[i] * dt[i] over the samples in the window */
-	size_t n;      /* samples in the window */
-	size_t n_gaps; /* of them, samples after a gap (their dt capped to one interval) */
-};
 
 /* Integrates the per-second rate s over [from_ms, to_ms] (epoch ms, inclusive). A sample
  * reports the rate over the step before it, so sample i counts v[i] * dt[i] with dt[i] =
@@ -65,10 +53,6 @@ struct pd_story_count {
 void pd_story_integrate(struct pd_story_count *out, const struct pd_series *s, int64_t from_ms,
 			int64_t to_ms, int64_t interval_ms);
 
-/* The slow-query buckets of n1ql_stats, in this order (query_requests_250ms, ...). */
-#define PD_STORY_N_SLOW 4
-extern const int pd_story_slow_ms[PD_STORY_N_SLOW]; /* 250, 500, 1000, 5000 */
-
 /* An absolute change in failed requests is worth a finding from max(PD_STORY_ERRORS_MIN,
  * PD_STORY_ERRORS_BASE_X x the other run's count) up: ten failed requests is the floor
  * (below it, a stray timeout in a 20-minute run), three times the other run's count so
@@ -76,25 +60,6 @@ extern const int pd_story_slow_ms[PD_STORY_N_SLOW]; /* 250, 500, 1000, 5000 */
  * (A percentage cannot serve: the other run's count is usually 0.) */
 #define PD_STORY_ERRORS_MIN    10.0
 #define PD_STORY_ERRORS_BASE_X 3.0
-
-/* The failed requests around the event and their evidence. Counts are requests (a rate
- * integrated over the window); "base" is the other run over the same offsets. */
-struct pd_event_errors {
-	struct pd_story_window window;      /* the event run's, s from its t0 */
-	struct pd_story_window base_window; /* the other run's: window + shift_s */
-	struct pd_story_count errors;       /* n1ql_stats/query_errors: the finding's value */
-	struct pd_story_count base_errors;  /* ok = 0 without another run or its series */
-	struct pd_story_count slow[PD_STORY_N_SLOW];      /* query_requests_250ms ... 5000ms */
-	struct pd_story_count base_slow[PD_STORY_N_SLOW]; /* the same in the other run */
-	int has_peak;        /* query_avg_req_time has a sample in the window */
-	double peak_ms;      /* its highest value in the window, ms */
-	double peak_s;       /* when, s from the event run's t0 */
-	double pre_ms;       /* its mean before the event ([0, window.start_s)), NaN if none */
-	int has_base_peak;   /* the other run's query_avg_req_time in base_window */
-	double base_peak_ms; /* its highest value there */
-	double min_count;    /* max(PD_STORY_ERRORS_MIN, PD_STORY_ERRORS_BASE_X x base count) */
-	int significant;     /* errors.ok and errors.count >= min_count */
-};
 
 /* Counts the failed and slow requests of run (the event run, time base tb) in window w
  * (NULL: pd_story_event_window with a 60 s settle) and, when other is not NULL, of other
@@ -105,18 +70,6 @@ void pd_story_event_errors(struct pd_event_errors *out, const struct pd_run *run
 			   const struct pd_timebase *tb_other, const struct pd_story_window *w,
 			   double shift_s);
 
-/* Why a failover is, or is not, a hard failover of a live node; the checks in order. */
-enum pd_live_verdict {
-	PD_LIVE_YES,      /* hard, and the node was alive: the finding */
-	PD_LIVE_NO_EVENT, /* the run has no event */
-	PD_LIVE_NOT_HARD, /* graceful failover or rebalance-out */
-	PD_LIVE_NO_NODE,  /* the failed node is unknown */
-	PD_LIVE_SILENT,   /* no REST sample in the last rest_intervals before the event */
-	PD_LIVE_IDLE,     /* cbq-engine CPU under the floor or no connections (or no series) */
-	PD_LIVE_SSH_STOPPED /* atop/net end within N intervals of the event: the host went */
-};
-const char *pd_live_verdict_name(enum pd_live_verdict v); /* "yes", "no-event", ... */
-
 /* The thresholds of pd_story_live_node; PD_LIVE_OPTS_INIT holds the defaults. */
 struct pd_live_opts {
 	int rest_intervals; /* N: alive means a REST sample in the last N intervals */
@@ -126,28 +79,6 @@ struct pd_live_opts {
 	{                                                                                      \
 		.rest_intervals = 3, .cpu_floor = 10.0                                         \
 	}
-
-/* The evidence that the failed-over node was alive at the event. Each has_* is 0 when
- * the series is missing; the numbers are then 0. "Just before the event" is the last
- * rest_intervals intervals before it: [event - N x interval, event). */
-struct pd_live_node {
-	enum pd_live_verdict verdict;
-	enum pd_source kind_source; /* console (a failover line) or config (shutdown_type) */
-	char host[64];              /* the node failed over */
-	double event_s;             /* the event, s from t0 */
-	double interval_s;          /* the sampling interval the windows are counted in */
-	int has_rest;
-	double rest_last_s;   /* last ns_server_system sample at or before the event, s */
-	double rest_before_s; /* event_s - rest_last_s: how long before the event it answered */
-	int has_cpu;
-	double cpu;   /* median of atop/cbq-engine_cpu just before the event, % */
-	size_t cpu_n; /* samples it is the median of */
-	int has_conn;
-	double conn; /* median of net/ESTABLISHED just before the event */
-	int has_ssh;
-	double ssh_last_s;  /* the last atop or net sample of the host, s */
-	double ssh_after_s; /* ssh_last_s - event_s: how long the ssh series went on */
-};
 
 /* Decides whether run's event was a hard failover of a node alive at the time. Hard: the
  * console's first failover line says "Failing over node:" (PD_EV_FAILOVER_HARD); without
@@ -166,24 +97,6 @@ void pd_story_live_node(struct pd_live_node *out, const struct pd_run *run,
  * request; the client's round trip and its own work between queries add to it, which
  * makes workers / latency overestimate the rate a little (the seed: 0.2 %). */
 #define PD_STORY_LITTLE_TOL_PCT 10.0
-
-/* Whether the query workload is closed-loop: a fixed number of workers, each sending its
- * next query when the last one returns, so that throughput = workers / latency and a
- * second query node cannot raise it unless it lowers the latency. */
-struct pd_closed_loop {
-	int ok;            /* the test gives n1ql_workers > 0 and both series have samples */
-	long n1ql_workers; /* [access] n1ql_workers: workers per workload instance */
-	long instances;    /* [access] workload_instances, perfrunner's default 1 */
-	long buckets;      /* [cluster] num_buckets, default 1: one instance set per bucket */
-	long workers;      /* n1ql_workers x instances x buckets: 120 x 3 x 1 = 360 */
-	int throttled;     /* [access] n1ql_throughput is finite: workers pace themselves */
-	double latency_ms; /* mean query_avg_req_time over the phase */
-	double predicted;  /* workers / (latency_ms / 1000), req/s */
-	double served;     /* mean query_requests over the phase, req/s */
-	double diff_pct;   /* 100 (predicted - served) / served */
-	double tol_pct;    /* the tolerance it was judged with */
-	int closed;        /* ok, not throttled and |diff_pct| <= tol_pct */
-};
 
 /* The largest worker, instance or bucket count read from a test config. */
 #define PD_STORY_MAX_COUNT 1000000L

@@ -8,20 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pd_timebase_event_name(enum pd_timebase_event t)
-{
-	static const char *const names[] = {"none", "hard-failover", "graceful-failover",
-					    "rebalance-out"};
-	return names[t];
-}
-
-const char *pd_timebase_source_name(enum pd_source s)
-{
-	static const char *const names[] = {"none",   "console", "series",
-					    "config", "build",   "flag"};
-	return names[s];
-}
-
 int64_t pd_timebase_offset_round(double offset_s)
 {
 	return (int64_t)llround(offset_s / 900.0) * 900;

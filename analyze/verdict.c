@@ -8,16 +8,6 @@ const char pd_compare_family[] =
 	"the top-level deltas of each phase; drill-downs (nodes under their role, atop under "
 	"its REST twin) are judged at their parent's level and not counted";
 
-const char *pd_verdict_name(enum pd_verdict v)
-{
-	static const char *const names[] = {[PD_VERDICT_SAME] = "same",
-					    [PD_VERDICT_IMPROVEMENT] = "improvement",
-					    [PD_VERDICT_REGRESSION] = "regression",
-					    [PD_VERDICT_INCONCLUSIVE] = "inconclusive",
-					    [PD_VERDICT_NOT_COMPARABLE] = "not-comparable"};
-	return names[v];
-}
-
 enum pd_verdict pd_verdict_of_infer(enum pd_infer_verdict v)
 {
 	static const enum pd_verdict map[] = {[PD_INFER_SAME] = PD_VERDICT_SAME,

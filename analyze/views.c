@@ -9,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pd_agg_name(enum pd_agg a)
-{
-	static const char *const names[] = {
-		[PD_AGG_ONE] = "one", [PD_AGG_SUM] = "sum", [PD_AGG_MEAN] = "mean"};
-	return names[a];
-}
-
 /* The aggregation of a scope of several members: from the unit, CPU (every percentage)
  * averaged, everything else summed (docs/report.md, "Scopes and aggregation"). */
 static enum pd_agg agg_of(const struct pd_series *s)

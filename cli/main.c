@@ -10,6 +10,7 @@
 #include "core/src.h"
 #include "core/xalloc.h"
 #include "parse/bundle.h"
+#include "cli/drive.h"
 #include "cli/pull.h"
 #include "render/escape.h"
 #include "render/inspect.h"
@@ -896,7 +897,7 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	struct pd_comparison *c = NULL;
 	int rc = EXIT_OK;
 	int progress = !o->quiet && isatty(2);
-	struct pd_report_times times = {0};
+	struct pd_drive_times times = {0};
 	struct pd_compare_opts copts = o->cmp;
 	double parse_s = pd_clock_now();
 	if (progress)
@@ -918,7 +919,7 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 				    .single_file = o->single_file,
 				    .progress = progress,
 				    .gnuplot_timeout_s = o->gnuplot_timeout_s};
-	if (pd_report_run(&c, base, target, &copts, &ro, &times, &err) < 0) {
+	if (pd_drive_compare(&c, base, target, &copts, &ro, &times, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
 	}

@@ -3,7 +3,7 @@
 #define PD_CHARTS_H
 
 #include "plot.h"
-#include "../analyze/compare.h"
+#include "../tree/tree.h"
 
 /* A finding's charts, and the per-series charts of the Metrics section: one per node of
  * a per-node series (PD_CHART_NODE), one per cluster-scope series (PD_CHART_METRIC). */

@@ -1,9 +1,5 @@
 #include "html.h"
 #include "escape.h"
-#include "../analyze/findings_story.h"
-
-#include "../analyze/nodeshift.h"
-
 #include "../core/xalloc.h"
 
 #include <math.h>
@@ -123,9 +119,8 @@ static void header(struct pd_buf *b, const struct pd_comparison *c, const struct
 	pd_buf_addf(b, "</h1>\n<p class=\"sub\"><span class=\"verdict v-%s\">%s</span>", v, v);
 	pd_buf_add_count(b, c->n_findings, "finding", NULL); /* verdicts: one sentence */
 	pd_buf_addf(b, ", %zu deltas; practical threshold %.1f%%; %s; family: %s; %s.</p>\n",
-		    c->n_deltas, c->threshold_pct, pd_compare_method, pd_compare_family,
-		    pd_infer_noise_text(c->n_bases >= 2 ? PD_INFER_NOISE_RUNS
-							: PD_INFER_NOISE_WITHIN));
+		    c->n_deltas, c->threshold_pct, c->method, c->family,
+		    pd_infer_noise_text(c->noise));
 	for (size_t i = 0; i < c->warnings.n; i++) {
 		pd_buf_adds(b, "<p class=\"warn\"><b>Warning</b>: ");
 		esc(b, c->warnings.v[i]);
@@ -137,22 +132,18 @@ static void header(struct pd_buf *b, const struct pd_comparison *c, const struct
  * findings the analysis assigned it, linked to their cards. Only runs with an event. */
 static void top_card(struct pd_buf *b, const struct pd_comparison *c)
 {
-	if (c->tb_target.event == PD_EVENT_NONE && c->tb_base.event == PD_EVENT_NONE)
+	if (!c->n_answers)
 		return;
 	pd_buf_adds(b, "<div class=\"card\" id=\"points\"><p><b>The ticket, point by "
 		       "point</b></p><table>\n");
-	for (int p = 0; p < PD_POINT_COUNT; p++) {
-		struct pd_story_answer a;
-		struct pd_buf t = PD_BUF_INIT;
-		pd_findings_story_point(&a, c, (enum pd_story_point)p);
-		pd_findings_story_brief(&t, c, &a);
-		pd_buf_addf(b, "<tr><td>%s</td><td>%s</td><td>", a.label, a.question);
-		esc(b, t.ptr);
-		for (size_t i = 0; i < a.n; i++)
-			pd_buf_addf(b, " <a href=\"#finding-%zu\">#%zu</a>", a.finding[i] + 1,
-				    a.finding[i] + 1);
+	for (size_t p = 0; p < c->n_answers; p++) {
+		const struct pd_story_answer *a = &c->answers[p];
+		pd_buf_addf(b, "<tr><td>%s</td><td>%s</td><td>", a->label, a->question);
+		esc(b, a->brief);
+		for (size_t i = 0; i < a->n; i++)
+			pd_buf_addf(b, " <a href=\"#finding-%zu\">#%zu</a>", a->finding[i] + 1,
+				    a->finding[i] + 1);
 		pd_buf_adds(b, "</td></tr>\n");
-		pd_buf_release(&t);
 	}
 	pd_buf_adds(b, "</table></div>\n");
 }

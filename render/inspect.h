@@ -3,7 +3,7 @@
 #define PD_INSPECT_H
 
 #include "../core/buf.h"
-#include "../analyze/facts.h"
+#include "../tree/tree.h"
 #include "../core/model.h"
 
 /* A human-readable listing of run with its facts (pd_facts_of; every input string

@@ -1,6 +1,5 @@
 #include "markup.h"
 #include "escape.h"
-#include "../analyze/findings_story.h"
 #include "render.h"
 
 #include <math.h>
@@ -77,15 +76,13 @@ static size_t listed(const struct pd_comparison *c)
 /* The ticket's points (analyze/findings_story.h), each with its short answer. */
 static void points(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c)
 {
-	if (c->tb_target.event == PD_EVENT_NONE && c->tb_base.event == PD_EVENT_NONE)
+	if (!c->n_answers)
 		return;
 	pd_buf_addf(b, "%sThe ticket, point by point%s:\n\n", m->bold, m->bold);
-	for (int p = 0; p < PD_POINT_COUNT; p++) {
-		struct pd_story_answer a;
+	for (size_t p = 0; p < c->n_answers; p++) {
+		const struct pd_story_answer *a = &c->answers[p];
 		struct pd_buf t = PD_BUF_INIT;
-		pd_findings_story_point(&a, c, (enum pd_story_point)p);
-		pd_buf_addf(&t, "%s %s ", a.label, a.question);
-		pd_findings_story_brief(&t, c, &a);
+		pd_buf_addf(&t, "%s %s %s", a->label, a->question, a->brief);
 		pd_buf_adds(b, "- ");
 		m->esc(b, t.ptr);
 		pd_buf_addch(b, '\n');
@@ -104,9 +101,8 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 	pd_buf_addf(b, "\n\nVerdict: %s%s%s (threshold %.1f%%, ", m->bold,
 		    pd_verdict_name(c->verdict), m->bold, c->threshold_pct);
 	pd_buf_add_count(b, c->n_deltas, "delta", NULL);
-	pd_buf_addf(b, "; %s; family: %s; %s)\n\n", pd_compare_method, pd_compare_family,
-		    pd_infer_noise_text(c->n_bases >= 2 ? PD_INFER_NOISE_RUNS
-							: PD_INFER_NOISE_WITHIN));
+	pd_buf_addf(b, "; %s; family: %s; %s)\n\n", c->method, c->family,
+		    pd_infer_noise_text(c->noise));
 	for (size_t i = 0; i < c->warnings.n; i++) {
 		pd_buf_addf(b, "%sWarning%s: ", m->bold, m->bold);
 		m->esc(b, c->warnings.v[i]);

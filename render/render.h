@@ -2,7 +2,7 @@
 #ifndef PD_RENDER_H
 #define PD_RENDER_H
 
-#include "../analyze/compare.h"
+#include "../tree/tree.h"
 #include "../core/buf.h"
 
 /* Labels of the two runs as the user or the inputs name them. */

@@ -4,7 +4,7 @@
 #define PD_REPORT_H
 
 #include "summary_json.h"
-#include "../analyze/compare.h"
+#include "../tree/tree.h"
 #include "../core/err.h"
 
 struct pd_report_opts {
@@ -33,21 +33,5 @@ int pd_report_begin(struct pd_report **r, const struct pd_comparison *c,
  * index.html, and the output put in place; r is freed. On failure nothing is left behind
  * and an existing output is as it was. */
 int pd_report_finish(struct pd_report *r, struct pd_err *err);
-
-/* Wall seconds spent by pd_report_run. analyze and render overlap (gnuplot draws the
- * per-metric charts while the statistics are computed): each counts its own calls. */
-struct pd_report_times {
-	double analyze, render;
-};
-
-/* The one way to run a comparison and its report: checks that every --metrics pattern
- * of copts matches a series (PD_EINVAL naming it), compares base and target into *c
- * (the caller frees it with pd_comparison_free, also after a failure), and writes the
- * report o asks for, the per-metric charts drawn while the statistics are computed.
- * times (may be NULL) gets the time of each stage added. */
-int pd_report_run(struct pd_comparison **c, const struct pd_run *base,
-		  const struct pd_run *target, const struct pd_compare_opts *copts,
-		  const struct pd_report_opts *o, struct pd_report_times *times,
-		  struct pd_err *err);
 
 #endif

@@ -2,8 +2,6 @@
 #include "jsonw.h"
 #include "render.h"
 
-#include "../analyze/nodeshift.h"
-
 #include <math.h>
 
 static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, const char *label,
@@ -104,18 +102,16 @@ static void inference_of_delta(struct pd_jw *w, const struct pd_delta *d)
 static void inference_obj(struct pd_jw *w, const struct pd_comparison *c)
 {
 	pd_jw_open(w, "inference", '{');
-	pd_jw_str(w, "method", pd_compare_method);
-	pd_jw_str(w, "family", pd_compare_family);
+	pd_jw_str(w, "method", c->method);
+	pd_jw_str(w, "family", c->family);
 	pd_jw_num(w, "alpha", c->alpha);
 	pd_jw_open(w, "m", '{');
 	for (int p = 0; p < PD_PHASE_COUNT; p++)
 		if (pd_comparison_has_phase(c, (enum pd_phase)p))
 			pd_jw_int(w, pd_phase_name((enum pd_phase)p), (int64_t)c->family_m[p]);
 	pd_jw_close(w, '}');
-	pd_jw_str(w, "noise", c->n_bases >= 2 ? "between-run" : "within-run");
-	pd_jw_str(w, "noise_text",
-		  pd_infer_noise_text(c->n_bases >= 2 ? PD_INFER_NOISE_RUNS
-						      : PD_INFER_NOISE_WITHIN));
+	pd_jw_str(w, "noise", c->noise == PD_INFER_NOISE_RUNS ? "between-run" : "within-run");
+	pd_jw_str(w, "noise_text", pd_infer_noise_text(c->noise));
 	pd_jw_close(w, '}');
 }
 

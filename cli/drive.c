@@ -1,0 +1,76 @@
+/* The one way to run a comparison and its report (cli/drive.h). */
+#include "cli/drive.h"
+#include "core/buf.h"
+#include "core/clock.h"
+
+#include <fnmatch.h>
+
+/* Whether glob matches the collector/metric of a series of either run. */
+static int matches_a_series(const struct pd_run *const runs[2], const char *glob)
+{
+	int found = 0;
+	for (size_t r = 0; r < 2 && !found; r++)
+		for (size_t i = 0; i < runs[r]->n_series && !found; i++) {
+			const struct pd_series *s = runs[r]->series[i];
+			struct pd_buf name = PD_BUF_INIT;
+			pd_buf_addf(&name, "%s/%s", s->collector, s->metric);
+			found = fnmatch(glob, name.ptr, 0) == 0;
+			pd_buf_release(&name);
+		}
+	return found;
+}
+
+/* PD_EINVAL naming the first --metrics or --threshold-for pattern that matches no series
+ * of either run: a typo would otherwise compare nothing (or judge by the default
+ * threshold) and pass. */
+static int check_globs(const struct pd_run *base, const struct pd_run *target,
+		       const struct pd_compare_opts *copts, struct pd_err *err)
+{
+	const struct pd_run *const runs[2] = {base, target};
+	for (size_t g = 0; g < copts->n_metric_globs; g++)
+		if (!matches_a_series(runs, copts->metric_globs[g]))
+			return pd_err_set(
+				err, PD_EINVAL,
+				"--metrics pattern '%s' matches no collector/metric of "
+				"either run",
+				copts->metric_globs[g]);
+	for (size_t g = 0; g < copts->n_overrides; g++)
+		if (!matches_a_series(runs, copts->overrides[g].glob))
+			return pd_err_set(err, PD_EINVAL,
+					  "--threshold-for pattern '%s' matches no "
+					  "collector/metric of either run",
+					  copts->overrides[g].glob);
+	return 0;
+}
+
+static void lap(double *stage, double *mark)
+{
+	double t = pd_clock_now();
+	*stage += t - *mark;
+	*mark = t;
+}
+
+int pd_drive_compare(struct pd_comparison **c, const struct pd_run *base,
+		     const struct pd_run *target, const struct pd_compare_opts *copts,
+		     const struct pd_report_opts *o, struct pd_drive_times *times,
+		     struct pd_err *err)
+{
+	struct pd_drive_times none = {0};
+	struct pd_report *report;
+	double mark = pd_clock_now();
+	int rc;
+	times = times ? times : &none;
+	*c = NULL;
+	if ((rc = check_globs(base, target, copts, err)) < 0 ||
+	    (rc = pd_compare_views(c, base, target, copts, err)) < 0)
+		return rc;
+	lap(&times->analyze, &mark);
+	if ((rc = pd_report_begin(&report, *c, o, err)) < 0)
+		return rc;
+	lap(&times->render, &mark);
+	pd_compare_measure(*c, copts); /* while gnuplot draws the per-metric charts */
+	lap(&times->analyze, &mark);
+	rc = pd_report_finish(report, err);
+	lap(&times->render, &mark);
+	return rc;
+}

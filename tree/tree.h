@@ -1,0 +1,679 @@
+/* The comparison tree: every fact an output states, as analyze/ leaves it, and nothing
+ * else. Types only, plus the names of their enums (tree/tree.c): the renderers include
+ * this header and never analyze/'s, so a renderer can read the tree but cannot run an
+ * analysis (cmark's node.h between its parser and its renderers). analyze/compare.h is
+ * the API that builds it.
+ *
+ * Why a layer of its own rather than core/: the tree is made of the analysis' results
+ * (time bases, summaries, inferences), which the readers and the fetcher never see; why
+ * not analyze/: render/ links tree/ and core/ only (CMakeLists.txt), so a renderer that
+ * calls into analyze/ fails to link (tests/linkcheck) and scripts/checksrc says where. */
+#ifndef PD_TREE_H
+#define PD_TREE_H
+
+#include "../core/model.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- statistics of a window (analyze/stats.h) ---- */
+
+struct pd_summary {
+	size_t n;
+	double mean, median, p5, p95, min, max;
+	double slope; /* least-squares slope of v against t, units per second; 0 when n < 2 */
+};
+
+/* ---- time base (analyze/timebase.h) ---- */
+
+/* The disruption a run's phases are cut at, resolved from every source (not to be
+ * confused with enum pd_event_kind, the kind of one console line that is evidence of it). */
+enum pd_timebase_event {
+	PD_EVENT_NONE,
+	PD_EVENT_HARD,
+	PD_EVENT_GRACEFUL,
+	PD_EVENT_REBALANCE_OUT
+};
+const char *pd_timebase_event_name(enum pd_timebase_event t); /* "none", "hard-failover", ... */
+
+/* Where a time base quantity came from. */
+enum pd_source {
+	PD_SOURCE_NONE,
+	PD_SOURCE_CONSOLE,
+	PD_SOURCE_SERIES,
+	PD_SOURCE_CONFIG,
+	PD_SOURCE_BUILD,
+	PD_SOURCE_FLAG
+};
+const char *pd_timebase_source_name(enum pd_source s); /* "none", "console", "series", ... */
+
+/* What the user forces on the command line. */
+struct pd_time_flags {
+	int has_event_time;
+	double event_time_s; /* --event-time: seconds from the start of the phase */
+	int has_utc_offset;
+	int64_t utc_offset_s;   /* --console-utc-offset: local = UTC + offset */
+	const char *event_flag; /* the event flag's name in messages; NULL: --event-time */
+};
+
+/* One estimate of a quantity from one source. */
+struct pd_estimate {
+	int ok;
+	double value;
+};
+
+/* How many further events of a run a time base names. */
+#define PD_TIMEBASE_MORE 4
+
+struct pd_timebase {
+	int64_t t0_ms;  /* start of the measured phase (median of the series' first samples) */
+	int64_t end_ms; /* its end (median of the series' last samples) */
+	int64_t interval_ms; /* sampling interval */
+
+	int has_offset;
+	int64_t offset_s;                 /* console local time = UTC + offset_s */
+	enum pd_source offset_source;     /* series, build or flag */
+	struct pd_estimate offset_series; /* raw offset from rebalance lines vs the series, s */
+	struct pd_estimate offset_build;  /* raw offset from the first line vs build start, s */
+
+	enum pd_timebase_event event;
+	char node[64];  /* the node failed over or removed, "" if unknown */
+	double event_s; /* seconds from t0 */
+	enum pd_source event_source;
+	struct pd_estimate ev_console, ev_series, ev_config; /* each source's event time, s */
+	struct pd_estimate rebalance_end_s; /* end of the rebalance, s from t0 */
+	char agreement[320];                /* one line: how the sources agree, or where not */
+
+	/* what was not used, and why (pd_timebase_notes says it in sentences) */
+	int disagree;       /* a source lies more than one interval from event_s */
+	unsigned dropped;   /* bits 1 << enum pd_source: estimates outside the phase */
+	char line_node[64]; /* the failover line's node when it was not used (not in the
+			       spec, or not the rebalance's ejected node), else "" */
+	int line_in_spec;   /* with line_node: it is in the spec (the ejected node differs) */
+	size_t n_more;      /* failovers and rebalance-outs in the phase after the first */
+	struct {
+		double t_s;       /* s from t0 (the console's), NaN when unknown */
+		char node[64];    /* the node it removed, "" if unknown */
+	} more[PD_TIMEBASE_MORE]; /* the first PD_TIMEBASE_MORE of them */
+};
+
+/* ---- inference (analyze/infer.h) ---- */
+
+/* The noise model of one window. */
+struct pd_infer_side {
+	size_t n;
+	double mean;     /* location; 0 when n = 0 */
+	double var_mean; /* AR(1) long-run variance of the mean, before any floor */
+	double phi;      /* lag-1 autocorrelation, bias-corrected, in [0, 0.99] */
+	double n_eff;    /* n / F(phi, n) */
+	double gap;      /* smallest nonzero gap between distinct values; 0 when constant */
+};
+
+enum pd_infer_verdict {
+	PD_INFER_SAME,
+	PD_INFER_IMPROVEMENT,
+	PD_INFER_REGRESSION,
+	PD_INFER_INCONCLUSIVE
+};
+
+enum pd_infer_reason {
+	PD_INFER_DECIDED,       /* the verdict is not inconclusive */
+	PD_INFER_STRADDLES,     /* the interval straddles the threshold */
+	PD_INFER_FEW_SAMPLES,   /* fewer than min_n samples on a side */
+	PD_INFER_ZERO_BASELINE, /* no percentage and no absolute rule */
+	PD_INFER_CONSTANT       /* both windows hold one same value (verdict same) */
+};
+const char *pd_infer_reason_name(enum pd_infer_reason r); /* "straddles-threshold", ... */
+
+enum pd_infer_scale { PD_INFER_LOG_RATIO, PD_INFER_RATIO, PD_INFER_ABSOLUTE };
+
+enum pd_infer_noise {
+	PD_INFER_NOISE_WITHIN, /* one baseline: run-to-run variance not measured */
+	PD_INFER_NOISE_RUNS    /* k >= 2 baselines: moderated run-to-run variance */
+};
+/* "run-to-run variance not measured; the threshold stands in for it", ... */
+const char *pd_infer_noise_text(enum pd_infer_noise n);
+
+#define PD_INFER_HAS_PCT   1u /* delta_pct, lo_pct, hi_pct */
+#define PD_INFER_HAS_ABS   2u /* delta_abs, lo_abs, hi_abs */
+#define PD_INFER_HAS_COUNT 4u /* delta_count, lo_count, hi_count */
+
+/* One judged delta; every double is finite, fields outside `valid` are 0. */
+struct pd_infer_result {
+	unsigned valid;
+	enum pd_infer_scale scale; /* what the statistic and the verdict read */
+	double base_level, target_level;
+	double delta_pct, lo_pct, hi_pct;
+	double delta_abs, lo_abs, hi_abs;       /* the metric's unit */
+	double delta_count, lo_count, hi_count; /* rates integrated over the target window */
+	double stat;                            /* estimate / se on the scale read */
+	double df;                              /* t degrees of freedom; 0: normal */
+	double p, p_adj;                        /* two-sided; p_adj = min(1, m p) */
+	double level;                           /* of the interval: 1 - alpha / m */
+	size_t m;                               /* the family's size */
+	enum pd_infer_noise noise;
+	size_t k; /* baselines */
+	enum pd_infer_verdict verdict;
+	enum pd_infer_reason reason;
+};
+
+/* The between-run spread of one delta's k baseline windows (pass 1). */
+struct pd_infer_spread {
+	size_t k;
+	int log_scale;     /* every baseline level positive: statistics are log(mean) */
+	double center;     /* mean of the k statistics */
+	double s2;         /* their sample variance (0 when k = 1) */
+	double within;     /* mean within-run variance of a statistic (floored) */
+	double within_abs; /* the same in the metric's unit squared */
+	double gap;        /* smallest nonzero gap over the k windows */
+	size_t n_min;      /* fewest samples in a baseline window */
+	double base_level; /* mean of the k baseline means */
+};
+
+/* ---- sampling and facts of one run (analyze/sampling.h, analyze/facts.h) ---- */
+
+struct pd_sampling_gaps {
+	size_t n_gaps;  /* steps longer than 1.5 intervals */
+	size_t missing; /* samples those steps lack: round(step / interval) - 1 each */
+	int64_t longest_ms;
+};
+
+struct pd_series_facts {
+	struct pd_sampling_gaps gaps; /* against the run's interval */
+	int constant;                 /* every sample the same (pd_sampling_constant) */
+	double constant_value;
+};
+
+/* Invariant: series[i] describes run->series[i] of the run they were made from. */
+struct pd_facts {
+	struct pd_timebase tb;
+	struct pd_estimate throughput; /* pd_kpi_served over tb's phase */
+	int64_t interval_ms;           /* the median of the series' intervals, or 0 */
+	struct pd_series_facts *series;
+	size_t n_series;
+	size_t n_constant; /* series that are constant */
+};
+
+/* ---- KPI rules (analyze/kpi.h) ---- */
+
+enum pd_kpi_rule {
+	PD_KPI_FIRST_NODE,   /* 2017-01-26: the spec's first n1ql node only */
+	PD_KPI_EVERY_NODE,   /* 2022-07-25: every n1ql node of the spec, removed ones too */
+	PD_KPI_ACTIVE_NODES, /* 2022-08-08: the nodes still active (get_active_nodes_by_role) */
+	PD_KPI_N_RULES
+};
+
+struct pd_kpi_rules {
+	double est[PD_KPI_N_RULES]; /* what each rule gives, NAN when the series cannot tell */
+	double off_pct[PD_KPI_N_RULES]; /* (kpi - est) / est in %, NAN with est */
+	unsigned match;                 /* bits (1 << rule) of the rules within tol_pct */
+	int nearest;                    /* the rule with the smallest |off_pct|, -1 when none */
+};
+
+/* What the series tell, as rates over the run (requests / [access] time, req/s). */
+struct pd_kpi_in {
+	double total;         /* every query node: the cluster-wide rate of n1ql_stats */
+	double removed;       /* of which the removed node served (0 when none was removed) */
+	int removed_is_first; /* the removed node is the spec's first n1ql node */
+	size_t n_active;      /* n1ql nodes still in the cluster at the end */
+};
+
+/* The KPI facts of one run, made once per comparison by analyze/kpi.c (the one owner:
+ * every finding and output reads them, none reconstructs them). */
+struct pd_kpi_facts {
+	const struct pd_kpi *kpi;  /* the throughput KPI (pd_kpi_throughput), NULL when none */
+	struct pd_estimate served; /* the throughput the series give (pd_kpi_served) */
+	int has_in;                /* served.ok: in is reconstructed */
+	struct pd_kpi_in in;
+	double removed_share;      /* the removed node's share of the query load before the
+				      event (0..1), NaN when the run removes none or it is unknown */
+	int has_rules;             /* kpi and has_in: rules is filled */
+	struct pd_kpi_rules rules; /* against kpi->value within the threshold */
+};
+
+/* ---- the event story (analyze/story.h) ---- */
+
+/* A window of a run, seconds from its t0: samples with start_s <= t <= end_s. */
+struct pd_story_window {
+	double start_s, end_s;
+};
+
+/* A per-second rate integrated over a window: the count of what it measures. */
+struct pd_story_count {
+	int ok;        /* the series exists (0: no series; count 0 then) */
+	double count;  /* sum of v[i] * dt[i] over the samples in the window */
+	size_t n;      /* samples in the window */
+	size_t n_gaps; /* of them, samples after a gap (their dt capped to one interval) */
+};
+
+/* The slow-query buckets of n1ql_stats, in this order (query_requests_250ms, ...). */
+#define PD_STORY_N_SLOW 4
+extern const int pd_story_slow_ms[PD_STORY_N_SLOW]; /* 250, 500, 1000, 5000 */
+
+/* The failed requests around the event and their evidence. Counts are requests (a rate
+ * integrated over the window); "base" is the other run over the same offsets. */
+struct pd_event_errors {
+	struct pd_story_window window;      /* the event run's, s from its t0 */
+	struct pd_story_window base_window; /* the other run's: window + shift_s */
+	struct pd_story_count errors;       /* n1ql_stats/query_errors: the finding's value */
+	struct pd_story_count base_errors;  /* ok = 0 without another run or its series */
+	struct pd_story_count slow[PD_STORY_N_SLOW];      /* query_requests_250ms ... 5000ms */
+	struct pd_story_count base_slow[PD_STORY_N_SLOW]; /* the same in the other run */
+	int has_peak;        /* query_avg_req_time has a sample in the window */
+	double peak_ms;      /* its highest value in the window, ms */
+	double peak_s;       /* when, s from the event run's t0 */
+	double pre_ms;       /* its mean before the event ([0, window.start_s)), NaN if none */
+	int has_base_peak;   /* the other run's query_avg_req_time in base_window */
+	double base_peak_ms; /* its highest value there */
+	double min_count;    /* max(PD_STORY_ERRORS_MIN, PD_STORY_ERRORS_BASE_X x base count) */
+	int significant;     /* errors.ok and errors.count >= min_count */
+};
+
+/* Why a failover is, or is not, a hard failover of a live node; the checks in order. */
+enum pd_live_verdict {
+	PD_LIVE_YES,      /* hard, and the node was alive: the finding */
+	PD_LIVE_NO_EVENT, /* the run has no event */
+	PD_LIVE_NOT_HARD, /* graceful failover or rebalance-out */
+	PD_LIVE_NO_NODE,  /* the failed node is unknown */
+	PD_LIVE_SILENT,   /* no REST sample in the last rest_intervals before the event */
+	PD_LIVE_IDLE,     /* cbq-engine CPU under the floor or no connections (or no series) */
+	PD_LIVE_SSH_STOPPED /* atop/net end within N intervals of the event: the host went */
+};
+const char *pd_live_verdict_name(enum pd_live_verdict v); /* "yes", "no-event", ... */
+
+/* The evidence that the failed-over node was alive at the event. Each has_* is 0 when
+ * the series is missing; the numbers are then 0. "Just before the event" is the last
+ * rest_intervals intervals before it: [event - N x interval, event). */
+struct pd_live_node {
+	enum pd_live_verdict verdict;
+	enum pd_source kind_source; /* console (a failover line) or config (shutdown_type) */
+	char host[64];              /* the node failed over */
+	double event_s;             /* the event, s from t0 */
+	double interval_s;          /* the sampling interval the windows are counted in */
+	int has_rest;
+	double rest_last_s;   /* last ns_server_system sample at or before the event, s */
+	double rest_before_s; /* event_s - rest_last_s: how long before the event it answered */
+	int has_cpu;
+	double cpu;   /* median of atop/cbq-engine_cpu just before the event, % */
+	size_t cpu_n; /* samples it is the median of */
+	int has_conn;
+	double conn; /* median of net/ESTABLISHED just before the event */
+	int has_ssh;
+	double ssh_last_s;  /* the last atop or net sample of the host, s */
+	double ssh_after_s; /* ssh_last_s - event_s: how long the ssh series went on */
+};
+
+/* The throughput KPI from one run to the other, beside what each run's series served. */
+struct pd_kpi_change {
+	int ok;                          /* both runs have a throughput KPI */
+	const char *base_id, *target_id; /* their metric ids (borrowed), NULL when absent */
+	int same_id;                     /* the ids are equal (else they only share the form) */
+	double base_kpi, target_kpi;     /* 3916.0 -> 3525.0 */
+	double kpi_pct;                  /* 100 (target - base) / base; NaN when base is 0 */
+	struct pd_estimate base_served;  /* each run's KPI facts' served, req/s */
+	struct pd_estimate target_served;
+	double served_pct; /* their change, %; NaN unless both ok and base > 0 */
+};
+
+/* Whether the query workload is closed-loop: a fixed number of workers, each sending its
+ * next query when the last one returns, so that throughput = workers / latency and a
+ * second query node cannot raise it unless it lowers the latency. */
+struct pd_closed_loop {
+	int ok;            /* the test gives n1ql_workers > 0 and both series have samples */
+	long n1ql_workers; /* [access] n1ql_workers: workers per workload instance */
+	long instances;    /* [access] workload_instances, perfrunner's default 1 */
+	long buckets;      /* [cluster] num_buckets, default 1: one instance set per bucket */
+	long workers;      /* n1ql_workers x instances x buckets: 120 x 3 x 1 = 360 */
+	int throttled;     /* [access] n1ql_throughput is finite: workers pace themselves */
+	double latency_ms; /* mean query_avg_req_time over the phase */
+	double predicted;  /* workers / (latency_ms / 1000), req/s */
+	double served;     /* mean query_requests over the phase, req/s */
+	double diff_pct;   /* 100 (predicted - served) / served */
+	double tol_pct;    /* the tolerance it was judged with */
+	int closed;        /* ok, not throttled and |diff_pct| <= tol_pct */
+};
+
+/* ---- config diff (analyze/configdiff.h) ---- */
+
+enum pd_configdiff_source {
+	PD_CONFIGDIFF_TEST,
+	PD_CONFIGDIFF_SPEC,
+	PD_CONFIGDIFF_BUILD,
+	PD_CONFIGDIFF_JENKINS
+};
+#define PD_CONFIGDIFF_SOURCES 4
+/* "test", "spec", "build", "jenkins" */
+const char *pd_configdiff_source_name(enum pd_configdiff_source s);
+
+enum pd_configdiff_change {
+	PD_CONFIGDIFF_ADDED,   /* only in the target */
+	PD_CONFIGDIFF_REMOVED, /* only in the baseline */
+	PD_CONFIGDIFF_CHANGED  /* in both, different values */
+};
+/* "added", "removed", "changed" */
+const char *pd_configdiff_change_name(enum pd_configdiff_change c);
+
+/* One difference. Every string is owned by the pd_configdiff that holds it. */
+struct pd_configdiff_entry {
+	enum pd_configdiff_source source;
+	enum pd_configdiff_change change;
+	char *section; /* INI section ("access", "clusters"); NULL for build and jenkins */
+	char *key;     /* "n1ql_shutdown_type", "iris", "build", a parameter's name */
+	char *item;    /* [clusters] server lines: the host; NULL for a whole value */
+	char *base;    /* the baseline's value (a server line whole); NULL when removed... */
+	char *target;  /* ...or added: NULL on the side that lacks it */
+};
+
+struct pd_configdiff {
+	struct pd_configdiff_entry *e;
+	size_t n, cap;
+	unsigned missing_base;   /* 1 << source for each source the baseline lacks */
+	unsigned missing_target; /* the same for the target */
+};
+
+/* ---- the ticket's points (analyze/findings_story.h) ---- */
+
+/* The ticket's points (DESIGN section 1): 1 the hard failover of a live node, a-d the
+ * four facts found by eye, 3 the throughput KPI. */
+enum pd_story_point {
+	PD_POINT_1,
+	PD_POINT_A,
+	PD_POINT_B,
+	PD_POINT_C,
+	PD_POINT_D,
+	PD_POINT_3,
+	PD_POINT_COUNT
+};
+
+#define PD_POINT_MAX_FINDINGS 4
+
+/* The findings that answer one point: indexes into c->findings, ranked order. */
+struct pd_story_answer {
+	const char *label;    /* "1", "2a", ... "3" */
+	const char *question; /* the ticket's question, one line */
+	size_t finding[PD_POINT_MAX_FINDINGS];
+	size_t n;    /* 0: no finding answers it (the runs agree there) */
+	char *brief; /* a short answer with the numbers of its findings, or why none */
+};
+
+/* ---- the comparison (analyze/compare.h) ---- */
+
+enum pd_phase { PD_PHASE_PRE, PD_PHASE_TRANSIENT, PD_PHASE_POST, PD_PHASE_WHOLE };
+#define PD_PHASE_COUNT 4
+const char *pd_phase_name(enum pd_phase p); /* "pre", "transient", "post", "whole" */
+
+enum pd_verdict {
+	PD_VERDICT_SAME,
+	PD_VERDICT_IMPROVEMENT,
+	PD_VERDICT_REGRESSION,
+	PD_VERDICT_INCONCLUSIVE,
+	PD_VERDICT_NOT_COMPARABLE
+};
+const char *pd_verdict_name(enum pd_verdict v); /* "same", "improvement", ... */
+
+/* What a test report (JUnit) makes of a delta or a finding: decided in analyze/, read by
+ * the writer. */
+enum pd_outcome { PD_OUTCOME_PASS, PD_OUTCOME_FAIL, PD_OUTCOME_ERROR };
+
+enum pd_finding_kind {
+	PD_FIND_NOT_COMPARABLE,
+	PD_FIND_POST_EVENT_MISMATCH,
+	PD_FIND_LINGERING,
+	PD_FIND_KPI_SCOPE,
+	PD_FIND_METRIC_SHIFT,
+	PD_FIND_RECOVERY,
+	PD_FIND_DATA_GAP,
+	PD_FIND_EVENT_ERRORS,       /* analyze/findings_story.c: requests failed at the event */
+	PD_FIND_HARD_FAILOVER_LIVE, /* a hard failover of a node that was still alive */
+	PD_FIND_KPI_CHANGE          /* the throughput KPI from run to run, with its causes */
+};
+const char *pd_finding_kind_name(enum pd_finding_kind k); /* "metric-shift", ... */
+
+/* What part of the cluster a view or a finding is about. */
+enum pd_scope_kind {
+	PD_AT_NONE,      /* a finding about no one metric (not comparable) */
+	PD_AT_CLUSTER,   /* a cluster- or bucket-scope series, or every node of a metric */
+	PD_AT_SURVIVORS, /* the target nodes that stay, every role */
+	PD_AT_ROLE,      /* the surviving nodes whose first service is `service` */
+	PD_AT_NODE,      /* one surviving node, `host` */
+	PD_AT_REMOVED    /* the node the event removed, `host` */
+};
+
+/* A typed scope; name is its one string form for the outputs ("cluster", "survivors",
+ * "role:kv", "node:172.23.100.55", "removed"; NULL for PD_AT_NONE), made by
+ * pd_scope_ref_set. Owns host and name (pd_scope_ref_free). */
+struct pd_scope_ref {
+	enum pd_scope_kind kind;
+	unsigned service; /* PD_AT_ROLE: the PD_SVC_* bit; 0 otherwise */
+	char *host;       /* PD_AT_NODE, PD_AT_REMOVED: the node; NULL otherwise */
+	char *name;
+};
+
+/* A time window of the measured phase, seconds from its start (the same offsets in
+ * both runs). */
+struct pd_window {
+	enum pd_phase phase;
+	double start_s, end_s; /* [start, end) */
+};
+
+/* How a view's members make its value (analyze/views.c): percentages (CPU) are averaged
+ * over the members, everything else (counts, bytes, rates, ms) is summed; a view of one
+ * member is that series as is. */
+enum pd_agg { PD_AGG_ONE, PD_AGG_SUM, PD_AGG_MEAN };
+const char *pd_agg_name(enum pd_agg a); /* "one", "sum", "mean" */
+
+/* One metric at one scope, both runs on the common grid t = i * step_s.
+ * Invariant: base and target have n entries; NaN where the run has no value there. */
+struct pd_view {
+	char *metric; /* "atop/memcached_cpu" */
+	struct pd_scope_ref scope;
+	char *nodes; /* the target nodes it covers, "172.23.100.210,..." or "" */
+	enum pd_unit unit;
+	int worse;       /* +1 when up is worse, -1 when down is worse */
+	enum pd_agg agg; /* how the members make the value */
+	size_t members;  /* target nodes (or buckets, for a cluster view) it aggregates */
+	size_t n;
+	double step_s;
+	double *base, *target;
+	double **bases; /* every baseline's grid, bases[0] == base; n_bases of them */
+	size_t n_bases;
+	int drill; /* a drill-down: a node under its role, or atop under its REST twin */
+	/* phases (bit 1 << enum pd_phase) where the view's per-node load differs by the
+	 * topology (a role with another number of active nodes): explained, not a finding */
+	unsigned topology;
+	int total; /* a role's total over its active nodes (the removed one before the
+		      event): the topology-proof comparison of that role */
+	/* a total's active nodes, baseline over target, per phase where they differ (0
+	 * elsewhere): a total that differs only by this ratio is a per-node level that held */
+	double node_ratio[PD_PHASE_COUNT];
+};
+
+/* One delta: the summaries of both windows and the one inference on them (analyze/infer.h):
+ * delta_pct, ci_lo, ci_hi, p_value, p_adj and verdict are inf's, the interval the one the
+ * verdict reads (Bonferroni over the delta's family); delta_pct and the interval are NaN
+ * where a percentage is undefined (a zero baseline: inf holds the absolute change and, for
+ * a rate, the count). */
+struct pd_delta {
+	size_t view; /* index into pd_comparison.views */
+	enum pd_phase phase;
+	struct pd_summary base, target; /* the first baseline's and the target's windows */
+	struct pd_infer_side side_target;
+	struct pd_infer_side side_base; /* one baseline */
+	struct pd_infer_spread spread;  /* several: their between-run spread */
+	struct pd_infer_result inf;
+	double delta_pct; /* of means; NaN when no percentage is defined */
+	double ci_lo, ci_hi;
+	double p_value, p_adj;
+	int drill;    /* judged in its parent's family, not counted in it */
+	int topology; /* the difference is the topology's: no finding */
+	enum pd_verdict verdict;
+	enum pd_outcome outcome; /* FAIL for a regression */
+};
+
+/* The numbers a finding's sentence states, by its kind (a shift's are those of the deltas
+ * it names; the KPI finding's are its delta_pct and value). */
+union pd_finding_numbers {
+	struct {
+		long delta;   /* index into pd_comparison.deltas: the change stated */
+		long pre;     /* the pre-event delta it compares (post-event-mismatch), or
+				 shows it predates the event (metric-shift), or -1 */
+		int predates; /* a shift over the whole run, already there before the event */
+		/* memory after the event: the post-phase slopes (units per second) and those of
+		 * its second half, which tell a leak from a new level */
+		int has_slope;
+		double slope_target, slope_base, late_target, late_base;
+		int leak;
+	} shift;
+	struct {
+		double median, min, max; /* connections over the post phase */
+		double from_s;           /* where the post phase starts */
+		double event_s;          /* the failover */
+		double held_s;           /* from the event to the last sample >= at_least */
+		double at_least;         /* what counts as still holding (PD_LINGER_MIN) */
+		int to_end;              /* still held at the end of the run */
+		double before;           /* the node's median before the event */
+	} linger;
+	struct {
+		double low, low_s; /* the lowest rate after the event and when */
+		double ref;        /* the baseline's median over the whole run */
+		double back_s; /* back within the threshold this long after the event; NaN */
+	} recovery;
+	struct {
+		double longest_s; /* the longest hole (the series in metric and scope) */
+	} gap;
+	struct pd_event_errors errors; /* event-errors: the counts and their evidence */
+	struct pd_live_node live;      /* hard-failover-live-node: the node's evidence */
+	struct {
+		struct pd_kpi_change change;  /* the KPI and the served rates */
+		struct pd_kpi_rules rules[2]; /* [0] the baseline's KPI, [1] the target's */
+		int has_rules[2];             /* that run's rules were computed */
+		struct pd_closed_loop base_loop, loop; /* Little's law in each run */
+	} kpi;
+};
+
+struct pd_finding {
+	enum pd_finding_kind kind;
+	union pd_finding_numbers n; /* by kind; zero for the others */
+	char *metric;               /* NULL when the finding is not about one metric */
+	struct pd_scope_ref scope;  /* PD_AT_NONE likewise */
+	int has_phase;
+	enum pd_phase phase;
+	int direction;           /* +1 up, -1 down, 0 none */
+	double delta_pct;        /* NaN when none */
+	double value;            /* NaN when none */
+	double score;            /* higher first */
+	long view;               /* the view that shows it, or -1 */
+	char *text;              /* one sentence with the numbers, to paste */
+	int regresses;           /* a change the worse way past the threshold, or connections
+				    left behind above it: the comparison's verdict is a
+				    regression */
+	enum pd_outcome outcome; /* FAIL: regresses and the gate is on (--fail-on regression);
+				    ERROR: the runs are not comparable */
+};
+
+struct pd_nodeshift;
+
+struct pd_comparison {
+	const struct pd_run *base, *target; /* borrowed */
+	const struct pd_run **bases;        /* every baseline, bases[0] == base; borrowed */
+	size_t n_bases;
+	struct pd_timebase tb_base, tb_target;
+	struct pd_timebase *tb_more; /* the other baselines' (n_bases - 1) */
+	/* the run whose event defines the phases: +1 the target, -1 the baseline (a failover
+	 * run given as the baseline: the findings come back mirrored), 0 none */
+	int event_side;
+	int base_event; /* the baseline's own event is followed (either side): its removed node
+			   is active before it only */
+	/* each run's KPI facts (analyze/kpi.c, the one owner): its throughput KPI, the
+	   throughput its series give (served), the removed node's requests and the KPI
+	   rules; kpi_bases[j] is bases[j]'s (n_bases of them) */
+	struct pd_kpi_facts kpi_target;
+	struct pd_kpi_facts *kpi_bases;
+	double step_s; /* the common grid */
+	double length_s;
+	/* where the baseline's grid starts: its t0, or later by base_shift_s when both runs
+	 * have an event, so that the two events fall on the same grid point */
+	int64_t base_grid_t0_ms;
+	double base_shift_s;
+	int has_event; /* a run has an event (event_side): every phase has its window */
+	struct pd_window windows[PD_PHASE_COUNT]; /* windows[p].phase == p; without an
+						     event only PD_PHASE_WHOLE is set */
+	struct pd_view *views;
+	size_t n_views, cap_views;
+	struct pd_delta *deltas;
+	size_t n_deltas, cap_deltas;
+	struct pd_finding *findings; /* ranked */
+	size_t n_findings, cap_findings;
+	struct pd_configdiff *config_diff; /* the runs' settings that differ; never NULL */
+	struct pd_nodeshift
+		*shift;         /* the event's story per node (nodeshift.h), once measured */
+	struct pd_strv reasons; /* why the runs are not comparable */
+	/* what a reader must know before any figure, said on stderr and at the top of every
+	   output: the event's sources that disagree, events not used and why, nodes that
+	   could not be matched, roles inferred from the processes */
+	struct pd_strv warnings;
+	struct pd_strv matching;   /* how nodes were matched, one line each */
+	const char *correction;    /* "bonferroni" */
+	const char *method;        /* how the deltas were judged (pd_compare_method) */
+	const char *family;        /* which deltas are judged together (pd_compare_family) */
+	enum pd_infer_noise noise; /* what the deltas were judged against */
+	size_t family_m[PD_PHASE_COUNT]; /* top-level deltas per phase: each phase's family */
+	double alpha;
+	double threshold_pct;
+	enum pd_verdict verdict;
+	/* the ticket's points, answered (pd_findings_story_answers); n_answers is 0 when no
+	   run has an event (the points are about one) */
+	struct pd_story_answer answers[PD_POINT_COUNT];
+	size_t n_answers;
+};
+
+/* ---- the event per node (analyze/nodeshift.h) ---- */
+
+enum pd_nodeshift_kind {
+	PD_NODESHIFT_NODE,      /* one surviving node */
+	PD_NODESHIFT_REMOVED,   /* the node the event removed */
+	PD_NODESHIFT_SURVIVORS, /* the surviving nodes together (two or more) */
+	PD_NODESHIFT_ALL        /* every target node together, the removed one included */
+};
+
+/* "node", "removed", "survivors", "all" */
+const char *pd_nodeshift_kind_name(enum pd_nodeshift_kind k);
+
+struct pd_nodeshift_row {
+	enum pd_nodeshift_kind kind;
+	long view;         /* the view of the row (the survivors' for ALL), or -1 */
+	const char *host;  /* NODE, REMOVED: the node (borrowed from the view); else NULL */
+	size_t members;    /* nodes the row aggregates */
+	double pre, post;  /* the target's medians over the pre and post phases; NaN: none */
+	double change_pct; /* post against pre, % of pre; NaN when pre is 0 or NaN */
+	double base_post;  /* the baseline's median over post (the twin's, the survivors'
+			      twins'); NaN for REMOVED, which has no twin, and for ALL, whose
+			      baseline counterpart is the survivors' (SURVIVORS) */
+	double base_pct;   /* post against base_post, % of base_post; NaN likewise */
+	long delta;        /* the tested post delta of view against the baseline (index into
+			      c->deltas), or -1 (ALL, REMOVED, or too few samples) */
+};
+
+struct pd_nodeshift_metric {
+	const char *metric; /* borrowed from the views */
+	enum pd_unit unit;
+	enum pd_agg agg; /* how SURVIVORS and ALL combine their nodes: sum or mean */
+	struct pd_nodeshift_row *rows; /* the surviving nodes in the spec's order, the
+					  removed node, the survivors, every node */
+	size_t n_rows;
+};
+
+struct pd_nodeshift {
+	struct pd_nodeshift_metric *m; /* in view order (by collector, then metric) */
+	size_t n;
+};
+
+/* ---- readers ---- */
+
+/* 1 when c has a window for phase p: every phase with an event, else the whole run. */
+int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p);
+
+/* The timebase of the run whose event defines the phases (the target's without one). */
+const struct pd_timebase *pd_comparison_event(const struct pd_comparison *c);
+
+#endif
