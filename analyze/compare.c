@@ -1,6 +1,7 @@
 #include "compare_impl.h"
 #include "nodeshift.h"
 #include "findings_story.h"
+#include "questions.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
 
@@ -229,6 +230,39 @@ static int more_time_bases(struct pd_comparison *c, const struct pd_compare_opts
 	return rc;
 }
 
+/* The target nodes whose role the baseline has (views.c matches by role). */
+static size_t matched_nodes(const struct pd_comparison *c)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < c->target->n_nodes; i++)
+		for (size_t j = 0; j < c->base->n_nodes; j++)
+			if (!strcmp(c->target->nodes[i].role, c->base->nodes[j].role)) {
+				k++;
+				break;
+			}
+	return k;
+}
+
+/* A comparison that could not match most nodes says so before any figure: its per-node
+ * and per-role questions have nothing to compare. */
+static void matching_warning(struct pd_comparison *c)
+{
+	size_t nb = c->base->n_nodes, nt = c->target->n_nodes, most = nb > nt ? nb : nt;
+	size_t k = matched_nodes(c);
+	if (!most || 2 * k >= most)
+		return;
+	pd_strv_addf(
+		&c->warnings,
+		"only %zu of the %zu nodes could be matched between the runs (by role): "
+		"the per-node and per-role comparisons leave the others out%s",
+		k, most,
+		!nt   ? "; the target has no nodes: no spec (perfrunner/*.spec) to read them "
+			"from"
+		: !nb ? "; the baseline has no nodes: no spec (perfrunner/*.spec) to read "
+			"them from"
+		      : "");
+}
+
 /* Every run's KPI facts, once: every finding and output reads them. */
 static void kpi_facts(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
@@ -300,6 +334,7 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 	pd_timebase_notes(&c->warnings, &c->tb_target, "target");
 	pd_configdiff_build(&c->config_diff, base, target);
 	pd_views_build(c, opts);
+	matching_warning(c);
 	pd_phases_set(c, opts->settle_s);
 	*out = c;
 	return 0;
@@ -310,7 +345,7 @@ void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *o
 	pd_deltas_compute(c, opts);
 	pd_nodeshift_build(&c->shift, c);
 	pd_findings_build(c, opts);
-	pd_findings_story_answers(c);
+	pd_questions_build(c);
 	c->verdict = overall(c);
 }
 
@@ -351,8 +386,7 @@ void pd_comparison_free(struct pd_comparison *c)
 	free(c->bases);
 	free(c->tb_more);
 	free(c->kpi_bases);
-	for (size_t p = 0; p < c->n_answers; p++)
-		free(c->answers[p].brief);
+	pd_questions_free(c);
 	pd_configdiff_free(c->config_diff);
 	pd_nodeshift_free(c->shift);
 	free(c);

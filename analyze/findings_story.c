@@ -453,64 +453,6 @@ size_t pd_findings_story(struct pd_comparison *c)
 	return drop_told_shifts(c, first_story);
 }
 
-/* What answers each point: finding kinds (bits) or metrics (any finding about them). */
-static const struct point_def {
-	const char *label, *question;
-	unsigned kinds;
-	const char *metrics[3];
-} points[PD_POINT_COUNT] = {
-	[PD_POINT_1] = {.label = "1",
-			.question = "was the query node failed over the right way?",
-			.kinds = 1u << PD_FIND_HARD_FAILOVER_LIVE | 1u << PD_FIND_EVENT_ERRORS},
-	[PD_POINT_A] =
-		{.label = "2a",
-		 .question = "memcached CPU higher for the whole test?",
-		 .metrics = {"atop/memcached_cpu",
-			     "metrics_rest_api_processes/memcached_sysproc_cpu_utilization"}},
-	[PD_POINT_B] = {.label = "2b",
-			.question = "more connections after the failover, some left on the "
-				    "removed node?",
-			.kinds = 1u << PD_FIND_LINGERING,
-			.metrics = {"net/ESTABLISHED", "ns_server/curr_connections"}},
-	[PD_POINT_C] =
-		{.label = "2c",
-		 .question = "cbq-engine (query) RSS higher after the failover?",
-		 .metrics = {"atop/cbq-engine_rss",
-			     "metrics_rest_api_processes/cbq-engine_sysproc_mem_resident"}},
-	[PD_POINT_D] = {.label = "2d",
-			.question = "cluster CPU higher after the failover?",
-			.metrics = {"ns_server/cpu_utilization_rate",
-				    "ns_server_system/cpu_utilization"}},
-	[PD_POINT_3] = {.label = "3",
-			.question = "throughput KPI lower despite more query nodes?",
-			.kinds = 1u << PD_FIND_KPI_CHANGE | 1u << PD_FIND_KPI_SCOPE |
-				 1u << PD_FIND_RECOVERY},
-};
-
-static int answers(const struct point_def *d, const struct pd_finding *f)
-{
-	if (d->kinds & (1u << f->kind))
-		return 1;
-	if (f->kind != PD_FIND_METRIC_SHIFT && f->kind != PD_FIND_POST_EVENT_MISMATCH)
-		return 0;
-	for (size_t m = 0; m < 3 && d->metrics[m]; m++)
-		if (!strcmp(f->metric, d->metrics[m]))
-			return 1;
-	return 0;
-}
-
-void pd_findings_story_point(struct pd_story_answer *out, const struct pd_comparison *c,
-			     enum pd_story_point p)
-{
-	const struct point_def *d = &points[p];
-	memset(out, 0, sizeof(*out));
-	out->label = d->label;
-	out->question = d->question;
-	for (size_t i = 0; i < c->n_findings && out->n < PD_POINT_MAX_FINDINGS; i++)
-		if (answers(d, &c->findings[i]))
-			out->finding[out->n++] = i;
-}
-
 static void shift_brief(struct pd_buf *b, const struct pd_comparison *c,
 			const struct pd_finding *f)
 {
@@ -538,8 +480,8 @@ static void kpi_brief(struct pd_buf *b, const struct pd_finding *f)
 		pd_buf_addf(b, ", closed loop of %ld workers", f->n.kpi.loop.workers);
 }
 
-static void brief_one(struct pd_buf *b, const struct pd_comparison *c,
-		      const struct pd_finding *f)
+void pd_findings_story_brief(struct pd_buf *b, const struct pd_comparison *c,
+			     const struct pd_finding *f)
 {
 	switch (f->kind) {
 	case PD_FIND_HARD_FAILOVER_LIVE:
@@ -567,29 +509,4 @@ static void brief_one(struct pd_buf *b, const struct pd_comparison *c,
 		shift_brief(b, c, f);
 	}
 	pd_buf_addf(b, " (finding %zu)", (size_t)(f - c->findings) + 1);
-}
-
-void pd_findings_story_brief(struct pd_buf *b, const struct pd_comparison *c,
-			     const struct pd_story_answer *a)
-{
-	if (!a->n)
-		pd_buf_adds(b, "no finding: the runs agree within the threshold");
-	for (size_t i = 0; i < a->n; i++) {
-		pd_buf_adds(b, i ? "; " : "");
-		brief_one(b, c, &c->findings[a->finding[i]]);
-	}
-}
-
-void pd_findings_story_answers(struct pd_comparison *c)
-{
-	if (c->tb_target.event == PD_EVENT_NONE && c->tb_base.event == PD_EVENT_NONE)
-		return;
-	for (int p = 0; p < PD_POINT_COUNT; p++) {
-		struct pd_story_answer *a = &c->answers[p];
-		struct pd_buf t = PD_BUF_INIT;
-		pd_findings_story_point(a, c, (enum pd_story_point)p);
-		pd_findings_story_brief(&t, c, a);
-		a->brief = pd_buf_detach(&t);
-	}
-	c->n_answers = PD_POINT_COUNT;
 }

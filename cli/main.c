@@ -824,18 +824,16 @@ static int cmd_inspect(const struct opts *o)
 	return EXIT_OK;
 }
 
-/* The ticket's points, each with the findings that answer it, for the terminal. */
+/* The event's questions, each with its answer, for the terminal. */
 static void print_points(const struct pd_comparison *c)
 {
-	printf("the ticket, point by point:\n");
-	for (int p = 0; p < PD_POINT_COUNT; p++) {
-		struct pd_story_answer a;
+	printf("the questions of this event:\n");
+	for (size_t p = 0; p < c->n_questions; p++) {
+		const struct pd_question *a = &c->questions[p];
 		struct pd_buf b = PD_BUF_INIT, e = PD_BUF_INIT;
-		pd_findings_story_point(&a, c, (enum pd_story_point)p);
-		pd_buf_addf(&b, "%s: ", a.question);
-		pd_findings_story_brief(&b, c, &a);
+		pd_buf_addf(&b, "%s: %s", a->question, a->brief);
 		pd_esc_text(&e, b.ptr);
-		printf("  %-3s %s\n", a.label, e.ptr);
+		printf("  %-3s %s\n", a->label, e.ptr);
 		pd_buf_release(&b);
 		pd_buf_release(&e);
 	}
@@ -859,7 +857,7 @@ static void print_summary(const struct pd_comparison *c, const struct pd_report_
 		printf("warning: %s\n", b.ptr);
 		pd_buf_release(&b);
 	}
-	if (c->tb_target.event != PD_EVENT_NONE || c->tb_base.event != PD_EVENT_NONE)
+	if (c->n_questions)
 		print_points(c);
 	for (size_t i = 0; i < c->n_findings && i < 8; i++) {
 		struct pd_buf b = PD_BUF_INIT;

@@ -128,17 +128,19 @@ static void header(struct pd_buf *b, const struct pd_comparison *c, const struct
 	}
 }
 
-/* The top card: the ticket's points (analyze/findings_story.h), each answered by the
+/* The top card: the event's questions (analyze/questions.c), each answered by the
  * findings the analysis assigned it, linked to their cards. Only runs with an event. */
 static void top_card(struct pd_buf *b, const struct pd_comparison *c)
 {
-	if (!c->n_answers)
+	if (!c->n_questions)
 		return;
-	pd_buf_adds(b, "<div class=\"card\" id=\"points\"><p><b>The ticket, point by "
-		       "point</b></p><table>\n");
-	for (size_t p = 0; p < c->n_answers; p++) {
-		const struct pd_story_answer *a = &c->answers[p];
-		pd_buf_addf(b, "<tr><td>%s</td><td>%s</td><td>", a->label, a->question);
+	pd_buf_adds(b, "<div class=\"card\" id=\"points\"><p><b>The questions of this "
+		       "event</b></p><table>\n");
+	for (size_t p = 0; p < c->n_questions; p++) {
+		const struct pd_question *a = &c->questions[p];
+		pd_buf_addf(b, "<tr><td>%s</td><td>", a->label);
+		esc(b, a->question);
+		pd_buf_adds(b, "</td><td>");
 		esc(b, a->brief);
 		for (size_t i = 0; i < a->n; i++)
 			pd_buf_addf(b, " <a href=\"#finding-%zu\">#%zu</a>", a->finding[i] + 1,

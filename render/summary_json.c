@@ -240,6 +240,27 @@ static void story_arr(struct pd_jw *w, const struct pd_comparison *c)
 	pd_jw_close(w, ']');
 }
 
+/* The event's questions with their answers (docs/summary-json.md "questions"). */
+static void questions_arr(struct pd_jw *w, const struct pd_comparison *c)
+{
+	pd_jw_open(w, "questions", '[');
+	for (size_t i = 0; i < c->n_questions; i++) {
+		const struct pd_question *q = &c->questions[i];
+		pd_jw_open(w, NULL, '{');
+		pd_jw_str(w, "kind", pd_question_kind_name(q->kind));
+		pd_jw_str(w, "role", q->service ? pd_service_name(q->service) : NULL);
+		pd_jw_str(w, "question", q->question);
+		pd_jw_bool(w, "answered", q->answered);
+		pd_jw_str(w, "answer", q->brief);
+		pd_jw_open(w, "findings", '[');
+		for (size_t k = 0; k < q->n; k++)
+			pd_jw_int(w, NULL, (int64_t)q->finding[k] + 1);
+		pd_jw_close(w, ']');
+		pd_jw_close(w, '}');
+	}
+	pd_jw_close(w, ']');
+}
+
 void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 		     const struct pd_labels *labels)
 {
@@ -257,6 +278,7 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	run_obj(&w, "target", c->target, labels->target, c->kpi_target.served);
 	event_obj(&w, &c->tb_target);
 	config_diff_obj(&w, c->config_diff);
+	questions_arr(&w, c);
 	story_arr(&w, c);
 	pd_jw_open(&w, "phases", '[');
 	for (int p = 0; p < PD_PHASE_COUNT; p++) {

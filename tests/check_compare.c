@@ -351,6 +351,66 @@ START_TEST(test_compare_empty_or_absent_series_is_a_gap)
 }
 END_TEST
 
+/* The questions come from the run: for the seed's hard failover of the n1ql node .40 with
+ * kv, n1ql and index roles, 8 questions (requests lost, connections kept, one per role in
+ * PD_SVC order, the cluster, the KPI, recovery), each answered by the findings the
+ * ticket's points had: the failed queries and the live node for the first, memcached CPU
+ * on role:kv for kv. No question about cbq-engine is asked of a role that has none. */
+START_TEST(test_compare_questions_come_from_the_run)
+{
+	static const enum pd_question_kind want[] = {
+		PD_Q_REQUESTS_LOST, PD_Q_CONNECTIONS_KEPT, PD_Q_ROLE_CHANGE, PD_Q_ROLE_CHANGE,
+		PD_Q_ROLE_CHANGE,   PD_Q_CLUSTER_CHANGE,   PD_Q_KPI_COUNTS,  PD_Q_RECOVERY};
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_comparison *c = compare(a, b);
+	ck_assert_uint_eq(c->n_questions, sizeof(want) / sizeof(*want));
+	for (size_t i = 0; i < c->n_questions; i++) {
+		ck_assert_int_eq(c->questions[i].kind, want[i]);
+		ck_assert(c->questions[i].answered);
+	}
+	ck_assert_str_eq(c->questions[0].question,
+			 "were requests lost at the hard-failover of 172.23.100.40?");
+	ck_assert_uint_eq(c->questions[0].n, 2);
+	ck_assert_int_eq(c->findings[c->questions[0].finding[0]].kind, PD_FIND_EVENT_ERRORS);
+	ck_assert_uint_eq(c->questions[2].service, PD_SVC_KV);
+	ck_assert_ptr_nonnull(
+		strstr(c->questions[2].brief, "atop/memcached_cpu +15.5% on role:kv"));
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+/* Absence is never agreement: a target whose nodes are unknown (no spec) cannot answer
+ * the per-role questions nor the removed node's connections; they say "not answered" and
+ * why, never "the runs agree", and the comparison warns that 0 of 6 nodes matched. */
+START_TEST(test_compare_missing_inputs_are_not_answered)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	size_t n_nodes = b->n_nodes;
+	b->n_nodes = 0; /* as without perfrunner/: restored before the run is freed */
+	struct pd_comparison *c = compare(a, b);
+	size_t not_answered = 0;
+	for (size_t i = 0; i < c->n_questions; i++) {
+		const struct pd_question *q = &c->questions[i];
+		ck_assert(!strstr(q->brief, "agree") || q->answered);
+		if (q->kind == PD_Q_ROLE_CHANGE || q->kind == PD_Q_CONNECTIONS_KEPT) {
+			ck_assert(!q->answered);
+			ck_assert_ptr_nonnull(strstr(q->brief, "not answered: "));
+			not_answered++;
+		}
+	}
+	ck_assert_uint_eq(not_answered, 4); /* kv, n1ql, index, and the removed node's */
+	ck_assert_uint_ge(c->warnings.n, 1);
+	ck_assert_ptr_nonnull(
+		strstr(c->warnings.v[c->warnings.n - 1], "only 0 of the 6 nodes"));
+	pd_comparison_free(c);
+	b->n_nodes = n_nodes;
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 Suite *pd_suite_compare(void)
 {
 	Suite *s = suite_create("compare");
@@ -365,6 +425,8 @@ Suite *pd_suite_compare(void)
 	tcase_add_test(tc, test_compare_node_cpu_is_a_mean_over_active_nodes);
 	tcase_add_test(tc, test_compare_event_errors_hold_when_the_event_moves);
 	tcase_add_test(tc, test_compare_empty_or_absent_series_is_a_gap);
+	tcase_add_test(tc, test_compare_questions_come_from_the_run);
+	tcase_add_test(tc, test_compare_missing_inputs_are_not_answered);
 	suite_add_tcase(s, tc);
 	return s;
 }

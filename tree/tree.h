@@ -373,27 +373,35 @@ struct pd_configdiff {
 
 /* ---- the ticket's points (analyze/findings_story.h) ---- */
 
-/* The ticket's points (DESIGN section 1): 1 the hard failover of a live node, a-d the
- * four facts found by eye, 3 the throughput KPI. */
-enum pd_story_point {
-	PD_POINT_1,
-	PD_POINT_A,
-	PD_POINT_B,
-	PD_POINT_C,
-	PD_POINT_D,
-	PD_POINT_3,
-	PD_POINT_COUNT
+/* The questions a reader of this event asks (analyze/questions.c): built from the event's
+ * kind and the runs' roles, the seed's ticket being one instance of them. */
+enum pd_question_kind {
+	PD_Q_REQUESTS_LOST,    /* were requests lost at the event? */
+	PD_Q_CONNECTIONS_KEPT, /* does the removed node keep connections after it left? */
+	PD_Q_ROLE_CHANGE,      /* what changed on one role's nodes, before / after? */
+	PD_Q_CLUSTER_CHANGE,   /* what changed for the cluster as a whole? */
+	PD_Q_KPI_COUNTS,       /* what does the throughput KPI count, did it move? */
+	PD_Q_RECOVERY          /* did the throughput dip at the event, and recover? */
 };
+/* "requests-lost", "connections-kept", "role-change", "cluster-change", "kpi-counts",
+ * "recovery" */
+const char *pd_question_kind_name(enum pd_question_kind k);
 
-#define PD_POINT_MAX_FINDINGS 4
+#define PD_QUESTION_MAX_FINDINGS 4
 
-/* The findings that answer one point: indexes into c->findings, ranked order. */
-struct pd_story_answer {
-	const char *label;    /* "1", "2a", ... "3" */
-	const char *question; /* the ticket's question, one line */
-	size_t finding[PD_POINT_MAX_FINDINGS];
-	size_t n;    /* 0: no finding answers it (the runs agree there) */
-	char *brief; /* a short answer with the numbers of its findings, or why none */
+/* One question and its answer: the findings that answer it (indexes into c->findings, in
+ * ranked order), or none while its inputs are there (the runs agree), or "not answered"
+ * and why when its inputs are missing. Owns label, question and brief. */
+struct pd_question {
+	enum pd_question_kind kind;
+	unsigned service; /* PD_Q_ROLE_CHANGE: the role's PD_SVC_* bit; 0 otherwise */
+	char *label;      /* "1", "2", ... */
+	char *question;   /* one line */
+	int answered;     /* its inputs are there (0: brief says why not) */
+	size_t finding[PD_QUESTION_MAX_FINDINGS];
+	size_t n;    /* the findings that answer it */
+	char *brief; /* the answer with the numbers of its findings, "no finding: ...", or
+			"not answered: <why>" */
 };
 
 /* ---- the comparison (analyze/compare.h) ---- */
@@ -621,10 +629,10 @@ struct pd_comparison {
 	double alpha;
 	double threshold_pct;
 	enum pd_verdict verdict;
-	/* the ticket's points, answered (pd_findings_story_answers); n_answers is 0 when no
-	   run has an event (the points are about one) */
-	struct pd_story_answer answers[PD_POINT_COUNT];
-	size_t n_answers;
+	/* the questions of this event, answered (analyze/questions.c); none when no run has
+	   an event (they are about one) */
+	struct pd_question *questions;
+	size_t n_questions;
 };
 
 /* ---- the event per node (analyze/nodeshift.h) ---- */
