@@ -1,6 +1,7 @@
 #include "compare_impl.h"
 #include "nodeshift.h"
 #include "findings_story.h"
+#include "policy.h"
 #include "questions.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
@@ -98,9 +99,10 @@ static void check_comparable(struct pd_comparison *c, const struct pd_run *a,
 			     b->cfg.test);
 	if (a->test.path && b->test.path)
 		compare_configs(c, &a->test, &b->test);
-	if (fabs(la - lb) > 0.1 * fmax(la, lb))
+	if (fabs(la - lb) > PD_POLICY_PHASE_LENGTH_TOL * fmax(la, lb))
 		pd_strv_addf(&c->reasons, "the measured phases last %.0f s and %.0f s", la, lb);
-	if (ia > 0 && ib > 0 && llabs(ia - ib) * 10 > (ia > ib ? ia : ib))
+	if (ia > 0 && ib > 0 &&
+	    (double)llabs(ia - ib) > PD_POLICY_INTERVAL_TOL * (double)(ia > ib ? ia : ib))
 		pd_strv_addf(&c->reasons, "sampling intervals differ: %.1f s vs %.1f s",
 			     (double)ia / 1000, (double)ib / 1000);
 	for (size_t i = before; i < c->reasons.n && who[0]; i++) {

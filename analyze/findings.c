@@ -14,31 +14,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Ranking: the kind first, then the size of the change against the threshold. */
-static double weight(enum pd_finding_kind k)
-{
-	static const double w[] = {
-		[PD_FIND_NOT_COMPARABLE] = 1000, [PD_FIND_POST_EVENT_MISMATCH] = 300,
-		[PD_FIND_LINGERING] = 280,       [PD_FIND_KPI_SCOPE] = 260,
-		[PD_FIND_METRIC_SHIFT] = 200,    [PD_FIND_RECOVERY] = 100,
-		[PD_FIND_DATA_GAP] = 50};
-	return w[k];
-}
+/* The one weight table: a finding ranks by its kind's weight first, then by its size
+ * (its change against the threshold, its count against its floor) up to the kind's cap,
+ * so that no size lifts a finding over a kind above it: the failed requests just under the
+ * connections left behind, the hard failover that caused them next, the KPI change beside
+ * kpi-scope. */
+static const struct {
+	double weight, cap;
+} rank_of[] = {
+	[PD_FIND_NOT_COMPARABLE] = {1000, 99},   [PD_FIND_POST_EVENT_MISMATCH] = {300, 99},
+	[PD_FIND_LINGERING] = {280, 99},         [PD_FIND_EVENT_ERRORS] = {270, 9},
+	[PD_FIND_HARD_FAILOVER_LIVE] = {265, 0}, [PD_FIND_KPI_SCOPE] = {260, 99},
+	[PD_FIND_KPI_CHANGE] = {255, 4},         [PD_FIND_METRIC_SHIFT] = {200, 99},
+	[PD_FIND_RECOVERY] = {100, 99},          [PD_FIND_DATA_GAP] = {50, 99}};
 
-static struct pd_finding *add(struct pd_comparison *c, enum pd_finding_kind kind,
-			      const struct pd_view *v, long view, double size)
+struct pd_finding *pd_findings_add(struct pd_comparison *c, enum pd_finding_kind kind,
+				   const char *metric, const struct pd_scope_ref *scope,
+				   long vi, double size)
 {
 	PD_GROW(c->findings, c->cap_findings, c->n_findings + 1);
 	struct pd_finding *f = &c->findings[c->n_findings++];
 	memset(f, 0, sizeof(*f));
 	f->kind = kind;
-	f->metric = v ? pd_xstrdup(v->metric) : NULL;
-	if (v)
-		pd_scope_ref_copy(&f->scope, &v->scope);
+	f->metric = metric ? pd_xstrdup(metric) : NULL;
+	if (scope)
+		pd_scope_ref_copy(&f->scope, scope);
 	f->delta_pct = f->value = NAN;
-	f->view = view;
-	f->score = weight(kind) + (isnan(size) ? 0 : fmin(fabs(size), 99));
+	f->view = vi;
+	f->score =
+		rank_of[kind].weight + (isnan(size) ? 0 : fmin(fabs(size), rank_of[kind].cap));
 	return f;
+}
+
+/* A finding shown by view vi of c (NULL v: about no one metric). */
+static struct pd_finding *add(struct pd_comparison *c, enum pd_finding_kind kind,
+			      const struct pd_view *v, long vi, double size)
+{
+	return pd_findings_add(c, kind, v ? v->metric : NULL, v ? &v->scope : NULL, vi, size);
 }
 
 static void set_text(struct pd_finding *f, const char *fmt, ...)
@@ -351,10 +363,6 @@ static void shift_findings(struct pd_comparison *c)
 				shift_finding(c, vi);
 }
 
-/* Connections that a removed node keeps after it left: a post-phase median of at least
- * this many is not the residue of closing sockets. */
-#define PD_LINGER_MIN 10.0
-
 static char *lingering_text(const struct pd_finding *f, const char *host, int mirrored)
 {
 	struct pd_buf b = PD_BUF_INIT;
@@ -376,12 +384,12 @@ static char *lingering_text(const struct pd_finding *f, const char *host, int mi
 	return pd_buf_detach(&b);
 }
 
-/* The last grid point from which side holds at least PD_LINGER_MIN. */
+/* The last grid point from which side holds at least PD_POLICY_LINGER_MIN. */
 static size_t last_holding(const struct pd_view *v, const double *side)
 {
 	size_t last = 0;
 	for (size_t i = 0; i < v->n; i++)
-		if (!isnan(side[i]) && side[i] >= PD_LINGER_MIN)
+		if (!isnan(side[i]) && side[i] >= PD_POLICY_LINGER_MIN)
 			last = i;
 	return last;
 }
@@ -398,11 +406,12 @@ static void lingering_finding(struct pd_comparison *c)
 	int mirrored = c->event_side < 0;
 	const double *side = mirrored ? v->base : v->target;
 	struct pd_summary post = pd_window_summary(v, side, &c->windows[PD_PHASE_POST]);
-	if (post.n < 10 || post.median < PD_LINGER_MIN)
+	if (post.n < PD_POLICY_MIN_SAMPLES || post.median < PD_POLICY_LINGER_MIN)
 		return;
 	double until = (double)last_holding(v, side) * v->step_s;
 	double e = c->windows[PD_PHASE_TRANSIENT].start_s;
-	struct pd_finding *f = add(c, PD_FIND_LINGERING, v, vi, post.median / PD_LINGER_MIN);
+	struct pd_finding *f =
+		add(c, PD_FIND_LINGERING, v, vi, post.median / PD_POLICY_LINGER_MIN);
 	/* the contract names it node:<host> */
 	pd_scope_ref_set(&f->scope, PD_AT_NODE, 0, v->scope.host);
 	f->has_phase = 1, f->phase = PD_PHASE_POST;
@@ -411,7 +420,7 @@ static void lingering_finding(struct pd_comparison *c)
 	f->n.linger.median = post.median, f->n.linger.min = post.min;
 	f->n.linger.max = post.max, f->n.linger.from_s = c->windows[PD_PHASE_POST].start_s;
 	f->n.linger.event_s = e, f->n.linger.held_s = until - e;
-	f->n.linger.at_least = PD_LINGER_MIN;
+	f->n.linger.at_least = PD_POLICY_LINGER_MIN;
 	f->n.linger.to_end = until >= c->length_s - 2 * v->step_s;
 	f->n.linger.before = pd_window_summary(v, side, &c->windows[PD_PHASE_PRE]).median;
 	/* a baseline whose own removed node lingers as much is no regression */
@@ -423,7 +432,7 @@ static void lingering_finding(struct pd_comparison *c)
 		       !(post.median <= c->threshold_pct / 100 * f->n.linger.before) &&
 		       !(theirs >= (1 - c->threshold_pct / 100) * post.median);
 	f->text = lingering_text(f, v->nodes, mirrored);
-	if (theirs >= PD_LINGER_MIN)
+	if (theirs >= PD_POLICY_LINGER_MIN)
 		set_text(f, "%s The baseline's removed node holds %.0f after its own event.",
 			 f->text, theirs);
 }
@@ -473,22 +482,24 @@ static void kpi_finding(struct pd_comparison *c, const struct pd_kpi_facts *k,
 static size_t lowest_after(const struct pd_view *v, size_t e)
 {
 	size_t lo = e;
-	for (size_t i = e; i < v->n && (double)(i - e) * v->step_s <= 120; i++)
+	for (size_t i = e; i < v->n && (double)(i - e) * v->step_s <= PD_POLICY_DIP_WINDOW_S;
+	     i++)
 		if (!isnan(v->target[i]) &&
 		    (isnan(v->target[lo]) || v->target[i] < v->target[lo]))
 			lo = i;
 	return lo;
 }
 
-/* The first grid point from lo on that starts three target values within thr (a
- * fraction) of ref, or 0 when there is none. */
+/* The first grid point from lo on that starts PD_POLICY_RECOVERED_POINTS target values in
+ * a row within thr (a fraction) of ref, or 0 when there is none. */
 static size_t recovered_at(const struct pd_view *v, size_t lo, double ref, double thr)
 {
-	for (size_t i = lo; i + 2 < v->n; i++)
-		if (fabs(v->target[i] / ref - 1) <= thr &&
-		    fabs(v->target[i + 1] / ref - 1) <= thr &&
-		    fabs(v->target[i + 2] / ref - 1) <= thr)
-			return i;
+	size_t run = 0;
+	for (size_t i = lo; i < v->n; i++) {
+		run = fabs(v->target[i] / ref - 1) <= thr ? run + 1 : 0;
+		if (run == PD_POLICY_RECOVERED_POINTS)
+			return i + 1 - PD_POLICY_RECOVERED_POINTS;
+	}
 	return 0;
 }
 

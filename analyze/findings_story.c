@@ -1,4 +1,5 @@
 #include "findings_story.h"
+#include "compare_impl.h"
 #include "policy.h"
 #include "window.h"
 #include "../core/xalloc.h"
@@ -7,12 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Ranking (findings.c's scale): the failed requests just under the connections left
- * behind, the hard failover that caused them next, the KPI change beside kpi-scope. */
-#define W_ERRORS 270.0
-#define W_LIVE   265.0
-#define W_KPI    255.0
 
 /* The view of metric at a scope of that kind, or -1. */
 static long story_view(const struct pd_comparison *c, const char *metric,
@@ -24,19 +19,17 @@ static long story_view(const struct pd_comparison *c, const char *metric,
 	return -1;
 }
 
+/* A story finding about metric at a scope of kind at (host: a node's), through the one
+ * constructor (pd_findings_add); shown by the metric's view at that scope, if any. */
 static struct pd_finding *story_add(struct pd_comparison *c, enum pd_finding_kind kind,
 				    const char *metric, enum pd_scope_kind at, const char *host,
-				    double score)
+				    double size)
 {
-	PD_GROW(c->findings, c->cap_findings, c->n_findings + 1);
-	struct pd_finding *f = &c->findings[c->n_findings++];
-	memset(f, 0, sizeof(*f));
-	f->kind = kind;
-	f->metric = metric ? pd_xstrdup(metric) : NULL;
-	pd_scope_ref_set(&f->scope, at, 0, host);
-	f->delta_pct = f->value = NAN;
-	f->score = score;
-	f->view = metric && at != PD_AT_NODE ? story_view(c, metric, at) : -1;
+	struct pd_scope_ref scope = {PD_AT_NONE, 0, NULL, NULL};
+	pd_scope_ref_set(&scope, at, 0, host);
+	long vi = metric && at != PD_AT_NODE ? story_view(c, metric, at) : -1;
+	struct pd_finding *f = pd_findings_add(c, kind, metric, &scope, vi, size);
+	pd_scope_ref_free(&scope);
 	return f;
 }
 
@@ -70,7 +63,7 @@ static struct sides sides_of(const struct pd_event_errors *ee, int mirrored)
 
 static double floor_of(double other)
 {
-	return fmax(PD_STORY_ERRORS_MIN, PD_STORY_ERRORS_BASE_X * other);
+	return fmax(PD_POLICY_ERRORS_MIN, PD_POLICY_ERRORS_BASE_X * other);
 }
 
 static const char *run_word(int base)
@@ -219,9 +212,8 @@ static void errors_finding(struct pd_comparison *c)
 	if (!up && !down)
 		return;
 	double big = up ? s.t->count : s.b->count, small = up ? s.b->count : s.t->count;
-	struct pd_finding *f =
-		story_add(c, PD_FIND_EVENT_ERRORS, "n1ql_stats/query_errors", PD_AT_CLUSTER,
-			  NULL, W_ERRORS + fmin(big / floor_of(small), 9));
+	struct pd_finding *f = story_add(c, PD_FIND_EVENT_ERRORS, "n1ql_stats/query_errors",
+					 PD_AT_CLUSTER, NULL, big / floor_of(small));
 	f->has_phase = 1, f->phase = PD_PHASE_TRANSIENT;
 	f->direction = up ? 1 : -1;
 	f->value = s.t->ok ? s.t->count : 0;
@@ -291,7 +283,7 @@ static void live_finding(struct pd_comparison *c, int base)
 	if (ln.verdict != PD_LIVE_YES || !selected(c, "atop/cbq-engine_cpu"))
 		return;
 	struct pd_finding *f = story_add(c, PD_FIND_HARD_FAILOVER_LIVE, "atop/cbq-engine_cpu",
-					 PD_AT_NODE, ln.host, W_LIVE);
+					 PD_AT_NODE, ln.host, 0);
 	if (!base)
 		f->view = story_view(c, "atop/cbq-engine_cpu", PD_AT_REMOVED);
 	f->has_phase = 1, f->phase = PD_PHASE_PRE;
@@ -383,9 +375,8 @@ static void kpi_finding(struct pd_comparison *c)
 	if (!k.ok || isnan(k.kpi_pct) || fabs(k.kpi_pct) <= c->threshold_pct ||
 	    !selected(c, "n1ql_stats/query_requests"))
 		return;
-	struct pd_finding *f =
-		story_add(c, PD_FIND_KPI_CHANGE, "n1ql_stats/query_requests", PD_AT_CLUSTER,
-			  NULL, W_KPI + fmin(fabs(k.kpi_pct) / c->threshold_pct, 4));
+	struct pd_finding *f = story_add(c, PD_FIND_KPI_CHANGE, "n1ql_stats/query_requests",
+					 PD_AT_CLUSTER, NULL, k.kpi_pct / c->threshold_pct);
 	f->has_phase = 1, f->phase = PD_PHASE_WHOLE;
 	f->direction = k.kpi_pct > 0 ? 1 : -1;
 	f->delta_pct = k.kpi_pct;
@@ -396,9 +387,9 @@ static void kpi_finding(struct pd_comparison *c)
 	f->n.kpi.has_rules[1] = c->kpi_target.has_rules;
 	f->n.kpi.rules[1] = c->kpi_target.rules;
 	pd_story_closed_loop(&f->n.kpi.base_loop, c->base, &c->tb_base, k.base_served,
-			     PD_STORY_LITTLE_TOL_PCT);
+			     PD_POLICY_LITTLE_TOL_PCT);
 	pd_story_closed_loop(&f->n.kpi.loop, c->target, &c->tb_target, k.target_served,
-			     PD_STORY_LITTLE_TOL_PCT);
+			     PD_POLICY_LITTLE_TOL_PCT);
 	f->text = kpi_text(f);
 	/* a KPI that fell while the cluster served as much is the KPI's scope, not the build */
 	f->outcome = !isnan(k.served_pct) && -k.served_pct > c->threshold_pct ? PD_OUTCOME_FAIL

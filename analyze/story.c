@@ -1,4 +1,5 @@
 #include "story.h"
+#include "policy.h"
 #include "sampling.h"
 #include "stats.h"
 #include "../core/xalloc.h"
@@ -124,9 +125,9 @@ void pd_story_event_errors(struct pd_event_errors *out, const struct pd_run *run
 	else
 		other = NULL;
 	latency_evidence(out, run, tb, other, tb_other);
-	out->min_count = PD_STORY_ERRORS_BASE_X * out->base_errors.count;
-	if (out->min_count < PD_STORY_ERRORS_MIN)
-		out->min_count = PD_STORY_ERRORS_MIN;
+	out->min_count = PD_POLICY_ERRORS_BASE_X * out->base_errors.count;
+	if (out->min_count < PD_POLICY_ERRORS_MIN)
+		out->min_count = PD_POLICY_ERRORS_MIN;
 	out->significant = out->errors.ok && out->errors.count >= out->min_count;
 }
 

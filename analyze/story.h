@@ -19,7 +19,7 @@
  *   pd_story_live_node(&ln, ev_run, tb_event, NULL);
  *   if (ln.verdict == PD_LIVE_YES) -> finding hard-failover-live-node, scope node:ln.host
  *   struct pd_closed_loop cl;
- *   pd_story_closed_loop(&cl, run, tb, served, PD_STORY_LITTLE_TOL_PCT);  for each run
+ *   pd_story_closed_loop(&cl, run, tb, served, PD_POLICY_LITTLE_TOL_PCT);  for each run
  * (the KPI facts themselves are kpi.c's: struct pd_kpi_facts on the comparison)
  * shift_s is the other run's offset at the same moment minus the event run's (the
  * comparison's base_shift_s, with its sign turned when the event run is the baseline);
@@ -29,6 +29,7 @@
 
 #include "../tree/tree.h"
 #include "kpi.h"
+#include "policy.h"
 #include "timebase.h"
 #include "../core/model.h"
 
@@ -52,14 +53,6 @@ void pd_story_event_window(struct pd_story_window *out, const struct pd_timebase
  * gives {0}. */
 void pd_story_integrate(struct pd_story_count *out, const struct pd_series *s, int64_t from_ms,
 			int64_t to_ms, int64_t interval_ms);
-
-/* An absolute change in failed requests is worth a finding from max(PD_STORY_ERRORS_MIN,
- * PD_STORY_ERRORS_BASE_X x the other run's count) up: ten failed requests is the floor
- * (below it, a stray timeout in a 20-minute run), three times the other run's count so
- * that a workload that fails requests anyway is flagged only when the event triples it.
- * (A percentage cannot serve: the other run's count is usually 0.) */
-#define PD_STORY_ERRORS_MIN    10.0
-#define PD_STORY_ERRORS_BASE_X 3.0
 
 /* Counts the failed and slow requests of run (the event run, time base tb) in window w
  * (NULL: pd_story_event_window with a 60 s settle) and, when other is not NULL, of other
@@ -92,11 +85,6 @@ struct pd_live_opts {
  * one, so a "no" still carries its numbers. */
 void pd_story_live_node(struct pd_live_node *out, const struct pd_run *run,
 			const struct pd_timebase *tb, const struct pd_live_opts *opts);
-
-/* Little's law holds within this much: query_avg_req_time is the server's time per
- * request; the client's round trip and its own work between queries add to it, which
- * makes workers / latency overestimate the rate a little (the seed: 0.2 %). */
-#define PD_STORY_LITTLE_TOL_PCT 10.0
 
 /* The largest worker, instance or bucket count read from a test config. */
 #define PD_STORY_MAX_COUNT 1000000L

@@ -352,7 +352,7 @@ START_TEST(test_story_littles_law)
 	struct pd_timebase tb = timebase(300, 395);
 	struct pd_closed_loop cl;
 	set_test(run, "[access]\nn1ql_workers = 120\nworkload_instances = 3\n");
-	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_POLICY_LITTLE_TOL_PCT);
 	ck_assert(cl.ok);
 	ck_assert_int_eq(cl.workers, 360);
 	ck_assert_double_eq_tol(cl.latency_ms, 90, 1e-9);
@@ -364,7 +364,7 @@ START_TEST(test_story_littles_law)
 	run = query_run(4000, 120);
 	set_test(run, "[access]\nn1ql_workers = 120\nworkload_instances = 3\n"
 		      "[cluster]\nnum_buckets = 1\n");
-	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_POLICY_LITTLE_TOL_PCT);
 	ck_assert_double_eq_tol(cl.predicted, 3000, 1e-6);
 	ck_assert_double_eq_tol(cl.diff_pct, -25, 1e-9);
 	ck_assert(!cl.closed);
@@ -381,7 +381,7 @@ START_TEST(test_story_littles_law_needs_a_worker_count)
 	struct pd_closed_loop cl;
 	set_test(run, "[access]\nn1ql_workers = 180\nn1ql_throughput = 4000\n"
 		      "[cluster]\nnum_buckets = 2\n");
-	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_POLICY_LITTLE_TOL_PCT);
 	ck_assert(cl.ok);
 	ck_assert_int_eq(cl.workers, 360);
 	ck_assert(cl.throttled);
@@ -389,11 +389,11 @@ START_TEST(test_story_littles_law_needs_a_worker_count)
 	pd_run_free(run);
 	run = query_run(4000, 90);
 	set_test(run, "[access]\nn1ql_workers = 12x\n");
-	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_POLICY_LITTLE_TOL_PCT);
 	ck_assert(!cl.ok);
 	pd_run_free(run);
 	run = query_run(4000, 90); /* no test config at all */
-	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_POLICY_LITTLE_TOL_PCT);
 	ck_assert(!cl.ok);
 	pd_run_free(run);
 }
@@ -483,7 +483,7 @@ START_TEST(test_story_seed_tells_the_ticket)
 	ck_assert_double_eq(kc.base_kpi, 3916);
 	ck_assert_double_eq(kc.target_kpi, 3525);
 	struct pd_closed_loop cl;
-	pd_story_closed_loop(&cl, t, &tb, pd_kpi_served(t, &tb), PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&cl, t, &tb, pd_kpi_served(t, &tb), PD_POLICY_LITTLE_TOL_PCT);
 	ck_assert_int_eq(cl.workers, 360); /* the seed's 120 workers x 3 instances */
 	ck_assert(cl.closed);
 	pd_run_free(b);

@@ -265,8 +265,8 @@ struct pd_event_errors {
 	double pre_ms;       /* its mean before the event ([0, window.start_s)), NaN if none */
 	int has_base_peak;   /* the other run's query_avg_req_time in base_window */
 	double base_peak_ms; /* its highest value there */
-	double min_count;    /* max(PD_STORY_ERRORS_MIN, PD_STORY_ERRORS_BASE_X x base count) */
-	int significant;     /* errors.ok and errors.count >= min_count */
+	double min_count; /* max(PD_POLICY_ERRORS_MIN, PD_POLICY_ERRORS_BASE_X x base count) */
+	int significant;  /* errors.ok and errors.count >= min_count */
 };
 
 /* Why a failover is, or is not, a hard failover of a live node; the checks in order. */
@@ -537,9 +537,9 @@ union pd_finding_numbers {
 		double from_s;           /* where the post phase starts */
 		double event_s;          /* the failover */
 		double held_s;           /* from the event to the last sample >= at_least */
-		double at_least;         /* what counts as still holding (PD_LINGER_MIN) */
-		int to_end;              /* still held at the end of the run */
-		double before;           /* the node's median before the event */
+		double at_least; /* what counts as still holding (PD_POLICY_LINGER_MIN) */
+		int to_end;      /* still held at the end of the run */
+		double before;   /* the node's median before the event */
 	} linger;
 	struct {
 		double low, low_s; /* the lowest rate after the event and when */
