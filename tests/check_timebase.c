@@ -153,10 +153,12 @@ START_TEST(test_timebase_sources_that_disagree_are_said)
 	struct pd_run *run = make_run(-8 * 3600, 1);
 	struct pd_timebase tb;
 	struct pd_err err = PD_ERR_INIT;
-	run->n_events = 0; /* no consoleText; the array stays the run's to free */
+	size_t n_events = run->n_events;
+	run->n_events = 0; /* no consoleText: restored before the run is freed */
 	run->cfg.shutdown_type = pd_xstrdup("hard_failover");
 	run->cfg.access_time_s = 1200;
 	ck_assert_int_eq(pd_timebase_resolve(&tb, run, NULL, &err), 0);
+	run->n_events = n_events;
 	ck_assert_int_eq(tb.event_source, PD_SOURCE_SERIES);
 	ck_assert(tb.disagree);
 	char *n = notes_of(&tb);
