@@ -165,15 +165,16 @@ static void grid_count(struct pd_story_count *out, const struct pd_comparison *c
 static void grid_counts(struct pd_event_errors *ee, const struct pd_comparison *c,
 			const struct pd_window *g, int mirrored)
 {
-	char name[48];
+	struct pd_buf name = PD_BUF_INIT;
 	grid_count(&ee->errors, c, "n1ql_stats/query_errors", mirrored, g);
 	grid_count(&ee->base_errors, c, "n1ql_stats/query_errors", !mirrored, g);
 	for (int k = 0; k < PD_STORY_N_SLOW; k++) {
-		snprintf(name, sizeof(name), "n1ql_stats/query_requests_%dms",
-			 pd_story_slow_ms[k]);
-		grid_count(&ee->slow[k], c, name, mirrored, g);
-		grid_count(&ee->base_slow[k], c, name, !mirrored, g);
+		pd_buf_truncate(&name, 0);
+		pd_buf_addf(&name, "n1ql_stats/query_requests_%dms", pd_story_slow_ms[k]);
+		grid_count(&ee->slow[k], c, name.ptr, mirrored, g);
+		grid_count(&ee->base_slow[k], c, name.ptr, !mirrored, g);
 	}
+	pd_buf_release(&name);
 	ee->min_count = floor_of(ee->base_errors.count);
 	ee->significant = ee->errors.ok && ee->errors.count >= ee->min_count;
 }

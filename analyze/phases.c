@@ -1,5 +1,7 @@
 #include "compare_impl.h"
 
+#include <math.h>
+
 /* The run with the event defines the phases, on either side (DESIGN 4 "Phases"); on the
  * baseline's side its times are moved onto the common grid (by base_shift_s, 0 then). */
 void pd_phases_set(struct pd_comparison *c, double settle_s)
@@ -11,6 +13,7 @@ void pd_phases_set(struct pd_comparison *c, double settle_s)
 		c->windows[p] = (struct pd_window){.phase = (enum pd_phase)p};
 	c->windows[PD_PHASE_WHOLE] = (struct pd_window){PD_PHASE_WHOLE, 0, len};
 	c->has_event = c->event_side != 0;
+	c->event_t_s = c->has_event ? e : NAN;
 	if (!c->has_event)
 		return;
 	te = (tb->rebalance_end_s.ok && tb->rebalance_end_s.value > tb->event_s

@@ -227,8 +227,7 @@ static void more_events(struct pd_timebase *tb, const struct pd_run *run,
 			continue;
 		if (tb->n_more < PD_TIMEBASE_MORE) {
 			tb->more[tb->n_more].t_s = t;
-			snprintf(tb->more[tb->n_more].node, sizeof(tb->more[0].node), "%s",
-				 node);
+			tb->more[tb->n_more].node = node;
 		}
 		tb->n_more++;
 	}
@@ -258,7 +257,7 @@ static void event_node(struct pd_timebase *tb, const struct pd_run *run,
 		return;
 	}
 	if (line && ejected) {
-		snprintf(tb->line_node, sizeof(tb->line_node), "%s", line);
+		tb->line_node = line;
 		tb->line_in_spec = in_spec;
 	}
 	set_node(tb, ejected ? ejected : line);
@@ -468,7 +467,7 @@ void pd_timebase_notes(struct pd_strv *out, const struct pd_timebase *tb, const 
 			     who, (double)tb->interval_ms / 1000,
 			     list ? list + 3 : tb->agreement,
 			     pd_timebase_source_name(tb->event_source), tb->event_s);
-	if (tb->line_node[0])
+	if (tb->line_node)
 		pd_strv_addf(
 			out,
 			"the %s's failover line names %s, %s: the removed node is taken to "

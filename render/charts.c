@@ -101,7 +101,7 @@ static void finish(struct pd_chart *ch, const struct pd_chart_plan *plan,
 	ch->plot.ylabel = ylabel;
 	ch->plot.n_lines = n_lines;
 	ch->plot.n_bands = plan->n_bands;
-	ch->plot.event_s = c->has_event ? c->tb_target.event_s : NAN;
+	ch->plot.event_s = c->event_t_s;
 	ch->plot.width = small ? PD_CHART_SMALL_W : PD_CHART_W;
 	ch->plot.height = small ? PD_CHART_SMALL_H : PD_CHART_H;
 	ch->plot.compact = small; /* the page gives their legend and axis once */

@@ -489,8 +489,11 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 			    "phases. ",
 			    -c->base_shift_s);
 	else if (c->has_event)
-		pd_buf_adds(b, "Both runs are aligned at the start of the measured phase; the "
-			       "baseline is cut at the target's event offsets. ");
+		pd_buf_addf(b,
+			    "Both runs are aligned at the start of the measured phase; the "
+			    "%s is cut at the %s's event offsets. ",
+			    c->event_side < 0 ? "target" : "baseline",
+			    c->event_side < 0 ? "baseline" : "target");
 	if (c->has_event)
 		pd_buf_adds(b,
 			    "After the rebalance (post) both clusters have the same nodes: a "
@@ -498,7 +501,7 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 	else
 		pd_buf_adds(
 			b,
-			"No event in the target: the runs are compared over the whole phase.");
+			"No event in either run: the runs are compared over the whole phase.");
 	pd_buf_adds(b, "</p>\n");
 	matching(b, c);
 }

@@ -116,12 +116,14 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 		pd_buf_release(&what);
 	}
 	run_line(b, m, "Target", c->target, l->target);
-	if (c->tb_target.event != PD_EVENT_NONE) {
+	if (c->has_event) {
+		const struct pd_timebase *tb = pd_comparison_event(c);
 		pd_buf_addf(b, "%sEvent%s: %s of ", m->bold, m->bold,
-			    pd_timebase_event_name(c->tb_target.event));
-		m->esc(b, c->tb_target.node);
-		pd_buf_addf(b, " at %.1f s (from %s)\n\n", c->tb_target.event_s,
-			    pd_timebase_source_name(c->tb_target.event_source));
+			    pd_timebase_event_name(tb->event));
+		m->esc(b, tb->node);
+		pd_buf_addf(b, " at %.1f s (from %s%s)\n\n", c->event_t_s,
+			    pd_timebase_source_name(tb->event_source),
+			    c->event_side < 0 ? ", in the baseline" : "");
 	}
 	points(b, m, c);
 	pd_buf_addf(b, "%sFindings%s (%zu, most important first):\n\n", m->bold, m->bold,

@@ -36,15 +36,18 @@ static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, co
 	pd_jw_close(w, '}');
 }
 
-static void event_obj(struct pd_jw *w, const struct pd_timebase *tb)
+/* The event the phases are cut at, whichever run holds it. */
+static void event_obj(struct pd_jw *w, const struct pd_comparison *c)
 {
-	int none = tb->event == PD_EVENT_NONE;
+	const struct pd_timebase *tb = pd_comparison_event(c);
+	int none = !c->has_event;
 	pd_jw_open(w, "event", '{');
-	pd_jw_str(w, "kind", pd_timebase_event_name(tb->event));
+	pd_jw_str(w, "kind", pd_timebase_event_name(none ? PD_EVENT_NONE : tb->event));
 	pd_jw_str(w, "node", tb->node[0] ? tb->node : NULL);
-	pd_jw_num(w, "t_s", none ? NAN : tb->event_s);
+	pd_jw_num(w, "t_s", c->event_t_s);
 	pd_jw_str(w, "source", none ? NULL : pd_timebase_source_name(tb->event_source));
 	pd_jw_str(w, "agreement", tb->agreement[0] ? tb->agreement : NULL);
+	pd_jw_str(w, "run", none ? NULL : c->event_side < 0 ? "baseline" : "target");
 	pd_jw_close(w, '}');
 }
 
@@ -276,7 +279,7 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	run_obj(&w, "baseline", c->base, labels->base, c->kpi_bases[0].served);
 	baselines_arr(&w, c, labels);
 	run_obj(&w, "target", c->target, labels->target, c->kpi_target.served);
-	event_obj(&w, &c->tb_target);
+	event_obj(&w, c);
 	config_diff_obj(&w, c->config_diff);
 	questions_arr(&w, c);
 	story_arr(&w, c);

@@ -85,15 +85,16 @@ struct pd_timebase {
 	char agreement[320];                /* one line: how the sources agree, or where not */
 
 	/* what was not used, and why (pd_timebase_notes says it in sentences) */
-	int disagree;       /* a source lies more than one interval from event_s */
-	unsigned dropped;   /* bits 1 << enum pd_source: estimates outside the phase */
-	char line_node[64]; /* the failover line's node when it was not used (not in the
-			       spec, or not the rebalance's ejected node), else "" */
-	int line_in_spec;   /* with line_node: it is in the spec (the ejected node differs) */
-	size_t n_more;      /* failovers and rebalance-outs in the phase after the first */
+	int disagree;          /* a source lies more than one interval from event_s */
+	unsigned dropped;      /* bits 1 << enum pd_source: estimates outside the phase */
+	const char *line_node; /* the failover line's node when it was not used (not in
+				  the spec, or not the rebalance's ejected node), else NULL;
+				  borrowed from the run's events */
+	int line_in_spec; /* with line_node: it is in the spec (the ejected node differs) */
+	size_t n_more;    /* failovers and rebalance-outs in the phase after the first */
 	struct {
 		double t_s;       /* s from t0 (the console's), NaN when unknown */
-		char node[64];    /* the node it removed, "" if unknown */
+		const char *node; /* the node it removed, "" if unknown (the run's) */
 	} more[PD_TIMEBASE_MORE]; /* the first PD_TIMEBASE_MORE of them */
 };
 
@@ -604,6 +605,10 @@ struct pd_comparison {
 	int64_t base_grid_t0_ms;
 	double base_shift_s;
 	int has_event; /* a run has an event (event_side): every phase has its window */
+	/* where the phases' event falls on the common grid (the phases' clock, seconds from
+	   the start of the measured phase): what every output draws and states; NaN without
+	   an event. The event itself is pd_comparison_event(c)'s. */
+	double event_t_s;
 	struct pd_window windows[PD_PHASE_COUNT]; /* windows[p].phase == p; without an
 						     event only PD_PHASE_WHOLE is set */
 	struct pd_view *views;
