@@ -265,6 +265,24 @@ static void matching_warning(struct pd_comparison *c)
 		      : "");
 }
 
+/* Roles inferred without a spec are said as such, naming each node's. */
+static void inferred_warning(struct pd_comparison *c, const struct pd_run *run, const char *who)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	if (!run->roles_inferred)
+		return;
+	for (size_t i = 0; i < run->n_nodes; i++)
+		pd_buf_addf(&b, "%s%s %s", i ? ", " : "", run->nodes[i].host,
+			    run->nodes[i].role);
+	pd_strv_addf(
+		&c->warnings,
+		"the %s has no spec: its nodes come from its console's rebalance and their "
+		"roles are inferred from the processes they run (cbq-engine: n1ql, "
+		"indexer: index, memcached alone: kv): %s",
+		who, b.ptr);
+	pd_buf_release(&b);
+}
+
 /* Every run's KPI facts, once: every finding and output reads them. */
 static void kpi_facts(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
@@ -336,6 +354,8 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 	pd_timebase_notes(&c->warnings, &c->tb_target, "target");
 	pd_configdiff_build(&c->config_diff, base, target);
 	pd_views_build(c, opts);
+	inferred_warning(c, c->base, "baseline");
+	inferred_warning(c, c->target, "target");
 	matching_warning(c);
 	pd_phases_set(c, opts->settle_s);
 	*out = c;

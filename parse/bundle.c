@@ -433,14 +433,79 @@ static void note_silent_nodes(struct pd_run *run)
 	free(servers);
 }
 
+/* Without a spec, the nodes the console's rebalances name (knownNodes, in their order:
+ * perfrunner's servers), the ejected ones last in their role as perfrunner removes the
+ * last node of a role; their roles come from infer_roles once the series are read. */
+static void nodes_from_console(struct pd_run *run)
+{
+	for (int ejected = 0; ejected < 2; ejected++)
+		for (size_t i = 0; i < run->n_events; i++) {
+			const struct pd_event *e = &run->events[i];
+			for (size_t k = 0; e->kind == PD_EV_REBALANCE_START && k < e->known.n;
+			     k++) {
+				const char *h = e->known.v[k];
+				int out = pd_strv_find(&e->ejected, h) >= 0;
+				if (out == ejected && !pd_run_node(run, h))
+					pd_run_add_node(run, h, strlen(h));
+			}
+		}
+}
+
+/* The services a node's processes show (atop, metrics_rest_api_processes): cbq-engine
+ * n1ql, indexer index, memcached alone kv (issue 20); 0 when none shows. */
+static unsigned services_of(const struct pd_run *run, const char *host)
+{
+	unsigned svc = 0;
+	int memcached = 0;
+	for (size_t i = 0; i < run->n_series; i++) {
+		const struct pd_series *s = run->series[i];
+		if (!s->server || strcmp(s->server, host) ||
+		    (strcmp(s->collector, "atop") &&
+		     strcmp(s->collector, "metrics_rest_api_processes")))
+			continue;
+		svc |= !strncmp(s->metric, "cbq-engine_", 11) ? PD_SVC_N1QL : 0;
+		svc |= !strncmp(s->metric, "indexer_", 8) ? PD_SVC_INDEX : 0;
+		memcached |= !strncmp(s->metric, "memcached_", 10);
+	}
+	return svc ? svc : memcached ? PD_SVC_KV : 0;
+}
+
+/* The roles of the nodes nodes_from_console found, said as inferred. */
+static void infer_roles(struct pd_run *run)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	for (size_t i = 0; i < run->n_nodes; i++) {
+		struct pd_node *n = &run->nodes[i];
+		n->services = services_of(run, n->host);
+		n->first = n->services & PD_SVC_N1QL ? PD_SVC_N1QL : n->services & -n->services;
+	}
+	pd_run_assign_roles(run);
+	run->roles_inferred = 1;
+	for (size_t i = 0; i < run->n_nodes; i++)
+		pd_buf_addf(&b, "%s%s %s", i ? ", " : "", run->nodes[i].host,
+			    run->nodes[i].role);
+	pd_strv_addf(&run->notes,
+		     "no spec: the nodes come from the console's rebalance and their roles are "
+		     "inferred from the processes they run (cbq-engine: n1ql, indexer: index, "
+		     "memcached alone: kv): %s",
+		     b.ptr);
+	pd_buf_release(&b);
+}
+
 static int load_tree(struct pd_run *run, const struct pd_limits *lim, struct pd_err *err)
 {
 	struct loader l = {run, lim, NULL, PD_BUF_INIT};
 	int rc;
 	if ((rc = pd_tree_open(&l.tree, run->dir, lim, err)) == 0 &&
 	    (rc = load_configs(&l, err)) == 0 && (rc = load_jenkins(&l, err)) == 0 &&
-	    (rc = load_console(&l, err)) == 0)
+	    (rc = load_console(&l, err)) == 0) {
+		int no_spec = run->n_nodes == 0;
+		if (no_spec)
+			nodes_from_console(run);
 		rc = load_perfdb(&l, err);
+		if (rc == 0 && no_spec && run->n_nodes)
+			infer_roles(run);
+	}
 	if (rc == 0) {
 		pd_run_sort_series(run);
 		note_silent_nodes(run);
