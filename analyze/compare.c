@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* check_grid: the grids' values at most, a sample read and in all */
+#define GRID_PER_SAMPLE 16
+#define GRID_FLOOR      ((double)(1u << 25))
+
 double pd_compare_threshold(const struct pd_compare_opts *opts, const char *metric)
 {
 	for (size_t i = 0; i < opts->n_overrides; i++)
@@ -204,19 +208,44 @@ static size_t most_samples(const struct pd_run *run)
 	return most;
 }
 
-/* Every view holds a point per step over the frame: the frame is bounded by the samples,
- * never by the time span alone (DESIGN 7: a few samples far apart are no huge grid). */
-static int check_grid(const struct pd_comparison *c, struct pd_err *err)
+/* Every sample of every run. */
+static double samples_read(const struct pd_comparison *c)
+{
+	double n = 0;
+	for (size_t j = 0; j <= c->n_bases; j++) {
+		const struct pd_run *run = j < c->n_bases ? c->bases[j] : c->target;
+		for (size_t i = 0; i < run->n_series; i++)
+			n += (double)run->series[i]->n;
+	}
+	return n;
+}
+
+/* Every view holds a point per step over the frame for each run: the frame is bounded by
+ * the samples, never by the time span alone (DESIGN 7: a few samples far apart are no
+ * huge grid), and so are the grids together (docs/reference.md, "Memory"): views x
+ * points x runs values at most (pd_views_bound), which may not pass GRID_PER_SAMPLE
+ * values a sample read, or GRID_FLOOR values (256 MiB), whichever is more. */
+static int check_grid(const struct pd_comparison *c, const struct pd_compare_opts *opts,
+		      struct pd_err *err)
 {
 	size_t a = most_samples(c->base), b = most_samples(c->target);
-	double most = (double)(a > b ? a : b);
-	if (c->length_s / c->step_s <= 4 * most + 1024)
+	double most = (double)(a > b ? a : b), views = (double)pd_views_bound(c, opts);
+	double points = floor(c->length_s / c->step_s) + 1, read = samples_read(c);
+	double cells = views * points * (double)(c->n_bases + 1);
+	if (c->length_s / c->step_s > 4 * most + 1024)
+		return pd_err_set(
+			err, PD_ELIMIT,
+			"the measured phase (%.0f s) is over 4 times as long as its longest "
+			"series covers at one sample per %.1f s: the samples lie too far apart",
+			c->length_s, c->step_s);
+	if (cells <= GRID_FLOOR || cells <= GRID_PER_SAMPLE * read)
 		return 0;
-	return pd_err_set(
-		err, PD_ELIMIT,
-		"the measured phase (%.0f s) is over 4 times as long as its longest "
-		"series covers at one sample per %.1f s: the samples lie too far apart",
-		c->length_s, c->step_s);
+	return pd_err_set(err, PD_ELIMIT,
+			  "up to %.0f views over %.0f s (%.0f points at one per %.1f s) would "
+			  "need grids of %.3g values, over %d a sample read (%.0f samples): "
+			  "most series cover far less than the longest; compare fewer metrics "
+			  "(--metrics) or the part of the runs they cover",
+			  views, c->length_s, points, c->step_s, cells, GRID_PER_SAMPLE, read);
 }
 
 /* The other baselines' time bases (their flags are the first's); lined up at their
@@ -316,7 +345,7 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 	int64_t base_ms = c->tb_base.end_ms - c->tb_base.t0_ms;
 	int longer = c->base_shift_s == 0 && base_ms > target_ms;
 	c->length_s = (double)(longer ? base_ms : target_ms) / 1000;
-	return check_grid(c, err);
+	return check_grid(c, opts, err);
 }
 
 int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
@@ -362,12 +391,92 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 	return 0;
 }
 
+/* Regressions and improvements first, then inconclusive, same, not comparable. */
+static int verdict_rank(enum pd_verdict v)
+{
+	static const int rank[] = {[PD_VERDICT_REGRESSION] = 0,
+				   [PD_VERDICT_IMPROVEMENT] = 1,
+				   [PD_VERDICT_INCONCLUSIVE] = 2,
+				   [PD_VERDICT_SAME] = 3,
+				   [PD_VERDICT_NOT_COMPARABLE] = 4};
+	return rank[v];
+}
+
+static int cmp_delta(const void *a, const void *b)
+{
+	const struct pd_delta *x = *(const struct pd_delta *const *)a;
+	const struct pd_delta *y = *(const struct pd_delta *const *)b;
+	int rx = verdict_rank(x->verdict), ry = verdict_rank(y->verdict);
+	double dx = isnan(x->delta_pct) ? -1 : fabs(x->delta_pct);
+	double dy = isnan(y->delta_pct) ? -1 : fabs(y->delta_pct);
+	if (rx != ry)
+		return rx - ry;
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	return x < y ? -1 : x > y;
+}
+
+/* c->delta_order: the deltas as every table lists them. */
+static void rank_deltas(struct pd_comparison *c)
+{
+	const struct pd_delta **order = pd_xmalloc((c->n_deltas + 1) * sizeof(*order));
+	for (size_t k = 0; k < c->n_deltas; k++)
+		order[k] = &c->deltas[k];
+	qsort(order, c->n_deltas, sizeof(*order), cmp_delta);
+	c->delta_order = pd_xmalloc((c->n_deltas + 1) * sizeof(*c->delta_order));
+	for (size_t k = 0; k < c->n_deltas; k++)
+		c->delta_order[k] = (size_t)(order[k] - c->deltas);
+	free(order);
+}
+
+/* f->smooth_pct: the target's PD_SMOOTH_S moving mean against the baseline's, in %. */
+static void smooth_finding(const struct pd_comparison *c, struct pd_finding *f)
+{
+	if (f->view < 0 || c->views[f->view].scope.kind == PD_AT_REMOVED)
+		return;
+	const struct pd_view *v = &c->views[f->view];
+	size_t w = (size_t)fmax(1, round(PD_SMOOTH_S / v->step_s));
+	f->smooth_s = PD_SMOOTH_S;
+	f->smooth_pct = pd_xmalloc((v->n + 1) * sizeof(double));
+	for (size_t i = 0; i < v->n; i++) {
+		double sb = 0, st = 0;
+		size_t k = 0;
+		for (size_t j = i + 1 > w ? i + 1 - w : 0; j <= i; j++)
+			if (!isnan(v->base[j]) && !isnan(v->target[j]))
+				sb += v->base[j], st += v->target[j], k++;
+		f->smooth_pct[i] = k && sb != 0 ? 100 * (st - sb) / fabs(sb) : NAN;
+	}
+}
+
+/* How many findings a short output lists: PD_TOP_FINDINGS, and on to the last of the
+ * event's story (event-errors, hard-failover-live-node, kpi-change), so that the list
+ * stays numbered by rank and the story is never cut in two. */
+static size_t top_findings(const struct pd_comparison *c)
+{
+	size_t n = c->n_findings < PD_TOP_FINDINGS ? c->n_findings : PD_TOP_FINDINGS;
+	for (size_t i = n; i < c->n_findings; i++)
+		if (c->findings[i].kind == PD_FIND_EVENT_ERRORS ||
+		    c->findings[i].kind == PD_FIND_HARD_FAILOVER_LIVE ||
+		    c->findings[i].kind == PD_FIND_KPI_CHANGE)
+			n = i + 1;
+	return n;
+}
+
 void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	pd_deltas_compute(c, opts);
+	pd_indexes_rank(c);
 	pd_nodeshift_build(&c->shift, c);
 	pd_findings_build(c, opts);
 	pd_questions_build(c);
+	c->n_top = top_findings(c);
+	rank_deltas(c);
+	for (size_t f = 0; f < c->n_findings; f++)
+		smooth_finding(c, &c->findings[f]);
+	c->post_same_nodes = c->has_event;
+	for (size_t i = 0; i < c->n_views; i++)
+		if (c->views[i].topology & (1u << PD_PHASE_POST))
+			c->post_same_nodes = 0;
 	c->verdict = overall(c);
 }
 
@@ -395,11 +504,14 @@ void pd_comparison_free(struct pd_comparison *c)
 		free(c->views[i].target);
 	}
 	free(c->views);
+	pd_comparison_unindex(c);
 	free(c->deltas);
+	free(c->delta_order);
 	for (size_t i = 0; i < c->n_findings; i++) {
 		free(c->findings[i].metric);
 		pd_scope_ref_free(&c->findings[i].scope);
 		free(c->findings[i].text);
+		free(c->findings[i].smooth_pct);
 	}
 	free(c->findings);
 	pd_strv_free(&c->reasons);

@@ -26,6 +26,14 @@ int pd_scope_ref_eq(const struct pd_scope_ref *a, const struct pd_scope_ref *b);
  * role, 2 for one node (the removed one too). A finding stands at the broadest. */
 int pd_scope_ref_rank(const struct pd_scope_ref *s);
 
+/* The findings a short output (summary.md, summary.jira, the terminal) lists at least:
+ * a screenful, which the seed's 13 findings exceed (pd_comparison.n_top). */
+#define PD_TOP_FINDINGS 10
+
+/* The moving mean a finding's difference over time is read through (pd_finding.smooth_pct):
+ * six samples at perfrunner's 5 s interval. */
+#define PD_SMOOTH_S 30.0
+
 /* A per-metric threshold: metrics matching glob (fnmatch) use pct. */
 struct pd_threshold {
 	const char *glob;

@@ -8,6 +8,11 @@
  * c->target and both time bases set). Metrics not matching opts' globs are left out. */
 void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts);
 
+/* How many views pd_views_build makes at most: one for each cluster metric; for a metric
+ * of m nodes, 2 m + 2 (its roles, its nodes, the survivors, the removed node); of m
+ * indexes, m + 1 (counted as 2 m + 2). */
+size_t pd_views_bound(const struct pd_comparison *c, const struct pd_compare_opts *opts);
+
 /* Fills grid[0..n) with s's samples: the sample nearest each grid point t0 + i step;
  * NaN where there is none within half a step. */
 void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0_ms,
@@ -28,6 +33,11 @@ void pd_deltas_compute(struct pd_comparison *c, const struct pd_compare_opts *op
 struct pd_finding *pd_findings_add(struct pd_comparison *c, enum pd_finding_kind kind,
 				   const char *metric, const struct pd_scope_ref *scope,
 				   long vi, double size);
+
+/* indexes.c: each index metric's cluster view counts its indexes and those that moved,
+ * and its PD_INDEX_TOP index views that moved most are ranked (pd_view.top); after the
+ * deltas. */
+void pd_indexes_rank(struct pd_comparison *c);
 
 /* findings.c: the ranked findings of c. */
 void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *opts);

@@ -35,31 +35,23 @@ static size_t count_in(const double *side, const struct pd_view *view,
 	return pd_window_points(NULL, NULL, view, side, w->start_s, w->end_s);
 }
 
-/* The view of metric at scope, or NULL. */
-static struct pd_view *view_at(struct pd_comparison *c, const char *metric,
-			       const struct pd_scope_ref *scope)
-{
-	for (size_t i = 0; i < c->n_views; i++)
-		if (!strcmp(c->views[i].metric, metric) &&
-		    pd_scope_ref_eq(&c->views[i].scope, scope))
-			return &c->views[i];
-	return NULL;
-}
-
 /* Drill-downs: a node under its role (node views exist only under a role of two or more),
  * and an atop process metric under its REST twin at the same scope. */
 static void mark_drill(struct pd_comparison *c)
 {
 	struct pd_buf twin = PD_BUF_INIT;
 	for (size_t i = 0; i < c->n_views; i++)
-		c->views[i].drill |= c->views[i].scope.kind == PD_AT_NODE;
+		c->views[i].drill |= c->views[i].scope.kind == PD_AT_NODE ||
+				     c->views[i].scope.kind == PD_AT_INDEX;
 	for (size_t i = 0; i < c->n_views; i++) {
 		pd_buf_truncate(&twin, 0);
 		pd_metric_twin(&twin, c->views[i].metric);
-		struct pd_view *atop =
-			twin.len ? view_at(c, twin.ptr, &c->views[i].scope) : NULL;
-		if (atop)
-			atop->drill = 1;
+		const struct pd_scope_ref *at = &c->views[i].scope;
+		long atop = twin.len ? pd_comparison_view(c, twin.ptr, at->kind, at->service,
+							  at->host)
+				     : -1;
+		if (atop >= 0)
+			c->views[atop].drill = 1;
 	}
 	pd_buf_release(&twin);
 }
@@ -155,6 +147,24 @@ static struct pd_infer_rule rule_of(const struct pd_view *v, const struct pd_com
 				      .abs_threshold = PD_POLICY_ABS_MIN_EVENTS};
 }
 
+/* The one figure the outputs state of r: its percentage, else its count, else its
+ * absolute change (the order the verdict reads them in). */
+static struct pd_stated stated_of(const struct pd_infer_result *r)
+{
+	struct pd_stated s = {
+		.level = r->level, .base = r->base_level, .target = r->target_level};
+	if (r->valid & PD_INFER_HAS_PCT)
+		s.kind = PD_STATED_PCT, s.value = r->delta_pct, s.lo = r->lo_pct,
+		s.hi = r->hi_pct;
+	else if (r->valid & PD_INFER_HAS_COUNT)
+		s.kind = PD_STATED_COUNT, s.value = r->delta_count, s.lo = r->lo_count,
+		s.hi = r->hi_count;
+	else if (r->valid & PD_INFER_HAS_ABS)
+		s.kind = PD_STATED_ABS, s.value = r->delta_abs, s.lo = r->lo_abs,
+		s.hi = r->hi_abs;
+	return s;
+}
+
 /* Copies the inference into the fields every output reads. */
 static void settle(struct pd_delta *d)
 {
@@ -167,6 +177,7 @@ static void settle(struct pd_delta *d)
 	d->p_adj = r->p_adj;
 	d->verdict = pd_verdict_of_infer(r->verdict);
 	d->outcome = PD_OUTCOME_PASS; /* the findings carry the test report */
+	d->stated = stated_of(r);
 }
 
 /* A role's total that changed only because the role has another number of active nodes:

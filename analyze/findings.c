@@ -67,26 +67,6 @@ static void set_text(struct pd_finding *f, const char *fmt, ...)
 	f->text = pd_buf_detach(&b);
 }
 
-/* The view of metric at the scope of that kind (and service, for a role), or -1. */
-static long find_view(const struct pd_comparison *c, const char *metric,
-		      enum pd_scope_kind kind, unsigned service)
-{
-	for (size_t i = 0; i < c->n_views; i++)
-		if (!strcmp(c->views[i].metric, metric) && c->views[i].scope.kind == kind &&
-		    c->views[i].scope.service == service)
-			return (long)i;
-	return -1;
-}
-
-static const struct pd_delta *find_delta(const struct pd_comparison *c, size_t view,
-					 enum pd_phase phase)
-{
-	for (size_t i = 0; i < c->n_deltas; i++)
-		if (c->deltas[i].view == view && c->deltas[i].phase == phase)
-			return &c->deltas[i];
-	return NULL;
-}
-
 /* Appends "the kv nodes (...)", "node 172.23.100.55", "the surviving nodes", "the
  * cluster". */
 static void scope_words(struct pd_buf *b, const struct pd_view *v)
@@ -138,11 +118,16 @@ static void role_breakdown(struct pd_buf *b, const struct pd_comparison *c,
 			   const struct pd_view *v, enum pd_phase phase)
 {
 	int any = 0;
-	for (size_t i = 0; i < c->n_views; i++) {
+	size_t lo = (size_t)(v - c->views), hi = lo; /* a metric's views are contiguous */
+	while (lo && !strcmp(c->views[lo - 1].metric, v->metric))
+		lo--;
+	while (hi < c->n_views && !strcmp(c->views[hi].metric, v->metric))
+		hi++;
+	for (size_t i = lo; i < hi; i++) {
 		const struct pd_view *r = &c->views[i];
 		const struct pd_delta *d;
-		if (strcmp(r->metric, v->metric) || r->scope.kind != PD_AT_ROLE ||
-		    !(d = find_delta(c, i, phase)) || isnan(d->delta_pct))
+		if (r->scope.kind != PD_AT_ROLE || !(d = pd_comparison_delta(c, i, phase)) ||
+		    isnan(d->delta_pct))
 			continue;
 		pd_buf_addf(b, "%s%s %+.1f%%", any++ ? ", " : " (",
 			    pd_service_name(r->scope.service), d->delta_pct);
@@ -313,9 +298,9 @@ struct shift_pick {
 static struct shift_pick pick_shift(const struct pd_comparison *c, size_t vi)
 {
 	int ev = c->has_event;
-	const struct pd_delta *post = ev ? find_delta(c, vi, PD_PHASE_POST) : NULL;
-	const struct pd_delta *pre = ev ? find_delta(c, vi, PD_PHASE_PRE) : NULL;
-	const struct pd_delta *whole = find_delta(c, vi, PD_PHASE_WHOLE);
+	const struct pd_delta *post = ev ? pd_comparison_delta(c, vi, PD_PHASE_POST) : NULL;
+	const struct pd_delta *pre = ev ? pd_comparison_delta(c, vi, PD_PHASE_PRE) : NULL;
+	const struct pd_delta *whole = pd_comparison_delta(c, vi, PD_PHASE_WHOLE);
 	struct shift_pick p = {NULL, pre, PD_FIND_METRIC_SHIFT, 0};
 	if (shifted(post) && (!pre || agreed(pre)))
 		p.d = post, p.kind = PD_FIND_POST_EVENT_MISMATCH;
@@ -359,6 +344,7 @@ static void shift_findings(struct pd_comparison *c)
 	for (int rank = 0; rank <= 2; rank++)
 		for (size_t vi = 0; vi < c->n_views; vi++)
 			if (c->views[vi].scope.kind != PD_AT_REMOVED &&
+			    c->views[vi].scope.kind != PD_AT_INDEX && /* summed up per metric */
 			    pd_scope_ref_rank(&c->views[vi].scope) == rank)
 				shift_finding(c, vi);
 }
@@ -399,7 +385,7 @@ static size_t last_holding(const struct pd_view *v, const double *side)
  * when they are more than the threshold of what the node held before the event. */
 static void lingering_finding(struct pd_comparison *c)
 {
-	long vi = find_view(c, "net/ESTABLISHED", PD_AT_REMOVED, 0);
+	long vi = pd_comparison_view(c, "net/ESTABLISHED", PD_AT_REMOVED, 0, NULL);
 	if (vi < 0 || !c->has_event)
 		return;
 	const struct pd_view *v = &c->views[vi];
@@ -454,7 +440,7 @@ static void kpi_explain(struct pd_buf *out, const struct pd_kpi_facts *k,
 static void kpi_finding(struct pd_comparison *c, const struct pd_kpi_facts *k,
 			const struct pd_timebase *tb, const char *who)
 {
-	long vi = find_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0);
+	long vi = pd_comparison_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0, NULL);
 	struct pd_estimate thr = k->served;
 	if (!k->kpi || !thr.ok || thr.value <= 0)
 		return;
@@ -524,7 +510,7 @@ static char *recovery_text(const struct pd_comparison *c, const struct pd_findin
 
 static void recovery_finding(struct pd_comparison *c)
 {
-	long vi = find_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0);
+	long vi = pd_comparison_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0, NULL);
 	if (vi < 0 || c->event_side <= 0)
 		return;
 	const struct pd_view *v = &c->views[vi];

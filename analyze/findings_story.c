@@ -9,16 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The view of metric at a scope of that kind, or -1. */
-static long story_view(const struct pd_comparison *c, const char *metric,
-		       enum pd_scope_kind kind)
-{
-	for (size_t i = c->n_views; i-- > 0;)
-		if (c->views[i].scope.kind == kind && !strcmp(c->views[i].metric, metric))
-			return (long)i;
-	return -1;
-}
-
 /* A story finding about metric at a scope of kind at (host: a node's), through the one
  * constructor (pd_findings_add); shown by the metric's view at that scope, if any. */
 static struct pd_finding *story_add(struct pd_comparison *c, enum pd_finding_kind kind,
@@ -27,7 +17,7 @@ static struct pd_finding *story_add(struct pd_comparison *c, enum pd_finding_kin
 {
 	struct pd_scope_ref scope = {PD_AT_NONE, 0, NULL, NULL};
 	pd_scope_ref_set(&scope, at, 0, host);
-	long vi = metric && at != PD_AT_NODE ? story_view(c, metric, at) : -1;
+	long vi = metric && at != PD_AT_NODE ? pd_comparison_view(c, metric, at, 0, NULL) : -1;
 	struct pd_finding *f = pd_findings_add(c, kind, metric, &scope, vi, size);
 	pd_scope_ref_free(&scope);
 	return f;
@@ -149,7 +139,7 @@ static struct pd_window burst_window(const struct pd_comparison *c, const struct
 static void grid_count(struct pd_story_count *out, const struct pd_comparison *c,
 		       const char *metric, int base_side, const struct pd_window *w)
 {
-	long vi = story_view(c, metric, PD_AT_CLUSTER);
+	long vi = pd_comparison_view(c, metric, PD_AT_CLUSTER, 0, NULL);
 	*out = (struct pd_story_count){0};
 	if (vi < 0)
 		return;
@@ -185,7 +175,7 @@ static int event_errors(struct pd_event_errors *ee, const struct pd_comparison *
 {
 	const struct pd_timebase *tb = mirrored ? &c->tb_base : &c->tb_target;
 	const struct pd_timebase *other = mirrored ? &c->tb_target : &c->tb_base;
-	long vi = story_view(c, "n1ql_stats/query_errors", PD_AT_CLUSTER);
+	long vi = pd_comparison_view(c, "n1ql_stats/query_errors", PD_AT_CLUSTER, 0, NULL);
 	if (tb->event == PD_EVENT_NONE || !c->has_event || vi < 0)
 		return 0;
 	const struct pd_view *v = &c->views[vi];
@@ -286,7 +276,7 @@ static void live_finding(struct pd_comparison *c, int base)
 	struct pd_finding *f = story_add(c, PD_FIND_HARD_FAILOVER_LIVE, "atop/cbq-engine_cpu",
 					 PD_AT_NODE, ln.host, 0);
 	if (!base)
-		f->view = story_view(c, "atop/cbq-engine_cpu", PD_AT_REMOVED);
+		f->view = pd_comparison_view(c, "atop/cbq-engine_cpu", PD_AT_REMOVED, 0, NULL);
 	f->has_phase = 1, f->phase = PD_PHASE_PRE;
 	f->value = ln.cpu;
 	f->n.live = ln;

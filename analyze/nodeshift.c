@@ -31,10 +31,8 @@ static double pct(double now, double before)
 /* The tested post delta of view vi, or -1. */
 static long post_delta(const struct pd_comparison *c, size_t vi)
 {
-	for (size_t i = 0; i < c->n_deltas; i++)
-		if (c->deltas[i].view == vi && c->deltas[i].phase == PD_PHASE_POST)
-			return (long)i;
-	return -1;
+	const struct pd_delta *d = pd_comparison_delta(c, vi, PD_PHASE_POST);
+	return d ? d - c->deltas : -1;
 }
 
 /* Fills the medians and changes of row r from the two sides of a grid. */

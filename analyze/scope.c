@@ -27,6 +27,9 @@ static char *scope_name(const struct pd_scope_ref *s)
 	case PD_AT_REMOVED:
 		pd_buf_adds(&b, "removed");
 		break;
+	case PD_AT_INDEX:
+		pd_buf_addf(&b, "index:%s", s->host);
+		break;
 	}
 	return pd_buf_detach(&b);
 }
@@ -38,8 +41,9 @@ void pd_scope_ref_set(struct pd_scope_ref *s, enum pd_scope_kind kind, unsigned 
 	free(s->name);
 	s->kind = kind;
 	s->service = kind == PD_AT_ROLE ? service : 0;
-	s->host =
-		(kind == PD_AT_NODE || kind == PD_AT_REMOVED) && host ? pd_xstrdup(host) : NULL;
+	s->host = (kind == PD_AT_NODE || kind == PD_AT_REMOVED || kind == PD_AT_INDEX) && host
+			  ? pd_xstrdup(host)
+			  : NULL;
 	s->name = scope_name(s);
 }
 

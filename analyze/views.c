@@ -30,34 +30,106 @@ void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0
 }
 
 /* The nodes of one run that carry one (collector, metric): a contiguous range of the
- * run's sorted series. */
+ * run's sorted series (core/model.c: cluster series first, then by collector and metric),
+ * found by binary search; by_server orders its members by server (then position), so
+ * that a node's series is found by binary search too. */
+struct member {
+	const char *server, *index; /* an index-scope series: its bucket and index */
+	size_t pos;
+};
+
 struct group {
 	const struct pd_series *const *s;
 	size_t n;
+	struct member
+		*by_server; /* the members with a server (an index), by it then position */
+	size_t n_servers;
 };
+
+static int cmp_key(const struct pd_series *s, const char *collector, const char *metric)
+{
+	int c = s->scope == PD_SCOPE_CLIENT; /* client hosts are no node of the cluster */
+	if (c || (c = strcmp(s->collector, collector)))
+		return c;
+	return strcmp(s->metric, metric);
+}
+
+static size_t lower_bound(const struct pd_run *run, const char *collector, const char *metric,
+			  int past)
+{
+	size_t lo = 0, hi = run->n_series;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_key(run->series[mid], collector, metric);
+		if (c < 0 || (past && c == 0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 static struct group find_group(const struct pd_run *run, const char *collector,
 			       const char *metric)
 {
-	struct group g = {NULL, 0};
-	for (size_t i = 0; i < run->n_series; i++) {
-		const struct pd_series *s = run->series[i];
-		if (strcmp(s->collector, collector) || strcmp(s->metric, metric) ||
-		    s->scope == PD_SCOPE_CLIENT) /* client hosts are no node of the cluster */
-			continue;
-		if (!g.s)
-			g.s = (const struct pd_series *const *)&run->series[i];
-		g.n++;
-	}
+	size_t lo = lower_bound(run, collector, metric, 0);
+	size_t hi = lower_bound(run, collector, metric, 1);
+	struct group g = {NULL, hi - lo, NULL, 0};
+	if (hi > lo)
+		g.s = (const struct pd_series *const *)&run->series[lo];
 	return g;
+}
+
+static int cmp_names(const struct member *x, const char *server, const char *index)
+{
+	int c = strcmp(x->server, server);
+	return c ? c : strcmp(x->index, index);
+}
+
+static int cmp_member(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	int c = cmp_names(x, y->server, y->index);
+	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Orders g's members by server (an index-scope one's by bucket and index): group_find
+ * then finds a node's (an index's) by binary search. */
+static void group_index(struct group *g)
+{
+	g->by_server = pd_xmalloc((g->n + 1) * sizeof(*g->by_server));
+	g->n_servers = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct pd_series *s = g->s[i];
+		if (s->server)
+			g->by_server[g->n_servers++] = (struct member){s->server, "", i};
+		else if (s->index)
+			g->by_server[g->n_servers++] =
+				(struct member){s->bucket ? s->bucket : "", s->index, i};
+	}
+	qsort(g->by_server, g->n_servers, sizeof(*g->by_server), cmp_member);
+}
+
+/* The first member of g (in the run's order) on server with index ("" for none), or
+ * NULL. */
+static const struct pd_series *group_find(struct group g, const char *server, const char *index)
+{
+	size_t lo = 0, hi = g.n_servers;
+	while (server && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_names(&g.by_server[mid], server, index) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return server && lo < g.n_servers && !cmp_names(&g.by_server[lo], server, index)
+		       ? g.s[g.by_server[lo].pos]
+		       : NULL;
 }
 
 static const struct pd_series *group_server(struct group g, const char *host)
 {
-	for (size_t i = 0; i < g.n; i++)
-		if (g.s[i]->server && host && !strcmp(g.s[i]->server, host))
-			return g.s[i];
-	return NULL;
+	return group_find(g, host, "");
 }
 
 /* Matching: per baseline, the node with the same role as each target node, or NULL. */
@@ -428,11 +500,54 @@ static void cluster_view(struct builder *b, struct group tg)
 	}
 }
 
+/* One view per index of an index-scope metric, its baseline twin by bucket and index:
+ * drill-downs under the cluster's view, summarised by analyze/indexes.c. */
+static void index_views(struct builder *b, struct group tg)
+{
+	struct pd_comparison *c = b->c;
+	struct pd_scope_ref scope = {PD_AT_NONE, 0, NULL, NULL};
+	struct pd_buf key = PD_BUF_INIT;
+	for (size_t j = 0; j < tg.n; j++) {
+		const struct pd_series *s = tg.s[j];
+		const char *bucket = s->bucket ? s->bucket : "";
+		pd_buf_truncate(&key, 0);
+		pd_buf_addf(&key, "%s.%s", bucket, s->index ? s->index : "");
+		pd_scope_ref_set(&scope, PD_AT_INDEX, 0, key.ptr);
+		struct pd_view *v = new_view(c, s, &scope, PD_AGG_ONE);
+		accumulate(v->target, b->tmp, v->n, s, c->tb_target.t0_ms, b->step_ms, 1,
+			   INFINITY);
+		for (size_t r = 0; r < c->n_bases; r++)
+			accumulate(v->bases[r], b->tmp, v->n,
+				   s->index ? group_find(b->bgs[r], bucket, s->index) : NULL,
+				   base_t0(c, r), b->step_ms, 1, INFINITY);
+	}
+	pd_buf_release(&key);
+	pd_scope_ref_free(&scope);
+}
+
 static int skipped(const struct pd_series *s)
 {
 	/* the event's own evidence, not a metric to compare; client hosts are not the
 	 * cluster's (they sort last, so a group's cluster series stay contiguous) */
 	return !strcmp(s->collector, "active_tasks") || s->scope == PD_SCOPE_CLIENT;
+}
+
+size_t pd_views_bound(const struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
+	const struct pd_run *t = c->target;
+	size_t n = 0;
+	for (size_t i = 0; i < t->n_series; i++) {
+		const struct pd_series *s = t->series[i];
+		int server = s->scope == PD_SCOPE_SERVER ||
+			     s->scope == PD_SCOPE_BUCKET_SERVER ||
+			     s->scope == PD_SCOPE_INDEX; /* an index: one view more each */
+		int first = !i || strcmp(s->collector, t->series[i - 1]->collector) ||
+			    strcmp(s->metric, t->series[i - 1]->metric);
+		if (skipped(s) || !wanted(opts, s))
+			continue;
+		n += (first ? 1 + (size_t)server : 0) + 2 * (size_t)server;
+	}
+	return n;
 }
 
 static void note_base_only(struct pd_comparison *c, const struct pd_compare_opts *opts)
@@ -493,12 +608,20 @@ static void build_group(struct builder *b, const struct pd_series *s)
 {
 	struct pd_comparison *c = b->c;
 	struct group tg = find_group(c->target, s->collector, s->metric);
-	for (size_t j = 0; j < c->n_bases; j++)
+	group_index(&tg);
+	for (size_t j = 0; j < c->n_bases; j++) {
 		b->bgs[j] = find_group(c->bases[j], s->collector, s->metric);
+		group_index(&b->bgs[j]);
+	}
 	if (s->scope == PD_SCOPE_SERVER || s->scope == PD_SCOPE_BUCKET_SERVER)
 		server_views(b, tg);
 	else
 		cluster_view(b, tg);
+	if (s->scope == PD_SCOPE_INDEX)
+		index_views(b, tg);
+	free(tg.by_server);
+	for (size_t j = 0; j < c->n_bases; j++)
+		free(b->bgs[j].by_server);
 }
 
 void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
@@ -519,6 +642,7 @@ void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 			build_group(&b, s);
 	}
 	note_base_only(c, opts);
+	pd_comparison_index(c);
 	free(b.tmp);
 	free(b.idx);
 	free(b.bgs);

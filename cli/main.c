@@ -1,6 +1,5 @@
 /* perfdelta: arguments to options, options to the pipeline, errors to exit codes. */
 #include "analyze/compare.h"
-#include "analyze/findings_story.h"
 #include "analyze/timebase.h"
 #include "core/buf.h"
 #include "core/cleanup.h"
@@ -16,6 +15,7 @@
 #include "render/inspect.h"
 #include "render/plot.h"
 #include "render/report.h"
+#include "render/terminal.h"
 
 #include <stdarg.h>
 #include <errno.h>
@@ -824,57 +824,13 @@ static int cmd_inspect(const struct opts *o)
 	return EXIT_OK;
 }
 
-/* The event's questions, each with its answer, for the terminal. */
-static void print_points(const struct pd_comparison *c)
-{
-	printf("the questions of this event:\n");
-	for (size_t p = 0; p < c->n_questions; p++) {
-		const struct pd_question *a = &c->questions[p];
-		struct pd_buf b = PD_BUF_INIT, e = PD_BUF_INIT;
-		pd_buf_addf(&b, "%s: %s", a->question, a->brief);
-		pd_esc_text(&e, b.ptr);
-		printf("  %-3s %s\n", a->label, e.ptr);
-		pd_buf_release(&b);
-		pd_buf_release(&e);
-	}
-}
-
 /* The verdict, the ticket's points and the top findings, for the terminal. */
 static void print_summary(const struct pd_comparison *c, const struct pd_report_opts *ro)
 {
-	struct pd_buf what = PD_BUF_INIT;
-	pd_buf_add_count(&what, c->n_deltas, "delta", NULL);
-	pd_buf_adds(&what, ", ");
-	pd_buf_add_count(&what, c->n_findings, "finding", NULL);
-	printf("verdict: %s (%s; threshold %.1f%%, %s correction; %s)\n",
-	       pd_verdict_name(c->verdict), what.ptr, c->threshold_pct, c->correction,
-	       pd_infer_noise_text(c->n_bases >= 2 ? PD_INFER_NOISE_RUNS
-						   : PD_INFER_NOISE_WITHIN));
-	pd_buf_release(&what);
-	for (size_t i = 0; i < c->warnings.n; i++) {
-		struct pd_buf b = PD_BUF_INIT;
-		pd_esc_text(&b, c->warnings.v[i]);
-		printf("warning: %s\n", b.ptr);
-		pd_buf_release(&b);
-	}
-	if (c->n_questions)
-		print_points(c);
-	for (size_t i = 0; i < c->n_findings && i < 8; i++) {
-		struct pd_buf b = PD_BUF_INIT;
-		pd_esc_text(&b, c->findings[i].text);
-		printf("  %zu. [%s] %s\n", i + 1, pd_finding_kind_name(c->findings[i].kind),
-		       b.ptr);
-		pd_buf_release(&b);
-	}
-	if (c->n_findings > 8)
-		printf("  ... %zu more in the report\n", c->n_findings - 8);
-	if (pd_report_is_file(ro))
-		printf("report: %s\n", ro->out);
-	else
-		printf("report: %s/index.html (summary.json, junit.xml, summary.md, "
-		       "summary.jira "
-		       "beside it)\n",
-		       ro->out);
+	struct pd_buf b = PD_BUF_INIT;
+	pd_terminal_summary(&b, c, ro->out, pd_report_is_file(ro));
+	fwrite(b.ptr, 1, b.len, stdout);
+	pd_buf_release(&b);
 }
 
 static int verdict_exit(const struct opts *o, const struct pd_comparison *c)

@@ -73,15 +73,6 @@ static void add_line(struct pd_chart_plan *plan, struct pd_chart *ch, size_t k, 
 	ch->lines[k] = (struct pd_plot_line){label, out, out + max, m, style};
 }
 
-static long removed_view(const struct pd_comparison *c, const struct pd_view *v)
-{
-	for (size_t i = 0; i < c->n_views; i++)
-		if (!strcmp(c->views[i].metric, v->metric) &&
-		    c->views[i].scope.kind == PD_AT_REMOVED)
-			return (long)i;
-	return -1;
-}
-
 /* Whether every drawn value is >= 0: the y axis then starts at 0, so that a line at 71
  * is not read as zero for sitting on the axis. */
 static int nonnegative(const struct pd_chart *ch, size_t n_lines)
@@ -117,7 +108,9 @@ static void view_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 {
 	const struct pd_view *v = &c->views[vi];
 	int removed = v->scope.kind == PD_AT_REMOVED;
-	long r = removed || kind != PD_CHART_FINDING ? -1 : removed_view(c, v);
+	long r = removed || kind != PD_CHART_FINDING
+			 ? -1
+			 : pd_comparison_view(c, v->metric, PD_AT_REMOVED, 0, NULL);
 	struct pd_chart *ch = new_chart(plan, kind, finding, vi);
 	size_t k = 0;
 	ch->data = pd_xmalloc(3 * 2 * max * sizeof(double));
@@ -182,50 +175,63 @@ static void node_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 	finish(ch, plan, c, ylabel, k);
 }
 
-/* The charts of one metric, views [lo, hi): its cluster view, else one per target node
- * in the spec's order (the removed node is the spec's last n1ql node). */
+/* Whether view vi (or -1) draws host alone. */
+static int draws(const struct pd_comparison *c, long vi, const char *host)
+{
+	return vi >= 0 && view_host(&c->views[vi]) && !strcmp(view_host(&c->views[vi]), host);
+}
+
+/* The first view of metric that draws node n alone (its role's when it is the role's one
+ * member, its node view, the removed node's), or -1. */
+static long node_view(const struct pd_comparison *c, const char *metric,
+		      const struct pd_node *n)
+{
+	long vi = pd_comparison_view(c, metric, PD_AT_ROLE, n->first, NULL);
+	if (!draws(c, vi, n->host))
+		vi = pd_comparison_view(c, metric, PD_AT_NODE, 0, n->host);
+	if (!draws(c, vi, n->host))
+		vi = pd_comparison_view(c, metric, PD_AT_REMOVED, 0, NULL);
+	return draws(c, vi, n->host) ? vi : -1;
+}
+
+/* The charts of one metric, views [lo, hi): its cluster view (and an index metric's
+ * indexes that moved most, in their rank's order), else one per target node in the spec's
+ * order (the removed node is the spec's last n1ql node). */
 static void metric_charts(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t lo,
 			  size_t hi, size_t max)
 {
 	for (size_t vi = lo; vi < hi; vi++)
 		if (c->views[vi].scope.kind == PD_AT_CLUSTER) {
 			view_chart(plan, c, vi, PD_CHART_METRIC, -1, max);
+			for (int r = 1; r <= PD_INDEX_TOP; r++)
+				for (size_t k = vi + 1; k < hi; k++)
+					if (c->views[k].top == r)
+						view_chart(plan, c, k, PD_CHART_METRIC, -1,
+							   max);
 			return;
 		}
-	for (size_t i = 0; i < c->target->n_nodes; i++)
-		for (size_t vi = lo; vi < hi; vi++) {
-			const char *host = view_host(&c->views[vi]);
-			if (host && !strcmp(host, c->target->nodes[i].host)) {
-				node_chart(plan, c, vi, max);
-				break;
-			}
-		}
+	for (size_t i = 0; i < c->target->n_nodes; i++) {
+		long vi = node_view(c, c->views[lo].metric, &c->target->nodes[i]);
+		if (vi >= 0)
+			node_chart(plan, c, (size_t)vi, max);
+	}
 }
 
-/* The target's difference from the baseline over time, in %, over a 30 s moving mean
- * of each run (single samples are too noisy to read). */
-static void delta_chart(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t vi,
-			long finding, size_t max)
+/* The target's difference from the baseline over time, in %, as the finding states it
+ * (pd_finding.smooth_pct, a moving mean of each run). */
+static void delta_chart(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t f,
+			size_t max)
 {
-	const struct pd_view *v = &c->views[vi];
-	struct pd_chart *ch = new_chart(plan, PD_CHART_DELTA, finding, vi);
-	double *d = pd_xmalloc((v->n + 1) * sizeof(double));
-	size_t w = (size_t)fmax(1, round(30 / v->step_s));
-	for (size_t i = 0; i < v->n; i++) {
-		double sb = 0, st = 0;
-		size_t k = 0;
-		for (size_t j = i + 1 > w ? i + 1 - w : 0; j <= i; j++)
-			if (!isnan(v->base[j]) && !isnan(v->target[j]))
-				sb += v->base[j], st += v->target[j], k++;
-		d[i] = k && sb != 0 ? 100 * (st - sb) / fabs(sb) : NAN;
-	}
+	const struct pd_finding *fi = &c->findings[f];
+	const struct pd_view *v = &c->views[fi->view];
+	struct pd_chart *ch = new_chart(plan, PD_CHART_DELTA, (long)f, (size_t)fi->view);
 	ch->data = pd_xmalloc(2 * max * sizeof(double));
-	snprintf(ch->file, sizeof(ch->file), "f%02ld-delta.svg", finding + 1);
-	snprintf(ch->title, sizeof(ch->title), "target against baseline, %% (30 s mean)");
-	snprintf(ch->alt, sizeof(ch->alt), "%s (%s): target against baseline, %% (30 s mean)",
-		 v->metric, v->scope.name);
-	add_line(plan, ch, 0, d, v->n, v->step_s, max, "difference", 3, 1);
-	free(d);
+	snprintf(ch->file, sizeof(ch->file), "f%02zu-delta.svg", f + 1);
+	snprintf(ch->title, sizeof(ch->title), "target against baseline, %% (%.0f s mean)",
+		 fi->smooth_s);
+	snprintf(ch->alt, sizeof(ch->alt), "%s (%s): target against baseline, %% (%.0f s mean)",
+		 v->metric, v->scope.name, fi->smooth_s);
+	add_line(plan, ch, 0, fi->smooth_pct, v->n, v->step_s, max, "difference", 3, 1);
 	finish(ch, plan, c, "%", 1);
 }
 
@@ -276,8 +282,8 @@ size_t pd_chart_plan_findings(struct pd_chart_plan *plan, const struct pd_compar
 			continue;
 		view_chart(plan, c, (size_t)c->findings[f].view, PD_CHART_FINDING, (long)f,
 			   max_points);
-		if (c->views[c->findings[f].view].scope.kind != PD_AT_REMOVED)
-			delta_chart(plan, c, (size_t)c->findings[f].view, (long)f, max_points);
+		if (c->findings[f].smooth_pct)
+			delta_chart(plan, c, f, max_points);
 	}
 	wire(plan);
 	return first;

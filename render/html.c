@@ -266,6 +266,12 @@ static void findings(struct pd_buf *b, const struct pd_comparison *c,
 		     const struct pd_chart_plan *plan, const char *const *svg)
 {
 	pd_buf_adds(b, "<h2>Findings</h2>\n");
+	if (c->n_findings > c->n_top)
+		pd_buf_addf(b,
+			    "<p class=\"sub\">%zu findings, most important first; the short "
+			    "summaries (summary.md, summary.jira, the terminal) list the first "
+			    "%zu and say %zu more.</p>\n",
+			    c->n_findings, c->n_top, c->n_findings - c->n_top);
 	if (!c->n_findings)
 		pd_buf_adds(b,
 			    "<p>Nothing worth a reader's attention: every metric stayed within "
@@ -494,10 +500,14 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 			    "%s is cut at the %s's event offsets. ",
 			    c->event_side < 0 ? "target" : "baseline",
 			    c->event_side < 0 ? "baseline" : "target");
-	if (c->has_event)
+	if (c->post_same_nodes)
 		pd_buf_adds(b,
 			    "After the rebalance (post) both clusters have the same nodes: a "
 			    "difference there is residue of the failover.");
+	else if (c->has_event)
+		pd_buf_adds(b, "After the rebalance (post) the clusters still differ in their "
+			       "nodes: a difference there may be the topology's (marked so in "
+			       "summary.json's deltas).");
 	else
 		pd_buf_adds(
 			b,
@@ -601,31 +611,6 @@ static void event_story(struct pd_buf *b, const struct pd_comparison *c)
 	}
 }
 
-static int verdict_rank(enum pd_verdict v)
-{
-	/* regressions and improvements first, then inconclusive, same, not comparable */
-	static const int rank[] = {[PD_VERDICT_REGRESSION] = 0,
-				   [PD_VERDICT_IMPROVEMENT] = 1,
-				   [PD_VERDICT_INCONCLUSIVE] = 2,
-				   [PD_VERDICT_SAME] = 3,
-				   [PD_VERDICT_NOT_COMPARABLE] = 4};
-	return rank[v];
-}
-
-static int cmp_delta(const void *a, const void *b)
-{
-	const struct pd_delta *x = *(const struct pd_delta *const *)a;
-	const struct pd_delta *y = *(const struct pd_delta *const *)b;
-	int rx = verdict_rank(x->verdict), ry = verdict_rank(y->verdict);
-	double dx = isnan(x->delta_pct) ? -1 : fabs(x->delta_pct);
-	double dy = isnan(y->delta_pct) ? -1 : fabs(y->delta_pct);
-	if (rx != ry)
-		return rx - ry;
-	if (dx != dy)
-		return dx < dy ? 1 : -1;
-	return x < y ? -1 : x > y;
-}
-
 /* A view's scope with how it aggregates its members ("role:kv" over "mean of 4 nodes"). */
 static void scope_cell(struct pd_buf *b, const struct pd_view *v)
 {
@@ -641,25 +626,28 @@ static void scope_cell(struct pd_buf *b, const struct pd_view *v)
 static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const struct pd_delta *d)
 {
 	const struct pd_view *v = &c->views[d->view];
-	struct pd_buf x = PD_BUF_INIT, y = PD_BUF_INIT;
-	pd_unit_add(&x, d->base.median, v->unit);
-	pd_unit_add(&y, d->target.median, v->unit);
+	const struct pd_stated *s = &d->stated;
+	struct pd_buf x = PD_BUF_INIT;
 	pd_buf_adds(b, "<tr><td>");
 	esc(b, v->metric);
 	pd_buf_adds(b, "</td><td class=\"scope\">");
 	scope_cell(b, v);
 	pd_buf_addf(b, "</td><td>%s</td><td class=\"n\">", pd_phase_name(d->phase));
+	pd_unit_add(&x, s->base, v->unit);
 	esc(b, x.ptr);
+	pd_buf_truncate(&x, 0);
 	pd_buf_adds(b, "</td><td class=\"n\">");
-	esc(b, y.ptr);
+	pd_unit_add(&x, s->target, v->unit);
+	esc(b, x.ptr);
+	pd_buf_truncate(&x, 0);
+	pd_render_stated(&x, s);
+	pd_buf_addf(b, "</td><td class=\"n %s\">", s->value > 0 ? "up" : "down");
+	esc(b, x.ptr);
+	pd_buf_truncate(&x, 0);
+	pd_render_stated_ci(&x, s);
+	pd_buf_adds(b, "</td><td class=\"n\">");
+	esc(b, x.ptr);
 	pd_buf_release(&x);
-	pd_buf_release(&y);
-	if (isnan(d->delta_pct))
-		pd_buf_adds(b, "</td><td class=\"n\">-</td><td class=\"n\">-");
-	else
-		pd_buf_addf(
-			b, "</td><td class=\"n %s\">%+.1f%%</td><td class=\"n\">%+.1f .. %+.1f",
-			d->delta_pct > 0 ? "up" : "down", d->delta_pct, d->ci_lo, d->ci_hi);
 	pd_buf_addf(
 		b,
 		"</td><td class=\"n\">%.2g</td><td><span class=\"verdict v-%s badge\">%s</span>"
@@ -670,40 +658,50 @@ static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const str
 static void delta_table_head(struct pd_buf *b)
 {
 	pd_buf_adds(b, "<table><tr><th>metric</th><th>scope</th><th>phase</th><th>baseline "
-		       "median</th><th>target median</th><th>&Delta; median</th><th>95% CI</th>"
-		       "<th>p (Holm)</th><th>verdict</th></tr>\n");
+		       "mean</th><th>target mean</th><th>change of means</th><th>simultaneous "
+		       "interval</th><th>p (Bonferroni)</th><th>verdict</th></tr>\n");
+}
+
+/* The rows of c->delta_order from *i on while their verdict is v1 or v2; how many. */
+static size_t delta_rows(struct pd_buf *b, const struct pd_comparison *c, size_t *i,
+			 enum pd_verdict v1, enum pd_verdict v2)
+{
+	size_t start = *i;
+	for (; *i < c->n_deltas; (*i)++) {
+		const struct pd_delta *d = &c->deltas[c->delta_order[*i]];
+		if (d->verdict != v1 && d->verdict != v2)
+			break;
+		delta_row(b, c, d);
+	}
+	return *i - start;
 }
 
 static void deltas(struct pd_buf *b, const struct pd_comparison *c)
 {
-	const struct pd_delta **order = pd_xmalloc((c->n_deltas + 1) * sizeof(*order));
-	size_t i = 0, n = c->n_deltas;
-	for (size_t k = 0; k < n; k++)
-		order[k] = &c->deltas[k];
-	qsort(order, n, sizeof(*order), cmp_delta);
-	pd_buf_adds(b,
-		    "<h2>Changes</h2>\n<p class=\"sub\">Median of each phase, baseline against "
-		    "target; the 95% interval of the change allows for autocorrelation "
-		    "(effective sample "
-		    "size), the p-value is a "
-		    "Mann-Whitney test with its variance widened for autocorrelation, adjusted "
-		    "across all tests. Regressions and improvements first.</p>\n");
+	static const enum pd_verdict groups[] = {PD_VERDICT_INCONCLUSIVE, PD_VERDICT_SAME};
+	size_t i = 0;
+	pd_buf_adds(b, "<h2>Changes</h2>\n<p class=\"sub\">The mean of each phase, baseline "
+		       "against target, judged by ");
+	esc(b, c->method);
+	pd_buf_adds(b, "; family: ");
+	esc(b, c->family);
+	pd_buf_addf(b,
+		    " (the interval's level is 1 &minus; %.2g/m, m per phase in "
+		    "summary.json's inference). Regressions and improvements first.</p>\n",
+		    c->alpha);
 	delta_table_head(b);
-	for (; i < n && verdict_rank(order[i]->verdict) <= 1; i++)
-		delta_row(b, c, order[i]);
+	delta_rows(b, c, &i, PD_VERDICT_REGRESSION, PD_VERDICT_IMPROVEMENT);
 	pd_buf_adds(b, "</table>\n");
-	for (int group = 2; group <= 3; group++) {
-		size_t start = i;
-		while (i < n && verdict_rank(order[i]->verdict) == group)
-			i++;
+	for (size_t g = 0; g < 2; g++) {
+		struct pd_buf rows = PD_BUF_INIT;
+		delta_table_head(&rows);
+		size_t n = delta_rows(&rows, c, &i, groups[g], groups[g]);
 		pd_buf_addf(b, "<details><summary>%s (%zu)</summary>",
-			    group == 2 ? "Inconclusive" : "Same", i - start);
-		delta_table_head(b);
-		for (size_t k = start; k < i; k++)
-			delta_row(b, c, order[k]);
+			    g ? "Same" : "Inconclusive", n);
+		pd_buf_add(b, rows.ptr, rows.len);
 		pd_buf_adds(b, "</table></details>\n");
+		pd_buf_release(&rows);
 	}
-	free(order);
 }
 
 /* The charts' legend, once for all of them. */
@@ -743,6 +741,25 @@ static void collector_open(struct pd_buf *b, const struct pd_comparison *c,
 	pd_buf_release(&name);
 }
 
+/* An index metric's line: how many indexes moved, which are drawn (analyze/indexes.c). */
+static void index_summary(struct pd_buf *b, const struct pd_view *v)
+{
+	if (!v->indexes)
+		return;
+	pd_buf_addf(b,
+		    "<p class=\"sub\">%zu index%s, %zu moved (a regression or an "
+		    "improvement); ",
+		    v->indexes, v->indexes == 1 ? "" : "es", v->moved);
+	if (v->moved)
+		pd_buf_addf(b,
+			    "charted: the total and the %zu that moved most. Every index's "
+			    "change is in summary.json.</p>",
+			    v->moved < PD_INDEX_TOP ? v->moved : (size_t)PD_INDEX_TOP);
+	else
+		pd_buf_adds(b,
+			    "charted: the total. Every index's change is in summary.json.</p>");
+}
+
 static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 			  const struct pd_chart_plan *plan, const char *const *svg)
 {
@@ -773,7 +790,9 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 				collector_open(b, c, plan, i);
 			pd_buf_adds(b, "<div class=\"metric\"><h3>");
 			esc(b, m);
-			pd_buf_adds(b, "</h3><div class=\"charts\">");
+			pd_buf_adds(b, "</h3>");
+			index_summary(b, &c->views[ch->view]);
+			pd_buf_adds(b, "<div class=\"charts\">");
 			prev = m;
 		}
 		chart_img(b, plan, svg, ch);

@@ -64,18 +64,16 @@ static void delta_line(struct pd_buf *b, const struct pd_comparison *c,
 {
 	const struct pd_view *v = &c->views[d->view];
 	const struct pd_infer_result *r = &d->inf;
+	const struct pd_stated *s = &d->stated;
 	pd_buf_addf(b, "%s %s %s: ", v->metric, v->scope.name, pd_phase_name(d->phase));
-	if (r->valid & PD_INFER_HAS_PCT)
-		pd_buf_addf(b, "mean %+.1f%% (%.4g%% CI %+.1f%% to %+.1f%%", r->delta_pct,
-			    100 * r->level, r->lo_pct, r->hi_pct);
-	else if (r->valid & PD_INFER_HAS_COUNT)
-		pd_buf_addf(b, "%+.0f events (%.4g%% CI %.0f to %.0f", r->delta_count,
-			    100 * r->level, r->lo_count, r->hi_count);
-	else if (r->valid & PD_INFER_HAS_ABS)
-		pd_buf_addf(b, "mean %+.4g (%.4g%% CI %.4g to %.4g", r->delta_abs,
-			    100 * r->level, r->lo_abs, r->hi_abs);
-	else
+	if (s->kind == PD_STATED_NONE) {
 		pd_buf_adds(b, "no estimate (");
+	} else {
+		pd_buf_adds(b, s->kind == PD_STATED_COUNT ? "" : "mean ");
+		pd_render_stated(b, s);
+		pd_buf_addf(b, " (%.4g%% CI ", 100 * s->level);
+		pd_render_stated_ci(b, s);
+	}
 	pd_buf_adds(b, ", adjusted ");
 	pd_buf_add_p(b, d->p_adj);
 	pd_buf_addf(b, "): %s", pd_verdict_name(d->verdict));

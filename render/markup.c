@@ -5,8 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-#define TOP_FINDINGS 10
-
 /* A lightweight markup: how it writes a heading, bold, a list item and a table. */
 struct markup {
 	const char *h2, *bold, *item;
@@ -57,20 +55,6 @@ static void run_line(struct pd_buf *b, const struct markup *m, const char *what,
 		pd_buf_addf(b, " = %.1f", run->kpis[i].value);
 	}
 	pd_buf_addf(b, ", %zu nodes\n\n", run->n_nodes);
-}
-
-/* How many findings to list: the top ones, and on to the last of the event's story
- * (event-errors, hard-failover-live-node, kpi-change) so that the list stays numbered
- * by rank. */
-static size_t listed(const struct pd_comparison *c)
-{
-	size_t n = c->n_findings < TOP_FINDINGS ? c->n_findings : TOP_FINDINGS;
-	for (size_t i = n; i < c->n_findings; i++)
-		if (c->findings[i].kind == PD_FIND_EVENT_ERRORS ||
-		    c->findings[i].kind == PD_FIND_HARD_FAILOVER_LIVE ||
-		    c->findings[i].kind == PD_FIND_KPI_CHANGE)
-			n = i + 1;
-	return n;
 }
 
 /* The event's questions (analyze/questions.c), each with its short answer. */
@@ -128,11 +112,14 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 	points(b, m, c);
 	pd_buf_addf(b, "%sFindings%s (%zu, most important first):\n\n", m->bold, m->bold,
 		    c->n_findings);
-	for (size_t i = 0, n = listed(c); i < n; i++) {
+	for (size_t i = 0; i < c->n_top; i++) {
 		pd_buf_addf(b, "%s[%s] ", m->item, pd_finding_kind_name(c->findings[i].kind));
 		m->esc(b, c->findings[i].text);
 		pd_buf_addch(b, '\n');
 	}
+	if (c->n_findings > c->n_top)
+		pd_buf_addf(b, "\n%zu more in the report (index.html, summary.json)\n",
+			    c->n_findings - c->n_top);
 	if (!c->n_findings)
 		pd_buf_adds(b, "none\n");
 }
@@ -155,12 +142,13 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 		const struct pd_view *v = &c->views[d->view];
 		if ((d->verdict != PD_VERDICT_REGRESSION &&
 		     d->verdict != PD_VERDICT_IMPROVEMENT) ||
-		    v->scope.kind == PD_AT_NODE || d->phase == PD_PHASE_TRANSIENT ||
-		    d->topology)
+		    v->scope.kind == PD_AT_NODE || v->scope.kind == PD_AT_INDEX ||
+		    d->phase == PD_PHASE_TRANSIENT || d->topology)
 			continue;
 		if (!header++)
 			pd_buf_addf(b,
-				    "\n%smetric%sscope%sphase%sbaseline → target%schange%s%s",
+				    "\n%smetric%sscope%sphase%sbaseline → target "
+				    "(means)%schange%s%s",
 				    m->th_open, m->th_sep, m->th_sep, m->th_sep, m->th_sep,
 				    m->th_close, m->rule);
 		pd_buf_adds(b, m->td_open);
@@ -168,18 +156,15 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 		pd_buf_adds(b, m->td_sep);
 		m->esc(b, v->scope.name);
 		pd_buf_addf(b, "%s%s%s", m->td_sep, pd_phase_name(d->phase), m->td_sep);
-		esc_unit(b, m, d->base.median, v->unit);
+		esc_unit(b, m, d->stated.base, v->unit);
 		pd_buf_adds(b, " → ");
-		esc_unit(b, m, d->target.median, v->unit);
-		if (isnan(d->delta_pct) && (d->inf.valid & PD_INFER_HAS_COUNT))
-			pd_buf_addf(b, "%s%+.0f events (%s)%s", m->td_sep, d->inf.delta_count,
-				    pd_verdict_name(d->verdict), m->td_close);
-		else if (isnan(d->delta_pct))
-			pd_buf_addf(b, "%s%+.4g (%s)%s", m->td_sep, d->inf.delta_abs,
-				    pd_verdict_name(d->verdict), m->td_close);
-		else
-			pd_buf_addf(b, "%s%+.1f%% (%s)%s", m->td_sep, d->delta_pct,
-				    pd_verdict_name(d->verdict), m->td_close);
+		esc_unit(b, m, d->stated.target, v->unit);
+		struct pd_buf t = PD_BUF_INIT;
+		pd_render_stated(&t, &d->stated);
+		pd_buf_adds(b, m->td_sep);
+		m->esc(b, t.ptr);
+		pd_buf_addf(b, " (%s)%s", pd_verdict_name(d->verdict), m->td_close);
+		pd_buf_release(&t);
 	}
 }
 

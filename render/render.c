@@ -38,3 +38,39 @@ void pd_render_agg(struct pd_buf *b, const struct pd_view *v)
 	pd_buf_addf(b, "%s of %zu %s", pd_agg_name(v->agg), v->members,
 		    cluster ? "buckets" : "nodes");
 }
+
+void pd_render_stated(struct pd_buf *b, const struct pd_stated *s)
+{
+	switch (s->kind) {
+	case PD_STATED_PCT:
+		pd_buf_addf(b, "%+.1f%%", s->value);
+		break;
+	case PD_STATED_COUNT:
+		pd_buf_addf(b, "%+.0f events", s->value);
+		break;
+	case PD_STATED_ABS:
+		pd_buf_addf(b, "%+.4g", s->value);
+		break;
+	case PD_STATED_NONE:
+		pd_buf_adds(b, "-");
+		break;
+	}
+}
+
+void pd_render_stated_ci(struct pd_buf *b, const struct pd_stated *s)
+{
+	switch (s->kind) {
+	case PD_STATED_PCT:
+		pd_buf_addf(b, "%+.1f%% to %+.1f%%", s->lo, s->hi);
+		break;
+	case PD_STATED_COUNT:
+		pd_buf_addf(b, "%+.0f to %+.0f", s->lo, s->hi);
+		break;
+	case PD_STATED_ABS:
+		pd_buf_addf(b, "%+.4g to %+.4g", s->lo, s->hi);
+		break;
+	case PD_STATED_NONE:
+		pd_buf_adds(b, "-");
+		break;
+	}
+}

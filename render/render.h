@@ -25,4 +25,10 @@ const char *pd_render_label(const struct pd_run *run, const char *flag);
  * buckets", "one series"). */
 void pd_render_agg(struct pd_buf *b, const struct pd_view *v);
 
+/* The change a delta states (its pd_stated): "+26.9%", "+681 events", "+0.0123"; "-"
+ * without an estimate. */
+void pd_render_stated(struct pd_buf *b, const struct pd_stated *s);
+/* Its interval the same way: "+26.0% to +27.7%", "+590 to +772". */
+void pd_render_stated_ci(struct pd_buf *b, const struct pd_stated *s);
+
 #endif

@@ -11,12 +11,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Points per line of a finding's chart: ample for its 552 pixels, small for a ticket
  * attachment; of a per-series chart: one in three pixels of its 364, for there are a few
  * hundred of them (the demo's single file stays under 3 MiB). */
 #define CHART_POINTS 360
 #define SMALL_POINTS 120
+/* gnuplots at most, and charts each at least (render/report.c jobs_for) */
+#define MAX_JOBS     4
+#define CHARTS_A_JOB 24
 /* A gnuplot SVG is a few dozen kB: anything larger than this is not ours. */
 #define SVG_LIMIT ((size_t)8 << 20)
 
@@ -86,26 +90,46 @@ struct pd_report {
 	struct pd_outdir out;
 	char *dir; /* charts/ inside the output */
 	struct pd_chart_plan plan;
-	/* one gnuplot: the metric charts, then as a sequel the finding charts */
-	struct pd_plot_job job;
+	/* one gnuplot per core: the metric charts in n_jobs runs of the plan, then as the
+	 * first one's sequel the finding charts */
+	struct pd_plot_job job[MAX_JOBS];
+	size_t n_jobs;
 };
 
-/* Scripts the charts of the plan from index first on; gnuplot writes them, the marker
- * lists them. */
-static void script_from(struct pd_report *r, size_t first)
+/* How many gnuplots draw the n metric charts: one per core (at most MAX_JOBS), each with
+ * CHARTS_A_JOB at least (a gnuplot's start costs about as much as that many charts). */
+static size_t jobs_for(size_t n)
 {
-	for (size_t i = first; i < r->plan.n; i++) {
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t k = cores > 1 ? (size_t)cores : 1;
+	k = k < MAX_JOBS ? k : MAX_JOBS;
+	while (k > 1 && n / k < CHARTS_A_JOB)
+		k--;
+	return k;
+}
+
+/* Scripts the charts of the plan [first, last) into job j; gnuplot writes them, the
+ * marker lists them. */
+static void script_range(struct pd_report *r, size_t j, size_t first, size_t last)
+{
+	for (size_t i = first; i < last; i++) {
 		struct pd_buf name = PD_BUF_INIT;
-		pd_plot_script(&r->job, &r->plan.charts[i].plot, r->dir);
+		pd_plot_script(&r->job[j], &r->plan.charts[i].plot, r->dir);
 		pd_buf_addf(&name, "charts/%s", r->plan.charts[i].file);
 		pd_outdir_claim(&r->out, name.ptr);
 		pd_buf_release(&name);
 	}
 }
 
+static void discard_jobs(struct pd_report *r)
+{
+	for (size_t j = 0; j < MAX_JOBS; j++)
+		pd_plot_discard(&r->job[j]);
+}
+
 static void report_free(struct pd_report *r)
 {
-	pd_plot_discard(&r->job);
+	discard_jobs(r);
 	pd_chart_plan_free(&r->plan);
 	free(r->dir);
 	free(r);
@@ -113,7 +137,7 @@ static void report_free(struct pd_report *r)
 
 static int fail(struct pd_report *r, int rc)
 {
-	pd_plot_discard(&r->job); /* before the directory goes: gnuplot writes there */
+	discard_jobs(r); /* before the directory goes: gnuplot writes there */
 	pd_outdir_abort(&r->out);
 	report_free(r);
 	return rc;
@@ -128,8 +152,10 @@ int pd_report_begin(struct pd_report **out, const struct pd_comparison *c,
 	r->c = c;
 	r->o = *o;
 	r->o.single_file |= pd_report_is_file(o);
-	r->job = (struct pd_plot_job)PD_PLOT_JOB_INIT;
-	r->job.timeout_s = o->gnuplot_timeout_s;
+	for (size_t j = 0; j < MAX_JOBS; j++) {
+		r->job[j] = (struct pd_plot_job)PD_PLOT_JOB_INIT;
+		r->job[j].timeout_s = o->gnuplot_timeout_s;
+	}
 	if ((rc = pd_outdir_begin(&r->out, o->out, pd_report_is_file(o), err)) < 0) {
 		report_free(r);
 		return rc;
@@ -138,9 +164,14 @@ int pd_report_begin(struct pd_report **out, const struct pd_comparison *c,
 	r->dir = pd_outdir_path(&r->out, "charts");
 	progress(o, "drawing charts");
 	pd_chart_plan_metrics(&r->plan, c, SMALL_POINTS);
-	script_from(r, 0);
-	if ((rc = pd_outdir_mkdir(&r->out, "charts", err)) < 0 ||
-	    (rc = pd_plot_start(&r->job, 1, err)) < 0)
+	r->n_jobs = jobs_for(r->plan.n);
+	rc = pd_outdir_mkdir(&r->out, "charts", err);
+	for (size_t j = 0; j < r->n_jobs && rc == 0;
+	     j++) { /* each draws while the next is scripted */
+		script_range(r, j, r->plan.n * j / r->n_jobs, r->plan.n * (j + 1) / r->n_jobs);
+		rc = pd_plot_start(&r->job[j], j == 0, err);
+	}
+	if (rc < 0)
 		return fail(r, rc);
 	*out = r;
 	return 0;
@@ -191,13 +222,23 @@ done:
 	return rc;
 }
 
+/* Waits for every gnuplot; the first failure is the error (fail() ends the others). */
+static int wait_jobs(struct pd_report *r, struct pd_err *err)
+{
+	int rc = 0;
+	for (size_t j = 0; j < r->n_jobs && rc == 0; j++)
+		rc = pd_plot_wait(&r->job[j], err);
+	return rc;
+}
+
 int pd_report_finish(struct pd_report *r, struct pd_err *err)
 {
 	int rc, file = pd_report_is_file(&r->o);
-	script_from(r, pd_chart_plan_findings(&r->plan, r->c, CHART_POINTS));
+	size_t first = pd_chart_plan_findings(&r->plan, r->c, CHART_POINTS);
+	script_range(r, 0, first, r->plan.n);
 	/* the summaries are written while gnuplot draws */
-	if ((rc = pd_plot_follow(&r->job, err)) < 0 || (rc = write_texts(r, err)) < 0 ||
-	    (rc = pd_plot_wait(&r->job, err)) < 0 || (rc = write_html(r, err)) < 0)
+	if ((rc = pd_plot_follow(&r->job[0], err)) < 0 || (rc = write_texts(r, err)) < 0 ||
+	    (rc = wait_jobs(r, err)) < 0 || (rc = write_html(r, err)) < 0)
 		return fail(r, rc);
 	rc = file ? pd_outdir_commit_file(&r->out, "index.html", err)
 		  : pd_outdir_commit(&r->out, err);

@@ -2,6 +2,7 @@
 
 #include "analyze/compare.h"
 #include "parse/bundle.h"
+#include "core/xalloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -202,6 +203,173 @@ START_TEST(test_compare_long_numbers_are_whole_in_the_sentence)
 	ck_assert_msg(strstr(f->text, "; before the event the runs differed only by their "
 				      "topology, a regression.") != NULL,
 		      "%s", f->text);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+/* A run of one long series (n samples, 5 s apart, ns_server/ops of bucket-1) and n_short
+ * cluster metrics of 4 samples each: two 5 s apart at each end of its span (days apart),
+ * so that the run's interval stays 5 s and its frame the whole span. */
+static struct pd_run *sparse_run(size_t n, size_t n_short)
+{
+	struct pd_run *run = pd_run_new("sparse");
+	const int64_t t0 = 1793643600000, step = 5000;
+	for (size_t k = 0; k <= n_short; k++) {
+		struct pd_series *s = pd_xcalloc(1, sizeof(*s));
+		char metric[32];
+		snprintf(metric, sizeof(metric), k ? "m%05zu" : "ops", k);
+		s->collector = pd_xstrdup(k ? "n1ql_stats" : "ns_server");
+		s->metric = pd_xstrdup(metric);
+		s->db = pd_xstrdup(s->collector);
+		s->bucket = k ? NULL : pd_xstrdup("bucket-1");
+		s->scope = k ? PD_SCOPE_CLUSTER : PD_SCOPE_BUCKET;
+		s->unit = PD_UNIT_COUNT;
+		for (size_t i = 0; i < (k ? 4 : n); i++) /* the short: 2 at each end */
+			pd_series_add(s, t0 + (int64_t)(k && i >= 2 ? n - 4 + i : i) * step,
+				      1.0 + i % 3);
+		pd_series_normalize(s);
+		pd_run_add_series(run, s);
+	}
+	pd_run_sort_series(run);
+	return run;
+}
+
+/* Issue 21: 2 000 series of 4 samples days apart beside one long series made every view's
+ * grid as long as the longest series (4.4 MB of input, 4.7 GB of memory). The grids are
+ * bounded by the samples read: 2 001 views x 100 001 points x 2 runs = 4.0e8 values
+ * against 16 x 2 x (100 000 + 8 000) = 3.5e6 and the floor 2^25 = 3.4e7: refused, before
+ * any grid is made; 40 short metrics (41 x 100 001 x 2 = 8.2e6 values, under the floor)
+ * are compared. */
+START_TEST(test_compare_grids_bounded_by_samples)
+{
+	struct pd_run *a = sparse_run(100000, 2000), *b = sparse_run(100000, 2000);
+	struct pd_comparison *c = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
+	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), PD_ELIMIT);
+	ck_assert_ptr_null(c);
+	ck_assert_msg(strstr(err.msg, "2001 views") && strstr(err.msg, "4e+08 values") &&
+			      strstr(err.msg, "(216000 samples)"),
+		      "%s", err.msg);
+	pd_run_free(a);
+	pd_run_free(b);
+	a = sparse_run(100000, 40), b = sparse_run(100000, 40);
+	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), 0);
+	ck_assert_uint_eq(c->n_views, 41);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+/* The one view lookup against a pass over every view: for each view, the first view of its
+ * metric and scope (the service of a role, the host of a node or an index; any removed
+ * view); and each delta found by (view, phase), a missing one NULL. */
+START_TEST(test_compare_view_lookup_matches_a_scan)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_comparison *c = compare(a, b);
+	ck_assert_uint_gt(c->n_views, 100);
+	for (size_t i = 0; i < c->n_views; i++) {
+		const struct pd_scope_ref *s = &c->views[i].scope;
+		long first = -1;
+		for (size_t j = 0; j < c->n_views && first < 0; j++) {
+			const struct pd_scope_ref *o = &c->views[j].scope;
+			if (!strcmp(c->views[j].metric, c->views[i].metric) &&
+			    o->kind == s->kind && o->service == s->service &&
+			    (s->kind != PD_AT_NODE || !strcmp(o->host, s->host)))
+				first = (long)j;
+		}
+		ck_assert_int_eq(
+			pd_comparison_view(c, c->views[i].metric, s->kind, s->service, s->host),
+			first);
+	}
+	ck_assert_int_eq(pd_comparison_view(c, "atop/no_such", PD_AT_CLUSTER, 0, NULL), -1);
+	ck_assert_int_eq(pd_comparison_view(c, "atop/memcached_cpu", PD_AT_NODE, 0, "10.0.0.1"),
+			 -1);
+	for (size_t i = 0; i < c->n_deltas; i++)
+		ck_assert_ptr_eq(pd_comparison_delta(c, c->deltas[i].view, c->deltas[i].phase),
+				 &c->deltas[i]);
+	for (size_t v = 0; v < c->n_views; v++)
+		for (int p = 0; p < PD_PHASE_COUNT; p++) {
+			const struct pd_delta *want = NULL;
+			for (size_t i = 0; i < c->n_deltas && !want; i++)
+				if (c->deltas[i].view == v &&
+				    c->deltas[i].phase == (enum pd_phase)p)
+					want = &c->deltas[i];
+			ck_assert_ptr_eq(pd_comparison_delta(c, v, (enum pd_phase)p), want);
+		}
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+/* A run of n_idx indexes of bucket-1, 240 samples 5 s apart of a level of 1000 with 1 %
+ * of deterministic noise (an LCG from seed), index k's level times up[k]. */
+static struct pd_run *index_run(size_t n_idx, uint64_t seed, const double *up)
+{
+	struct pd_run *run = pd_run_new("indexes");
+	for (size_t k = 0; k < n_idx; k++) {
+		struct pd_series *s = pd_xcalloc(1, sizeof(*s));
+		char name[32];
+		snprintf(name, sizeof(name), "idx%02zu", k);
+		s->collector = pd_xstrdup("secondary_debugstats_index");
+		s->metric = pd_xstrdup("num_completed_requests");
+		s->db = pd_xstrdup(name);
+		s->bucket = pd_xstrdup("bucket-1");
+		s->index = pd_xstrdup(name);
+		s->scope = PD_SCOPE_INDEX;
+		s->unit = PD_UNIT_COUNT;
+		for (size_t i = 0; i < 240; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			double u = (double)(seed >> 11) / 9007199254740992.0; /* [0, 1) */
+			pd_series_add(s, 1793643600000 + (int64_t)i * 5000,
+				      1000 * (up ? up[k] : 1) * (1 + 0.02 * (u - 0.5)));
+		}
+		pd_series_normalize(s);
+		pd_run_add_series(run, s);
+	}
+	pd_run_sort_series(run);
+	return run;
+}
+
+/* Issue 21, real scale: an index metric is summed up, not drawn index by index. 20
+ * indexes, 3 of them up in the target by 20 %, 60 % and 40 % (uniform noise of +-1 %,
+ * sd 0.58 %: each change is far past the 5 % threshold, the others far inside it): the
+ * total counts 20 indexes and 3 moved, ranked by size (60 % first), every index a view
+ * (a drill-down) with its delta, no finding about an index. */
+START_TEST(test_compare_index_metric_summarised)
+{
+	double up[20];
+	for (size_t k = 0; k < 20; k++)
+		up[k] = k == 3 ? 1.2 : k == 7 ? 1.6 : k == 11 ? 1.4 : 1.0;
+	struct pd_run *a = index_run(20, 1, NULL), *b = index_run(20, 2, up);
+	struct pd_comparison *c = compare(a, b);
+	ck_assert_uint_eq(c->n_views, 21);
+	const struct pd_view *total = &c->views[0];
+	ck_assert_int_eq(total->scope.kind, PD_AT_CLUSTER);
+	ck_assert_uint_eq(total->indexes, 20);
+	ck_assert_uint_eq(total->moved, 3);
+	long v7 = pd_comparison_view(c, "secondary_debugstats_index/num_completed_requests",
+				     PD_AT_INDEX, 0, "bucket-1.idx07");
+	long v11 = pd_comparison_view(c, "secondary_debugstats_index/num_completed_requests",
+				      PD_AT_INDEX, 0, "bucket-1.idx11");
+	long v3 = pd_comparison_view(c, "secondary_debugstats_index/num_completed_requests",
+				     PD_AT_INDEX, 0, "bucket-1.idx03");
+	ck_assert(v7 > 0 && v11 > 0 && v3 > 0);
+	ck_assert_int_eq(c->views[v7].top, 1);
+	ck_assert_int_eq(c->views[v11].top, 2);
+	ck_assert_int_eq(c->views[v3].top, 3);
+	ck_assert_str_eq(c->views[v7].scope.name, "index:bucket-1.idx07");
+	for (size_t i = 1; i < c->n_views; i++) {
+		ck_assert_int_eq(c->views[i].drill, 1);
+		ck_assert_ptr_nonnull(pd_comparison_delta(c, i, PD_PHASE_WHOLE));
+	}
+	for (size_t f = 0; f < c->n_findings; f++)
+		ck_assert(c->findings[f].scope.kind != PD_AT_INDEX);
 	pd_comparison_free(c);
 	pd_run_free(a);
 	pd_run_free(b);
@@ -421,6 +589,9 @@ Suite *pd_suite_compare(void)
 	tcase_add_test(tc, test_compare_clean_failover_leaves_no_residue);
 	tcase_add_test(tc, test_compare_is_deterministic);
 	tcase_add_test(tc, test_compare_long_numbers_are_whole_in_the_sentence);
+	tcase_add_test(tc, test_compare_grids_bounded_by_samples);
+	tcase_add_test(tc, test_compare_view_lookup_matches_a_scan);
+	tcase_add_test(tc, test_compare_index_metric_summarised);
 	tcase_add_test(tc, test_compare_kpi_facts_once);
 	tcase_add_test(tc, test_compare_node_cpu_is_a_mean_over_active_nodes);
 	tcase_add_test(tc, test_compare_event_errors_hold_when_the_event_moves);

@@ -445,8 +445,12 @@ enum pd_scope_kind {
 	PD_AT_SURVIVORS, /* the target nodes that stay, every role */
 	PD_AT_ROLE,      /* the surviving nodes whose first service is `service` */
 	PD_AT_NODE,      /* one surviving node, `host` */
-	PD_AT_REMOVED    /* the node the event removed, `host` */
+	PD_AT_REMOVED,   /* the node the event removed, `host` */
+	PD_AT_INDEX      /* one index of an index-scope metric, `host` "bucket.index": a
+			    drill-down under the cluster's view of its metric */
 };
+/* An index metric's indexes charted: those that moved most (pd_view.top). */
+#define PD_INDEX_TOP 5
 
 /* A typed scope; name is its one string form for the outputs ("cluster", "survivors",
  * "role:kv", "node:172.23.100.55", "removed"; NULL for PD_AT_NONE), made by
@@ -454,7 +458,8 @@ enum pd_scope_kind {
 struct pd_scope_ref {
 	enum pd_scope_kind kind;
 	unsigned service; /* PD_AT_ROLE: the PD_SVC_* bit; 0 otherwise */
-	char *host;       /* PD_AT_NODE, PD_AT_REMOVED: the node; NULL otherwise */
+	char *host;       /* PD_AT_NODE, PD_AT_REMOVED: the node; PD_AT_INDEX: the index
+			     ("bucket.index"); NULL otherwise */
 	char *name;
 };
 
@@ -495,6 +500,24 @@ struct pd_view {
 	/* a total's active nodes, baseline over target, per phase where they differ (0
 	 * elsewhere): a total that differs only by this ratio is a per-node level that held */
 	double node_ratio[PD_PHASE_COUNT];
+	/* an index metric's cluster view: its indexes (PD_AT_INDEX views after it) and those
+	 * whose change after the event (else over the whole run) is a regression or an
+	 * improvement (analyze/indexes.c) */
+	size_t indexes, moved;
+	int top; /* an index view: its rank among the moved by size of change, 1 ..
+		    PD_INDEX_TOP (charted); 0 otherwise */
+};
+
+/* The one figure every output states for a change (analyze/deltas.c): the change of
+ * means in % where a percentage is defined, else for a per-second rate the change in
+ * events over the target's window, else the change in the metric's unit; with the
+ * Bonferroni-simultaneous interval at level (1 - alpha / m) the verdict read. */
+enum pd_stated_kind { PD_STATED_NONE, PD_STATED_PCT, PD_STATED_COUNT, PD_STATED_ABS };
+struct pd_stated {
+	enum pd_stated_kind kind; /* NONE: no estimate (too few samples) */
+	double value, lo, hi;     /* the change and its interval; 0 with NONE */
+	double level;             /* of the interval, e.g. 0.99928 */
+	double base, target;      /* the levels it compares: each window's mean */
 };
 
 /* One delta: the summaries of both windows and the one inference on them (analyze/infer.h):
@@ -517,6 +540,7 @@ struct pd_delta {
 	int topology; /* the difference is the topology's: no finding */
 	enum pd_verdict verdict;
 	enum pd_outcome outcome; /* FAIL for a regression */
+	struct pd_stated stated; /* what the outputs state of it */
 };
 
 /* The numbers a finding's sentence states, by its kind (a shift's are those of the deltas
@@ -578,9 +602,16 @@ struct pd_finding {
 				    regression */
 	enum pd_outcome outcome; /* FAIL: regresses and the gate is on (--fail-on regression);
 				    ERROR: the runs are not comparable */
+	/* the target against the baseline over time on its view's grid, in % of the
+	   baseline: each run's moving mean over smooth_s (single samples are too noisy to
+	   read); NaN where undefined; NULL without a view or for the removed node */
+	double *smooth_pct;
+	double smooth_s;
 };
 
 struct pd_nodeshift;
+
+struct pd_view_index;
 
 struct pd_comparison {
 	const struct pd_run *base, *target; /* borrowed */
@@ -605,6 +636,9 @@ struct pd_comparison {
 	int64_t base_grid_t0_ms;
 	double base_shift_s;
 	int has_event; /* a run has an event (event_side): every phase has its window */
+	/* after the event (post) both clusters have the same nodes: no view's per-node load
+	   differs by the topology there, so a difference is the event's residue */
+	int post_same_nodes;
 	/* where the phases' event falls on the common grid (the phases' clock, seconds from
 	   the start of the measured phase): what every output draws and states; NaN without
 	   an event. The event itself is pd_comparison_event(c)'s. */
@@ -613,10 +647,18 @@ struct pd_comparison {
 						     event only PD_PHASE_WHOLE is set */
 	struct pd_view *views;
 	size_t n_views, cap_views;
+	struct pd_view_index *view_index; /* pd_comparison_view's hash (tree/comparison.c) */
 	struct pd_delta *deltas;
 	size_t n_deltas, cap_deltas;
+	/* the deltas in the order a table lists them (indexes into deltas): regressions and
+	   improvements, inconclusive, same, not comparable; within each, the larger stated
+	   change first (a percentage before a count or an absolute change) */
+	size_t *delta_order;
 	struct pd_finding *findings; /* ranked */
 	size_t n_findings, cap_findings;
+	/* the findings every short output lists (summary.md, summary.jira, the terminal):
+	   the first n_top; each output says how many more there are (n_findings - n_top) */
+	size_t n_top;
 	struct pd_configdiff *config_diff; /* the runs' settings that differ; never NULL */
 	struct pd_nodeshift
 		*shift;         /* the event's story per node (nodeshift.h), once measured */
@@ -688,5 +730,18 @@ int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p);
 
 /* The timebase of the run whose event defines the phases (the target's without one). */
 const struct pd_timebase *pd_comparison_event(const struct pd_comparison *c);
+
+/* The one view lookup: the first view of metric ("atop/memcached_cpu") at scope kind
+ * (service: the role's PD_SVC_* bit, else ignored; host: a node's or an index's, else
+ * ignored; a metric has one removed view), or -1. O(1): a hash built with the views
+ * (tree/comparison.c). */
+long pd_comparison_view(const struct pd_comparison *c, const char *metric,
+			enum pd_scope_kind kind, unsigned service, const char *host);
+/* The delta of view in phase, or NULL (binary search: deltas are in (view, phase) order). */
+const struct pd_delta *pd_comparison_delta(const struct pd_comparison *c, size_t view,
+					   enum pd_phase phase);
+/* (Re)builds, frees the hash of pd_comparison_view: once the views are made. */
+void pd_comparison_index(struct pd_comparison *c);
+void pd_comparison_unindex(struct pd_comparison *c);
 
 #endif

@@ -1,0 +1,57 @@
+#include "terminal.h"
+#include "escape.h"
+
+/* Appends s escaped for the terminal. */
+static void esc(struct pd_buf *b, const char *s)
+{
+	pd_esc_text(b, s);
+}
+
+/* The event's questions, each with its answer. */
+static void points(struct pd_buf *b, const struct pd_comparison *c)
+{
+	if (!c->n_questions)
+		return;
+	pd_buf_adds(b, "the questions of this event:\n");
+	for (size_t p = 0; p < c->n_questions; p++) {
+		const struct pd_question *a = &c->questions[p];
+		struct pd_buf t = PD_BUF_INIT;
+		pd_buf_addf(&t, "%s: %s", a->question, a->brief);
+		pd_buf_addf(b, "  %-3s ", a->label);
+		esc(b, t.ptr);
+		pd_buf_addch(b, '\n');
+		pd_buf_release(&t);
+	}
+}
+
+void pd_terminal_summary(struct pd_buf *b, const struct pd_comparison *c, const char *report,
+			 int is_file)
+{
+	pd_buf_addf(b, "verdict: %s (", pd_verdict_name(c->verdict));
+	pd_buf_add_count(b, c->n_deltas, "delta", NULL);
+	pd_buf_adds(b, ", ");
+	pd_buf_add_count(b, c->n_findings, "finding", NULL);
+	pd_buf_addf(b, "; threshold %.1f%%, %s correction; %s)\n", c->threshold_pct,
+		    c->correction, pd_infer_noise_text(c->noise));
+	for (size_t i = 0; i < c->warnings.n; i++) {
+		pd_buf_adds(b, "warning: ");
+		esc(b, c->warnings.v[i]);
+		pd_buf_addch(b, '\n');
+	}
+	points(b, c);
+	for (size_t i = 0; i < c->n_top; i++) {
+		pd_buf_addf(b, "  %zu. [%s] ", i + 1,
+			    pd_finding_kind_name(c->findings[i].kind));
+		esc(b, c->findings[i].text);
+		pd_buf_addch(b, '\n');
+	}
+	if (c->n_findings > c->n_top)
+		pd_buf_addf(b, "  ... %zu more in the report\n", c->n_findings - c->n_top);
+	if (is_file)
+		pd_buf_addf(b, "report: %s\n", report);
+	else
+		pd_buf_addf(b,
+			    "report: %s/index.html (summary.json, junit.xml, summary.md, "
+			    "summary.jira beside it)\n",
+			    report);
+}

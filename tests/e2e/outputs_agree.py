@@ -1,0 +1,210 @@
+"""The outputs of one comparison agree with its summary.json (tests/e2e/outputs_agree.sh).
+
+usage: outputs_agree.py OUT TERMINAL [MIRROR_OUT]
+OUT is a compare's output directory, TERMINAL its stdout, MIRROR_OUT the same runs'
+comparison the other way round. Every figure the HTML, summary.md, summary.jira,
+junit.xml and the terminal state is checked against summary.json, the one the analysis
+wrote: the verdict, the counts, each finding's text (its figures), the findings each
+short output lists and how many more it says there are, the change each delta's row
+states (figure, interval, level, adjusted p, verdict), and the event; and the mirrored
+comparison's event is the event of its own phases. No output is compared with a copy.
+"""
+import html
+import json
+import re
+import sys
+
+fails = []
+
+
+def check(cond, what):
+    if not cond:
+        fails.append(what)
+
+
+def unesc_markup(s):
+    """summary.md / summary.jira text back to plain: backslash escapes, Jira's &#92;."""
+    return re.sub(r"\\(.)", r"\1", s).replace("&#92;", "\\")
+
+
+def count_words(n, one):
+    return f"{n} {one}" if n == 1 else f"{n} {one}s"
+
+
+def stated(d):
+    """The figure a delta's row states, from summary.json alone (docs/report.md)."""
+    if d["delta_pct"] is not None:
+        lo, hi = d["ci_pct"]
+        return f"{d['delta_pct']:+.1f}%", f"{lo:+.1f}% to {hi:+.1f}%"
+    for key, fmt in (("count", "{:+.0f}"), ("abs", "{:+.4g}")):
+        if d[key] is not None:
+            v, (lo, hi) = d[key]["delta"], d[key]["ci"]
+            unit = " events" if key == "count" else ""
+            return fmt.format(v) + unit, fmt.format(lo) + " to " + fmt.format(hi)
+    return "-", "-"
+
+
+def listed(lines, pattern):
+    """(kind, text) of each listed finding, in order."""
+    return [(m.group(1), m.group(2)) for m in (re.match(pattern, l) for l in lines) if m]
+
+
+def check_list(name, items, more, J):
+    nf = len(J["findings"])
+    check(len(items) + more == nf, f"{name}: lists {len(items)} findings and says {more} "
+          f"more, summary.json has {nf}")
+    for i, (kind, text) in enumerate(items):
+        f = J["findings"][i]
+        check(kind == f["kind"] and text == f["text"],
+              f"{name}: finding {i + 1} is [{kind}] {text[:80]!r}, summary.json's "
+              f"[{f['kind']}] {f['text'][:80]!r}")
+    return len(items)
+
+
+def check_terminal(term, J):
+    v, nd, nf = J["verdict"], len(J["deltas"]), len(J["findings"])
+    head = f"verdict: {v} ({count_words(nd, 'delta')}, {count_words(nf, 'finding')};"
+    check(term.startswith(head), f"terminal: first line is not {head!r}")
+    lines = term.splitlines()
+    items = listed(lines, r"^  \d+\. \[([a-z-]+)\] (.*)$")
+    m = re.search(r"^  \.\.\. (\d+) more in the report$", term, re.M)
+    return check_list("terminal", items, int(m.group(1)) if m else 0, J)
+
+
+def check_markup(name, text, J, bold, item, table_row):
+    v, nd, nf = J["verdict"], len(J["deltas"]), len(J["findings"])
+    check(f"Verdict: {bold}{v}{bold} (threshold {J['threshold_pct']:.1f}%, "
+          f"{count_words(nd, 'delta')};" in text, f"{name}: the verdict line")
+    check(f"{bold}Findings{bold} ({nf}, most important first)" in text,
+          f"{name}: the findings' count")
+    items = [(k, unesc_markup(t)) for k, t in listed(text.splitlines(), item)]
+    m = re.search(r"^(\d+) more in the report", text, re.M)
+    n = check_list(name, items, int(m.group(1)) if m else 0, J)
+    check_event_line(name, unesc_markup(text), J, bold)
+    deltas = {(d["metric"], d["scope"], d["phase"]): d for d in J["deltas"]}
+    rows = 0
+    for line in text.splitlines():
+        r = re.match(table_row, line)
+        if not r or r.group(1) == "metric":  # the header
+            continue
+        rows += 1
+        key = tuple(unesc_markup(x).strip() for x in r.group(1, 2, 3))
+        d = deltas.get(key)
+        check(d is not None, f"{name}: a table row for {key}, not in summary.json")
+        if d:
+            change = unesc_markup(r.group(4)).strip()
+            check(change == f"{stated(d)[0]} ({d['verdict']})",
+                  f"{name}: {key} states {change!r}, summary.json {stated(d)[0]} "
+                  f"({d['verdict']})")
+    return n, rows
+
+
+def check_event_line(name, text, J, bold):
+    e = J["event"]
+    if e["kind"] == "none":
+        check(f"{bold}Event{bold}:" not in text, f"{name}: states an event, summary.json none")
+        return
+    line = f"{bold}Event{bold}: {e['kind']} of {e['node']} at {e['t_s']:.1f} s"
+    check(line in text, f"{name}: lacks {line!r}")
+
+
+def check_html(page, J):
+    v, nd, nf = J["verdict"], len(J["deltas"]), len(J["findings"])
+    check(f'<span class="verdict v-{v}">{v}</span>{count_words(nf, "finding")}, '
+          f"{nd} deltas;" in page, "html: the verdict and counts in the header")
+    check(J["inference"]["method"] in html.unescape(page), "html: the method")
+    for i, f in enumerate(J["findings"]):
+        m = re.search(rf'<div class="card" id="finding-{i + 1}"><p><b>{i + 1}\.</b> '
+                      r'<span class="kind">([a-z-]+)</span>(.*?)</p>', page)
+        check(m and m.group(1) == f["kind"] and html.unescape(m.group(2)) == f["text"],
+              f"html: finding {i + 1} differs from summary.json's")
+    check(f'id="finding-{nf + 1}"' not in page, "html: more findings than summary.json")
+    deltas = {(d["metric"], d["scope"], d["phase"]): d for d in J["deltas"]}
+    row = re.compile(r'<tr><td>([^<]*)</td><td class="scope">([^<]*)<br>.*?</td>'
+                     r'<td>([a-z]+)</td><td class="n">[^<]*</td><td class="n">[^<]*</td>'
+                     r'<td class="n[^"]*">([^<]*)</td><td class="n">([^<]*)</td>'
+                     r'<td class="n">([^<]*)</td><td><span class="verdict v-([a-z-]+)')
+    seen = 0
+    for m in row.finditer(page):
+        seen += 1
+        key = tuple(html.unescape(x) for x in m.group(1, 2, 3))
+        d = deltas.get(key)
+        want = stated(d) + (f"{d['p_adj']:.2g}", d["verdict"]) if d else None
+        got = tuple(html.unescape(x) for x in m.group(4, 5, 6, 7))
+        check(d is not None and got == want, f"html: row {key} states {got}, "
+              f"summary.json {want}")
+    check(seen == nd, f"html: {seen} delta rows, summary.json {nd} deltas")
+    m = re.search(r"the short summaries \(summary.md, summary.jira, the terminal\) list the "
+                  r"first (\d+) and say (\d+) more", page)
+    return int(m.group(1)) if m else nf
+
+
+def check_junit(xml, J):
+    findings = re.findall(r'<testcase classname="perfdelta\.findings" name="([a-z-]+) [^"]*">'
+                          r'(?:<(?:failure|error)[^>]*message="([^"]*)")?', xml)
+    nf = len(J["findings"])
+    check(len(findings) == nf, f"junit: {len(findings)} finding testcases, summary.json {nf}")
+    for i, (kind, msg) in enumerate(findings[:nf]):
+        f = J["findings"][i]
+        check(kind == f["kind"], f"junit: finding {i + 1} is {kind}, summary.json {f['kind']}")
+        if msg:
+            check(html.unescape(msg) == f["text"], f"junit: finding {i + 1}'s message")
+    out = re.search(r'name="every delta"><system-out>(.*?)</system-out>', xml, re.S)
+    lines = html.unescape(out.group(1)).splitlines() if out else []
+    check(len(lines) == len(J["deltas"]), f"junit: {len(lines)} delta lines")
+    for line, d in zip(lines, J["deltas"]):
+        fig, ci = stated(d)
+        mean = "" if d["delta_pct"] is None and d["count"] is not None else "mean "
+        want = (f"{d['metric']} {d['scope']} {d['phase']}: {mean}{fig} "
+                f"({100 * d['level']:.4g}% CI {ci}, adjusted ")
+        if fig == "-":
+            want = f"{d['metric']} {d['scope']} {d['phase']}: no estimate (, adjusted "
+        check(line.startswith(want) and f"): {d['verdict']}" in line,
+              f"junit: {line[:120]!r} against {want!r}")
+
+
+def check_event(J, mirror):
+    e, phases = J["event"], {p["name"]: p for p in J["phases"]}
+    if e["kind"] == "none":
+        check(set(phases) == {"whole"} and e["t_s"] is None, "event: none, yet phases")
+    else:
+        check("transient" in phases and phases["transient"]["start_s"] == e["t_s"] and
+              phases["pre"]["end_s"] == e["t_s"],
+              f"event: at {e['t_s']} s, the phases cut at {phases.get('transient')}")
+    if mirror:
+        m = mirror["event"]
+        check((m["kind"], m["node"]) == (e["kind"], e["node"]),
+              f"the mirrored comparison's event is {m['kind']} of {m['node']}, this "
+              f"one's {e['kind']} of {e['node']}")
+        if e["kind"] != "none":
+            check({e.get("run"), m.get("run")} == {"target", "baseline"} or e.get("run") == m.get("run") ==
+                  "target", f"event: held by the {e.get('run')} both ways round")
+
+
+def main():
+    out, term = sys.argv[1], open(sys.argv[2]).read()
+    J = json.load(open(f"{out}/summary.json"))
+    mirror = json.load(open(f"{sys.argv[3]}/summary.json")) if len(sys.argv) > 3 else None
+    n_term = check_terminal(term, J)
+    n_md, rows_md = check_markup("summary.md", open(f"{out}/summary.md").read(), J, "**",
+                                 r"^\d+\. \[([a-z-]+)\] (.*)$",
+                                 r"^\| (.*?) \| (.*?) \| (.*?) \| .*? \| (.*) \|$")
+    n_jira, rows_jira = check_markup("summary.jira", open(f"{out}/summary.jira").read(), J,
+                                     "*", r"^# \[([a-z-]+)\] (.*)$",
+                                     r"^\| (.*?) \| (.*?) \| (.*?) \| .*? \| (.*) \|$")
+    n_html = check_html(open(f"{out}/index.html").read(), J)
+    check(n_term == n_md == n_jira == n_html, f"the short outputs list {n_term} (terminal), "
+          f"{n_md} (md), {n_jira} (jira) findings; the HTML says {n_html}")
+    check(rows_md == rows_jira, f"summary.md's table has {rows_md} rows, jira's {rows_jira}")
+    check_junit(open(f"{out}/junit.xml").read(), J)
+    check_event(J, mirror)
+    for f in fails:
+        print(f"FAIL {out}: {f}", file=sys.stderr)
+    print(f"{out}: {len(J['deltas'])} deltas, {len(J['findings'])} findings, "
+          f"{n_term} listed, {rows_md} table rows, event {J['event']['kind']}: "
+          f"{len(fails)} disagreements")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,22 @@
+# Every output agrees with summary.json (tests/e2e/outputs_agree.py): the seed's baseline
+# against each other bundle of the seed, both ways round, and the mirrored comparison's
+# event is the event of its phases.
+. "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
+for x in failover baseline-aa baseline-r2 baseline-r3 failover-clean failover-graceful \
+  failover-ist failover-late; do
+  for pair in "baseline $x" "$x baseline"; do
+    set -- $pair
+    "$PERFDELTA" compare "$SEED/$1" "$SEED/$2" -o "$TMP/$1__$2" --fail-on never \
+      >"$TMP/$1__$2.term" 2>"$TMP/err" || fail "compare $1 $2: $(head -1 "$TMP/err")"
+  done
+done
+for x in failover baseline-aa baseline-r2 baseline-r3 failover-clean failover-graceful \
+  failover-ist failover-late; do
+  for pair in "baseline $x" "$x baseline"; do
+    set -- $pair
+    if python3 "$SRC/tests/e2e/outputs_agree.py" "$TMP/$1__$2" "$TMP/$1__$2.term" \
+      "$TMP/$2__$1"; then ok; else fail "the outputs of $1 against $2 disagree"; fi
+  done
+done
+finish
