@@ -1,4 +1,5 @@
 #include "compare_impl.h"
+#include "kpi_windows.h"
 #include "nodeshift.h"
 #include "findings_story.h"
 #include "policy.h"
@@ -429,6 +430,15 @@ static void rank_deltas(struct pd_comparison *c)
 	free(order);
 }
 
+/* Whether d heads the summaries' table (pd_delta.headline). */
+static int headline(const struct pd_comparison *c, const struct pd_delta *d)
+{
+	return (d->verdict == PD_VERDICT_REGRESSION || d->verdict == PD_VERDICT_IMPROVEMENT) &&
+	       c->views[d->view].scope.kind != PD_AT_NODE &&
+	       c->views[d->view].scope.kind != PD_AT_INDEX && d->phase != PD_PHASE_TRANSIENT &&
+	       !d->topology;
+}
+
 /* f->smooth_pct: the target's PD_SMOOTH_S moving mean against the baseline's, in %. */
 static void smooth_finding(const struct pd_comparison *c, struct pd_finding *f)
 {
@@ -469,8 +479,11 @@ void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *o
 	pd_nodeshift_build(&c->shift, c);
 	pd_findings_build(c, opts);
 	pd_questions_build(c);
+	pd_kpi_windows_pair(c);
 	c->n_top = top_findings(c);
 	rank_deltas(c);
+	for (size_t i = 0; i < c->n_deltas; i++)
+		c->deltas[i].headline = headline(c, &c->deltas[i]);
 	for (size_t f = 0; f < c->n_findings; f++)
 		smooth_finding(c, &c->findings[f]);
 	c->post_same_nodes = c->has_event;
@@ -521,6 +534,7 @@ void pd_comparison_free(struct pd_comparison *c)
 	free(c->tb_more);
 	free(c->kpi_bases);
 	pd_questions_free(c);
+	free(c->kpi_windows);
 	pd_configdiff_free(c->config_diff);
 	pd_nodeshift_free(c->shift);
 	free(c);

@@ -91,11 +91,13 @@ static int missing(struct pd_buf *b, const struct pd_comparison *c, const struct
 			       ? 0
 			       : (pd_buf_addf(b, "no %s series in both runs", m), 1);
 	case PD_Q_CONNECTIONS_KEPT:
-		return has_view(c, "net/ESTABLISHED", PD_AT_REMOVED, 0)
-			       ? 0
-			       : (pd_buf_adds(b,
-					      "the removed node has no net/ESTABLISHED series"),
-				  1);
+		if (has_view(c, "net/ESTABLISHED", PD_AT_REMOVED, 0))
+			return 0;
+		pd_buf_adds(b, "the removed node has no net/ESTABLISHED series");
+		if ((c->event_side < 0 ? c->base : c->target)->prometheus)
+			pd_buf_adds(b,
+				    ": perfrunner's Prometheus path carries no net collector");
+		return 1;
 	case PD_Q_ROLE_CHANGE:
 		return has_view(c, NULL, PD_AT_ROLE, q->service)
 			       ? 0

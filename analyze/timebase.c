@@ -68,6 +68,8 @@ static struct window series_rebalance(const struct pd_run *run)
 	struct window w = {0, 0, 0, 0};
 	const struct pd_series *s =
 		pd_run_series(run, "active_tasks", "rebalance_progress", NULL);
+	if (!s) /* the Prometheus path: cm_rebalance_in_progress, > 0 while rebalancing */
+		s = pd_run_series(run, "active_tasks", "rebalance_in_progress", NULL);
 	size_t i = 0;
 	if (!s)
 		return w;

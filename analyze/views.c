@@ -565,6 +565,30 @@ static void note_base_only(struct pd_comparison *c, const struct pd_compare_opts
 	}
 }
 
+/* Runs monitored by different paths (DESIGN 3.6): which path each used, and the metrics
+ * only the target has (note_base_only lists the baseline's). */
+static void note_paths(struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
+	const struct pd_run *t = c->target;
+	if (c->base->prometheus == t->prometheus)
+		return;
+	pd_strv_addf(&c->matching,
+		     "monitoring: the baseline's went to %s, the target's to %s; metrics only "
+		     "one of them has are listed as such",
+		     c->base->prometheus ? "Prometheus" : "perfdb",
+		     t->prometheus ? "Prometheus" : "perfdb");
+	for (size_t i = 0; i < t->n_series; i++) {
+		const struct pd_series *s = t->series[i];
+		if (i && !strcmp(s->collector, t->series[i - 1]->collector) &&
+		    !strcmp(s->metric, t->series[i - 1]->metric))
+			continue;
+		if (!skipped(s) && wanted(opts, s) &&
+		    !find_group(c->base, s->collector, s->metric).n)
+			pd_strv_addf(&c->matching, "%s/%s: only in the target", s->collector,
+				     s->metric);
+	}
+}
+
 /* The active nodes of role svc in phase p: the target's survivors, and a removed node
  * before its event (pre, and the whole run, which holds pre). */
 static size_t active(const struct pd_run *run, unsigned svc, const char *removed, int pre)
@@ -642,6 +666,7 @@ void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 			build_group(&b, s);
 	}
 	note_base_only(c, opts);
+	note_paths(c, opts);
 	pd_comparison_index(c);
 	free(b.tmp);
 	free(b.idx);

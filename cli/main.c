@@ -10,6 +10,8 @@
 #include "core/xalloc.h"
 #include "parse/bundle.h"
 #include "cli/drive.h"
+#include "cli/exec.h"
+#include "cli/fetch_args.h"
 #include "cli/pull.h"
 #include "render/escape.h"
 #include "render/inspect.h"
@@ -94,6 +96,11 @@ static const char usage_all[] =
 	"       perfdelta inspect RUN [--json] [options]\n"
 	"       perfdelta demo [-o DIR] [options]\n"
 	"       perfdelta pull --jenkins URL [--snapshot NAME]... -o RUN_DIR [options]\n"
+	"       perfdelta signature RUN | perfdelta history add RUN... [--db URL]\n"
+	"       perfdelta history report --test CONFIG [--db URL] -o DIR [--window N]\n"
+	"                                [--alpha A] [--min-size K]\n"
+	"       perfdelta compare --baseline-history N [--db URL] [options] TARGET -o DIR\n"
+	"       perfdelta demo --history [-o DIR]   (history: docs/history.md)\n"
 	"       perfdelta COMMAND --help (the options of one command)\n"
 	"\n"
 	"Compare two perfrunner runs of a Couchbase cluster (a baseline and a target, such as\n"
@@ -143,6 +150,8 @@ struct opts {
 	char *metrics_arg;                /* owned copy of --metrics, split in place */
 	char *threshold_globs[MAX_GLOBS]; /* owned copies of --threshold-for's GLOBs */
 	struct pd_plan_opts pull;
+	int pull_history;       /* pull --history: add the bundle pulled to the history */
+	const char *history_db; /* --db URL for it, or NULL */
 	const char *snapshots[MAX_GLOBS];
 };
 
@@ -502,16 +511,31 @@ static const struct flag flags[] = {
 	{.name = "--jenkins-api",
 	 .arg = "json|xml",
 	 .parse = set_jenkins_api,
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .help = "build.json from api/json (default) or build.xml from api/xml"},
 	{.name = "--perfdb",
 	 .arg = "URL",
 	 .parse = set_str,
 	 .field = OPT(pull.perfdb),
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .help = "perfdb (default: the console's cbmonitor host, port 8080)"},
+	{.name = "--prometheus",
+	 .arg = "URL",
+	 .parse = set_str,
+	 .field = OPT(pull.prometheus),
+	 .cmds = CMD_PULL | CMD_COMPARE,
+	 .section = SEC_PULL,
+	 .help = "perfrunner's Prometheus path: the store's Prometheus HTTP API\n"
+		 "(Prometheus, Mimir, VictoriaMetrics); series into prometheus/"},
+	{.name = "--cbmonitor2",
+	 .arg = "URL",
+	 .parse = set_str,
+	 .field = OPT(pull.cbmonitor2),
+	 .cmds = CMD_PULL | CMD_COMPARE,
+	 .section = SEC_PULL,
+	 .help = "cbmonitor2: the snapshot's window and phases from its API"},
 	{.name = "--snapshot",
 	 .arg = "NAME",
 	 .parse = set_snapshot,
@@ -522,21 +546,36 @@ static const struct flag flags[] = {
 	 .arg = "DIR",
 	 .parse = set_str,
 	 .field = OPT(pull.perfrunner_dir),
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .help = "a perfrunner checkout: copy clusters/<cluster> and\n"
 		 "tests/<test_config> named by the build's parameters"},
+	{.name = "--history",
+	 .parse = set_switch,
+	 .field = OPT(pull_history),
+	 .cmds = CMD_PULL,
+	 .section = SEC_PULL,
+	 .help = "then add the bundle to the history (perfdelta history add;\n"
+		 "docs/history.md)"},
+	{.name = "--db",
+	 .arg = "URL",
+	 .parse = set_str,
+	 .field = OPT(history_db),
+	 .cmds = CMD_PULL,
+	 .section = SEC_PULL,
+	 .help = "with --history: the store, sqlite:PATH or postgresql://...\n"
+		 "(default $XDG_DATA_HOME/perfdelta/history.sqlite)"},
 	{.name = "--netrc",
 	 .parse = set_switch,
 	 .field = OPT(pull.netrc),
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .help = "credentials from ~/.netrc"},
 	{.name = "--parallel",
 	 .arg = "N",
 	 .parse = set_unsigned,
 	 .field = OPT(pull.parallel),
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .lo = 1,
 	 .hi = 64,
@@ -545,7 +584,7 @@ static const struct flag flags[] = {
 	 .arg = "S",
 	 .parse = set_long,
 	 .field = OPT(pull.timeout_s),
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .lo = 1,
 	 .hi = 86400,
@@ -554,7 +593,7 @@ static const struct flag flags[] = {
 	 .arg = "N",
 	 .parse = set_unsigned,
 	 .field = OPT(pull.retries),
-	 .cmds = CMD_PULL,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .lo = 0,
 	 .hi = 20,
@@ -897,14 +936,24 @@ done:
 	return rc;
 }
 
+/* A Jenkins build URL or a cbmonitor comparison URL stands for the bundles it is pulled
+ * into (cli/fetch_args.h). */
 static int cmd_compare(const struct opts *o)
 {
-	if (o->n_args < 2)
-		return usage_error("%s", "compare needs two run bundles or more: perfdelta "
-					 "compare BASELINE [BASELINE...] TARGET -o DIR");
+	struct pd_strv paths = {0};
+	struct pd_err err = PD_ERR_INIT;
+	int rc;
 	if (!o->out)
 		return usage_error("%s", "compare needs an output directory: -o DIR");
-	return compare_runs(o, o->args, o->n_args, o->out);
+	if (pd_fetch_args(&paths, o->args, (size_t)o->n_args, &o->pull, o->quiet, &err) < 0)
+		rc = report_error(&err);
+	else if (paths.n < 2)
+		rc = usage_error("%s", "compare needs two run bundles or more: perfdelta "
+				       "compare BASELINE [BASELINE...] TARGET -o DIR");
+	else
+		rc = compare_runs(o, (const char *const *)paths.v, paths.n, o->out);
+	pd_strv_free(&paths);
+	return rc;
 }
 
 /* Where the seed fixture is, relative to the executable: in the build tree, or where
@@ -1026,6 +1075,18 @@ static int cmd_pull(const struct opts *o, char **argv)
 	if (!o->quiet)
 		printf("pulled %s: %zu requests, %.1f MiB, %zu retried\n", o->out, ui.p.done,
 		       (double)ui.p.bytes / 1048576, ui.p.retries);
+	if (o->pull_history) { /* perfdelta-history history add OUT [--db URL] */
+		char *add[] = {argv[0],
+			       "history",
+			       "add",
+			       (char *)o->out,
+			       o->history_db ? "--db" : NULL,
+			       (char *)o->history_db,
+			       NULL};
+		fflush(stdout);
+		pd_cli_exec("perfdelta-history", add, &err);
+		return report_error(&err);
+	}
 	return EXIT_OK;
 }
 
@@ -1036,6 +1097,11 @@ int main(int argc, char **argv)
 			 .fail_on_regression = 1,
 			 .gnuplot_timeout_s = PD_PLOT_TIMEOUT_DEFAULT,
 			 .pull = PD_PLAN_OPTS_INIT};
+	if (pd_cli_is_history(argc, argv)) { /* perfdelta-history: cli/history.c */
+		struct pd_err err = PD_ERR_INIT;
+		pd_cli_exec("perfdelta-history", argv, &err);
+		return report_error(&err);
+	}
 	int rc = parse_args(&o, argc, argv);
 	pd_cleanup_catch_signals();
 	if (rc < 0) {

@@ -15,6 +15,11 @@ struct rule {
 	int worse;         /* +1 up is worse, -1 down is worse, 0 no say (then +1) */
 	/* the same process measured by atop: atop/<metric without pattern><twin> */
 	const char *twin;
+	/* the Prometheus path: the scraped Couchbase series this metric is made of, and how
+	 * (cbmonitor2 @ 843875b cbmonitor/src/dashboards/query.ts:25-50, system.ts:17-18,
+	 * pkg/plugin/bundled-dashboards/products/couchbase-perf.json:584, :2151) */
+	const char *prom;
+	enum pd_prom_how prom_how;
 };
 
 static const struct rule rules[] = {
@@ -49,7 +54,93 @@ static const struct rule rules[] = {
 	 .how = SUFFIX,
 	 .pattern = "_sysproc_mem_resident",
 	 .twin = "_rss"},
+	/* the Prometheus path. Query counters are cumulative per query node: each node's
+	 * rate is kept (collector "prometheus", the Prometheus name) and their sum is the
+	 * cluster's n1ql_stats rate; per-node CPU is the REST-read ns_server_system's (its
+	 * series stop when the node leaves, as there); CPU seconds become % of one core */
+	{.collector = "prometheus", .how = PREFIX, .pattern = "n1ql_", .unit = PD_UNIT_PER_SEC},
+	{.collector = "prometheus",
+	 .how = EXACT,
+	 .pattern = "n1ql_requests",
+	 .worse = -1,
+	 .prom = "n1ql_requests",
+	 .prom_how = PD_PROM_NODE_RATE},
+	{.collector = "prometheus",
+	 .how = EXACT,
+	 .pattern = "n1ql_errors",
+	 .prom = "n1ql_errors",
+	 .prom_how = PD_PROM_NODE_RATE},
+	{.collector = "n1ql_stats",
+	 .how = EXACT,
+	 .pattern = "query_requests",
+	 .prom = "n1ql_requests",
+	 .prom_how = PD_PROM_TOTAL_RATE},
+	{.collector = "n1ql_stats",
+	 .how = EXACT,
+	 .pattern = "query_errors",
+	 .prom = "n1ql_errors",
+	 .prom_how = PD_PROM_TOTAL_RATE},
+	{.collector = "n1ql_stats",
+	 .how = EXACT,
+	 .pattern = "query_selects",
+	 .prom = "n1ql_selects",
+	 .prom_how = PD_PROM_TOTAL_RATE},
+	{.collector = "n1ql_stats",
+	 .how = EXACT,
+	 .pattern = "query_invalid_requests",
+	 .prom = "n1ql_invalid_requests",
+	 .prom_how = PD_PROM_TOTAL_RATE},
+	{.collector = "n1ql_stats",
+	 .how = EXACT,
+	 .pattern = "query_requests_250ms",
+	 .prom = "n1ql_requests_250ms",
+	 .prom_how = PD_PROM_TOTAL_RATE},
+	{.collector = "n1ql_stats",
+	 .how = EXACT,
+	 .pattern = "query_requests_500ms",
+	 .prom = "n1ql_requests_500ms",
+	 .prom_how = PD_PROM_TOTAL_RATE},
+	{.collector = "n1ql_stats",
+	 .how = EXACT,
+	 .pattern = "query_requests_1000ms",
+	 .prom = "n1ql_requests_1000ms",
+	 .prom_how = PD_PROM_TOTAL_RATE},
+	{.collector = "n1ql_stats",
+	 .how = EXACT,
+	 .pattern = "query_requests_5000ms",
+	 .prom = "n1ql_requests_5000ms",
+	 .prom_how = PD_PROM_TOTAL_RATE},
+	{.collector = "ns_server_system",
+	 .how = EXACT,
+	 .pattern = "cpu_utilization",
+	 .prom = "sys_cpu_utilization_rate",
+	 .prom_how = PD_PROM_NODE},
+	{.collector = "metrics_rest_api_processes",
+	 .how = SUFFIX,
+	 .pattern = "_sysproc_cpu_utilization",
+	 .prom = "sysproc_cpu_seconds_total",
+	 .prom_how = PD_PROM_PROC_CPU},
+	{.collector = "metrics_rest_api_processes",
+	 .how = SUFFIX,
+	 .pattern = "_sysproc_mem_resident",
+	 .prom = "sysproc_mem_resident",
+	 .prom_how = PD_PROM_PROC},
+	/* 1 on each node whose cluster manager is rebalancing: the sum is > 0 while one is */
+	{.collector = "active_tasks",
+	 .how = EXACT,
+	 .pattern = "rebalance_in_progress",
+	 .unit = PD_UNIT_COUNT,
+	 .prom = "cm_rebalance_in_progress",
+	 .prom_how = PD_PROM_TOTAL},
 };
+
+/* The processes perfrunner's atop/PS collector samples by default (perfrunner/settings.py
+ * StatsSettings.SERVER_PROCESSES, :1101-1107) and the ones cbmonitor2 shows: their names
+ * hold characters a pushed name loses. */
+static const char *const processes[] = {
+	"beam.smp",  "ns_server",    "cbft",      "cbq-engine", "indexer",
+	"memcached", "sync_gateway", "projector", "goxdcr",     "eventing-produc",
+	"java",      "cbas",         "prometheus"};
 
 static int matches(const struct rule *r, const char *collector, const char *metric)
 {
@@ -100,4 +191,47 @@ void pd_metric_twin(struct pd_buf *out, const char *name)
 		break;
 	}
 	pd_buf_release(&collector);
+}
+
+size_t pd_metric_of_prom(struct pd_prom_target out[2], const char *name)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(rules) / sizeof(*rules) && n < 2; i++)
+		if (rules[i].prom && !strcmp(rules[i].prom, name))
+			out[n++] = (struct pd_prom_target){rules[i].collector, rules[i].pattern,
+							   rules[i].prom_how};
+	return n;
+}
+
+/* name as promstore.py's _sanitise_metric_name writes it, without the "perf_" prefix */
+static void sanitise(struct pd_buf *out, const char *name)
+{
+	for (const char *p = name; *p; p++)
+		pd_buf_addch(out, (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+						  (*p >= '0' && *p <= '9') || *p == '_' ||
+						  *p == ':'
+					  ? *p
+					  : '_');
+}
+
+void pd_metric_unpush(struct pd_buf *out, const char *name, const char *collector)
+{
+	struct pd_buf proc = PD_BUF_INIT;
+	if (strncmp(name, "perf_", 5))
+		return;
+	name += 5;
+	for (size_t i = 0; collector && !strcmp(collector, "atop") &&
+			   i < sizeof(processes) / sizeof(*processes);
+	     i++) {
+		pd_buf_truncate(&proc, 0);
+		sanitise(&proc, processes[i]);
+		pd_buf_addch(&proc, '_');
+		if (!strncmp(name, proc.ptr, proc.len)) {
+			pd_buf_addf(out, "%s_%s", processes[i], name + proc.len);
+			pd_buf_release(&proc);
+			return;
+		}
+	}
+	pd_buf_release(&proc);
+	pd_buf_adds(out, name);
 }

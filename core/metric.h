@@ -19,4 +19,31 @@ int pd_metric_worse(const char *collector, const char *metric);
  * atop/memcached_cpu); appends nothing when it has none. */
 void pd_metric_twin(struct pd_buf *out, const char *name);
 
+/* perfrunner's Prometheus path (DESIGN 3.6): how a Prometheus series becomes the metric
+ * perfdelta knows (the rows with .prom in core/metric.c's table). */
+enum pd_prom_how {
+	PD_PROM_NONE,
+	PD_PROM_NODE,       /* a gauge per instance: server scope */
+	PD_PROM_NODE_RATE,  /* a counter per instance: its rate, server scope */
+	PD_PROM_TOTAL,      /* a gauge per instance, summed over instances: cluster scope */
+	PD_PROM_TOTAL_RATE, /* a counter per instance, its rates summed: cluster scope */
+	PD_PROM_PROC,       /* a gauge per instance and proc: "<proc><suffix>", server */
+	PD_PROM_PROC_CPU    /* CPU seconds per (proc, mode): rate x 100 summed over modes */
+};
+
+/* Where the Prometheus series name goes: up to two targets (a per-node series and the
+ * cluster's total), each a collector, a metric (for PD_PROM_PROC*, the suffix after the
+ * proc label) and how it is made; returns how many (0: not a series of the table). */
+struct pd_prom_target {
+	const char *collector, *metric;
+	enum pd_prom_how how;
+};
+size_t pd_metric_of_prom(struct pd_prom_target out[2], const char *name);
+
+/* A metric pushed as "perf_" + its name with every character outside [a-zA-Z0-9_:] made
+ * '_' (cbagent/promstore.py:54-66): appends the name perfrunner's collector gave it,
+ * restoring the process names atop samples ("perf_cbq_engine_rss" -> "cbq-engine_rss");
+ * appends nothing when name has no "perf_" prefix. */
+void pd_metric_unpush(struct pd_buf *out, const char *name, const char *collector);
+
 #endif

@@ -223,9 +223,10 @@ void pd_series_free(struct pd_series *s)
 
 const char *pd_event_kind_name(enum pd_event_kind k)
 {
-	static const char *const names[] = {"hard-failover",   "graceful-failover",
-					    "rebalance-start", "rebalance-progress",
-					    "rebalance-end",   "snapshot"};
+	static const char *const names[] = {
+		"hard-failover",      "graceful-failover", "rebalance-start",
+		"rebalance-progress", "rebalance-end",     "snapshot",
+		"collectors-start",   "collectors-stop",   "run-stopped"};
 	return names[k];
 }
 
@@ -306,8 +307,12 @@ static void events_free(struct pd_run *run)
 		free(run->kpis[i].metric);
 		free(run->kpis[i].build);
 		pd_strv_free(&run->kpis[i].snapshots);
+		free(run->kpis[i].window);
 	}
 	free(run->kpis);
+	for (size_t i = 0; i < run->n_windows; i++)
+		free(run->windows[i].label);
+	free(run->windows);
 }
 
 void pd_run_free(struct pd_run *run)
@@ -336,6 +341,8 @@ void pd_run_free(struct pd_run *run)
 	testcfg_free(&run->cfg);
 	free(run->console_path);
 	free(run->console_result);
+	free(run->prom_snapshot_url);
+	pd_strv_free(&run->prom_collectors);
 	free(run->cluster);
 	free(run->dir);
 	free(run);

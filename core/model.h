@@ -107,7 +107,10 @@ enum pd_event_kind {
 	PD_EV_REBALANCE_START,
 	PD_EV_REBALANCE_PROGRESS,
 	PD_EV_REBALANCE_END, /* "Rebalance task stopped running" or "Cluster is balanced" */
-	PD_EV_SNAPSHOT       /* an "HTML report:" line */
+	PD_EV_SNAPSHOT,      /* an "HTML report:" or "Registered Prometheus snapshot:" line */
+	PD_EV_COLLECTORS_START, /* "Starting N custom collector(s)" (the Prometheus path) */
+	PD_EV_COLLECTORS_STOP,  /* "Stopping N custom collector(s)" */
+	PD_EV_RUN_STOPPED /* perfrunner stopped the run (logger.interrupt): node holds why */
 };
 const char *pd_event_kind_name(enum pd_event_kind k);
 
@@ -132,6 +135,18 @@ struct pd_kpi {
 	int64_t local_s; /* console time of the line */
 	long line;
 	struct pd_strv snapshots;
+	char *window;        /* the latency window ("pre", "during", "post") or NULL */
+	long window_samples; /* samples perfrunner fetched for that window; 0 unknown */
+};
+
+/* A latency reporting window of perfrunner's TimeseriesWindow (helpers/metrics.py:142-150)
+ * as "Latency windows: [...]" logs it (tests/rebalance.py:209): epoch ms on the client's
+ * clock; start -1 is "from the first sample", end inf "to the last" (INT64_MIN/MAX). */
+struct pd_kpi_window {
+	char *label;
+	int64_t start_ms, end_ms;
+	long samples; /* the last "Fetched data for timeseries window" count; 0 none */
+	long line;
 };
 
 struct pd_param {
@@ -216,6 +231,14 @@ struct pd_run {
 	char *console_path;      /* NULL when the bundle had no consoleText */
 	char *console_result;    /* the "Finished: X" word, or NULL */
 	int64_t console_first_s; /* local time of the first perfrunner line; 0 when none */
+	/* perfrunner's Prometheus path (DESIGN 3.6): set by "Using Prometheus to collect
+	 * metrics" or "Registered Prometheus snapshot:" in the console, or a prometheus/
+	 * directory in the bundle; the snapshot id is then run->snapshots.v[0] */
+	int prometheus;
+	char *prom_snapshot_url;        /* the registered snapshot's cbmonitor2 page, or NULL */
+	struct pd_strv prom_collectors; /* "Added N custom collector(s) pushing to ...: [..]" */
+	struct pd_kpi_window *windows;
+	size_t n_windows, cap_windows;
 };
 
 struct pd_run *pd_run_new(const char *dir);

@@ -5,6 +5,7 @@
  * directory, and the lists and the build are read back from there by parse/. */
 #define _GNU_SOURCE /* renameat2 and RENAME_NOREPLACE (glibc 2.28) */
 #include "plan.h"
+#include "prom_pull.h"
 #include "../core/buf.h"
 #include "../core/file.h"
 #include "../core/model.h"
@@ -427,6 +428,10 @@ static int copy_perfrunner(struct plan *p)
 		    (rc = pd_spec_load(p->run, &p->run->spec, p->err)) < 0)
 			goto done;
 	}
+	if (test.len) { /* its [stats] interval is the Prometheus path's step */
+		src = (struct pd_src){test.ptr, test.len, "the test config", p->lim};
+		rc = pd_ini_parse(&p->run->test, &src, p->err);
+	}
 done:
 	pd_buf_release(&spec);
 	pd_buf_release(&test);
@@ -444,7 +449,7 @@ static int check_opts(const struct pd_plan_opts *o, struct pd_err *err)
 	if (!o->jenkins && !o->n_snapshots)
 		return pd_err_set(err, PD_EINVAL,
 				  "pull needs --jenkins URL or --snapshot NAME");
-	if (!o->jenkins && !o->perfdb)
+	if (!o->jenkins && !o->perfdb && !o->prometheus)
 		return pd_err_set(err, PD_EINVAL, "pull needs --perfdb URL without --jenkins");
 	if (o->parallel < 1 || o->parallel > PD_TRANSFER_MAX_PARALLEL)
 		return pd_err_set(err, PD_EINVAL, "from 1 to %d parallel transfers",
@@ -465,6 +470,12 @@ static int pull(struct plan *p)
 		return rc;
 	if (o->perfrunner_dir && (rc = copy_perfrunner(p)) < 0)
 		return rc;
+	/* the console says which path the run took: the Prometheus path's snapshot line, or
+	 * an "HTML report:" line naming perfdb's host; with neither, --prometheus decides */
+	if (o->prometheus && (p->run->prometheus || (!p->perfdb && !o->perfdb))) {
+		struct pd_prom_pull pp = {p->t, &p->out, p->run, o, p->lim, p->err};
+		return pd_prom_pull_run(&pp);
+	}
 	if (!p->run->snapshots.n)
 		return pd_err_at(
 			p->err, PD_ENOTFOUND, p->console_shown, 0, 0,

@@ -18,6 +18,8 @@ struct pd_plan_opts {
 	const char *jenkins;          /* build URL ".../job/J/N/", or NULL for no jenkins/ */
 	int jenkins_xml;              /* fetch api/xml into build.xml instead of api/json */
 	const char *perfdb;           /* "http://HOST:8080"; NULL: the console's report host */
+	const char *prometheus;       /* the Prometheus path's store (its HTTP API), or NULL */
+	const char *cbmonitor2;       /* cbmonitor2 for the snapshot's window, or NULL */
 	const char *const *snapshots; /* NULL: the console's "HTML report:" snapshots */
 	size_t n_snapshots;
 	const char *perfrunner_dir; /* a perfrunner checkout, or NULL for no perfrunner/ */

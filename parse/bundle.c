@@ -4,6 +4,7 @@
 #include "ini.h"
 #include "jenkins.h"
 #include "perfdb.h"
+#include "prom.h"
 #include "tree.h"
 #include "../core/buf.h"
 #include "../core/metric.h"
@@ -413,6 +414,77 @@ done:
 	return rc;
 }
 
+/* cbmonitor2/snapshot.json (optional): the snapshot's id when the console has none, and
+ * its window and phases as config-manager stamped them, for the notes. */
+static int load_cbmonitor2(struct loader *l, struct pd_err *err)
+{
+	struct pd_prom_snapshot snap;
+	struct pd_src src;
+	int rc = is_kind(l, PD_TREE_FILE, join(l, "cbmonitor2", "snapshot.json"), err);
+	if (rc <= 0 || (rc = slurp(l, &src, err)) < 0 ||
+	    (rc = pd_prom_snapshot_parse(&snap, &src, err)) < 0)
+		return rc;
+	if (!l->run->snapshots.n)
+		pd_strv_add(&l->run->snapshots, snap.id);
+	else if (strcmp(l->run->snapshots.v[0], snap.id))
+		pd_strv_addf(&l->run->notes,
+			     "cbmonitor2/snapshot.json is snapshot %s, the console's is %s",
+			     snap.id, l->run->snapshots.v[0]);
+	for (size_t i = 0; i < snap.phases.n; i++)
+		pd_strv_addf(&l->run->notes, "cbmonitor2 phase (label start_ms end_ms): %s",
+			     snap.phases.v[i]);
+	pd_prom_snapshot_free(&snap);
+	return 0;
+}
+
+/* prometheus/<name>.json: query_range answers (docs/reference.md, "Prometheus bundles"). */
+static int load_prometheus(struct loader *l, struct pd_err *err)
+{
+	struct pd_strv files = {0};
+	struct pd_prom *p = pd_prom_new();
+	struct pd_src src;
+	int rc = pd_tree_list(&files, l->tree, join(l, "prometheus", NULL), err);
+	l->run->prometheus = 1;
+	for (size_t i = 0; i < files.n && rc == 0; i++) {
+		if (!pd_str_ends_with(files.v[i], ".json")) {
+			pd_strv_addf(&l->run->notes,
+				     "prometheus/%s ignored: not a .json answer", files.v[i]);
+			continue;
+		}
+		if ((rc = is_kind(l, PD_TREE_FILE, join(l, "prometheus", files.v[i]), err)) ==
+		    0)
+			continue;
+		if (rc > 0 && (rc = slurp(l, &src, err)) == 0)
+			rc = pd_prom_matrix_parse(p, &src, err);
+	}
+	if (rc == 0 && (rc = load_cbmonitor2(l, err)) == 0) {
+		pd_strv_addf(
+			&l->run->notes,
+			"monitoring: perfrunner's Prometheus path (snapshot %s): no net, "
+			"n1ql_stats, ns_server_system or active_tasks collector; per-node "
+			"query rates, CPU and process series come from Couchbase's scraped "
+			"series (docs/reference.md)",
+			l->run->snapshots.n ? l->run->snapshots.v[0] : "unknown");
+		pd_prom_to_run(l->run, p);
+	}
+	if (rc == 0 && l->run->n_series == 0)
+		rc = pd_err_at(
+			err, PD_EPARSE, pd_tree_path(l->tree, join(l, "prometheus", NULL)), 0,
+			0, "no series: expected prometheus/<name>.json query_range answers");
+	pd_prom_free(p);
+	pd_strv_free(&files);
+	return rc;
+}
+
+/* Which monitoring path the bundle holds: prometheus/ or perfdb/. */
+static int load_series(struct loader *l, struct pd_err *err)
+{
+	int rc = is_kind(l, PD_TREE_DIR, join(l, "prometheus", NULL), err);
+	if (rc < 0)
+		return rc;
+	return rc ? load_prometheus(l, err) : load_perfdb(l, err);
+}
+
 /* A node of the spec with no series at all: said, since silence would look like data.
  * The series' servers are sorted once and searched, so that 20 000 nodes with a series
  * each take milliseconds rather than nodes x series comparisons. */
@@ -502,7 +574,7 @@ static int load_tree(struct pd_run *run, const struct pd_limits *lim, struct pd_
 		int no_spec = run->n_nodes == 0;
 		if (no_spec)
 			nodes_from_console(run);
-		rc = load_perfdb(&l, err);
+		rc = load_series(&l, err);
 		if (rc == 0 && no_spec && run->n_nodes)
 			infer_roles(run);
 	}

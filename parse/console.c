@@ -9,6 +9,7 @@
 #include "../core/xalloc.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -369,6 +370,234 @@ done:
 	return rc;
 }
 
+/* perfrunner's Prometheus path and its newer lines (github couchbase/perfrunner @ bc5e9067).
+ * "Registered Prometheus snapshot: https://<cbmonitor2>/a/cbmonitor/snapshots/<id>"
+ * (metrics/promagent.py:76-78, :85): the id, a UUID from the config-manager, is the run's
+ * snapshot as the KPI post's "snapshots" holds it (tests/__init__.py:119). */
+static int on_prom_snapshot(struct scan *s, const struct pline *pl, const char *arg, size_t n)
+{
+	const char *q = find(arg, n, "/snapshots/"), *id, *end = arg + n;
+	struct pd_event *e;
+	size_t len = 0;
+	if (!q)
+		return pd_err_at(s->err, PD_EPARSE, s->src->path, pl->line, 0,
+				 "expected '/snapshots/<id>' in the snapshot URL");
+	id = q + 11;
+	while (id + len < end && id[len] != '?' && id[len] != '#' && id[len] != '/')
+		len++;
+	if (!is_name(id, len))
+		return pd_err_at(s->err, PD_EPARSE, s->src->path, pl->line, 0,
+				 "expected a snapshot id after '/snapshots/'");
+	e = add_event(s, pl, PD_EV_SNAPSHOT);
+	e->node = pd_xstrndup(id, len);
+	if (pd_strv_find(&s->run->snapshots, e->node) < 0)
+		pd_strv_add(&s->run->snapshots, e->node);
+	s->run->prometheus = 1;
+	if (!s->run->prom_snapshot_url && is_name(arg, n))
+		s->run->prom_snapshot_url = pd_xstrndup(arg, n);
+	return 0;
+}
+
+/* The count N of "N custom collector(s)..." at arg, or -1 (promagent.py:400-421). */
+static long collector_count(const char *arg, size_t n, size_t *used)
+{
+	size_t i = 0;
+	long v = 0;
+	while (i < n && i < 9 && arg[i] >= '0' && arg[i] <= '9')
+		v = v * 10 + (arg[i++] - '0');
+	*used = i;
+	return i && i + 20 <= n && !memcmp(arg + i, " custom collector(s)", 20) ? v : -1;
+}
+
+/* "Added N custom collector(s) pushing to Prometheus: ['PS', 'NSServer']" (promagent.py:
+ * 400-404: a Python list of class names); the names say which collectors were carried. */
+static void on_collectors_added(struct scan *s, const char *arg, size_t n)
+{
+	const char *end = arg + n, *p = memchr(arg, '[', n);
+	while (p && p < end) {
+		const char *q = memchr(p, '\'', (size_t)(end - p)), *close;
+		if (!q || !(close = memchr(q + 1, '\'', (size_t)(end - q - 1))))
+			break;
+		char *name = pd_xstrndup(q + 1, (size_t)(close - q - 1));
+		if (is_name(name, strlen(name)) &&
+		    pd_strv_find(&s->run->prom_collectors, name) < 0)
+			pd_strv_add(&s->run->prom_collectors, name);
+		free(name);
+		p = close + 1;
+	}
+}
+
+/* Reads a Python float repr at *p ("-1", "1793630700000", "inf", "1.7e+12"). */
+static int py_number(const char **p, const char *end, double *v)
+{
+	char num[64];
+	size_t k = 0;
+	while (*p + k < end && k + 1 < sizeof(num) && (*p)[k] != ',' && (*p)[k] != ')')
+		num[k] = (*p)[k], k++;
+	num[k] = '\0';
+	if (!strcmp(num, "inf")) {
+		*v = INFINITY;
+	} else {
+		char *after;
+		*v = strtod(num, &after);
+		if (!k || *after || isnan(*v) || isinf(*v))
+			return 0;
+	}
+	*p += k;
+	return 1;
+}
+
+static int64_t window_ms(double v)
+{
+	if (v < 0)
+		return INT64_MIN;
+	return v >= 9.2e18 ? INT64_MAX : (int64_t)v;
+}
+
+/* One "TimeseriesWindow(start_ts=-1, end_ts=inf, label='pre')" at *p (a frozen
+ * dataclass's repr, helpers/metrics.py:141-145); 0 when malformed. */
+static int one_window(struct scan *s, const struct pline *pl, const char **p, const char *end)
+{
+	static const char *const keys[] = {
+		"TimeseriesWindow(start_ts=", ", end_ts=", ", label='"};
+	double v[2];
+	const char *close;
+	for (int k = 0; k < 3; k++) {
+		size_t kl = strlen(keys[k]);
+		if ((size_t)(end - *p) < kl || memcmp(*p, keys[k], kl))
+			return 0;
+		*p += kl;
+		if (k < 2 && !py_number(p, end, &v[k]))
+			return 0;
+	}
+	close = memchr(*p, '\'', (size_t)(end - *p));
+	if (!close || close + 1 >= end || close[1] != ')' || !is_name(*p, (size_t)(close - *p)))
+		return 0;
+	PD_GROW(s->run->windows, s->run->cap_windows, s->run->n_windows + 1);
+	s->run->windows[s->run->n_windows++] =
+		(struct pd_kpi_window){.label = pd_xstrndup(*p, (size_t)(close - *p)),
+				       .start_ms = window_ms(v[0]),
+				       .end_ms = window_ms(v[1]),
+				       .line = pl->line};
+	*p = close + 2;
+	return 1;
+}
+
+/* "Latency windows: [TimeseriesWindow(...), ...]" (tests/rebalance.py:209). */
+static int on_windows(struct scan *s, const struct pline *pl, const char *arg, size_t n)
+{
+	const char *p = arg, *end = arg + n;
+	if (!n || *p++ != '[')
+		goto bad;
+	while (p < end && *p != ']') {
+		if (!one_window(s, pl, &p, end))
+			goto bad;
+		if (p + 2 <= end && p[0] == ',' && p[1] == ' ')
+			p += 2;
+	}
+	if (p + 1 == end)
+		return 0;
+bad:
+	return pd_err_at(
+		s->err, PD_EPARSE, s->src->path, pl->line, 0,
+		"expected '[TimeseriesWindow(start_ts=.., end_ts=.., label='..'), ...]' "
+		"after 'Latency windows:'");
+}
+
+static struct pd_kpi_window *window_of(struct pd_run *run, const char *label, size_t len)
+{
+	for (size_t i = run->n_windows; i-- > 0;)
+		if (strlen(run->windows[i].label) == len &&
+		    !memcmp(run->windows[i].label, label, len))
+			return &run->windows[i];
+	return NULL;
+}
+
+/* "Fetched data for timeseries window: label=pre, samples=1234, min_ts=..., ..."
+ * (helpers/metrics.py:1108-1111): the count of the KPI posted next for that window. */
+static void on_fetched(struct scan *s, const char *arg, size_t n)
+{
+	const char *c = find(arg, n, ", samples=");
+	struct pd_kpi_window *w;
+	long v = 0;
+	if (n < 6 || memcmp(arg, "label=", 6) || !c ||
+	    !(w = window_of(s->run, arg + 6, (size_t)(c - arg - 6))))
+		return;
+	for (c += 10; c < arg + n && *c >= '0' && *c <= '9' && v < 1000000000L; c++)
+		v = v * 10 + (*c - '0');
+	w->samples = v;
+}
+
+/* A KPI id's window: the id ends in "_<label>", or "_<label>_cluster<N>" with more than
+ * one cluster (helpers/metrics.py:1034-1054). */
+static void kpi_window(struct pd_run *run, struct pd_kpi *k)
+{
+	const char *id = k->metric, *end = id + strlen(id), *cl = strstr(id, "_cluster");
+	if (cl && cl[8] >= '1' && cl[8] <= '9' &&
+	    strspn(cl + 8, "0123456789") == strlen(cl + 8))
+		end = cl;
+	for (size_t i = 0; i < run->n_windows; i++) {
+		size_t len = strlen(run->windows[i].label);
+		if ((size_t)(end - id) > len + 1 && end[-(long)len - 1] == '_' &&
+		    !memcmp(end - len, run->windows[i].label, len)) {
+			struct pd_kpi_window *w = window_of(run, end - len, len);
+			k->window = pd_xstrdup(w->label);
+			k->window_samples = w->samples;
+			return;
+		}
+	}
+}
+
+/* "Rebalance hung" (helpers/monitor.py:104, :2114; ", aborting monitoring" :2201) and
+ * "Rebalance failed with message ..." (:138)
+ * go through logger.interrupt, which logs at ERROR and exits (logger.py:48-50): the run
+ * ended there. */
+static void on_stopped(struct scan *s, const struct pline *pl)
+{
+	struct pd_event *e = add_event(s, pl, PD_EV_RUN_STOPPED);
+	e->node = pd_xstrndup(pl->msg, pl->len);
+	pd_strv_addf(&s->run->notes,
+		     "console line %ld: perfrunner stopped the run early (%.*s): the run ends "
+		     "there",
+		     pl->line, (int)(pl->len > 200 ? 200 : pl->len), pl->msg);
+}
+
+/* The Prometheus path's lines and perfrunner's newer ones: 1 when pl was one of them. */
+static int on_newer(struct scan *s, const struct pline *pl)
+{
+	const char *a;
+	size_t n, used;
+	long count;
+	int rc, start;
+	if (message_is(pl, "Using Prometheus to collect metrics", &a, &n) && !n)
+		return s->run->prometheus = 1;
+	if (message_is(pl, "Registered Prometheus snapshot:", &a, &n))
+		return (rc = on_prom_snapshot(s, pl, a, n)) < 0 ? rc : 1;
+	if (message_is(pl, "Added ", &a, &n) && (count = collector_count(a, n, &used)) >= 0) {
+		on_collectors_added(s, a + used, n - used);
+		return 1;
+	}
+	start = message_is(pl, "Starting ", &a, &n);
+	if ((start || message_is(pl, "Stopping ", &a, &n)) &&
+	    (count = collector_count(a, n, &used)) >= 0 && used + 20 == n) {
+		add_event(s, pl, start ? PD_EV_COLLECTORS_START : PD_EV_COLLECTORS_STOP)
+			->value = (double)count;
+		return 1;
+	}
+	if (message_is(pl, "Latency windows:", &a, &n))
+		return (rc = on_windows(s, pl, a, n)) < 0 ? rc : 1;
+	if (message_is(pl, "Fetched data for timeseries window:", &a, &n)) {
+		on_fetched(s, a, n);
+		return 1;
+	}
+	if (message_is(pl, "Rebalance hung", &a, &n) ||
+	    message_is(pl, "Rebalance failed with message", &a, &n)) {
+		on_stopped(s, pl);
+		return 1;
+	}
+	return 0;
+}
+
 static int kpi_error(struct scan *s, const struct pline *pl, const char *what)
 {
 	return pd_err_at(s->err, PD_EPARSE, s->src->path, pl->line, 0,
@@ -414,6 +643,7 @@ static int fill_kpi(struct scan *s, const struct pline *pl, const cJSON *json, i
 	k->line = pl->line;
 	for (it = snaps ? snaps->child : NULL; it; it = it->next)
 		pd_strv_add(&k->snapshots, it->valuestring);
+	kpi_window(s->run, k);
 	return 0;
 }
 
@@ -443,6 +673,9 @@ static int on_perfrunner(struct scan *s, const struct pline *pl)
 {
 	const char *a;
 	size_t n;
+	int rc = on_newer(s, pl);
+	if (rc)
+		return rc < 0 ? rc : 0;
 	if (message_is(pl, "HTML report:", &a, &n))
 		return on_report(s, pl, a, n);
 	if (message_is(pl, "Failing over node:", &a, &n))

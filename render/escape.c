@@ -391,3 +391,14 @@ void pd_esc_jira(struct pd_buf *b, const char *s)
 		s += markup_char(b, s, "-#*_+?^~|%{}[]()!@");
 	}
 }
+
+void pd_esc_sh(struct pd_buf *b, const char *s)
+{
+	pd_buf_addch(b, '\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			pd_buf_adds(b, "'\\''");
+		else
+			pd_buf_addch(b, *s);
+	pd_buf_addch(b, '\'');
+}

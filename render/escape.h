@@ -31,6 +31,10 @@ void pd_esc_md(struct pd_buf *b, const char *s);
  * become U+FFFD. The caller places values inside a line, never at its start ("h1." and
  * "bq." are only markup there). */
 void pd_esc_jira(struct pd_buf *b, const char *s);
+/* A POSIX shell word: single-quoted, each ' written '\'' (nothing inside single quotes
+ * is special to the shell, newlines included), so a path from input pasted into a
+ * terminal stays one argument. */
+void pd_esc_sh(struct pd_buf *b, const char *s);
 /* Length (1 to 4) of the valid UTF-8 sequence at s, with its code point in *cp; 0 when the
  * bytes at s are not one (overlong, surrogate, above U+10FFFF, cut short by the NUL). */
 size_t pd_esc_utf8(const char *s, unsigned *cp);

@@ -471,6 +471,30 @@ static void matching(struct pd_buf *b, const struct pd_comparison *c)
 	pd_buf_adds(b, "</ul></details>\n");
 }
 
+/* perfrunner's windowed KPIs, paired by id and window (analyze/kpi_windows.c) */
+static void kpi_windows(struct pd_buf *b, const struct pd_comparison *c)
+{
+	if (!c->n_kpi_windows)
+		return;
+	pd_buf_adds(b,
+		    "<h2>KPIs per latency window (perfrunner's)</h2>\n<table><tr><th>KPI"
+		    "</th><th>window</th><th>baseline</th><th>target</th><th>change</th></tr>");
+	for (size_t i = 0; i < c->n_kpi_windows; i++) {
+		const struct pd_kpi_pair *k = &c->kpi_windows[i];
+		pd_buf_adds(b, "<tr><td>");
+		esc(b, k->metric);
+		pd_buf_adds(b, "</td><td>");
+		esc(b, k->window);
+		pd_buf_addf(b, "</td><td>%g</td><td>%g</td><td>", k->base, k->target);
+		if (isnan(k->change_pct))
+			pd_buf_adds(b, "n/a (baseline 0)");
+		else
+			pd_buf_addf(b, "%+.1f%%", k->change_pct);
+		pd_buf_adds(b, "</td></tr>");
+	}
+	pd_buf_adds(b, "</table>\n");
+}
+
 static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 {
 	pd_buf_adds(b, "<h2>Phases</h2>\n<div class=\"timeline\">");
@@ -514,6 +538,7 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 			"No event in either run: the runs are compared over the whole phase.");
 	pd_buf_adds(b, "</p>\n");
 	matching(b, c);
+	kpi_windows(b, c);
 }
 
 static void num_cell(struct pd_buf *b, double x, enum pd_unit unit)

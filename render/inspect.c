@@ -219,7 +219,13 @@ static void text_kpis(struct pd_buf *b, const struct pd_run *run)
 		const struct pd_kpi *k = &run->kpis[i];
 		pd_buf_adds(b, "  ");
 		pd_esc_text(b, k->metric);
-		pd_buf_addf(b, " = %.1f%s\n", k->value, k->dry_run ? " (dry run)" : "");
+		pd_buf_addf(b, " = %.1f%s", k->value, k->dry_run ? " (dry run)" : "");
+		if (k->window) {
+			pd_buf_adds(b, " (latency window ");
+			pd_esc_text(b, k->window);
+			pd_buf_addf(b, ", %ld samples)", k->window_samples);
+		}
+		pd_buf_addch(b, '\n');
 	}
 }
 
@@ -355,6 +361,8 @@ static void json_kpis(struct pd_jw *w, const struct pd_run *run)
 		pd_jw_int(w, "line", k->line);
 		pd_jw_str(w, "build", k->build);
 		pd_jw_strv(w, "snapshots", &k->snapshots);
+		pd_jw_str(w, "window", k->window);
+		pd_jw_int(w, "window_samples", k->window_samples);
 		pd_jw_close(w, '}');
 	}
 	pd_jw_close(w, ']');

@@ -140,10 +140,7 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 	for (size_t i = 0; i < c->n_deltas; i++) {
 		const struct pd_delta *d = &c->deltas[i];
 		const struct pd_view *v = &c->views[d->view];
-		if ((d->verdict != PD_VERDICT_REGRESSION &&
-		     d->verdict != PD_VERDICT_IMPROVEMENT) ||
-		    v->scope.kind == PD_AT_NODE || v->scope.kind == PD_AT_INDEX ||
-		    d->phase == PD_PHASE_TRANSIENT || d->topology)
+		if (!d->headline)
 			continue;
 		if (!header++)
 			pd_buf_addf(b,
@@ -162,7 +159,7 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 		struct pd_buf t = PD_BUF_INIT;
 		pd_render_stated(&t, &d->stated);
 		pd_buf_adds(b, m->td_sep);
-		m->esc(b, t.ptr);
+		pd_buf_adds(b, t.ptr); /* digits, a sign, % or "events": nothing to escape */
 		pd_buf_addf(b, " (%s)%s", pd_verdict_name(d->verdict), m->td_close);
 		pd_buf_release(&t);
 	}

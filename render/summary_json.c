@@ -12,6 +12,7 @@ static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, co
 	pd_jw_open(w, k, '{');
 	pd_jw_str(w, "label", label);
 	pd_jw_str(w, "snapshot", run->snapshots.n ? run->snapshots.v[0] : NULL);
+	pd_jw_str(w, "monitoring", run->prometheus ? "prometheus" : "perfdb");
 	pd_jw_str(w, "build", version ? version : run->n_kpis ? run->kpis[0].build : NULL);
 	if (j->present) {
 		pd_jw_open(w, "jenkins", '{');
@@ -29,6 +30,7 @@ static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, co
 		pd_jw_open(w, NULL, '{');
 		pd_jw_str(w, "metric", run->kpis[i].metric);
 		pd_jw_num(w, "value", run->kpis[i].value);
+		pd_jw_str(w, "window", run->kpis[i].window);
 		pd_jw_close(w, '}');
 	}
 	pd_jw_close(w, ']');
@@ -87,11 +89,12 @@ static void inference_of_delta(struct pd_jw *w, const struct pd_delta *d)
 	pd_jw_str(w, "family", d->drill ? "drill-down" : "top-level");
 	pd_jw_int(w, "m", (int64_t)r->m);
 	pd_jw_num(w, "level", r->level);
-	pd_jw_str(w, "noise", r->noise == PD_INFER_NOISE_RUNS ? "between-run" : "within-run");
+	pd_jw_str(w, "noise", pd_tree_noise_name(r->noise));
 	pd_jw_int(w, "baselines", (int64_t)r->k);
 	pd_jw_str(w, "scale", scales[r->scale]);
 	pd_jw_str(w, "reason", pd_infer_reason_name(r->reason));
 	pd_jw_bool(w, "topology", d->topology);
+	pd_jw_bool(w, "headline", d->headline);
 	if (r->valid & PD_INFER_HAS_ABS)
 		interval_obj(w, "abs", r->delta_abs, r->lo_abs, r->hi_abs);
 	else
@@ -113,7 +116,7 @@ static void inference_obj(struct pd_jw *w, const struct pd_comparison *c)
 		if (pd_comparison_has_phase(c, (enum pd_phase)p))
 			pd_jw_int(w, pd_phase_name((enum pd_phase)p), (int64_t)c->family_m[p]);
 	pd_jw_close(w, '}');
-	pd_jw_str(w, "noise", c->noise == PD_INFER_NOISE_RUNS ? "between-run" : "within-run");
+	pd_jw_str(w, "noise", pd_tree_noise_name(c->noise));
 	pd_jw_str(w, "noise_text", pd_infer_noise_text(c->noise));
 	pd_jw_close(w, '}');
 }
@@ -264,6 +267,23 @@ static void questions_arr(struct pd_jw *w, const struct pd_comparison *c)
 	pd_jw_close(w, ']');
 }
 
+/* perfrunner's windowed KPIs, paired (analyze/kpi_windows.c) */
+static void kpi_windows_arr(struct pd_jw *w, const struct pd_comparison *c)
+{
+	pd_jw_open(w, "kpi_windows", '[');
+	for (size_t i = 0; i < c->n_kpi_windows; i++) {
+		const struct pd_kpi_pair *k = &c->kpi_windows[i];
+		pd_jw_open(w, NULL, '{');
+		pd_jw_str(w, "metric", k->metric);
+		pd_jw_str(w, "window", k->window);
+		pd_jw_num(w, "baseline", k->base);
+		pd_jw_num(w, "target", k->target);
+		pd_jw_num(w, "change_pct", k->change_pct);
+		pd_jw_close(w, '}');
+	}
+	pd_jw_close(w, ']');
+}
+
 void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 		     const struct pd_labels *labels)
 {
@@ -302,6 +322,7 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	for (size_t i = 0; i < c->n_findings; i++)
 		finding_obj(&w, &c->findings[i]);
 	pd_jw_close(&w, ']');
+	kpi_windows_arr(&w, c);
 	pd_jw_strv(&w, "not_comparable", &c->reasons);
 	pd_jw_strv(&w, "matching", &c->matching);
 	pd_jw_close(&w, '}');

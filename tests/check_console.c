@@ -510,6 +510,121 @@ START_TEST(test_console_nan_kpi_and_capella_lines)
 }
 END_TEST
 
+/* fixtures/console/prometheus/: perfrunner's Prometheus path (gen.py, README.md) */
+#define PM CDIR "prometheus/"
+
+START_TEST(test_console_prometheus_path_snapshot_is_the_uuid)
+{
+	struct result r = parse_file(PM "prom-hard.txt");
+	ck_assert_msg(r.rc == 0, "%s", r.err.msg);
+	ck_assert_int_eq(r.run->prometheus, 1);
+	ck_assert_uint_eq(r.run->snapshots.n, 1);
+	ck_assert_str_eq(r.run->snapshots.v[0], "6f1c2a4e-9b7d-4c3a-8e21-5d0f7a9b1c34");
+	ck_assert_str_eq(r.run->prom_snapshot_url,
+			 "https://cbmonitor2.sc.couchbase.com/a/cbmonitor/snapshots/"
+			 "6f1c2a4e-9b7d-4c3a-8e21-5d0f7a9b1c34");
+	/* the "Removing Scrape target for snapshot:" line is no second snapshot */
+	ck_assert_uint_eq(r.run->prom_collectors.n, 2);
+	ck_assert_str_eq(r.run->prom_collectors.v[0], "PS");
+	ck_assert_str_eq(r.run->prom_collectors.v[1], "NSServer");
+	/* line 6 starts the collectors (after the shell line and four perfrunner lines) */
+	long st = event_at(r.run, PD_EV_COLLECTORS_START, 0);
+	ck_assert_int_eq(r.run->events[st].line, 6);
+	ck_assert_double_eq(r.run->events[st].value, 2);
+	long fo = event_at(r.run, PD_EV_FAILOVER_HARD, 0);
+	ck_assert_int_gt(fo, st);
+	ck_assert_int_gt(event_at(r.run, PD_EV_COLLECTORS_STOP, (size_t)fo), fo);
+	ck_assert_uint_eq(r.run->n_kpis, 1);
+	ck_assert_str_eq(r.run->kpis[0].snapshots.v[0], "6f1c2a4e-9b7d-4c3a-8e21-5d0f7a9b1c34");
+	ck_assert_ptr_null(r.run->kpis[0].window);
+	pd_run_free(r.run);
+}
+END_TEST
+
+START_TEST(test_console_latency_windows_give_kpis_per_window)
+{
+	struct result r = parse_file(PM "windows.txt");
+	ck_assert_msg(r.rc == 0, "%s", r.err.msg);
+	ck_assert_uint_eq(r.run->n_windows, 3);
+	ck_assert_str_eq(r.run->windows[0].label, "pre");
+	ck_assert(r.run->windows[0].start_ms == INT64_MIN); /* start_ts=-1 */
+	ck_assert_int_eq(r.run->windows[0].end_ms, 1793630700000LL);
+	ck_assert_int_eq(r.run->windows[1].start_ms, 1793630700000LL);
+	ck_assert(r.run->windows[2].end_ms == INT64_MAX); /* end_ts=inf */
+	/* pre and post of get and set are posted; "during" is only logged (rebalance.py:219) */
+	ck_assert_uint_eq(r.run->n_kpis, 4);
+	static const char *const want[][2] = {{"rebalance_kv_4nodes_get_999th_pre", "pre"},
+					      {"rebalance_kv_4nodes_get_999th_post", "post"},
+					      {"rebalance_kv_4nodes_set_999th_pre", "pre"},
+					      {"rebalance_kv_4nodes_set_999th_post", "post"}};
+	static const long samples[] = {5990, 2995, 5990, 2995};
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert_str_eq(r.run->kpis[i].metric, want[i][0]);
+		ck_assert_str_eq(r.run->kpis[i].window, want[i][1]);
+		ck_assert_int_eq(r.run->kpis[i].window_samples, samples[i]);
+	}
+	ck_assert_double_eq(r.run->kpis[3].value, 1.7);
+	pd_run_free(r.run);
+}
+END_TEST
+
+START_TEST(test_console_window_suffix_before_cluster_and_bad_windows)
+{
+	struct result r = parse_str(
+		"2026-11-02T10:40:01 [INFO] Latency windows: [TimeseriesWindow(start_ts=-1.0, "
+		"end_ts=1.7936307e+12, label='pre')]\n"
+		"2026-11-02T10:40:02 [INFO] Dry run: {\"metric\": "
+		"\"t_get_999th_pre_cluster2\", "
+		"\"value\": 1.5}\n"
+		"2026-11-02T10:40:03 [INFO] Dry run: {\"metric\": \"t_get_999th_prefix\", "
+		"\"value\": 2}\n");
+	ck_assert_msg(r.rc == 0, "%s", r.err.msg);
+	ck_assert_int_eq(r.run->windows[0].end_ms, 1793630700000LL);
+	ck_assert_uint_eq(r.run->n_kpis, 2);
+	ck_assert_str_eq(r.run->kpis[0].window, "pre");
+	ck_assert_int_eq(r.run->kpis[0].window_samples, 0); /* no "Fetched data" line */
+	ck_assert_ptr_null(r.run->kpis[1].window);
+	pd_run_free(r.run);
+	r = parse_str("2026-11-02T10:40:01 [INFO] Latency windows: [TimeseriesWindow("
+		      "start_ts=-1, end_ts=nan, label='pre')]\n");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	ck_assert_int_eq(r.err.line, 1);
+	ck_assert_ptr_nonnull(strstr(r.err.msg, "Latency windows:"));
+	pd_run_free(r.run);
+}
+END_TEST
+
+START_TEST(test_console_rebalance_hung_or_failed_ends_the_run)
+{
+	static const char *const files[] = {PM "hung.txt", PM "failed.txt"};
+	static const char *const why[] = {"Rebalance hung",
+					  "Rebalance failed with message Rebalance exited"};
+	static const long lines[] = {13, 14}; /* grep -n in the two files */
+	for (int i = 0; i < 2; i++) {
+		struct result r = parse_file(files[i]);
+		ck_assert_msg(r.rc == 0, "%s", r.err.msg);
+		long e = event_at(r.run, PD_EV_RUN_STOPPED, 0);
+		ck_assert_int_ge(e, 0);
+		ck_assert_int_eq(r.run->events[e].line, lines[i]);
+		ck_assert_ptr_nonnull(strstr(r.run->events[e].node, why[i]));
+		ck_assert_uint_eq(r.run->notes.n, 1);
+		ck_assert_ptr_nonnull(strstr(r.run->notes.v[0], "stopped the run early"));
+		ck_assert_str_eq(r.run->console_result, "FAILURE");
+		pd_run_free(r.run);
+	}
+}
+END_TEST
+
+START_TEST(test_console_prometheus_bad_snapshot_url_is_parse_error)
+{
+	struct result r = parse_str("2026-11-02T10:40:01 [INFO] Registered Prometheus "
+				    "snapshot: https://h/a/cbmonitor/\n");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	ck_assert_int_eq(r.err.line, 1);
+	pd_run_free(r.run);
+}
+END_TEST
+
 Suite *pd_suite_console(void)
 {
 	Suite *s = suite_create("console");
@@ -533,6 +648,11 @@ Suite *pd_suite_console(void)
 	tcase_add_test(tc, test_console_reads_perfrunner_consoles);
 	tcase_add_test(tc, test_console_graceful_failover_progress_comes_first);
 	tcase_add_test(tc, test_console_nan_kpi_and_capella_lines);
+	tcase_add_test(tc, test_console_prometheus_path_snapshot_is_the_uuid);
+	tcase_add_test(tc, test_console_latency_windows_give_kpis_per_window);
+	tcase_add_test(tc, test_console_window_suffix_before_cluster_and_bad_windows);
+	tcase_add_test(tc, test_console_rebalance_hung_or_failed_ends_the_run);
+	tcase_add_test(tc, test_console_prometheus_bad_snapshot_url_is_parse_error);
 	suite_add_tcase(s, tc);
 	return s;
 }

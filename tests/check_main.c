@@ -43,6 +43,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pd_suite_ini());
 	srunner_add_suite(sr, pd_suite_jenkins());
 	srunner_add_suite(sr, pd_suite_console());
+	srunner_add_suite(sr, pd_suite_prom());
 	srunner_add_suite(sr, pd_suite_bundle());
 	srunner_add_suite(sr, pd_suite_timebase());
 	srunner_add_suite(sr, pd_suite_compare());
@@ -55,6 +56,9 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pd_suite_configdiff());
 	srunner_add_suite(sr, pd_suite_story());
 	srunner_add_suite(sr, pd_suite_kpi());
+	srunner_add_suite(sr, pd_suite_edivisive());
+	srunner_add_suite(sr, pd_suite_signature());
+	srunner_add_suite(sr, pd_suite_store());
 	if (argc > 1) /* run one suite: check_perfdelta perfdb */
 		srunner_run(sr, argv[1], NULL, CK_NORMAL);
 	else

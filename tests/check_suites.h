@@ -10,6 +10,7 @@ Suite *pd_suite_dbname(void);
 Suite *pd_suite_ini(void);
 Suite *pd_suite_jenkins(void);
 Suite *pd_suite_console(void);
+Suite *pd_suite_prom(void);
 Suite *pd_suite_bundle(void);
 Suite *pd_suite_timebase(void);
 Suite *pd_suite_compare(void);
@@ -22,6 +23,9 @@ Suite *pd_suite_infer(void);
 Suite *pd_suite_configdiff(void);
 Suite *pd_suite_story(void);
 Suite *pd_suite_kpi(void);
+Suite *pd_suite_edivisive(void);
+Suite *pd_suite_signature(void);
+Suite *pd_suite_store(void);
 
 /* Reads a file of the test tree into a NUL-terminated string (caller frees); aborts
  * the test when it is missing. */

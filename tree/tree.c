@@ -138,3 +138,8 @@ int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p)
 {
 	return c->has_event || p == PD_PHASE_WHOLE;
 }
+
+const char *pd_tree_noise_name(enum pd_infer_noise n)
+{
+	return n == PD_INFER_NOISE_RUNS ? "between-run" : "within-run";
+}

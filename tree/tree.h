@@ -134,6 +134,8 @@ enum pd_infer_noise {
 };
 /* "run-to-run variance not measured; the threshold stands in for it", ... */
 const char *pd_infer_noise_text(enum pd_infer_noise n);
+/* "within-run", "between-run": summary.json's inference.noise */
+const char *pd_tree_noise_name(enum pd_infer_noise n);
 
 #define PD_INFER_HAS_PCT   1u /* delta_pct, lo_pct, hi_pct */
 #define PD_INFER_HAS_ABS   2u /* delta_abs, lo_abs, hi_abs */
@@ -541,6 +543,10 @@ struct pd_delta {
 	enum pd_verdict verdict;
 	enum pd_outcome outcome; /* FAIL for a regression */
 	struct pd_stated stated; /* what the outputs state of it */
+	/* listed in the summaries' table (summary.md, summary.jira): a regression or an
+	   improvement at a scope broader than one node or index, outside the transient,
+	   and not the topology's */
+	int headline;
 };
 
 /* The numbers a finding's sentence states, by its kind (a shift's are those of the deltas
@@ -611,6 +617,14 @@ struct pd_finding {
 
 struct pd_nodeshift;
 
+/* A showfast KPI both runs posted under one id and latency window (perfrunner's
+ * TimeseriesWindow: "pre", "during", "post"), compared beside perfdelta's own phases. */
+struct pd_kpi_pair {
+	const char *metric, *window; /* borrowed from the target run */
+	double base, target;
+	double change_pct; /* (target - base) / |base| x 100; NAN when base is 0 */
+	long base_samples, target_samples; /* 0 when perfrunner logged no count */
+};
 struct pd_view_index;
 
 struct pd_comparison {
@@ -680,6 +694,8 @@ struct pd_comparison {
 	   an event (they are about one) */
 	struct pd_question *questions;
 	size_t n_questions;
+	struct pd_kpi_pair *kpi_windows; /* windowed KPIs of the target with their baseline */
+	size_t n_kpi_windows;
 };
 
 /* ---- the event per node (analyze/nodeshift.h) ---- */

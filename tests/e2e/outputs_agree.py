@@ -83,6 +83,7 @@ def check_markup(name, text, J, bold, item, table_row):
     check_event_line(name, unesc_markup(text), J, bold)
     deltas = {(d["metric"], d["scope"], d["phase"]): d for d in J["deltas"]}
     rows = 0
+    heads = sum(1 for d in J["deltas"] if d["headline"])
     for line in text.splitlines():
         r = re.match(table_row, line)
         if not r or r.group(1) == "metric":  # the header
@@ -96,6 +97,8 @@ def check_markup(name, text, J, bold, item, table_row):
             check(change == f"{stated(d)[0]} ({d['verdict']})",
                   f"{name}: {key} states {change!r}, summary.json {stated(d)[0]} "
                   f"({d['verdict']})")
+            check(d["headline"], f"{name}: lists {key}, not a headline in summary.json")
+    check(rows == heads, f"{name}: {rows} table rows, summary.json {heads} headline deltas")
     return n, rows
 
 

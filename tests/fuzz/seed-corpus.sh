@@ -53,7 +53,9 @@ add jenkins_json "$fx"/jenkins/*.json "$fx"/formats/jenkins/*.json \
   "$seed"/*/jenkins/build.json
 add jenkins_xml "$fx"/jenkins/*.xml "$fx"/formats/jenkins/*.xml.txt "$seed"/*/jenkins/build.xml
 add console "$fx"/console/* "$fx"/console/perfrunner/*.txt "$fx"/formats/jenkins/*consoleText* "$fx"/pathological/console-* \
-  "$fx"/pathological/skeleton/jenkins/consoleText "$seed"/*/jenkins/consoleText
+  "$fx"/pathological/skeleton/jenkins/consoleText "$seed"/*/jenkins/consoleText \
+  "$fx"/console/prometheus/*.txt
+add prom "$fx"/prometheus/answers/*.json
 
 # db names: every db of each bundle (one file per bundle, a name a line), a few alone, and
 # the names tests/e2e/pathological.sh builds (its db names with tests/fuzz/fuzz_dbname.c's

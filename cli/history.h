@@ -1,0 +1,44 @@
+/* perfdelta-history's commands (cli/history.c dispatches; each returns the exit code). */
+#ifndef PD_CLI_HISTORY_H
+#define PD_CLI_HISTORY_H
+
+#include "core/err.h"
+
+#include <stddef.h>
+
+enum { PD_HX_OK = 0, PD_HX_USAGE = 2, PD_HX_INPUT = 3 };
+
+#define PD_HX_MAX_ARGS 256
+
+/* The options of every history command; absent ones 0 / NULL. */
+struct pd_cli_hx_opts {
+	const char *db, *out, *test;
+	long window, min_size, baselines; /* window -1: not given */
+	double alpha;
+	int quiet;
+	const char *args[PD_HX_MAX_ARGS];
+	size_t n_args;
+};
+
+extern const char pd_cli_history_usage[];
+
+/* Parses argv[0..argc) into o; unknown flags and missing values are usage errors (the
+ * exit code returned, 0 when good). */
+int pd_cli_hx_parse(struct pd_cli_hx_opts *o, int argc, char **argv);
+/* Prints err as perfdelta prints errors; the exit code for it. */
+int pd_cli_hx_fail(const struct pd_err *err);
+/* --db, or the default store (caller frees). */
+char *pd_cli_hx_db_url(const struct pd_cli_hx_opts *o, struct pd_err *err);
+
+struct pd_store;
+/* The report of o->test into o->out; *n_cp its change points. */
+int pd_cli_hx_report(struct pd_store *st, const struct pd_cli_hx_opts *o, size_t *n_cp,
+		     struct pd_err *err);
+
+int pd_cli_signature(int argc, char **argv);
+int pd_cli_history_add(int argc, char **argv);
+int pd_cli_history_report(int argc, char **argv);
+int pd_cli_baseline_history(int argc, char **argv);
+int pd_cli_history_demo(int argc, char **argv);
+
+#endif

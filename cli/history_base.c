@@ -1,0 +1,217 @@
+/* perfdelta-history: `compare --baseline-history N [--db URL] [options] TARGET`: the N
+ * most recent earlier runs of the target's test config and build line in the store become
+ * the comparison's baselines, and perfdelta compare runs on them (exec, so its output and
+ * exit code are compare's own). A stored bundle that is no longer where it was added from
+ * (moved or deleted) is skipped, with a note, and the next earlier run taken. */
+#include "cli/exec.h"
+#include "cli/history.h"
+
+#include "analyze/signature.h"
+#include "core/buf.h"
+#include "core/xalloc.h"
+#include "history/store.h"
+#include "parse/bundle.h"
+#include "render/escape.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* compare's options that take a value (cli/main.c's flags with .arg): the argument after
+ * them is not an operand. */
+static const char *const value_flags[] = {"-o",
+					  "--output",
+					  "--threshold",
+					  "--threshold-for",
+					  "--metrics",
+					  "--fail-on",
+					  "--label-baseline",
+					  "--label-target",
+					  "--gnuplot-timeout",
+					  "--event-time",
+					  "--console-utc-offset",
+					  "--baseline-event-time",
+					  "--baseline-console-utc-offset",
+					  "--max-file-size",
+					  "--max-bundle-size",
+					  "--max-samples",
+					  "--max-series",
+					  "--max-line",
+					  "--max-depth"};
+
+static int takes_value(const char *a)
+{
+	for (size_t i = 0; i < sizeof(value_flags) / sizeof(*value_flags); i++)
+		if (!strcmp(a, value_flags[i]))
+			return 1;
+	return 0;
+}
+
+/* compare's argv without --baseline-history N and --db URL (into rest, argv[0] and
+ * "compare" kept), the operands counted; the target is the last. */
+struct split {
+	char **rest;
+	int n_rest;
+	const char *target, *n, *db;
+	int operands;
+};
+
+static int split_args(struct split *s, int argc, char **argv)
+{
+	int only_operands = 0;
+	s->rest = pd_xcalloc((size_t)argc + 1, sizeof(*s->rest));
+	s->rest[s->n_rest++] = argv[0], s->rest[s->n_rest++] = argv[1];
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		if (!only_operands &&
+		    (!strcmp(a, "--baseline-history") || !strcmp(a, "--db"))) {
+			if (i + 1 >= argc)
+				return fprintf(stderr, "perfdelta: %s needs a value\n", a),
+				       PD_HX_USAGE;
+			*(!strcmp(a, "--db") ? &s->db : &s->n) = argv[++i];
+			continue;
+		}
+		s->rest[s->n_rest++] = argv[i];
+		if (!only_operands && takes_value(a) && i + 1 < argc)
+			s->rest[s->n_rest++] = argv[++i];
+		else if (!only_operands && !strcmp(a, "--"))
+			only_operands = 1;
+		else if (only_operands || a[0] != '-' || !a[1])
+			s->target = a, s->operands++;
+	}
+	return 0;
+}
+
+/* 1 when run r is an earlier run of the target's build line (and not the target). */
+static int earlier(const struct pd_store_run *r, const struct pd_signature *t, const char *line,
+		   const char *order)
+{
+	char *o = pd_store_build_order(r->version);
+	int c = strcmp(o, order);
+	free(o);
+	if (!strcmp(r->key, t->key) || strcmp(r->build_line ? r->build_line : "", line))
+		return 0;
+	if (c || r->time_ms != t->time_ms)
+		return c < 0 || (c == 0 && r->time_ms < t->time_ms);
+	return r->number < t->number; /* the same build started at once: by build number */
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return path && stat(path, &st) == 0;
+}
+
+/* A note on stderr that a stored run's bundle is gone. */
+static void gone(const struct pd_store_run *r)
+{
+	struct pd_buf m = PD_BUF_INIT, e = PD_BUF_INIT;
+	pd_buf_addf(&m,
+		    "history: run %s was added from %s, which is gone (moved or deleted): "
+		    "skipped, re-add it with perfdelta history add",
+		    r->key, r->bundle ? r->bundle : "(no bundle)");
+	pd_esc_text(&e, m.ptr);
+	fprintf(stderr, "perfdelta: %s\n", e.ptr);
+	pd_buf_release(&m);
+	pd_buf_release(&e);
+}
+
+/* The bundles of the n most recent earlier runs (oldest first) into out (borrowed from
+ * runs); returns how many. */
+static size_t pick(const char **out, size_t n, const struct pd_store_run *runs, size_t n_runs,
+		   const struct pd_signature *t)
+{
+	char *line = pd_store_build_line(t->version), *order = pd_store_build_order(t->version);
+	size_t k = 0;
+	for (size_t i = n_runs; i-- > 0 && k < n;) {
+		if (!earlier(&runs[i], t, line, order))
+			continue;
+		if (!is_dir(runs[i].bundle)) {
+			gone(&runs[i]);
+			continue;
+		}
+		out[k++] = runs[i].bundle;
+	}
+	for (size_t i = 0; i < k / 2; i++) { /* oldest first */
+		const char *x = out[i];
+		out[i] = out[k - 1 - i], out[k - 1 - i] = x;
+	}
+	free(line), free(order);
+	return k;
+}
+
+/* Execs perfdelta compare with the baselines put before the target. */
+static int run_compare(const struct split *s, const char **base, size_t k, struct pd_err *err)
+{
+	char **argv = pd_xcalloc((size_t)s->n_rest + k + 1, sizeof(*argv));
+	size_t n = 0;
+	argv[n++] = s->rest[0], argv[n++] = s->rest[1];
+	for (size_t i = 0; i < k; i++)
+		argv[n++] = (char *)base[i];
+	for (int i = 2; i < s->n_rest; i++)
+		argv[n++] = s->rest[i];
+	fprintf(stderr, "perfdelta: baselines from the history: %zu run%s\n", k,
+		k == 1 ? "" : "s");
+	fflush(stderr);
+	pd_cli_exec_perfdelta(argv, err);
+	free(argv);
+	return err->code;
+}
+
+static int baselines(const struct split *s, const struct pd_cli_hx_opts *o, struct pd_err *err)
+{
+	struct pd_run *run = NULL;
+	struct pd_signature *t = NULL;
+	struct pd_store *st = NULL;
+	struct pd_store_run *runs = NULL;
+	size_t n_runs = 0, k = 0;
+	const char *base[16];
+	char *url = pd_cli_hx_db_url(o, err);
+	int rc = url ? 0 : err->code;
+	if (rc == 0 && (rc = pd_bundle_load(&run, s->target, &pd_limits_default, err)) == 0 &&
+	    (rc = pd_signature_of(&t, run, NULL, err)) == 0 &&
+	    (rc = pd_store_open(&st, url, err)) == 0 &&
+	    (rc = pd_store_runs(st, t->test_config ? t->test_config : "", &runs, &n_runs,
+				err)) == 0) {
+		k = pick(base, (size_t)o->baselines, runs, n_runs, t);
+		if (!k)
+			rc = pd_err_set(
+				err, PD_ENOTFOUND,
+				"the history holds no earlier run of test '%s' on build "
+				"line of %s with its bundle in place: nothing to compare with",
+				t->test_config ? t->test_config : "",
+				t->version ? t->version : "?");
+		else
+			rc = run_compare(s, base, k, err);
+	}
+	pd_store_runs_free(runs, n_runs);
+	pd_store_close(st);
+	pd_signature_free(t);
+	pd_run_free(run);
+	free(url);
+	return rc;
+}
+
+int pd_cli_baseline_history(int argc, char **argv)
+{
+	struct split s = {0};
+	struct pd_cli_hx_opts o = {0};
+	struct pd_err err = PD_ERR_INIT;
+	int rc = split_args(&s, argc, argv);
+	if (rc == 0) {
+		const char *n[] = {"--baseline-history", s.n};
+		rc = s.n ? pd_cli_hx_parse(&o, 2, (char **)n) : PD_HX_USAGE;
+		o.db = s.db;
+	}
+	if (rc == 0 && s.operands != 1) {
+		fprintf(stderr,
+			"perfdelta: compare --baseline-history N takes one run bundle, the "
+			"target: its baselines come from the history\n");
+		rc = PD_HX_USAGE;
+	}
+	if (rc == 0 && baselines(&s, &o, &err) < 0)
+		rc = pd_cli_hx_fail(&err);
+	free(s.rest);
+	return rc;
+}

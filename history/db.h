@@ -1,0 +1,39 @@
+/* The one SQL interface the history store speaks to SQLite and PostgreSQL through: a
+ * statement with text parameters ($1, $2, ... used in order of first appearance, which
+ * is how both number them), rows back as text. Only history/ includes sqlite3.h or
+ * libpq-fe.h. */
+#ifndef PD_HISTORY_DB_H
+#define PD_HISTORY_DB_H
+
+#include "../core/err.h"
+
+#include <stddef.h>
+
+/* One row: col[i] is NULL for SQL NULL. Returns 0 to go on. */
+typedef int (*pd_db_row_fn)(void *ctx, const char *const *col, size_t n_col);
+
+enum pd_db_kind { PD_DB_SQLITE, PD_DB_POSTGRES };
+
+struct pd_db {
+	enum pd_db_kind kind;
+	char *where; /* what error lines name: the file, or the URL without its password */
+	void *h;     /* sqlite3 * or PGconn * */
+};
+
+/* Opens url ("sqlite:PATH" or "postgresql://..." / "postgres://...") into *out (caller
+ * closes with pd_db_close). PD_EINVAL for another scheme, PD_EIO when it cannot connect. */
+int pd_db_open(struct pd_db **out, const char *url, struct pd_err *err);
+void pd_db_close(struct pd_db *db); /* NULL is a no-op */
+
+/* Runs sql with params[0..n) bound to $1..$n (NULL binds NULL); fn (may be NULL) gets
+ * each row. PD_EIO with the database's message on failure. */
+int pd_db_exec(struct pd_db *db, const char *sql, const char *const *params, size_t n,
+	       pd_db_row_fn fn, void *ctx, struct pd_err *err);
+
+/* Starts a transaction that writers take one at a time (SQLite BEGIN IMMEDIATE;
+ * PostgreSQL BEGIN and a transaction-scoped advisory lock on the store). */
+int pd_db_begin(struct pd_db *db, struct pd_err *err);
+int pd_db_commit(struct pd_db *db, struct pd_err *err);
+void pd_db_rollback(struct pd_db *db); /* after a failure; errors ignored */
+
+#endif

@@ -1,0 +1,543 @@
+/* Prometheus' query_range answers and cbmonitor2's snapshot metadata (parse/prom.h).
+ * Values come as strings ("45.5", "NaN", "+Inf") with float Unix seconds; a series is
+ * its name and labels, the same in every answer Prometheus gives for it. */
+#define _DEFAULT_SOURCE /* timegm */
+#include "prom.h"
+#include "../core/buf.h"
+#include "../core/metric.h"
+#include "../core/xalloc.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* One Prometheus series; s.db holds its identity (name and every label), s.metric its
+ * name, s.server its instance without a port. */
+struct raw {
+	struct pd_series s;
+	char *proc, *mode, *job, *cluster;
+	int histogram; /* a "le" label: a histogram bucket */
+};
+
+struct pd_prom {
+	struct raw **r;
+	size_t n, cap;
+	size_t n_skipped; /* NaN and infinite samples */
+};
+
+struct pd_prom *pd_prom_new(void)
+{
+	return pd_xcalloc(1, sizeof(struct pd_prom));
+}
+
+void pd_prom_free(struct pd_prom *p)
+{
+	for (size_t i = 0; p && i < p->n; i++) {
+		struct raw *r = p->r[i];
+		free(r->s.db), free(r->s.metric), free(r->s.collector), free(r->s.server);
+		free(r->s.bucket), free(r->s.index), free(r->s.t_ms), free(r->s.v);
+		free(r->proc), free(r->mode), free(r->job), free(r->cluster);
+		free(r);
+	}
+	if (p)
+		free(p->r);
+	free(p);
+}
+
+/* The place in an answer: the result (1-based, 0: the answer itself) and the sample. */
+struct place {
+	size_t result, sample;
+};
+
+static int bad(struct pd_err *err, const struct pd_src *src, struct place at, const char *what)
+{
+	struct pd_buf where = PD_BUF_INIT;
+	int rc;
+	if (at.result)
+		pd_buf_addf(&where, " (result %zu", at.result);
+	if (at.result && at.sample)
+		pd_buf_addf(&where, ", sample %zu", at.sample);
+	pd_buf_adds(&where, at.result ? ")" : "");
+	rc = pd_err_at(err, PD_EPARSE, src->path, 0, 0,
+		       "expected %s in a Prometheus query_range answer%s", what, where.ptr);
+	pd_buf_release(&where);
+	return rc;
+}
+
+/* "host:port" and "[v6]:port" without the port (cbmonitor2 shows both forms). */
+static char *instance_host(const char *s)
+{
+	const char *colon = strrchr(s, ':');
+	if (s[0] == '[' && strchr(s, ']'))
+		return pd_xstrndup(s + 1, (size_t)(strchr(s, ']') - s - 1));
+	if (colon && strchr(s, ':') == colon && colon[1])
+		return pd_xstrndup(s, (size_t)(colon - s));
+	return pd_xstrdup(s);
+}
+
+static char *label(const cJSON *metric, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(metric, key);
+	return cJSON_IsString(v) && v->valuestring[0] ? pd_xstrdup(v->valuestring) : NULL;
+}
+
+/* The series of metric's labels in p, new if none has them yet. */
+static struct raw *series_of(struct pd_prom *p, const cJSON *metric, const char *name)
+{
+	struct pd_buf key = PD_BUF_INIT;
+	struct raw *r;
+	for (const cJSON *l = metric->child; l; l = l->next)
+		pd_buf_addf(&key, "%s=%s\x1f", l->string, l->valuestring);
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->r[i]->s.db, key.ptr)) {
+			pd_buf_release(&key);
+			return p->r[i];
+		}
+	r = pd_xcalloc(1, sizeof(*r));
+	r->s.db = pd_buf_detach(&key);
+	r->s.metric = pd_xstrdup(name);
+	r->s.collector = label(metric, "collector");
+	r->s.bucket = label(metric, "bucket");
+	r->s.index = label(metric, "index");
+	r->s.server = label(metric, "instance");
+	if (r->s.server) {
+		char *host = instance_host(r->s.server);
+		free(r->s.server);
+		r->s.server = host;
+	}
+	r->proc = label(metric, "proc"), r->mode = label(metric, "mode");
+	r->job = label(metric, "job"), r->cluster = label(metric, "cluster");
+	r->histogram = cJSON_GetObjectItemCaseSensitive(metric, "le") != NULL;
+	PD_GROW(p->r, p->cap, p->n + 1);
+	p->r[p->n++] = r;
+	return r;
+}
+
+/* One [unix_s, "value"] pair. */
+static int sample(struct pd_prom *p, struct raw *r, const cJSON *pair)
+{
+	const cJSON *t = cJSON_GetArrayItem(pair, 0), *v = cJSON_GetArrayItem(pair, 1);
+	char *end;
+	double x;
+	if (!cJSON_IsArray(pair) || cJSON_GetArraySize(pair) != 2 || !cJSON_IsNumber(t) ||
+	    !cJSON_IsString(v) || !isfinite(t->valuedouble) || t->valuedouble < 0 ||
+	    t->valuedouble > 1e11)
+		return -1;
+	x = strtod(v->valuestring, &end);
+	if (end == v->valuestring || *end)
+		return -1;
+	if (!isfinite(x)) {
+		p->n_skipped++;
+		return 0;
+	}
+	pd_series_add(&r->s, llround(t->valuedouble * 1000), x);
+	return 0;
+}
+
+static int one_result(struct pd_prom *p, const cJSON *res, struct place at,
+		      const struct pd_src *src, struct pd_err *err)
+{
+	const cJSON *metric = cJSON_GetObjectItemCaseSensitive(res, "metric");
+	const cJSON *values = cJSON_GetObjectItemCaseSensitive(res, "values"), *it;
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(metric, "__name__");
+	struct raw *r;
+	if (!cJSON_IsObject(metric) || !cJSON_IsArray(values))
+		return bad(err, src, at, "\"metric\" and \"values\" in each result");
+	for (it = metric->child; it; it = it->next)
+		if (!cJSON_IsString(it))
+			return bad(err, src, at, "string label values");
+	if (!cJSON_IsString(name) || !name->valuestring[0])
+		return bad(err, src, at, "a \"__name__\" label");
+	r = series_of(p, metric, name->valuestring);
+	for (it = values->child; it; it = it->next) {
+		at.sample++;
+		if (sample(p, r, it) < 0)
+			return bad(err, src, at, "[unix seconds, \"value\"] samples");
+		if (r->s.n > src->lim->max_samples)
+			return pd_err_at(err, PD_ELIMIT, src->path, 0, 0,
+					 "series %s has more than %zu samples (see "
+					 "--max-samples)",
+					 name->valuestring, src->lim->max_samples);
+	}
+	return 0;
+}
+
+/* "status": "error" (Prometheus' API, cbmonitor2's docs/cbmonitor-api.md "Error
+ * Responses"): the error the server gave, named. */
+static int answer_error(const cJSON *json, const struct pd_src *src, struct pd_err *err)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(json, "errorType");
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(json, "error");
+	return pd_err_at(err, PD_EPARSE, src->path, 0, 0,
+			 "the Prometheus server answered an error: %.40s: %.150s",
+			 cJSON_IsString(type) ? type->valuestring : "?",
+			 cJSON_IsString(msg) ? msg->valuestring : "(no message)");
+}
+
+static int parse_json(cJSON **out, const struct pd_src *src, struct pd_err *err)
+{
+	const char *end = NULL;
+	*out = cJSON_ParseWithLengthOpts(src->data, src->len, &end, 0);
+	if (*out)
+		return 0;
+	return pd_src_error(err, PD_EPARSE, src, end ? (size_t)(end - src->data) : 0,
+			    "expected a JSON answer");
+}
+
+int pd_prom_matrix_parse(struct pd_prom *p, const struct pd_src *src, struct pd_err *err)
+{
+	cJSON *json;
+	const cJSON *status, *data, *type, *result, *it;
+	struct place at = {0, 0};
+	int rc;
+	if ((rc = parse_json(&json, src, err)) < 0)
+		return rc;
+	status = cJSON_GetObjectItemCaseSensitive(json, "status");
+	data = cJSON_GetObjectItemCaseSensitive(json, "data");
+	type = cJSON_GetObjectItemCaseSensitive(data, "resultType");
+	result = cJSON_GetObjectItemCaseSensitive(data, "result");
+	if (cJSON_IsString(status) && !strcmp(status->valuestring, "error"))
+		rc = answer_error(json, src, err);
+	else if (!cJSON_IsString(status) || strcmp(status->valuestring, "success"))
+		rc = bad(err, src, at, "\"status\": \"success\"");
+	else if (!cJSON_IsString(type) || strcmp(type->valuestring, "matrix") ||
+		 !cJSON_IsArray(result))
+		rc = bad(err, src, at, "a \"matrix\" result");
+	for (it = rc == 0 ? result->child : NULL; it && rc == 0; it = it->next) {
+		at.result++;
+		rc = one_result(p, it, at, src, err);
+	}
+	cJSON_Delete(json);
+	return rc;
+}
+
+/* The run's series being built: each a (collector, metric, bucket, server, index) key;
+ * sum: contributions at one time add up (nodes into the cluster, modes into a process),
+ * else the last one stays. */
+struct outs {
+	struct pd_series **s;
+	unsigned char *sum;
+	size_t n, cap, cap_sum;
+};
+
+static int same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static struct pd_series *out_of(struct outs *o, const struct pd_run *run, const char *collector,
+				const char *metric, const struct pd_series *key, int sum)
+{
+	struct pd_series *s;
+	for (size_t i = 0; i < o->n; i++) {
+		s = o->s[i];
+		if (!strcmp(s->collector, collector) && !strcmp(s->metric, metric) &&
+		    same(s->bucket, key->bucket) && same(s->server, key->server) &&
+		    same(s->index, key->index))
+			return s;
+	}
+	s = pd_xcalloc(1, sizeof(*s));
+	s->db = pd_xstrdup(key->db ? key->db : "");
+	s->collector = pd_xstrdup(collector), s->metric = pd_xstrdup(metric);
+	s->bucket = key->bucket ? pd_xstrdup(key->bucket) : NULL;
+	s->server = key->server ? pd_xstrdup(key->server) : NULL;
+	s->index = key->index ? pd_xstrdup(key->index) : NULL;
+	s->scope = s->index                 ? PD_SCOPE_INDEX
+		   : s->server && s->bucket ? PD_SCOPE_BUCKET_SERVER
+		   : s->server              ? PD_SCOPE_SERVER
+		   : s->bucket              ? PD_SCOPE_BUCKET
+					    : PD_SCOPE_CLUSTER;
+	if (s->scope == PD_SCOPE_SERVER && pd_strv_find(&run->clients, s->server) >= 0)
+		s->scope = PD_SCOPE_CLIENT;
+	s->unit = pd_metric_unit(collector, metric);
+	PD_GROW(o->s, o->cap, o->n + 1);
+	PD_GROW(o->sum, o->cap_sum, o->n + 1);
+	o->sum[o->n] = (unsigned char)sum;
+	o->s[o->n++] = s;
+	return s;
+}
+
+/* Appends in's samples to out, or, for a counter, its rate per second between samples
+ * (times scale): a counter that went down restarted from 0 and counted its value since,
+ * as Prometheus' rate() reads a reset. */
+static void add_samples(struct pd_series *out, const struct pd_series *in, int counter,
+			double scale)
+{
+	for (size_t i = counter ? 1 : 0; i < in->n; i++) {
+		double d;
+		if (!counter) {
+			pd_series_add(out, in->t_ms[i], in->v[i]);
+			continue;
+		}
+		d = in->v[i] - in->v[i - 1];
+		if (d < 0)
+			d = in->v[i];
+		pd_series_add(out, in->t_ms[i],
+			      d * scale * 1000.0 / (double)(in->t_ms[i] - in->t_ms[i - 1]));
+	}
+}
+
+struct pair {
+	int64_t t;
+	double v;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* Sorts s by time and adds up the values that share a time. */
+static void sum_same_times(struct pd_series *s)
+{
+	struct pair *p = pd_xmalloc((s->n + 1) * sizeof(*p));
+	size_t n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		p[i] = (struct pair){s->t_ms[i], s->v[i]};
+	qsort(p, s->n, sizeof(*p), cmp_pair);
+	for (size_t i = 0; i < s->n; i++) {
+		if (n && s->t_ms[n - 1] == p[i].t) {
+			s->v[n - 1] += p[i].v;
+			continue;
+		}
+		s->t_ms[n] = p[i].t, s->v[n++] = p[i].v;
+	}
+	s->n = n;
+	free(p);
+}
+
+/* Counters among the scraped names that the table does not map: Prometheus' suffixes,
+ * and the n1ql_* counters cbmonitor2 plots as rates (dashboards/query.ts:5-12, :41-74:
+ * all but the gauges listed there and the request timers). */
+static int is_counter(const char *name)
+{
+	static const char *const gauges[] = {
+		"n1ql_active_requests", "n1ql_temp_usage",  "n1ql_load",    "n1ql_load_factor",
+		"n1ql_queued_requests", "n1ql_node_memory", "n1ql_node_rss"};
+	if (pd_str_ends_with(name, "_total") || pd_str_ends_with(name, "_count") ||
+	    pd_str_ends_with(name, "_sum"))
+		return 1;
+	if (strncmp(name, "n1ql_", 5) || !strncmp(name, "n1ql_request_timer", 18))
+		return 0;
+	for (size_t i = 0; i < sizeof(gauges) / sizeof(*gauges); i++)
+		if (!strcmp(name, gauges[i]))
+			return 0;
+	return 1;
+}
+
+/* One target of the table for r (core/metric.c, pd_metric_of_prom). */
+static void add_target(struct outs *o, const struct pd_run *run, const struct raw *r,
+		       const struct pd_prom_target *t)
+{
+	struct pd_series key = {.db = r->s.db, .server = r->s.server};
+	struct pd_buf metric = PD_BUF_INIT;
+	int rate = t->how == PD_PROM_NODE_RATE || t->how == PD_PROM_TOTAL_RATE ||
+		   t->how == PD_PROM_PROC_CPU;
+	int total = t->how == PD_PROM_TOTAL || t->how == PD_PROM_TOTAL_RATE;
+	if (t->how == PD_PROM_PROC || t->how == PD_PROM_PROC_CPU) {
+		if (!r->proc)
+			return;
+		pd_buf_addf(&metric, "%s%s", r->proc, t->metric);
+	} else {
+		pd_buf_adds(&metric, t->metric);
+	}
+	if (total)
+		key.server = NULL;
+	add_samples(out_of(o, run, t->collector, metric.ptr, &key,
+			   total || t->how == PD_PROM_PROC_CPU),
+		    &r->s, rate, t->how == PD_PROM_PROC_CPU ? 100.0 : 1.0);
+	pd_buf_release(&metric);
+}
+
+/* A series perfrunner pushed ("perf_*") or one the table does not know. */
+static void add_other(struct outs *o, const struct pd_run *run, const struct raw *r)
+{
+	struct pd_series key = {.db = r->s.db,
+				.server = r->s.server,
+				.bucket = r->s.bucket,
+				.index = r->s.index};
+	struct pd_buf metric = PD_BUF_INIT;
+	pd_metric_unpush(&metric, r->s.metric, r->s.collector);
+	if (metric.len) { /* pushed: what perfdb would have held, under its collector */
+		add_samples(out_of(o, run, r->s.collector ? r->s.collector : "perf", metric.ptr,
+				   &key, 0),
+			    &r->s, 0, 1.0);
+	} else { /* other labels (method, result, ...) add up */
+		key.bucket = key.index = NULL;
+		add_samples(out_of(o, run, "prometheus", r->s.metric, &key, 1), &r->s,
+			    is_counter(r->s.metric), 1.0);
+	}
+	pd_buf_release(&metric);
+}
+
+/* Why r stays out of the run: 0 when it goes in. */
+static int left_out(const struct pd_run *run, const struct raw *r, struct pd_buf *cluster)
+{
+	if (r->histogram)
+		return 1;
+	if (run->snapshots.n && r->job && strcmp(r->job, run->snapshots.v[0]))
+		return 2;
+	if (r->s.server && pd_strv_find(&run->other_hosts, r->s.server) >= 0)
+		return 3;
+	if (r->cluster && cluster->len && strcmp(r->cluster, cluster->ptr))
+		return 3;
+	return 0;
+}
+
+static void note_left_out(struct pd_run *run, const size_t *n, size_t skipped)
+{
+	static const char *const why[] = {"", "histogram buckets (le), not compared",
+					  "of another job than the run's snapshot",
+					  "of the spec's other clusters, kept apart"};
+	for (int k = 1; k < 4; k++)
+		if (n[k])
+			pd_strv_addf(&run->notes, "prometheus/: %zu series %s", n[k], why[k]);
+	if (skipped)
+		pd_strv_addf(&run->notes, "prometheus/: %zu NaN or infinite samples skipped",
+			     skipped);
+}
+
+void pd_prom_to_run(struct pd_run *run, const struct pd_prom *p)
+{
+	struct outs o = {0};
+	struct pd_buf cluster = PD_BUF_INIT; /* the first cluster's label (settings.py:764) */
+	size_t n_out[4] = {0};
+	if (run->spec_name && run->cluster)
+		pd_buf_addf(&cluster, "%s_%s", run->spec_name, run->cluster);
+	for (size_t i = 0; i < p->n; i++) {
+		struct raw *r = p->r[i];
+		struct pd_prom_target t[2];
+		size_t nt;
+		int why = left_out(run, r, &cluster);
+		pd_series_normalize(&r->s);
+		n_out[why]++;
+		if (why)
+			continue;
+		nt = strncmp(r->s.metric, "perf_", 5) ? pd_metric_of_prom(t, r->s.metric) : 0;
+		for (size_t k = 0; k < nt; k++)
+			add_target(&o, run, r, &t[k]);
+		if (!nt)
+			add_other(&o, run, r);
+	}
+	for (size_t i = 0; i < o.n; i++) {
+		if (o.sum[i])
+			sum_same_times(o.s[i]);
+		pd_series_normalize(o.s[i]);
+		pd_run_add_series(run, o.s[i]);
+	}
+	note_left_out(run, n_out, p->n_skipped);
+	free(o.s), free(o.sum);
+	pd_buf_release(&cluster);
+}
+
+int pd_prom_names_parse(struct pd_strv *out, const struct pd_src *src, struct pd_err *err)
+{
+	cJSON *json;
+	const cJSON *status, *data;
+	int rc;
+	if ((rc = parse_json(&json, src, err)) < 0)
+		return rc;
+	status = cJSON_GetObjectItemCaseSensitive(json, "status");
+	data = cJSON_GetObjectItemCaseSensitive(json, "data");
+	if (cJSON_IsString(status) && !strcmp(status->valuestring, "error"))
+		rc = answer_error(json, src, err);
+	else if (!cJSON_IsString(status) || strcmp(status->valuestring, "success") ||
+		 !cJSON_IsArray(data))
+		rc = pd_err_at(err, PD_EPARSE, src->path, 0, 0,
+			       "expected {\"status\": \"success\", \"data\": [names]}");
+	for (const cJSON *it = rc == 0 ? data->child : NULL; it && rc == 0; it = it->next)
+		if (!cJSON_IsString(it))
+			rc = pd_err_at(err, PD_EPARSE, src->path, 0, 0,
+				       "expected string names");
+		else
+			pd_strv_add(out, it->valuestring);
+	cJSON_Delete(json);
+	return rc;
+}
+
+int64_t pd_prom_rfc3339_ms(const char *s)
+{
+	struct tm tm = {0};
+	char *end;
+	double frac = 0;
+	if (strlen(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
+	    s[16] != ':')
+		return -1;
+	tm.tm_year = atoi(s) - 1900, tm.tm_mon = atoi(s + 5) - 1, tm.tm_mday = atoi(s + 8);
+	tm.tm_hour = atoi(s + 11), tm.tm_min = atoi(s + 14), tm.tm_sec = atoi(s + 17);
+	end = (char *)s + 19;
+	if (*end == '.')
+		frac = strtod(end, &end);
+	if (strcmp(end, "Z") && strcmp(end, "+00:00"))
+		return -1;
+	if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31 ||
+	    tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+		return -1;
+	return (int64_t)timegm(&tm) * 1000 + llround(frac * 1000);
+}
+
+static int64_t time_of(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? pd_prom_rfc3339_ms(v->valuestring) : 0;
+}
+
+static int snapshot_meta(struct pd_prom_snapshot *out, const cJSON *meta,
+			 const struct pd_src *src, struct pd_err *err)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(meta, "snapshotId"), *ph;
+	if (!cJSON_IsString(id) || !id->valuestring[0])
+		return pd_err_at(err, PD_EPARSE, src->path, 0, 0,
+				 "expected data.metadata.snapshotId in cbmonitor2's snapshot");
+	out->id = pd_xstrdup(id->valuestring);
+	out->start_ms = time_of(meta, "ts_start");
+	out->end_ms = time_of(meta, "ts_end");
+	ph = cJSON_GetObjectItemCaseSensitive(meta, "phases");
+	for (const cJSON *it = cJSON_IsArray(ph) ? ph->child : NULL; it; it = it->next) {
+		const cJSON *l = cJSON_GetObjectItemCaseSensitive(it, "label");
+		if (cJSON_IsString(l))
+			pd_strv_addf(&out->phases, "%s %lld %lld", l->valuestring,
+				     (long long)time_of(it, "ts_start"),
+				     (long long)time_of(it, "ts_end"));
+	}
+	if (out->start_ms < 0 || out->end_ms < 0)
+		return pd_err_at(err, PD_EPARSE, src->path, 0, 0,
+				 "expected RFC 3339 UTC times in ts_start and ts_end");
+	return 0;
+}
+
+int pd_prom_snapshot_parse(struct pd_prom_snapshot *out, const struct pd_src *src,
+			   struct pd_err *err)
+{
+	cJSON *json;
+	const cJSON *ok, *meta, *msg;
+	int rc;
+	memset(out, 0, sizeof(*out));
+	if ((rc = parse_json(&json, src, err)) < 0)
+		return rc;
+	ok = cJSON_GetObjectItemCaseSensitive(json, "success");
+	msg = cJSON_GetObjectItemCaseSensitive(json, "error");
+	meta = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(json, "data"),
+						"metadata");
+	if (cJSON_IsFalse(ok))
+		rc = pd_err_at(err, PD_EPARSE, src->path, 0, 0,
+			       "cbmonitor2 answered an error: %.150s",
+			       cJSON_IsString(msg) ? msg->valuestring : "(no message)");
+	else if (!cJSON_IsTrue(ok) || !cJSON_IsObject(meta))
+		rc = pd_err_at(err, PD_EPARSE, src->path, 0, 0,
+			       "expected {\"success\": true, \"data\": {\"metadata\": ...}}");
+	else if ((rc = snapshot_meta(out, meta, src, err)) < 0)
+		pd_prom_snapshot_free(out);
+	cJSON_Delete(json);
+	return rc;
+}
+
+void pd_prom_snapshot_free(struct pd_prom_snapshot *s)
+{
+	free(s->id);
+	pd_strv_free(&s->phases);
+	memset(s, 0, sizeof(*s));
+}

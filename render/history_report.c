@@ -1,0 +1,337 @@
+/* The history report's texts and charts (history_report.h). */
+#include "history_report.h"
+
+#include "escape.h"
+#include "jsonw.h"
+#include "../core/xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char pd_hist_css[] =
+	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,"
+	"sans-serif;color:#1d2330;margin:0;background:#f6f7f9}\n"
+	"main{max-width:1180px;margin:0 auto;padding:24px 28px 48px}\n"
+	"h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:32px 0 10px;"
+	"border-bottom:1px solid #d9dde5;padding-bottom:4px}\n"
+	"h3{font-size:13px;margin:14px 0 4px;font-weight:600}\n"
+	".sub{color:#5b6475;margin:0 0 14px}\n"
+	".card{background:#fff;border:1px solid #dde1e8;border-radius:8px;padding:14px 16px;"
+	"margin:12px 0}\n"
+	"table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}\n"
+	"th,td{border-bottom:1px solid #e6e9ef;padding:5px 8px;text-align:left;"
+	"vertical-align:top}\n"
+	"th{background:#eef1f6;font-weight:600}td.n{text-align:right;"
+	"font-variant-numeric:tabular-nums;white-space:nowrap}td{overflow-wrap:anywhere}\n"
+	"code{font-size:12px}.up{color:#c0392b}.down{color:#1e8449}\n"
+	".chart img{border:1px solid #eceff3;border-radius:4px;background:#fff;"
+	"max-width:100%}\n"
+	"footer{margin-top:32px;color:#5b6475;font-size:12px}\n";
+
+void pd_hist_chart_name(struct pd_buf *b, size_t f)
+{
+	pd_buf_addf(b, "f%zu.svg", f);
+}
+
+static const char *build_of(const struct pd_hist_run *run)
+{
+	return run->version ? run->version : run->key;
+}
+
+/* The change points of feature f, in run order, into idx (room for h->n_cp). */
+static size_t changes_of(size_t *idx, const struct pd_history *h, size_t f)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < h->n_cp; i++)
+		if (h->cp[i].feature == f)
+			idx[n++] = i;
+	for (size_t i = 1; i < n; i++) /* insertion sort by run: a handful */
+		for (size_t j = i; j > 0 && h->cp[idx[j]].at < h->cp[idx[j - 1]].at; j--) {
+			size_t t = idx[j];
+			idx[j] = idx[j - 1], idx[j - 1] = t;
+		}
+	return n;
+}
+
+/* One chart: the feature's values by run, its segments' means, a band per segment
+ * labelled with the build it starts at. */
+static void chart(struct pd_plot_job *job, const struct pd_hist_report *r, size_t f,
+		  const size_t *idx, size_t k, const char *dir, double *buf)
+{
+	const struct pd_history *h = r->h;
+	size_t n = h->n_runs;
+	double *t = buf, *v = buf + n, *m = buf + 2 * n;
+	struct pd_plot_band *bands = pd_xcalloc(k + 1, sizeof(*bands));
+	struct pd_buf file = PD_BUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		t[i] = (double)i, v[i] = r->values[i * h->n_features + f];
+	for (size_t s = 0; s <= k; s++) {
+		size_t a = s ? h->cp[idx[s - 1]].at : 0, b = s < k ? h->cp[idx[s]].at : n;
+		double level = s < k ? h->cp[idx[s]].before : h->cp[idx[k - 1]].after;
+		for (size_t i = a; i < b; i++)
+			m[i] = isnan(v[i]) ? NAN : level;
+		bands[s] = (struct pd_plot_band){build_of(&r->runs[a]), (double)a - 0.5,
+						 (double)b - 0.5};
+	}
+	struct pd_plot_line lines[2] = {{"each run", t, v, n, 1}, {"segment mean", t, m, n, 3}};
+	pd_hist_chart_name(&file, f);
+	struct pd_plot_chart c = {.file = file.ptr,
+				  .title = r->names[f],
+				  .lines = lines,
+				  .n_lines = 2,
+				  .bands = bands,
+				  .n_bands = k + 1,
+				  .event_s = NAN,
+				  .xlabel = "run, in build order"};
+	pd_plot_script(job, &c, dir);
+	pd_buf_release(&file);
+	free(bands);
+}
+
+void pd_hist_charts(struct pd_plot_job *job, const struct pd_hist_report *r, const char *dir)
+{
+	const struct pd_history *h = r->h;
+	size_t *idx = pd_xmalloc((h->n_cp + 1) * sizeof(*idx));
+	double *buf = pd_xmalloc((3 * h->n_runs + 1) * sizeof(*buf));
+	for (size_t f = 0; f < h->n_features; f++) {
+		size_t k = changes_of(idx, h, f);
+		if (k)
+			chart(job, r, f, idx, k, dir, buf);
+	}
+	free(idx);
+	free(buf);
+}
+
+/* The command that compares the runs either side of change c. */
+static void compare_cmd(struct pd_buf *b, const struct pd_hist_report *r,
+			const struct pd_hist_change *c)
+{
+	const struct pd_hist_run *a = &r->runs[c->prev], *z = &r->runs[c->at];
+	pd_buf_adds(b, "perfdelta compare ");
+	pd_esc_sh(b, a->bundle ? a->bundle : a->key);
+	pd_buf_addch(b, ' ');
+	pd_esc_sh(b, z->bundle ? z->bundle : z->key);
+	pd_buf_adds(b, " -o compare-");
+	pd_esc_sh(b, build_of(z));
+}
+
+static void num_cell(struct pd_buf *b, double v, int digits)
+{
+	pd_buf_adds(b, "<td class=\"n\">");
+	if (isfinite(v))
+		pd_buf_addf(b, "%.*g", digits, v);
+	else
+		pd_buf_adds(b, isinf(v) ? "&infin;" : "&ndash;");
+	pd_buf_adds(b, "</td>");
+}
+
+static void esc_cell(struct pd_buf *b, const char *s, int code)
+{
+	pd_buf_adds(b, code ? "<td><code>" : "<td>");
+	pd_esc_html(b, s);
+	pd_buf_adds(b, code ? "</code></td>" : "</td>");
+}
+
+static void change_row(struct pd_buf *b, const struct pd_hist_report *r, size_t i)
+{
+	const struct pd_hist_change *c = &r->h->cp[i];
+	struct pd_buf cmd = PD_BUF_INIT, anchor = PD_BUF_INIT;
+	pd_hist_chart_name(&anchor, c->feature);
+	pd_buf_addf(b, "<tr><td class=\"n\">%zu</td><td><a href=\"#c-", i + 1);
+	pd_buf_add(b, anchor.ptr, anchor.len - 4);
+	pd_buf_adds(b, "\">");
+	pd_esc_html(b, r->names[c->feature]);
+	pd_buf_adds(b, "</a></td>");
+	esc_cell(b, build_of(&r->runs[c->prev]), 0);
+	esc_cell(b, build_of(&r->runs[c->at]), 0);
+	num_cell(b, c->before, 4);
+	num_cell(b, c->after, 4);
+	pd_buf_addf(b, "<td class=\"n %s\">", c->after > c->before ? "up" : "down");
+	if (isfinite(c->change_pct))
+		pd_buf_addf(b, "%+.1f%%", c->change_pct);
+	pd_buf_adds(b, "</td>");
+	num_cell(b, c->size, 2);
+	num_cell(b, c->p, 2);
+	compare_cmd(&cmd, r, c);
+	esc_cell(b, cmd.ptr, 1);
+	pd_buf_adds(b, "</tr>\n");
+	pd_buf_release(&cmd);
+	pd_buf_release(&anchor);
+}
+
+static void header(struct pd_buf *b, const struct pd_hist_report *r)
+{
+	const struct pd_history *h = r->h;
+	pd_buf_adds(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		       "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+		       "<title>perfdelta history: ");
+	pd_esc_html(b, r->test);
+	pd_buf_adds(b,
+		    "</title><link rel=\"stylesheet\" href=\"style.css\"></head><body><main>\n"
+		    "<h1>History of ");
+	pd_esc_html(b, r->test);
+	pd_buf_addf(b, "</h1>\n<p class=\"sub\">%zu runs in build order", h->n_runs);
+	if (r->n_stored > h->n_runs)
+		pd_buf_addf(b, " (the newest of %zu stored)", r->n_stored);
+	if (h->n_runs) {
+		pd_buf_adds(b, ", from ");
+		pd_esc_html(b, build_of(&r->runs[0]));
+		pd_buf_adds(b, " to ");
+		pd_esc_html(b, build_of(&r->runs[h->n_runs - 1]));
+	}
+	pd_buf_addf(b, ". %zu change point%s in %zu features tested.</p>\n", h->n_cp,
+		    h->n_cp == 1 ? "" : "s", h->n_tested);
+	pd_buf_addf(
+		b,
+		"<div class=\"card\">Method: E-Divisive means (Matteson and James 2014), "
+		"divergence exponent 1, each split tested by permutation; at least %zu runs "
+		"on either side of a change; Bonferroni over the %zu features tested: each "
+		"at %.3g, so that any false change point among them has probability at most "
+		"%.3g. Size: the change over the pooled run-to-run standard deviation of the "
+		"two segments.</div>\n",
+		h->min_size, h->n_tested, h->alpha_feature, r->alpha);
+}
+
+static void feature_section(struct pd_buf *b, const struct pd_hist_report *r, size_t f,
+			    const size_t *idx, size_t k)
+{
+	struct pd_buf file = PD_BUF_INIT;
+	pd_hist_chart_name(&file, f);
+	pd_buf_adds(b, "<div class=\"card chart\" id=\"c-");
+	pd_buf_add(b, file.ptr, file.len - 4);
+	pd_buf_adds(b, "\"><h3>");
+	pd_esc_html(b, r->names[f]);
+	pd_buf_adds(b, "</h3>");
+	for (size_t i = 0; i < k; i++) {
+		const struct pd_hist_change *c = &r->h->cp[idx[i]];
+		pd_buf_adds(b, "<p>Changed between ");
+		pd_esc_html(b, build_of(&r->runs[c->prev]));
+		pd_buf_adds(b, " and ");
+		pd_esc_html(b, build_of(&r->runs[c->at]));
+		pd_buf_addf(b, ": %.4g &rarr; %.4g.</p>", c->before, c->after);
+	}
+	pd_buf_adds(b, "<img src=\"charts/");
+	pd_buf_add(b, file.ptr, file.len);
+	pd_buf_adds(b, "\" alt=\"");
+	pd_esc_html(b, r->names[f]);
+	pd_buf_adds(b, " across builds\" width=\"720\" height=\"300\"></div>\n");
+	pd_buf_release(&file);
+}
+
+void pd_hist_html(struct pd_buf *b, const struct pd_hist_report *r)
+{
+	const struct pd_history *h = r->h;
+	size_t *idx = pd_xmalloc((h->n_cp + 1) * sizeof(*idx));
+	header(b, r);
+	pd_buf_adds(b, "<h2>Change points, largest first</h2>\n");
+	if (!h->n_cp)
+		pd_buf_adds(b, "<p>No feature changed significantly over these runs.</p>\n");
+	else
+		pd_buf_adds(b, "<table><tr><th>#</th><th>feature</th><th>last build before</th>"
+			       "<th>first build after</th><th>before</th><th>after</th>"
+			       "<th>change</th><th>size (sd)</th><th>p</th>"
+			       "<th>compare the two runs</th></tr>\n");
+	for (size_t i = 0; i < h->n_cp; i++)
+		change_row(b, r, i);
+	pd_buf_adds(b, h->n_cp ? "</table>\n<h2>Features that changed</h2>\n" : "");
+	for (size_t f = 0; f < h->n_features; f++) {
+		size_t k = changes_of(idx, h, f);
+		if (k)
+			feature_section(b, r, f, idx, k);
+	}
+	pd_buf_addf(b,
+		    "<footer>perfdelta %s. The same history gives the same report "
+		    "(permutations seeded by each feature's name).</footer>\n</main></body>"
+		    "</html>\n",
+		    PD_VERSION);
+	free(idx);
+}
+
+static void change_json(struct pd_jw *w, const struct pd_hist_report *r, size_t i)
+{
+	const struct pd_hist_change *c = &r->h->cp[i];
+	struct pd_buf cmd = PD_BUF_INIT;
+	compare_cmd(&cmd, r, c);
+	pd_jw_open(w, NULL, '{');
+	pd_jw_str(w, "feature", r->names[c->feature]);
+	pd_jw_str(w, "build", build_of(&r->runs[c->at]));
+	pd_jw_str(w, "run", r->runs[c->at].key);
+	pd_jw_str(w, "previous_build", build_of(&r->runs[c->prev]));
+	pd_jw_str(w, "previous_run", r->runs[c->prev].key);
+	pd_jw_num(w, "before", c->before);
+	pd_jw_num(w, "after", c->after);
+	pd_jw_num(w, "change_pct", c->change_pct);
+	pd_jw_num(w, "size_sd", isinf(c->size) ? NAN : c->size);
+	pd_jw_num(w, "p_value", c->p);
+	pd_jw_bool(w, "recent", c->recent);
+	pd_jw_str(w, "compare", cmd.ptr);
+	pd_jw_close(w, '}');
+	pd_buf_release(&cmd);
+}
+
+void pd_hist_summary_json(struct pd_buf *b, const struct pd_hist_report *r)
+{
+	struct pd_jw w = PD_JW_INIT(b);
+	const struct pd_history *h = r->h;
+	pd_jw_open(&w, NULL, '{');
+	pd_jw_str(&w, "tool", "perfdelta");
+	pd_jw_str(&w, "version", PD_VERSION);
+	pd_jw_str(&w, "kind", "history");
+	pd_jw_str(&w, "test", r->test);
+	pd_jw_int(&w, "runs", (int64_t)h->n_runs);
+	pd_jw_int(&w, "runs_stored", (int64_t)r->n_stored);
+	pd_jw_open(&w, "method", '{');
+	pd_jw_str(&w, "algorithm", "e-divisive-means");
+	pd_jw_num(&w, "divergence_alpha", 1);
+	pd_jw_int(&w, "min_size", (int64_t)h->min_size);
+	pd_jw_str(&w, "correction", "bonferroni");
+	pd_jw_int(&w, "features_tested", (int64_t)h->n_tested);
+	pd_jw_num(&w, "alpha", r->alpha);
+	pd_jw_num(&w, "alpha_per_feature", h->alpha_feature);
+	pd_jw_close(&w, '}');
+	pd_jw_open(&w, "change_points", '[');
+	for (size_t i = 0; i < h->n_cp; i++)
+		change_json(&w, r, i);
+	pd_jw_close(&w, ']');
+	pd_jw_close(&w, '}');
+	pd_buf_addch(b, '\n');
+}
+
+static void junit_case(struct pd_buf *b, const struct pd_hist_report *r, size_t f,
+		       const size_t *idx, size_t k)
+{
+	const struct pd_hist_change *c = k ? &r->h->cp[idx[k - 1]] : NULL;
+	pd_buf_adds(b, "    <testcase classname=\"perfdelta.history\" name=\"");
+	pd_esc_xml(b, r->names[f]);
+	if (!c || !c->recent) {
+		pd_buf_adds(b, "\"/>\n");
+		return;
+	}
+	struct pd_buf msg = PD_BUF_INIT;
+	pd_buf_addf(&msg, "changed from %.4g to %.4g at build %s (after %s)", c->before,
+		    c->after, build_of(&r->runs[c->at]), build_of(&r->runs[c->prev]));
+	pd_buf_adds(b, "\"><failure type=\"change-point\" message=\"");
+	pd_esc_xml(b, msg.ptr);
+	pd_buf_adds(b, "\">");
+	pd_esc_xml(b, msg.ptr);
+	pd_buf_adds(b, "</failure></testcase>\n");
+	pd_buf_release(&msg);
+}
+
+void pd_hist_junit(struct pd_buf *b, const struct pd_hist_report *r)
+{
+	const struct pd_history *h = r->h;
+	size_t *idx = pd_xmalloc((h->n_cp + 1) * sizeof(*idx)), failed = 0;
+	for (size_t i = 0; i < h->n_cp; i++) /* only a feature's last change can be recent */
+		failed += h->cp[i].recent;
+	pd_buf_adds(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite "
+		       "name=\"perfdelta.history.");
+	pd_esc_xml(b, r->test);
+	pd_buf_addf(b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n", h->n_features,
+		    failed);
+	for (size_t f = 0; f < h->n_features; f++)
+		junit_case(b, r, f, idx, changes_of(idx, h, f));
+	pd_buf_adds(b, "  </testsuite>\n</testsuites>\n");
+	free(idx);
+}

@@ -1,0 +1,301 @@
+/* history/: the store on SQLite in process, and change points over a generated history
+ * with planted changes (analyze/history.c). PostgreSQL: tests/e2e/history_pg.sh. */
+#include "check_suites.h"
+#include "analyze/history.h"
+#include "history/db.h"
+#include "history/gen.h"
+#include "history/store.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TEST_CFG "n1ql_hard_failover"
+
+/* A fresh sqlite store URL in a new temporary directory (caller frees both). */
+static char *temp_url(char **dir)
+{
+	char tmpl[] = "/tmp/pd-store-XXXXXX", *url;
+	ck_assert_ptr_nonnull(mkdtemp(tmpl));
+	*dir = strdup(tmpl);
+	url = malloc(strlen(tmpl) + 32);
+	sprintf(url, "sqlite:%s/h.sqlite", tmpl);
+	return url;
+}
+
+static void remove_dir(char *dir)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/h.sqlite", dir);
+	unlink(path);
+	rmdir(dir);
+	free(dir);
+}
+
+static struct pd_gen_opts gen = {.test = TEST_CFG, .n_features = 40, .seed = 3, .plant = 1};
+
+START_TEST(test_store_adds_a_run_once)
+{
+	char *dir, *url = temp_url(&dir);
+	struct pd_store *st;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_signature *s = pd_gen_run(&gen, 0);
+	struct pd_store_run *runs;
+	size_t n;
+	int added;
+	ck_assert_int_eq(pd_store_open(&st, url, &err), 0);
+	ck_assert_int_eq(st->schema, 0); /* new: migrated from nothing */
+	ck_assert_int_eq(pd_store_add(st, s, "/b/0", &added, &err), 0);
+	ck_assert_int_eq(added, 1);
+	ck_assert_int_eq(pd_store_add(st, s, "/b/0", &added, &err), 0);
+	ck_assert_int_eq(added, 0);
+	ck_assert_int_eq(pd_store_runs(st, TEST_CFG, &runs, &n, &err), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(runs[0].key, "iris-multi-client#20000");
+	ck_assert_str_eq(runs[0].bundle, "/b/0");
+	ck_assert_str_eq(runs[0].build_line, "7.6");
+	pd_store_runs_free(runs, n);
+	pd_store_close(st);
+	/* reopened: at the schema, nothing to migrate */
+	ck_assert_int_eq(pd_store_open(&st, url, &err), 0);
+	ck_assert_int_eq(st->schema, PD_STORE_SCHEMA);
+	pd_store_close(st);
+	pd_signature_free(s);
+	free(url);
+	remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_store_gives_back_what_was_added)
+{
+	char *dir, *url = temp_url(&dir);
+	struct pd_store *st;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_signature *s[3];
+	struct pd_store_run *runs;
+	char **names;
+	double *v;
+	size_t n, nn;
+	int added;
+	ck_assert_int_eq(pd_store_open(&st, url, &err), 0);
+	for (size_t i = 0; i < 3; i++) {
+		s[i] = pd_gen_run(&gen, i);
+		ck_assert_int_eq(pd_store_add(st, s[i], NULL, &added, &err), 0);
+	}
+	ck_assert_int_eq(pd_store_runs(st, TEST_CFG, &runs, &n, &err), 0);
+	ck_assert_int_eq(pd_store_features(st, runs, n, &names, &nn, &v, &err), 0);
+	ck_assert_uint_eq(nn, s[0]->n);
+	for (size_t i = 0; i < 3; i++)
+		for (size_t f = 0; f < nn; f++) {
+			ck_assert_str_eq(names[f], s[i]->f[f].name);
+			ck_assert(v[i * nn + f] == s[i]->f[f].value); /* %.17g reads back */
+		}
+	for (size_t f = 0; f < nn; f++)
+		free(names[f]);
+	free(names), free(v);
+	pd_store_runs_free(runs, n);
+	for (size_t i = 0; i < 3; i++)
+		pd_signature_free(s[i]);
+	pd_store_close(st);
+	free(url);
+	remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_store_refuses_a_newer_schema)
+{
+	char *dir, *url = temp_url(&dir);
+	struct pd_store *st;
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(pd_store_open(&st, url, &err), 0);
+	ck_assert_int_eq(pd_db_exec(st->db, "UPDATE pd_schema SET version = 99", NULL, 0, NULL,
+				    NULL, &err),
+			 0);
+	pd_store_close(st);
+	ck_assert_int_eq(pd_store_open(&st, url, &err), PD_EIO);
+	ck_assert_ptr_nonnull(strstr(err.msg, "schema 99, newer than this perfdelta's 1"));
+	free(url);
+	remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_store_concurrent_adds_store_once)
+{
+	/* four processes add the same five runs at once: five rows */
+	char *dir, *url = temp_url(&dir);
+	struct pd_store *st;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_store_run *runs;
+	size_t n;
+	pid_t pid[4];
+	for (int k = 0; k < 4; k++) {
+		ck_assert_int_ge(pid[k] = fork(), 0);
+		if (pid[k] == 0) {
+			int added, bad = 0;
+			bad |= pd_store_open(&st, url, &err) < 0;
+			for (size_t i = 0; i < 5 && !bad; i++) {
+				struct pd_signature *s = pd_gen_run(&gen, i);
+				bad |= pd_store_add(st, s, NULL, &added, &err) < 0;
+				pd_signature_free(s);
+			}
+			if (bad)
+				fprintf(stderr, "child: %s\n", err.msg);
+			_exit(bad);
+		}
+	}
+	for (int k = 0; k < 4; k++) {
+		int status;
+		ck_assert_int_eq(waitpid(pid[k], &status, 0), pid[k]);
+		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	ck_assert_int_eq(pd_store_open(&st, url, &err), 0);
+	ck_assert_int_eq(pd_store_runs(st, TEST_CFG, &runs, &n, &err), 0);
+	ck_assert_uint_eq(n, 5);
+	pd_store_runs_free(runs, n);
+	pd_store_close(st);
+	free(url);
+	remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_store_build_order_is_numeric)
+{
+	char *a = pd_store_build_order("7.1.0-999"), *b = pd_store_build_order("7.1.0-1345"),
+	     *c = pd_store_build_order("7.10.0-1"), *d = pd_store_build_order("7.9.0-5000");
+	ck_assert_int_lt(strcmp(a, b), 0);
+	ck_assert_int_gt(strcmp(c, d), 0);
+	free(a), free(b), free(c), free(d);
+	char *l = pd_store_build_line("7.1.0-1345");
+	ck_assert_str_eq(l, "7.1");
+	free(l);
+}
+END_TEST
+
+/* The values matrix of n runs of the generator. */
+static double *history_of(const struct pd_gen_opts *g, size_t n, char ***names, size_t *nf)
+{
+	struct pd_signature *s0 = pd_gen_run(g, 0);
+	double *v = malloc(n * s0->n * sizeof(*v));
+	*nf = s0->n;
+	*names = malloc(s0->n * sizeof(char *));
+	for (size_t f = 0; f < s0->n; f++)
+		(*names)[f] = strdup(s0->f[f].name);
+	for (size_t i = 0; i < n; i++) {
+		struct pd_signature *s = pd_gen_run(g, i);
+		ck_assert_uint_eq(s->n, *nf);
+		for (size_t f = 0; f < s->n; f++)
+			v[i * s->n + f] = s->f[f].value;
+		pd_signature_free(s);
+	}
+	pd_signature_free(s0);
+	return v;
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+START_TEST(test_history_finds_the_planted_changes_and_nothing_else)
+{
+	/* 100 weekly runs, 200 features, three planted changes (gen.h): each found within one
+	 * build of where it was planted, with its levels near the planted ones, and no other
+	 * change point among the 200 features (Bonferroni at 0.05 over them) */
+	struct pd_gen_opts g = {.test = TEST_CFG, .n_features = 200, .seed = 11, .plant = 1};
+	struct pd_hist_opts o = PD_HIST_OPTS_INIT;
+	struct pd_history h;
+	char **names;
+	size_t nf;
+	double *v = history_of(&g, 100, &names, &nf);
+	pd_history_analyze(&h, v, 100, nf, (const char *const *)names, &o);
+	ck_assert_uint_eq(h.n_tested, 200);
+	ck_assert_uint_eq(h.n_cp, PD_GEN_N_PLANTS);
+	for (size_t k = 0; k < PD_GEN_N_PLANTS; k++) {
+		const struct pd_gen_plant *p = &pd_gen_plants[k];
+		size_t i = 0;
+		while (i < h.n_cp && strcmp(names[h.cp[i].feature], p->feature))
+			i++;
+		ck_assert_uint_lt(i, h.n_cp);
+		ck_assert_uint_le(h.cp[i].at, p->at + 1);
+		ck_assert_uint_ge(h.cp[i].at + 1, p->at);
+		ck_assert_double_eq_tol(h.cp[i].before, p->before, 0.25 * p->before);
+		ck_assert_double_eq_tol(h.cp[i].after, p->after, 0.15 * p->after);
+	}
+	pd_history_release(&h);
+	free_names(names, nf);
+	free(v);
+}
+END_TEST
+
+START_TEST(test_history_spread_is_since_the_last_change)
+{
+	/* one feature, 12 runs: 10, 12, 10, 12, 10, 12 then 50, 52, 50, 52, 50, 52; min size
+	 * 3: the split at 6 parts the two levels (a permutation does so with probability
+	 * 2 / C(12, 6) = 2/924), so it is found; the spread after it, by hand: mean 51, sd
+	 * sqrt(6 x 1^2 / 5) = 1.0954 */
+	double v[12];
+	const char *names[] = {"f"};
+	for (size_t i = 0; i < 12; i++)
+		v[i] = (i < 6 ? 10 : 50) + (i % 2 ? 2 : 0);
+	struct pd_hist_opts o = {.alpha = 0.05, .min_size = 3, .seed = 1};
+	struct pd_history h;
+	struct pd_hist_spread sp;
+	pd_history_analyze(&h, v, 12, 1, names, &o);
+	ck_assert_uint_eq(h.n_cp, 1);
+	ck_assert_uint_eq(h.cp[0].at, 6);
+	pd_history_spread(&sp, &h, v, 0);
+	ck_assert_uint_eq(sp.from, 6);
+	ck_assert_uint_eq(sp.n, 6);
+	ck_assert_double_eq_tol(sp.mean, 51, 1e-12);
+	ck_assert_double_eq_tol(sp.sd, sqrt(6.0 / 5), 1e-12);
+	ck_assert_double_eq_tol(sp.rel_sd, sqrt(6.0 / 5) / 51, 1e-12);
+	pd_history_release(&h);
+}
+END_TEST
+
+START_TEST(test_history_stationary_gives_no_change_point)
+{
+	/* ten stationary histories of 60 runs x 100 features: the family-wise rate is 0.05 a
+	 * history, so P(2 or more with any change point) = 0.086; 3 or more: 0.012 */
+	int with_cp = 0;
+	for (uint64_t seed = 1; seed <= 10; seed++) {
+		struct pd_gen_opts g = {
+			.test = TEST_CFG, .n_features = 100, .seed = 100 + seed, .plant = 0};
+		struct pd_hist_opts o = PD_HIST_OPTS_INIT;
+		struct pd_history h;
+		char **names;
+		size_t nf;
+		double *v = history_of(&g, 60, &names, &nf);
+		pd_history_analyze(&h, v, 60, nf, (const char *const *)names, &o);
+		with_cp += h.n_cp > 0;
+		pd_history_release(&h);
+		free_names(names, nf);
+		free(v);
+	}
+	printf("history: %d of 10 stationary histories with a change point\n", with_cp);
+	ck_assert_int_le(with_cp, 2);
+}
+END_TEST
+
+Suite *pd_suite_store(void)
+{
+	Suite *s = suite_create("store");
+	TCase *tc = tcase_create("store");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_store_adds_a_run_once);
+	tcase_add_test(tc, test_store_gives_back_what_was_added);
+	tcase_add_test(tc, test_store_refuses_a_newer_schema);
+	tcase_add_test(tc, test_store_concurrent_adds_store_once);
+	tcase_add_test(tc, test_store_build_order_is_numeric);
+	tcase_add_test(tc, test_history_finds_the_planted_changes_and_nothing_else);
+	tcase_add_test(tc, test_history_spread_is_since_the_last_change);
+	tcase_add_test(tc, test_history_stationary_gives_no_change_point);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The history store on a real PostgreSQL (Debian's postgresql-15, scripts/deps test):
+# started here on 127.0.0.1 on a free port, its data and socket in a temporary directory,
+# stopped by its pid. PostgreSQL refuses to run as root: as root it runs as nobody
+# (setpriv, which execs, so $! is the server's pid); skipped (77) when it is not installed.
+. "$(dirname "$0")/lib.sh" "$@"
+PGBIN=/usr/lib/postgresql/15/bin
+[ -x "$PGBIN/postgres" ] && command -v psql >/dev/null || { echo "skip: no PostgreSQL 15 (scripts/deps test)"; exit 77; }
+as_user=()
+if [ "$(id -u)" = 0 ]; then
+  command -v setpriv >/dev/null || { echo "skip: root without setpriv"; exit 77; }
+  as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
+  chmod 755 "$TMP"
+fi
+PG=$TMP/pg
+mkdir -p "$PG/sock" && { [ ${#as_user[@]} = 0 ] || chown -R nobody:nogroup "$PG"; }
+"${as_user[@]}" "$PGBIN/initdb" -D "$PG/data" -U pd --auth=trust -E UTF8 >"$TMP/initdb.log" 2>&1 ||
+  { cat "$TMP/initdb.log" >&2; echo "FAIL: initdb"; exit 1; }
+PORT=$(python3 -c "import socket;s=socket.socket();s.bind(('127.0.0.1',0));print(s.getsockname()[1])")
+"${as_user[@]}" "$PGBIN/postgres" -D "$PG/data" -h 127.0.0.1 -p "$PORT" -k "$PG/sock" \
+  -c fsync=off >"$TMP/pg.log" 2>&1 &
+PGPID=$!
+trap 'kill "$PGPID" 2>/dev/null; wait "$PGPID" 2>/dev/null; rm -rf "$TMP"' EXIT
+deadline=$((SECONDS + 60))
+until pg_isready -q -h 127.0.0.1 -p "$PORT"; do
+  kill -0 "$PGPID" 2>/dev/null || { cat "$TMP/pg.log" >&2; echo "FAIL: postgres died"; exit 1; }
+  [ $SECONDS -lt $deadline ] || { echo "FAIL: postgres not ready in 60 s"; exit 1; }
+  sleep 0.1
+done
+DB="postgresql://pd@127.0.0.1:$PORT/postgres"
+sql() { psql -X -q -At -h 127.0.0.1 -p "$PORT" -U pd -d postgres -c "$1"; }
+
+# added once, then a no-op
+expect_code 0 "$PERFDELTA" history add "$SEED/baseline" "$SEED/failover" --db "$DB"
+has "$TMP/out" '^added iris-multi-client#12520 '
+expect_code 0 "$PERFDELTA" history add "$SEED/failover" --db "$DB"
+has "$TMP/out" '^already stored iris-multi-client#12520 '
+[ "$(sql 'select count(*) from runs')" = 2 ] && ok || fail "two runs stored"
+[ "$(sql 'select version from pd_schema')" = 1 ] && ok || fail "schema 1"
+
+# four processes adding the same runs at once: stored once each
+pids=()
+for k in 1 2 3 4; do
+  "$PERFDELTA" history add "$SEED/failover-clean" "$SEED/failover-late" --db "$DB" >"$TMP/c$k" 2>&1 &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" && ok || fail "a concurrent add failed: $(cat "$TMP"/c*)"; done
+[ "$(sql 'select count(*) from runs')" = 4 ] && ok || fail "concurrent adds stored $(sql 'select count(*) from runs') runs, want 4"
+
+# a report from PostgreSQL
+T=n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_1s_1c_1i
+expect_code 0 "$PERFDELTA" history report --test "$T" --db "$DB" -o "$TMP/rep"
+has "$TMP/rep/summary.json" '"change_points":\[\]'
+hasf "$TMP/rep/index.html" '<link rel="stylesheet" href="style.css">'
+
+# baselines from history: the earlier runs of the target's test and build line
+# (failover-late is #12523 of build 7.1.0-1345: #12520 and #12521 came before it)
+expect_code 0 "$PERFDELTA" compare --baseline-history 2 --db "$DB" "$SEED/failover-late" -o "$TMP/cmp" --fail-on never
+has "$TMP/err" 'baselines from the history: 2 runs'
+has "$TMP/cmp/summary.json" '"label":"iris-multi-client #12520"'
+# a stored bundle that moved is skipped, with a note
+sql "update runs set bundle = '/nonexistent/moved' where run_key = 'iris-multi-client#12521'"
+expect_code 0 "$PERFDELTA" compare --baseline-history 2 --db "$DB" "$SEED/failover-late" -o "$TMP/cmp2" --fail-on never
+has "$TMP/err" 'run iris-multi-client#12521 was added from /nonexistent/moved, which is gone'
+has "$TMP/err" 'baselines from the history: 1 run$'
+
+# a store of a newer schema is refused, nothing changed
+sql 'update pd_schema set version = 7'
+expect_code 3 "$PERFDELTA" history add "$SEED/baseline-r2" --db "$DB"
+has "$TMP/err" 'schema 7, newer than this perfdelta.s 1'
+[ "$(sql 'select count(*) from runs')" = 4 ] && ok || fail "a refused store was changed"
+finish
