@@ -192,8 +192,13 @@ static int one_url(struct pd_strv *out, const struct pd_buf *root, const char *u
 	struct pd_buf dir = PD_BUF_INIT;
 	int rc = 0;
 	snapshots_of(&snaps, url);
-	if (strstr(url, "/reports/html/") && !snaps.n)
+	as_name(&dir, url);
+	if (!dir.len) /* else the cache's builds/ itself would be "reused" as the run */
+		rc = pd_err_at(err, PD_EINVAL, url, 0, 0,
+			       "expected a Jenkins build URL or a cbmonitor comparison URL");
+	else if (strstr(url, "/reports/html/") && !snaps.n)
 		rc = pd_err_at(err, PD_EINVAL, url, 0, 0, "a cbmonitor URL without snapshot=");
+	pd_buf_truncate(&dir, 0);
 	for (size_t i = 0; rc == 0 && i < snaps.n; i++)
 		rc = subdir(root, "snapshots", err) ||
 		     one_snapshot(out, root, url, snaps.v[i], po, quiet, err);

@@ -12,6 +12,9 @@
 /* Prometheus answers at most 11 000 points per series (its query_range limit): a longer
  * window is asked for in pieces of this many steps. */
 #define MAX_STEPS 10000
+/* The longest window asked for: a run of perfrunner's lasts hours; a snapshot or build
+ * that says years (ts_end 9999) would be millions of requests. */
+#define MAX_WINDOW_S (31 * 86400LL)
 
 struct pull {
 	struct pd_prom_pull *pp;
@@ -189,6 +192,14 @@ static int window(struct pull *p)
 				"the window of snapshot %s is unknown: give --jenkins with a "
 				"finished build, or --cbmonitor2 URL",
 				p->id);
+	else if (rc == 0 && p->end_s - p->start_s > MAX_WINDOW_S)
+		rc = pd_err_set(
+			p->pp->err, PD_EPARSE,
+			"the window of snapshot %s is %lld s long (%s): expected at most "
+			"31 days",
+			p->id, (long long)(p->end_s - p->start_s),
+			p->cbmonitor2 ? "cbmonitor2's ts_start and ts_end"
+				      : "the build's timestamp and duration");
 	return rc;
 }
 

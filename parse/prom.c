@@ -21,11 +21,56 @@ struct raw {
 	int histogram; /* a "le" label: a histogram bucket */
 };
 
+/* Keys and their positions, hashed: a series is found in constant time, not by a pass
+ * over every series (an answer of 100 000 results would take minutes). */
+struct keytab {
+	char **key;
+	size_t *slot; /* positions + 1 (0: empty), n_slot a power of 2, under half full */
+	size_t n, cap, n_slot;
+};
+
 struct pd_prom {
 	struct raw **r;
 	size_t n, cap;
+	struct keytab keys;
 	size_t n_skipped; /* NaN and infinite samples */
 };
+
+static size_t *keytab_slot(const struct keytab *t, const char *key)
+{
+	size_t h = 1469598103934665603u; /* FNV-1a */
+	for (const char *c = key; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211u;
+	for (h &= t->n_slot - 1; t->slot[h] && strcmp(t->key[t->slot[h] - 1], key);)
+		h = (h + 1) & (t->n_slot - 1);
+	return &t->slot[h];
+}
+
+/* key's position in t; *added when it is new (then the last). */
+static size_t keytab_get(struct keytab *t, const char *key, int *added)
+{
+	size_t *slot;
+	if (2 * (t->n + 1) > t->n_slot) {
+		free(t->slot);
+		t->n_slot = t->n_slot ? 2 * t->n_slot : 64;
+		t->slot = pd_xcalloc(t->n_slot, sizeof(*t->slot));
+		for (size_t i = 0; i < t->n; i++)
+			*keytab_slot(t, t->key[i]) = i + 1;
+	}
+	if ((*added = !*(slot = keytab_slot(t, key))) == 0)
+		return *slot - 1;
+	PD_GROW(t->key, t->cap, t->n + 1);
+	t->key[t->n] = pd_xstrdup(key);
+	*slot = ++t->n;
+	return t->n - 1;
+}
+
+static void keytab_free(struct keytab *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->key[i]);
+	free(t->key), free(t->slot);
+}
 
 struct pd_prom *pd_prom_new(void)
 {
@@ -42,7 +87,7 @@ void pd_prom_free(struct pd_prom *p)
 		free(r);
 	}
 	if (p)
-		free(p->r);
+		free(p->r), keytab_free(&p->keys);
 	free(p);
 }
 
@@ -88,13 +133,14 @@ static struct raw *series_of(struct pd_prom *p, const cJSON *metric, const char 
 {
 	struct pd_buf key = PD_BUF_INIT;
 	struct raw *r;
+	int added;
+	size_t at;
 	for (const cJSON *l = metric->child; l; l = l->next)
 		pd_buf_addf(&key, "%s=%s\x1f", l->string, l->valuestring);
-	for (size_t i = 0; i < p->n; i++)
-		if (!strcmp(p->r[i]->s.db, key.ptr)) {
-			pd_buf_release(&key);
-			return p->r[i];
-		}
+	if (at = keytab_get(&p->keys, key.ptr, &added), !added) {
+		pd_buf_release(&key);
+		return p->r[at];
+	}
 	r = pd_xcalloc(1, sizeof(*r));
 	r->s.db = pd_buf_detach(&key);
 	r->s.metric = pd_xstrdup(name);
@@ -220,24 +266,28 @@ struct outs {
 	struct pd_series **s;
 	unsigned char *sum;
 	size_t n, cap, cap_sum;
+	struct keytab keys;
 };
 
-static int same(const char *a, const char *b)
+/* A label of an output's key: \x1e for none. */
+static void key_part(struct pd_buf *k, const char *s)
 {
-	return a == b || (a && b && !strcmp(a, b));
+	pd_buf_addf(k, "%s\x1f", s ? s : "\x1e");
 }
 
 static struct pd_series *out_of(struct outs *o, const struct pd_run *run, const char *collector,
 				const char *metric, const struct pd_series *key, int sum)
 {
 	struct pd_series *s;
-	for (size_t i = 0; i < o->n; i++) {
-		s = o->s[i];
-		if (!strcmp(s->collector, collector) && !strcmp(s->metric, metric) &&
-		    same(s->bucket, key->bucket) && same(s->server, key->server) &&
-		    same(s->index, key->index))
-			return s;
-	}
+	struct pd_buf k = PD_BUF_INIT;
+	int added;
+	size_t at;
+	key_part(&k, collector), key_part(&k, metric), key_part(&k, key->bucket);
+	key_part(&k, key->server), key_part(&k, key->index);
+	at = keytab_get(&o->keys, k.ptr, &added);
+	pd_buf_release(&k);
+	if (!added)
+		return o->s[at];
 	s = pd_xcalloc(1, sizeof(*s));
 	s->db = pd_xstrdup(key->db ? key->db : "");
 	s->collector = pd_xstrdup(collector), s->metric = pd_xstrdup(metric);
@@ -430,6 +480,7 @@ void pd_prom_to_run(struct pd_run *run, const struct pd_prom *p)
 	}
 	note_left_out(run, n_out, p->n_skipped);
 	free(o.s), free(o.sum);
+	keytab_free(&o.keys);
 	pd_buf_release(&cluster);
 }
 

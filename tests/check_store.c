@@ -123,6 +123,35 @@ START_TEST(test_store_refuses_a_newer_schema)
 }
 END_TEST
 
+START_TEST(test_store_malformed_features_are_an_input_error)
+{
+	/* a store edited by hand (or by another program): the report's read says where */
+	char *dir, *url = temp_url(&dir);
+	struct pd_store *st;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_signature *s = pd_gen_run(&gen, 0);
+	struct pd_store_run *runs;
+	char **names;
+	double *v;
+	size_t n, nn;
+	int added;
+	ck_assert_int_eq(pd_store_open(&st, url, &err), 0);
+	ck_assert_int_eq(pd_store_add(st, s, NULL, &added, &err), 0);
+	ck_assert_int_eq(pd_db_exec(st->db, "UPDATE run_features SET data = '1 2.5 -\n1 x 3\n'",
+				    NULL, 0, NULL, NULL, &err),
+			 0);
+	ck_assert_int_eq(pd_store_runs(st, TEST_CFG, &runs, &n, &err), 0);
+	ck_assert_int_eq(pd_store_features(st, runs, n, &names, &nn, &v, &err), PD_EPARSE);
+	ck_assert_int_eq(err.line, 2);
+	ck_assert_ptr_nonnull(strstr(err.msg, "run 'iris-multi-client#20000': expected"));
+	pd_store_runs_free(runs, n);
+	pd_signature_free(s);
+	pd_store_close(st);
+	free(url);
+	remove_dir(dir);
+}
+END_TEST
+
 START_TEST(test_store_concurrent_adds_store_once)
 {
 	/* four processes add the same five runs at once: five rows */
@@ -291,6 +320,7 @@ Suite *pd_suite_store(void)
 	tcase_add_test(tc, test_store_adds_a_run_once);
 	tcase_add_test(tc, test_store_gives_back_what_was_added);
 	tcase_add_test(tc, test_store_refuses_a_newer_schema);
+	tcase_add_test(tc, test_store_malformed_features_are_an_input_error);
 	tcase_add_test(tc, test_store_concurrent_adds_store_once);
 	tcase_add_test(tc, test_store_build_order_is_numeric);
 	tcase_add_test(tc, test_history_finds_the_planted_changes_and_nothing_else);

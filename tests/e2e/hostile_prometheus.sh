@@ -1,0 +1,42 @@
+# Hostile Prometheus bundles and answers (issues 21, 25): an answer of many results is
+# read in bounded time (CPU time, not wall-clock, so that a loaded machine cannot fail
+# it), and a bad answer is one line, exit 3.
+. "$(dirname "$0")/lib.sh"
+. "$SRC/tests/pull/lib.sh"
+command -v python3 >/dev/null || { echo "python3 missing: scripts/deps test"; exit 77; }
+GEN=$SRC/fixtures/prometheus/gen.py
+UUID=6f1c2a4e-9b7d-4c3a-8e21-5d0f7a9b1c34
+python3 "$GEN" bundle failover "$TMP/fo" >/dev/null || fail "gen.py"
+
+# 1. 60 000 results, each its own series (a bucket each): a series and its output found
+# by a hash, not by a pass over all of them (quadratic: 40 000 took 68 s of CPU).
+cp -r "$TMP/fo" "$TMP/many"
+python3 - "$TMP/many/prometheus/perf_kv_ops.json" "$UUID" <<'PY'
+import json, sys
+res = [{"metric": {"__name__": "perf_kv_ops", "job": sys.argv[2], "collector": "ns_server",
+                   "bucket": "b%d" % i}, "values": [[1762107600, "1"], [1762107605, "2"]]}
+       for i in range(60000)]
+json.dump({"status": "success", "data": {"resultType": "matrix", "result": res}}, open(sys.argv[1], "w"))
+PY
+(ulimit -t 60 && exec "$PERFDELTA" inspect "$TMP/many") >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc = 0 ]; then ok; else fail "60 000 results: exit $rc (137/152: over 60 s of CPU) $(tail -1 "$TMP/err")"; fi
+has "$TMP/out" '^  ns_server/kv_ops +bucket bucket=b59999 +n=2 '
+
+# 2. cbmonitor2's snapshot spanning 1970 to 9999: a query_range per 10 000 steps would be
+# millions of requests; the window is refused (exit 3, nothing left) before any is made.
+python3 "$GEN" jenkins failover "$TMP/jk" || fail "gen.py jenkins"
+cat >"$TMP/snap.json" <<JSON
+{"success": true, "data": {"metadata": {"snapshotId": "$UUID",
+ "ts_start": "1970-01-01T00:00:01Z", "ts_end": "9999-12-31T00:00:00Z"}}}
+JSON
+printf '{"status":"success","data":["n1ql_requests"]}' >"$TMP/names.json"
+serve jk "$TMP/jk" --serve "/api/v1/snapshots/$UUID" "$TMP/snap.json" \
+  --serve /api/v1/label/__name__/values "$TMP/names.json"
+expect_code 3 timeout 60 "$PERFDELTA" pull --jenkins "$URL/job/iris-n1ql/13001/" \
+  --prometheus "$URL" --cbmonitor2 "$URL" -o "$TMP/bomb"
+has "$TMP/err" "^perfdelta: .*snapshot $UUID.* expected at most 31 days"
+lines "$TMP/err" 1
+left_nothing "$TMP/bomb"
+quit
+finish
