@@ -921,6 +921,12 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 		rc = report_error(&err);
 		goto done;
 	}
+	for (size_t i = 0; i < c->warnings.n; i++) { /* stderr too: a Jenkins log shows it */
+		struct pd_buf b = PD_BUF_INIT;
+		pd_esc_text(&b, c->warnings.v[i]);
+		fprintf(stderr, "perfdelta: warning: %s\n", b.ptr);
+		pd_buf_release(&b);
+	}
 	if (o->timings)
 		fprintf(stderr, "timings: parse %.4f s, analyze %.4f s, render %.4f s\n",
 			parse_s, times.analyze, times.render);

@@ -225,6 +225,8 @@ struct pd_run {
 	struct pd_strv snapshots; /* snapshot names, in console order or decoded */
 	struct pd_strv undecoded; /* perfdb db names that could not be decoded */
 	struct pd_strv notes;     /* what was missing or odd, for the reports */
+	int roles_inferred;       /* no spec: nodes from the console's rebalance, roles from the
+				     processes they run (parse/bundle.c) */
 	struct pd_event *events;
 	size_t n_events, cap_events;
 	struct pd_kpi *kpis;
