@@ -1,4 +1,6 @@
 #include "compare_impl.h"
+#include "policy.h"
+#include "window.h"
 #include "../core/buf.h"
 #include "../core/metric.h"
 #include "../core/xalloc.h"
@@ -10,11 +12,10 @@
 #include <unistd.h>
 
 /* A rate whose baseline is 0 has no percentage: its change is a count of events over the
- * window (errors, slow queries), and this many of them are a change (DESIGN 4 "Zero
- * baselines"). Such a change is 100 % of the larger of the two levels, so it is past any
- * threshold under 100 % and none at 100 % or more (--threshold 100 asks for no verdict on
- * it). Other units with a zero baseline stay inconclusive, saying why. */
-#define PD_ABS_MIN_EVENTS 10.0
+ * window (errors, slow queries), and PD_POLICY_ABS_MIN_EVENTS of them are a change (DESIGN
+ * 4 "Zero baselines"). Such a change is 100 % of the larger of the two levels, so it is
+ * past any threshold under 100 % and none at 100 % or more (--threshold 100 asks for no
+ * verdict on it). Other units with a zero baseline stay inconclusive, saying why. */
 
 /* The non-NaN points of one side of a view inside a window, with their times. */
 struct sample {
@@ -25,25 +26,13 @@ struct sample {
 static void collect(struct sample *out, const double *side, const struct pd_view *view,
 		    const struct pd_window *w)
 {
-	out->n = 0;
-	for (size_t i = 0; i < view->n; i++) {
-		double t = (double)i * view->step_s;
-		if (t < w->start_s || t >= w->end_s || isnan(side[i]))
-			continue;
-		out->t[out->n] = t;
-		out->v[out->n++] = side[i];
-	}
+	out->n = pd_window_points(out->t, out->v, view, side, w->start_s, w->end_s);
 }
 
 static size_t count_in(const double *side, const struct pd_view *view,
 		       const struct pd_window *w)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < view->n; i++) {
-		double t = (double)i * view->step_s;
-		n += t >= w->start_s && t < w->end_s && !isnan(side[i]);
-	}
-	return n;
+	return pd_window_points(NULL, NULL, view, side, w->start_s, w->end_s);
 }
 
 /* Drill-downs: a node under its role (node views exist only under a role of two or more),
@@ -74,8 +63,8 @@ static void plan_deltas(struct pd_comparison *c)
 		for (int w = 0; w < PD_PHASE_COUNT; w++) {
 			const struct pd_view *v = &c->views[vi];
 			if (!pd_comparison_has_phase(c, (enum pd_phase)w) ||
-			    count_in(v->base, v, &c->windows[w]) < 10 ||
-			    count_in(v->target, v, &c->windows[w]) < 10)
+			    count_in(v->base, v, &c->windows[w]) < PD_POLICY_MIN_SAMPLES ||
+			    count_in(v->target, v, &c->windows[w]) < PD_POLICY_MIN_SAMPLES)
 				continue;
 			PD_GROW(c->deltas, c->cap_deltas, c->n_deltas + 1);
 			struct pd_delta *d = &c->deltas[c->n_deltas++];
@@ -105,7 +94,7 @@ static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct
 	pd_infer_side_of(&d->side_target, &x);
 	for (size_t j = 0; j < v->n_bases && k < MAX_SIDES; j++) {
 		collect(b, v->bases[j], v, w);
-		if (j && b->n < 10)
+		if (j && b->n < PD_POLICY_MIN_SAMPLES)
 			continue;
 		pd_stats_sample_prepare(&x, b->t, b->v, b->n, b->sorted);
 		if (!j)
@@ -191,7 +180,7 @@ static struct pd_infer_rule rule_of(const struct pd_view *v, const struct pd_com
 				      .step_s = v->step_s,
 				      .has_abs = rate &&
 						 pd_compare_threshold(opts, v->metric) < 100,
-				      .abs_threshold = PD_ABS_MIN_EVENTS};
+				      .abs_threshold = PD_POLICY_ABS_MIN_EVENTS};
 }
 
 /* The one figure the outputs state of r: its percentage, else its count, else its

@@ -350,22 +350,59 @@ static int is_load(const struct pd_series *s)
 }
 
 /* The removed node's series added to a role's total, up to the event: the target's, or
- * the first baseline's when the event is on its side. */
-static void add_removed(struct builder *b, struct pd_view *v, struct group tg, unsigned svc)
+ * the first baseline's when the event is on its side. Returns the sides it was added to
+ * (1: the target, 2: the first baseline). */
+static int add_removed(struct builder *b, struct pd_view *v, struct group tg, unsigned svc)
 {
 	struct pd_comparison *c = b->c;
+	int added = 0;
 	if (b->m.removed >= 0 && c->target->nodes[b->m.removed].first == svc) {
 		const struct pd_node *n = &c->target->nodes[b->m.removed];
 		accumulate(v->target, b->tmp, v->n, group_server(tg, n->host),
 			   c->tb_target.t0_ms, b->step_ms, 0, c->tb_target.event_s);
 		add_node_name(v, n->host);
 		v->members++; /* up to the event */
+		added |= 1;
 	}
-	if (b->m.removed_base >= 0 && c->base->nodes[b->m.removed_base].first == svc)
+	if (b->m.removed_base >= 0 && c->base->nodes[b->m.removed_base].first == svc) {
 		accumulate(v->base, b->tmp, v->n,
 			   group_server(b->bgs[0], c->base->nodes[b->m.removed_base].host),
 			   c->base_grid_t0_ms, b->step_ms, 0,
 			   c->tb_base.event_s - c->base_shift_s);
+		added |= 2;
+	}
+	return added;
+}
+
+/* A node's own CPU (ns_server_system/cpu_utilization: a percentage of that node) is a
+ * level, never added across nodes (issue 20: role:n1ql read 86 % -> 108 %, two nodes
+ * summed): a role's view of it is the mean of the nodes active at each point. */
+static int node_level(const struct pd_series *s)
+{
+	return s->unit == PD_UNIT_PERCENT && !strcmp(s->collector, "ns_server_system");
+}
+
+/* Divides side[i], a sum over k members and one more before gone_s, by the members. */
+static void active_mean(double *side, size_t n, double step_s, size_t k, double gone_s)
+{
+	for (size_t i = 0; i < n; i++)
+		side[i] /= (double)k + ((double)i * step_s < gone_s);
+}
+
+/* The role's mean over its active nodes where the topology differs: the survivors and
+ * the removed node up to its event; the difference before it is the topology's. */
+static void role_mean(struct builder *b, struct pd_view *v, struct group tg, unsigned svc,
+		      size_t k, unsigned differ)
+{
+	const struct pd_comparison *c = b->c;
+	int added = add_removed(b, v, tg, svc);
+	active_mean(v->target, v->n, v->step_s, k, added & 1 ? c->tb_target.event_s : 0);
+	active_mean(v->base, v->n, v->step_s, k,
+		    added & 2 ? c->tb_base.event_s - c->base_shift_s : 0);
+	for (size_t j = 1; j < v->n_bases; j++)
+		active_mean(v->bases[j], v->n, v->step_s, k, 0);
+	v->agg = PD_AGG_MEAN;
+	v->topology = differ;
 }
 
 /* The role's views: its total where the topology differs (for load), else the mean or
@@ -377,7 +414,9 @@ static void role_views(struct builder *b, struct group tg, unsigned svc, size_t 
 	unsigned differ = b->differ[svc_index(svc)] * (unsigned)is_load(tg.s[0]);
 	pd_scope_ref_set(&scope, PD_AT_ROLE, svc, NULL);
 	struct pd_view *v = node_set_view(b, tg, b->idx, k, &scope, differ ? PD_AGG_SUM : agg);
-	if (differ) {
+	if (differ && node_level(tg.s[0])) {
+		role_mean(b, v, tg, svc, k, differ);
+	} else if (differ) {
 		v->agg = PD_AGG_SUM, v->total = 1;
 		memcpy(v->node_ratio, b->ratio[svc_index(svc)], sizeof(v->node_ratio));
 		add_removed(b, v, tg, svc);

@@ -121,19 +121,26 @@ static void header(struct pd_buf *b, const struct pd_comparison *c, const struct
 	pd_buf_addf(b, ", %zu deltas; practical threshold %.1f%%; %s; family: %s; %s.</p>\n",
 		    c->n_deltas, c->threshold_pct, c->method, c->family,
 		    pd_infer_noise_text(c->noise));
+	for (size_t i = 0; i < c->warnings.n; i++) {
+		pd_buf_adds(b, "<p class=\"warn\"><b>Warning</b>: ");
+		esc(b, c->warnings.v[i]);
+		pd_buf_adds(b, "</p>\n");
+	}
 }
 
-/* The top card: the ticket's points (analyze/findings_story.h), each answered by the
+/* The top card: the event's questions (analyze/questions.c), each answered by the
  * findings the analysis assigned it, linked to their cards. Only runs with an event. */
 static void top_card(struct pd_buf *b, const struct pd_comparison *c)
 {
-	if (!c->n_answers)
+	if (!c->n_questions)
 		return;
-	pd_buf_adds(b, "<div class=\"card\" id=\"points\"><p><b>The ticket, point by "
-		       "point</b></p><table>\n");
-	for (size_t p = 0; p < c->n_answers; p++) {
-		const struct pd_story_answer *a = &c->answers[p];
-		pd_buf_addf(b, "<tr><td>%s</td><td>%s</td><td>", a->label, a->question);
+	pd_buf_adds(b, "<div class=\"card\" id=\"points\"><p><b>The questions of this "
+		       "event</b></p><table>\n");
+	for (size_t p = 0; p < c->n_questions; p++) {
+		const struct pd_question *a = &c->questions[p];
+		pd_buf_addf(b, "<tr><td>%s</td><td>", a->label);
+		esc(b, a->question);
+		pd_buf_adds(b, "</td><td>");
 		esc(b, a->brief);
 		for (size_t i = 0; i < a->n; i++)
 			pd_buf_addf(b, " <a href=\"#finding-%zu\">#%zu</a>", a->finding[i] + 1,
@@ -387,7 +394,8 @@ static void cell_nodes(struct pd_buf *b, const struct pd_comparison *c, int t)
 }
 static void cell_kpis(struct pd_buf *b, const struct pd_comparison *c, int t)
 {
-	kpis_cell(b, t ? c->target : c->base, t ? c->thr_target : c->thr_base);
+	kpis_cell(b, t ? c->target : c->base,
+		  t ? c->kpi_target.served : c->kpi_bases[0].served);
 }
 static void cell_event(struct pd_buf *b, const struct pd_comparison *c, int t)
 {

@@ -117,6 +117,8 @@ void pd_junit_xml(struct pd_buf *out, const struct pd_comparison *c,
 	struct pd_buf what = PD_BUF_INIT;
 	pd_buf_addf(&what, "%s against %s: %s", labels->target, labels->base,
 		    pd_verdict_name(c->verdict));
+	for (size_t i = 0; i < c->warnings.n; i++)
+		pd_buf_addf(&what, "; warning: %s", c->warnings.v[i]);
 	attr(out, "description", what.ptr);
 	pd_buf_release(&what);
 	pd_buf_adds(out, ">\n");

@@ -57,14 +57,14 @@ static void run_line(struct pd_buf *b, const struct markup *m, const char *what,
 	pd_buf_addf(b, ", %zu nodes\n\n", run->n_nodes);
 }
 
-/* The ticket's points (analyze/findings_story.h), each with its short answer. */
+/* The event's questions (analyze/questions.c), each with its short answer. */
 static void points(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c)
 {
-	if (!c->n_answers)
+	if (!c->n_questions)
 		return;
-	pd_buf_addf(b, "%sThe ticket, point by point%s:\n\n", m->bold, m->bold);
-	for (size_t p = 0; p < c->n_answers; p++) {
-		const struct pd_story_answer *a = &c->answers[p];
+	pd_buf_addf(b, "%sThe questions of this event%s:\n\n", m->bold, m->bold);
+	for (size_t p = 0; p < c->n_questions; p++) {
+		const struct pd_question *a = &c->questions[p];
 		struct pd_buf t = PD_BUF_INIT;
 		pd_buf_addf(&t, "%s %s %s", a->label, a->question, a->brief);
 		pd_buf_adds(b, "- ");
@@ -87,6 +87,11 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 	pd_buf_add_count(b, c->n_deltas, "delta", NULL);
 	pd_buf_addf(b, "; %s; family: %s; %s)\n\n", c->method, c->family,
 		    pd_infer_noise_text(c->noise));
+	for (size_t i = 0; i < c->warnings.n; i++) {
+		pd_buf_addf(b, "%sWarning%s: ", m->bold, m->bold);
+		m->esc(b, c->warnings.v[i]);
+		pd_buf_adds(b, "\n\n");
+	}
 	run_line(b, m, "Baseline", c->base, l->base);
 	for (size_t j = 1; j < c->n_bases; j++) {
 		struct pd_buf what = PD_BUF_INIT;

@@ -143,7 +143,7 @@ static void baselines_arr(struct pd_jw *w, const struct pd_comparison *c,
 	for (size_t j = 0; j < c->n_bases; j++)
 		run_obj(w, NULL, c->bases[j],
 			j ? pd_render_label(c->bases[j], NULL) : labels->base,
-			j ? c->thr_more[j - 1] : c->thr_base);
+			c->kpi_bases[j].served);
 	pd_jw_close(w, ']');
 }
 
@@ -260,6 +260,27 @@ static void story_arr(struct pd_jw *w, const struct pd_comparison *c)
 	pd_jw_close(w, ']');
 }
 
+/* The event's questions with their answers (docs/summary-json.md "questions"). */
+static void questions_arr(struct pd_jw *w, const struct pd_comparison *c)
+{
+	pd_jw_open(w, "questions", '[');
+	for (size_t i = 0; i < c->n_questions; i++) {
+		const struct pd_question *q = &c->questions[i];
+		pd_jw_open(w, NULL, '{');
+		pd_jw_str(w, "kind", pd_question_kind_name(q->kind));
+		pd_jw_str(w, "role", q->service ? pd_service_name(q->service) : NULL);
+		pd_jw_str(w, "question", q->question);
+		pd_jw_bool(w, "answered", q->answered);
+		pd_jw_str(w, "answer", q->brief);
+		pd_jw_open(w, "findings", '[');
+		for (size_t k = 0; k < q->n; k++)
+			pd_jw_int(w, NULL, (int64_t)q->finding[k] + 1);
+		pd_jw_close(w, ']');
+		pd_jw_close(w, '}');
+	}
+	pd_jw_close(w, ']');
+}
+
 /* perfrunner's windowed KPIs, paired (analyze/kpi_windows.c) */
 static void kpi_windows_arr(struct pd_jw *w, const struct pd_comparison *c)
 {
@@ -287,12 +308,14 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	pd_jw_str(&w, "verdict", pd_verdict_name(c->verdict));
 	pd_jw_num(&w, "threshold_pct", c->threshold_pct);
 	pd_jw_str(&w, "correction", c->correction);
+	pd_jw_strv(&w, "warnings", &c->warnings);
 	inference_obj(&w, c);
-	run_obj(&w, "baseline", c->base, labels->base, c->thr_base);
+	run_obj(&w, "baseline", c->base, labels->base, c->kpi_bases[0].served);
 	baselines_arr(&w, c, labels);
-	run_obj(&w, "target", c->target, labels->target, c->thr_target);
+	run_obj(&w, "target", c->target, labels->target, c->kpi_target.served);
 	event_obj(&w, c);
 	config_diff_obj(&w, c->config_diff);
+	questions_arr(&w, c);
 	story_arr(&w, c);
 	pd_jw_open(&w, "phases", '[');
 	for (int p = 0; p < PD_PHASE_COUNT; p++) {

@@ -106,6 +106,17 @@ const char *pd_finding_kind_name(enum pd_finding_kind k)
 	return names[k];
 }
 
+const char *pd_question_kind_name(enum pd_question_kind k)
+{
+	static const char *const names[] = {[PD_Q_REQUESTS_LOST] = "requests-lost",
+					    [PD_Q_CONNECTIONS_KEPT] = "connections-kept",
+					    [PD_Q_ROLE_CHANGE] = "role-change",
+					    [PD_Q_CLUSTER_CHANGE] = "cluster-change",
+					    [PD_Q_KPI_COUNTS] = "kpi-counts",
+					    [PD_Q_RECOVERY] = "recovery"};
+	return names[k];
+}
+
 const char *pd_agg_name(enum pd_agg a)
 {
 	static const char *const names[] = {
