@@ -2,6 +2,8 @@
 #include "kpi_windows.h"
 #include "nodeshift.h"
 #include "findings_story.h"
+#include "policy.h"
+#include "questions.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
 
@@ -148,9 +150,10 @@ static void check_comparable(struct pd_comparison *c, const struct pd_run *a,
 			     b->cfg.test);
 	if (a->test.path && b->test.path)
 		compare_configs(c, &a->test, &b->test);
-	if (fabs(la - lb) > 0.1 * fmax(la, lb))
+	if (fabs(la - lb) > PD_POLICY_PHASE_LENGTH_TOL * fmax(la, lb))
 		pd_strv_addf(&c->reasons, "the measured phases last %.0f s and %.0f s", la, lb);
-	if (ia > 0 && ib > 0 && llabs(ia - ib) * 10 > (ia > ib ? ia : ib))
+	if (ia > 0 && ib > 0 &&
+	    (double)llabs(ia - ib) > PD_POLICY_INTERVAL_TOL * (double)(ia > ib ? ia : ib))
 		pd_strv_addf(&c->reasons, "sampling intervals differ: %.1f s vs %.1f s",
 			     (double)ia / 1000, (double)ib / 1000);
 	for (size_t i = before; i < c->reasons.n && who[0]; i++) {
@@ -299,13 +302,72 @@ static int more_time_bases(struct pd_comparison *c, const struct pd_compare_opts
 {
 	int rc = 0;
 	c->tb_more = pd_xcalloc(c->n_bases, sizeof(*c->tb_more));
-	c->thr_more = pd_xcalloc(c->n_bases, sizeof(*c->thr_more));
 	for (size_t j = 1; j < c->n_bases && rc == 0; j++)
-		if ((rc = pd_timebase_resolve(&c->tb_more[j - 1], c->bases[j], &opts->time_base,
-					      err)) == 0)
-			c->thr_more[j - 1] =
-				pd_facts_throughput(c->bases[j], &c->tb_more[j - 1]);
+		rc = pd_timebase_resolve(&c->tb_more[j - 1], c->bases[j], &opts->time_base,
+					 err);
 	return rc;
+}
+
+/* The target nodes whose role the baseline has (views.c matches by role). */
+static size_t matched_nodes(const struct pd_comparison *c)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < c->target->n_nodes; i++)
+		for (size_t j = 0; j < c->base->n_nodes; j++)
+			if (!strcmp(c->target->nodes[i].role, c->base->nodes[j].role)) {
+				k++;
+				break;
+			}
+	return k;
+}
+
+/* A comparison that could not match most nodes says so before any figure: its per-node
+ * and per-role questions have nothing to compare. */
+static void matching_warning(struct pd_comparison *c)
+{
+	size_t nb = c->base->n_nodes, nt = c->target->n_nodes, most = nb > nt ? nb : nt;
+	size_t k = matched_nodes(c);
+	if (!most || 2 * k >= most)
+		return;
+	pd_strv_addf(
+		&c->warnings,
+		"only %zu of the %zu nodes could be matched between the runs (by role): "
+		"the per-node and per-role comparisons leave the others out%s",
+		k, most,
+		!nt   ? "; the target has no nodes: no spec (perfrunner/*.spec) to read them "
+			"from"
+		: !nb ? "; the baseline has no nodes: no spec (perfrunner/*.spec) to read "
+			"them from"
+		      : "");
+}
+
+/* Roles inferred without a spec are said as such, naming each node's. */
+static void inferred_warning(struct pd_comparison *c, const struct pd_run *run, const char *who)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	if (!run->roles_inferred)
+		return;
+	for (size_t i = 0; i < run->n_nodes; i++)
+		pd_buf_addf(&b, "%s%s %s", i ? ", " : "", run->nodes[i].host,
+			    run->nodes[i].role);
+	pd_strv_addf(
+		&c->warnings,
+		"the %s has no spec: its nodes come from its console's rebalance and their "
+		"roles are inferred from the processes they run (cbq-engine: n1ql, "
+		"indexer: index, memcached alone: kv): %s",
+		who, b.ptr);
+	pd_buf_release(&b);
+}
+
+/* Every run's KPI facts, once: every finding and output reads them. */
+static void kpi_facts(struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
+	c->kpi_bases = pd_xcalloc(c->n_bases, sizeof(*c->kpi_bases));
+	pd_kpi_facts_of(&c->kpi_target, c->target, &c->tb_target, opts->threshold_pct);
+	pd_kpi_facts_of(&c->kpi_bases[0], c->base, &c->tb_base, opts->threshold_pct);
+	for (size_t j = 1; j < c->n_bases; j++)
+		pd_kpi_facts_of(&c->kpi_bases[j], c->bases[j], &c->tb_more[j - 1],
+				opts->threshold_pct);
 }
 
 static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opts,
@@ -323,8 +385,7 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 			err, PD_ECOMPARE,
 			"cannot compare: a run has fewer than two samples per series");
 	c->step_s = (double)step / 1000;
-	c->thr_base = pd_facts_throughput(c->base, &c->tb_base);
-	c->thr_target = pd_facts_throughput(c->target, &c->tb_target);
+	kpi_facts(c, opts);
 	align_events(c);
 	/* shifted, the target's phases are the frame; else the longer run's */
 	int64_t target_ms = c->tb_target.end_ms - c->tb_target.t0_ms;
@@ -365,9 +426,14 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 		check_comparable(c, c->bases[j], &c->tb_more[j - 1], who.ptr);
 		pd_buf_release(&who);
 	}
-	check_order(c);
+	check_order(c); /* the likeliest mistake first */
+	pd_timebase_notes(&c->warnings, &c->tb_base, "baseline");
+	pd_timebase_notes(&c->warnings, &c->tb_target, "target");
 	pd_configdiff_build(&c->config_diff, base, target);
 	pd_views_build(c, opts);
+	inferred_warning(c, c->base, "baseline");
+	inferred_warning(c, c->target, "target");
+	matching_warning(c);
 	pd_phases_set(c, opts->settle_s);
 	*out = c;
 	return 0;
@@ -459,7 +525,7 @@ void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *o
 	pd_indexes_rank(c);
 	pd_nodeshift_build(&c->shift, c);
 	pd_findings_build(c, opts);
-	pd_findings_story_answers(c);
+	pd_questions_build(c);
 	pd_kpi_windows_pair(c);
 	c->n_top = top_findings(c);
 	rank_deltas(c);
@@ -513,9 +579,8 @@ void pd_comparison_free(struct pd_comparison *c)
 	pd_strv_free(&c->matching);
 	free(c->bases);
 	free(c->tb_more);
-	free(c->thr_more);
-	for (size_t p = 0; p < c->n_answers; p++)
-		free(c->answers[p].brief);
+	free(c->kpi_bases);
+	pd_questions_free(c);
 	free(c->kpi_windows);
 	pd_configdiff_free(c->config_diff);
 	pd_nodeshift_free(c->shift);

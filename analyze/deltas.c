@@ -1,4 +1,6 @@
 #include "compare_impl.h"
+#include "policy.h"
+#include "window.h"
 #include "../core/buf.h"
 #include "../core/metric.h"
 #include "../core/xalloc.h"
@@ -10,11 +12,10 @@
 #include <unistd.h>
 
 /* A rate whose baseline is 0 has no percentage: its change is a count of events over the
- * window (errors, slow queries), and this many of them are a change (DESIGN 4 "Zero
- * baselines"). Such a change is 100 % of the larger of the two levels, so it is past any
- * threshold under 100 % and none at 100 % or more (--threshold 100 asks for no verdict on
- * it). Other units with a zero baseline stay inconclusive, saying why. */
-#define PD_ABS_MIN_EVENTS 10.0
+ * window (errors, slow queries), and PD_POLICY_ABS_MIN_EVENTS of them are a change (DESIGN
+ * 4 "Zero baselines"). Such a change is 100 % of the larger of the two levels, so it is
+ * past any threshold under 100 % and none at 100 % or more (--threshold 100 asks for no
+ * verdict on it). Other units with a zero baseline stay inconclusive, saying why. */
 
 /* The non-NaN points of one side of a view inside a window, with their times. */
 struct sample {
@@ -25,25 +26,13 @@ struct sample {
 static void collect(struct sample *out, const double *side, const struct pd_view *view,
 		    const struct pd_window *w)
 {
-	out->n = 0;
-	for (size_t i = 0; i < view->n; i++) {
-		double t = (double)i * view->step_s;
-		if (t < w->start_s || t >= w->end_s || isnan(side[i]))
-			continue;
-		out->t[out->n] = t;
-		out->v[out->n++] = side[i];
-	}
+	out->n = pd_window_points(out->t, out->v, view, side, w->start_s, w->end_s);
 }
 
 static size_t count_in(const double *side, const struct pd_view *view,
 		       const struct pd_window *w)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < view->n; i++) {
-		double t = (double)i * view->step_s;
-		n += t >= w->start_s && t < w->end_s && !isnan(side[i]);
-	}
-	return n;
+	return pd_window_points(NULL, NULL, view, side, w->start_s, w->end_s);
 }
 
 /* Drill-downs: a node under its role (node views exist only under a role of two or more),
@@ -74,8 +63,8 @@ static void plan_deltas(struct pd_comparison *c)
 		for (int w = 0; w < PD_PHASE_COUNT; w++) {
 			const struct pd_view *v = &c->views[vi];
 			if (!pd_comparison_has_phase(c, (enum pd_phase)w) ||
-			    count_in(v->base, v, &c->windows[w]) < 10 ||
-			    count_in(v->target, v, &c->windows[w]) < 10)
+			    count_in(v->base, v, &c->windows[w]) < PD_POLICY_MIN_SAMPLES ||
+			    count_in(v->target, v, &c->windows[w]) < PD_POLICY_MIN_SAMPLES)
 				continue;
 			PD_GROW(c->deltas, c->cap_deltas, c->n_deltas + 1);
 			struct pd_delta *d = &c->deltas[c->n_deltas++];
@@ -105,7 +94,7 @@ static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct
 	pd_infer_side_of(&d->side_target, &x);
 	for (size_t j = 0; j < v->n_bases && k < MAX_SIDES; j++) {
 		collect(b, v->bases[j], v, w);
-		if (j && b->n < 10)
+		if (j && b->n < PD_POLICY_MIN_SAMPLES)
 			continue;
 		pd_stats_sample_prepare(&x, b->t, b->v, b->n, b->sorted);
 		if (!j)
@@ -145,17 +134,53 @@ static size_t thread_count(void)
 	return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
+/* One baseline does not measure run-to-run variance (DESIGN 4): a change must clear the
+ * threshold by a margin of its metric kind, 1.96 sqrt(2) sd for two runs whose levels
+ * differ by a relative sd. The sds are defaults, not measurements (replicated runs, given
+ * as several baselines, measure the between-run variance instead): connections and
+ * memory are set by the workload (1 %, 0.5 %), CPU and request rates by it and the
+ * machine (1 %), traffic 1.5 %, latency, whose tail moves from run to run, 2.5 %. */
+struct run_kind {
+	const char *name;
+	double sd; /* relative run-to-run sd */
+};
+
+static struct run_kind run_kind_of(const struct pd_view *v)
+{
+	const char *m = v->metric;
+	if (strstr(m, "ESTABLISHED") || strstr(m, "TIME_WAIT") || strstr(m, "connections"))
+		return (struct run_kind){"connections", 0.01};
+	if (v->unit == PD_UNIT_BYTES)
+		return (struct run_kind){"memory", 0.005};
+	if (v->unit == PD_UNIT_PERCENT)
+		return (struct run_kind){"cpu", 0.01};
+	if (v->unit == PD_UNIT_BYTES_PER_SEC || !strncmp(m, "net/", 4))
+		return (struct run_kind){"traffic", 0.015};
+	if (v->unit == PD_UNIT_MS || strstr(m, "time") || strstr(m, "latency"))
+		return (struct run_kind){"latency", 0.025};
+	return (struct run_kind){"rate", 0.01}; /* request rates and the rest */
+}
+
+/* 1.96 sqrt(2) sd, in % */
+static double run_margin_pct(double sd)
+{
+	return 100 * 1.959963984540054 * sqrt(2.0) * sd;
+}
+
 static struct pd_infer_rule rule_of(const struct pd_view *v, const struct pd_compare_opts *opts)
 {
 	int rate = v->unit == PD_UNIT_PER_SEC;
-	return (struct pd_infer_rule){.threshold_pct = pd_compare_threshold(opts, v->metric),
+	double sd = run_kind_of(v).sd;
+	return (struct pd_infer_rule){.margin_pct = run_margin_pct(sd),
+				      .run_sd = sd,
+				      .threshold_pct = pd_compare_threshold(opts, v->metric),
 				      .worse = v->worse,
 				      .nonneg = 1,
 				      .rate = rate,
 				      .step_s = v->step_s,
 				      .has_abs = rate &&
 						 pd_compare_threshold(opts, v->metric) < 100,
-				      .abs_threshold = PD_ABS_MIN_EVENTS};
+				      .abs_threshold = PD_POLICY_ABS_MIN_EVENTS};
 }
 
 /* The one figure the outputs state of r: its percentage, else its count, else its
@@ -192,20 +217,43 @@ static void settle(struct pd_delta *d)
 	d->stated = stated_of(r);
 }
 
-/* A role's total that changed only because the role has another number of active nodes:
- * scaled to one node (the total's ratio times the nodes' ratio, baseline over target), its
- * interval is not wholly beyond the threshold. Per-node overheads (ns_server's beam.smp,
- * TIME_WAIT sockets) grow with the nodes, load splits over them: either way the topology
- * explains it, and only a change that neither reading explains is a finding. */
-static int per_node_held(const struct pd_view *v, const struct pd_delta *d, double thr)
+/* A role's total in a phase where the role has another number of active nodes: its
+ * change rescaled to one node, (1 + change) r - 1 with r the active nodes' ratio
+ * (baseline over target), for the interval too. */
+static void per_node(struct pd_delta *d, const struct pd_view *v)
 {
 	double r = v->total ? v->node_ratio[d->phase] : 0;
-	if (r <= 0 || isnan(d->ci_lo) || isnan(d->ci_hi) ||
+	d->node_pct = d->node_lo = d->node_hi = NAN;
+	if (r <= 0 || isnan(d->ci_lo) || isnan(d->ci_hi))
+		return;
+	d->node_pct = ((1 + d->delta_pct / 100) * r - 1) * 100;
+	d->node_lo = ((1 + d->ci_lo / 100) * r - 1) * 100;
+	d->node_hi = ((1 + d->ci_hi / 100) * r - 1) * 100;
+}
+
+/* A role's total that changed only because the role has another number of active nodes:
+ * scaled to one node, its interval is not wholly beyond the threshold. Per-node overheads
+ * (ns_server's beam.smp, TIME_WAIT sockets) grow with the nodes, load splits over them:
+ * either way the topology explains it, and only a change that neither reading explains is
+ * a finding. */
+static int per_node_held(const struct pd_delta *d, double thr)
+{
+	if (isnan(d->node_lo) ||
 	    (d->verdict != PD_VERDICT_REGRESSION && d->verdict != PD_VERDICT_IMPROVEMENT))
 		return 0;
-	double lo = ((1 + d->ci_lo / 100) * r - 1) * 100,
-	       hi = ((1 + d->ci_hi / 100) * r - 1) * 100;
-	return !(lo > thr || hi < -thr);
+	return !(d->node_lo > thr || d->node_hi < -thr);
+}
+
+/* A difference the topology explains is no regression nor improvement (DESIGN 4
+ * "Topology"): inconclusive, saying why. */
+static void explain_topology(struct pd_delta *d)
+{
+	if (!d->topology ||
+	    (d->verdict != PD_VERDICT_REGRESSION && d->verdict != PD_VERDICT_IMPROVEMENT))
+		return;
+	d->verdict = PD_VERDICT_INCONCLUSIVE;
+	d->inf.verdict = PD_INFER_INCONCLUSIVE;
+	d->inf.reason = PD_INFER_TOPOLOGY;
 }
 
 /* Pass 2: each delta judged in its phase's family (pass 1, the spreads, is fill_delta;
@@ -233,7 +281,9 @@ static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
 		else
 			pd_infer_judge(&d->inf, &d->side_base, &d->side_target, &rule, &fam);
 		settle(d);
-		d->topology |= per_node_held(&c->views[d->view], d, rule.threshold_pct);
+		per_node(d, &c->views[d->view]);
+		d->topology |= per_node_held(d, rule.threshold_pct);
+		explain_topology(d);
 	}
 }
 

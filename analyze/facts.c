@@ -1,22 +1,9 @@
 #include "facts.h"
+#include "kpi.h"
 #include "../core/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct pd_estimate pd_facts_throughput(const struct pd_run *run, const struct pd_timebase *tb)
-{
-	const struct pd_series *s = pd_run_series(run, "n1ql_stats", "query_requests", NULL);
-	struct pd_estimate e = {0, 0};
-	double sum = 0;
-	size_t n = 0;
-	for (size_t i = 0; s && i < s->n; i++)
-		if (s->t_ms[i] >= tb->t0_ms && s->t_ms[i] <= tb->end_ms)
-			sum += s->v[i], n++;
-	if (n)
-		e = (struct pd_estimate){1, sum / (double)n};
-	return e;
-}
 
 int pd_facts_of(struct pd_facts *out, const struct pd_run *run,
 		const struct pd_time_flags *flags, struct pd_err *err)
@@ -25,7 +12,7 @@ int pd_facts_of(struct pd_facts *out, const struct pd_run *run,
 	memset(out, 0, sizeof(*out));
 	if ((rc = pd_timebase_resolve(&out->tb, run, flags, err)) < 0)
 		return rc;
-	out->throughput = pd_facts_throughput(run, &out->tb);
+	out->throughput = pd_kpi_served(run, &out->tb);
 	out->interval_ms = pd_sampling_run_interval_ms(run);
 	out->n_series = run->n_series;
 	out->series = pd_xcalloc(run->n_series + 1, sizeof(*out->series));

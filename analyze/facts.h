@@ -13,8 +13,4 @@ int pd_facts_of(struct pd_facts *out, const struct pd_run *run,
 		const struct pd_time_flags *flags, struct pd_err *err);
 void pd_facts_release(struct pd_facts *f);
 
-/* The mean of n1ql_stats/query_requests over tb's phase (the series' view of the
- * throughput KPI); ok = 0 when the run has no such series. */
-struct pd_estimate pd_facts_throughput(const struct pd_run *run, const struct pd_timebase *tb);
-
 #endif

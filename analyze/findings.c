@@ -1,7 +1,9 @@
 #include "kpi.h"
 #include "compare_impl.h"
 #include "findings_story.h"
+#include "policy.h"
 #include "sampling.h"
+#include "window.h"
 #include "../core/buf.h"
 #include "../core/metric.h"
 #include "../core/xalloc.h"
@@ -12,32 +14,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Ranking: the kind first, then the size of the change against the threshold. */
-static double weight(enum pd_finding_kind k)
-{
-	static const double w[] = {
-		[PD_FIND_NOT_COMPARABLE] = 1000, [PD_FIND_POST_EVENT_MISMATCH] = 300,
-		[PD_FIND_LINGERING] = 280,       [PD_FIND_KPI_SCOPE] = 260,
-		[PD_FIND_METRIC_SHIFT] = 200,    [PD_FIND_RECOVERY] = 100,
-		[PD_FIND_DATA_GAP] = 50};
-	return w[k];
-}
+/* The one weight table: a finding ranks by its kind's weight first, then by its size
+ * (its change against the threshold, its count against its floor) up to the kind's cap,
+ * so that no size lifts a finding over a kind above it: the failed requests just under the
+ * connections left behind, the hard failover that caused them next, the KPI change beside
+ * kpi-scope. */
+static const struct {
+	double weight, cap;
+} rank_of[] = {
+	[PD_FIND_NOT_COMPARABLE] = {1000, 99},   [PD_FIND_POST_EVENT_MISMATCH] = {300, 99},
+	[PD_FIND_LINGERING] = {280, 99},         [PD_FIND_EVENT_ERRORS] = {270, 9},
+	[PD_FIND_HARD_FAILOVER_LIVE] = {265, 0}, [PD_FIND_KPI_SCOPE] = {260, 99},
+	[PD_FIND_KPI_CHANGE] = {255, 4},         [PD_FIND_METRIC_SHIFT] = {200, 99},
+	[PD_FIND_RECOVERY] = {100, 99},          [PD_FIND_DATA_GAP] = {50, 99}};
 
-static struct pd_finding *add(struct pd_comparison *c, enum pd_finding_kind kind,
-			      const struct pd_view *v, long view, double size)
+struct pd_finding *pd_findings_add(struct pd_comparison *c, enum pd_finding_kind kind,
+				   const char *metric, const struct pd_scope_ref *scope,
+				   long vi, double size)
 {
 	PD_GROW(c->findings, c->cap_findings, c->n_findings + 1);
 	struct pd_finding *f = &c->findings[c->n_findings++];
 	memset(f, 0, sizeof(*f));
 	f->kind = kind;
-	f->metric = v ? pd_xstrdup(v->metric) : NULL;
-	if (v)
-		pd_scope_ref_copy(&f->scope, &v->scope);
+	f->metric = metric ? pd_xstrdup(metric) : NULL;
+	if (scope)
+		pd_scope_ref_copy(&f->scope, scope);
 	f->delta_pct = f->value = NAN;
-	f->view = view;
+	f->view = vi;
 	f->delta = -1; /* delta_outcomes finds it */
-	f->score = weight(kind) + (isnan(size) ? 0 : fmin(fabs(size), 99));
+	f->score =
+		rank_of[kind].weight + (isnan(size) ? 0 : fmin(fabs(size), rank_of[kind].cap));
 	return f;
+}
+
+/* A finding shown by view vi of c (NULL v: about no one metric). */
+static struct pd_finding *add(struct pd_comparison *c, enum pd_finding_kind kind,
+			      const struct pd_view *v, long vi, double size)
+{
+	return pd_findings_add(c, kind, v ? v->metric : NULL, v ? &v->scope : NULL, vi, size);
 }
 
 static void set_text(struct pd_finding *f, const char *fmt, ...)
@@ -167,16 +181,32 @@ static int corroborates(struct pd_comparison *c, const struct pd_view *v,
 }
 
 /* Appends a change read as a percentage: " is 12.3% higher than the baseline <phase>
- * (mean 2 vs 1, 95% simultaneous CI +10.0% to +14.6%, adjusted p 1e-05)". */
+ * (mean 2 vs 1, 95% simultaneous CI +10.0% to +14.6%, adjusted p 1e-05)". A role's total
+ * over another number of active nodes states its change per node when both readings go
+ * the same way (the per-node change is then the smaller claim), else the total's, and
+ * names the other beside. */
 static void pct_words(struct pd_buf *b, const struct pd_view *v, const struct pd_delta *d)
 {
-	pd_buf_addf(b, " is %.1f%% %s than the baseline %s (mean ", fabs(d->delta_pct),
-		    d->delta_pct > 0 ? "higher" : "lower", phase_words(d->phase));
+	int other = !isnan(d->node_pct);
+	int node = other && (d->node_pct > 0) == (d->delta_pct > 0);
+	double pct = node ? d->node_pct : d->delta_pct;
+	pd_buf_addf(b, " is %.1f%% %s%s than the baseline %s (", fabs(pct),
+		    pct > 0 ? "higher" : "lower",
+		    node    ? " per node"
+		    : other ? " in total"
+			    : "",
+		    phase_words(d->phase));
+	if (other)
+		pd_buf_addf(b, "%s %+.1f%% over another number of active nodes; ",
+			    node ? "the role's total" : "per node",
+			    node ? d->delta_pct : d->node_pct);
+	pd_buf_adds(b, "mean ");
 	pd_unit_add(b, d->inf.target_level, v->unit);
 	pd_buf_adds(b, " vs ");
 	pd_unit_add(b, d->inf.base_level, v->unit);
-	pd_buf_addf(b, ", %.4g%% simultaneous CI %+.1f%% to %+.1f%%, adjusted ",
-		    100 * d->inf.level, d->ci_lo, d->ci_hi);
+	pd_buf_addf(b, ", %.4g%% simultaneous CI %+.1f%% to %+.1f%%%s, adjusted ",
+		    100 * d->inf.level, node ? d->node_lo : d->ci_lo,
+		    node ? d->node_hi : d->ci_hi, node ? " per node" : "");
 	pd_buf_add_p(b, d->p_adj);
 	pd_buf_adds(b, ")");
 }
@@ -252,9 +282,6 @@ static char *shift_text(const struct pd_comparison *c, const struct pd_view *v,
 	return pd_buf_detach(&b);
 }
 
-static struct pd_summary window_summary(const struct pd_view *v, const double *side,
-					const struct pd_window *w);
-
 /* Memory after the event: the slopes of the post phase and of its second half. */
 static void memory_slopes(const struct pd_comparison *c, const struct pd_view *v,
 			  struct pd_finding *f)
@@ -266,8 +293,8 @@ static void memory_slopes(const struct pd_comparison *c, const struct pd_view *v
 		return;
 	f->n.shift.has_slope = 1;
 	f->n.shift.slope_target = d->target.slope, f->n.shift.slope_base = d->base.slope;
-	f->n.shift.late_target = window_summary(v, v->target, &late).slope;
-	f->n.shift.late_base = window_summary(v, v->base, &late).slope;
+	f->n.shift.late_target = pd_window_summary(v, v->target, &late).slope;
+	f->n.shift.late_base = pd_window_summary(v, v->base, &late).slope;
 	/* still growing: over a phase as long again, the excess growth of the last half
 	 * would pass half the threshold of the level */
 	double excess =
@@ -339,29 +366,6 @@ static void shift_findings(struct pd_comparison *c)
 				shift_finding(c, vi);
 }
 
-/* The target's summary of a view inside a window. */
-static struct pd_summary window_summary(const struct pd_view *v, const double *side,
-					const struct pd_window *w)
-{
-	struct pd_summary s;
-	double *t = pd_xmalloc((v->n + 1) * sizeof(double)),
-	       *x = pd_xmalloc((v->n + 1) * sizeof(double));
-	size_t n = 0;
-	for (size_t i = 0; i < v->n; i++) {
-		double ti = (double)i * v->step_s;
-		if (ti >= w->start_s && ti < w->end_s && !isnan(side[i]))
-			t[n] = ti, x[n++] = side[i];
-	}
-	pd_stats_summary(&s, t, x, n);
-	free(t);
-	free(x);
-	return s;
-}
-
-/* Connections that a removed node keeps after it left: a post-phase median of at least
- * this many is not the residue of closing sockets. */
-#define PD_LINGER_MIN 10.0
-
 static char *lingering_text(const struct pd_finding *f, const char *host, int mirrored)
 {
 	struct pd_buf b = PD_BUF_INIT;
@@ -383,12 +387,12 @@ static char *lingering_text(const struct pd_finding *f, const char *host, int mi
 	return pd_buf_detach(&b);
 }
 
-/* The last grid point from which side holds at least PD_LINGER_MIN. */
+/* The last grid point from which side holds at least PD_POLICY_LINGER_MIN. */
 static size_t last_holding(const struct pd_view *v, const double *side)
 {
 	size_t last = 0;
 	for (size_t i = 0; i < v->n; i++)
-		if (!isnan(side[i]) && side[i] >= PD_LINGER_MIN)
+		if (!isnan(side[i]) && side[i] >= PD_POLICY_LINGER_MIN)
 			last = i;
 	return last;
 }
@@ -404,12 +408,13 @@ static void lingering_finding(struct pd_comparison *c)
 	const struct pd_view *v = &c->views[vi];
 	int mirrored = c->event_side < 0;
 	const double *side = mirrored ? v->base : v->target;
-	struct pd_summary post = window_summary(v, side, &c->windows[PD_PHASE_POST]);
-	if (post.n < 10 || post.median < PD_LINGER_MIN)
+	struct pd_summary post = pd_window_summary(v, side, &c->windows[PD_PHASE_POST]);
+	if (post.n < PD_POLICY_MIN_SAMPLES || post.median < PD_POLICY_LINGER_MIN)
 		return;
 	double until = (double)last_holding(v, side) * v->step_s;
 	double e = c->windows[PD_PHASE_TRANSIENT].start_s;
-	struct pd_finding *f = add(c, PD_FIND_LINGERING, v, vi, post.median / PD_LINGER_MIN);
+	struct pd_finding *f =
+		add(c, PD_FIND_LINGERING, v, vi, post.median / PD_POLICY_LINGER_MIN);
 	/* the contract names it node:<host> */
 	pd_scope_ref_set(&f->scope, PD_AT_NODE, 0, v->scope.host);
 	f->has_phase = 1, f->phase = PD_PHASE_POST;
@@ -418,86 +423,45 @@ static void lingering_finding(struct pd_comparison *c)
 	f->n.linger.median = post.median, f->n.linger.min = post.min;
 	f->n.linger.max = post.max, f->n.linger.from_s = c->windows[PD_PHASE_POST].start_s;
 	f->n.linger.event_s = e, f->n.linger.held_s = until - e;
-	f->n.linger.at_least = PD_LINGER_MIN;
+	f->n.linger.at_least = PD_POLICY_LINGER_MIN;
 	f->n.linger.to_end = until >= c->length_s - 2 * v->step_s;
-	f->n.linger.before = window_summary(v, side, &c->windows[PD_PHASE_PRE]).median;
+	f->n.linger.before = pd_window_summary(v, side, &c->windows[PD_PHASE_PRE]).median;
 	/* a baseline whose own removed node lingers as much is no regression */
-	double theirs = c->base_event && !mirrored
-				? window_summary(v, v->base, &c->windows[PD_PHASE_POST]).median
-				: 0;
+	double theirs =
+		c->base_event && !mirrored
+			? pd_window_summary(v, v->base, &c->windows[PD_PHASE_POST]).median
+			: 0;
 	f->regresses = !mirrored &&
 		       !(post.median <= c->threshold_pct / 100 * f->n.linger.before) &&
 		       !(theirs >= (1 - c->threshold_pct / 100) * post.median);
 	f->text = lingering_text(f, v->nodes, mirrored);
-	if (theirs >= PD_LINGER_MIN)
+	if (theirs >= PD_POLICY_LINGER_MIN)
 		set_text(f, "%s The baseline's removed node holds %.0f after its own event.",
 			 f->text, theirs);
 }
 
-static const struct pd_kpi *throughput_kpi(const struct pd_run *run)
+/* What a run's KPI leaves out when it does not count the node its event removed, and
+ * which of perfrunner's three rules reproduces it: the run's KPI facts (analyze/kpi.c). */
+static void kpi_explain(struct pd_buf *out, const struct pd_kpi_facts *k,
+			const struct pd_timebase *tb)
 {
-	for (size_t i = 0; i < run->n_kpis; i++)
-		if (strstr(run->kpis[i].metric, "query_requests"))
-			return &run->kpis[i];
-	return NULL;
-}
-
-/* The share of the query load the removed node carried before the event, from
- * cbq-engine's CPU (n1ql_stats is cluster-wide: there is no per-node request count). */
-static double removed_share(const struct pd_comparison *c)
-{
-	long r = pd_comparison_view(c, "atop/cbq-engine_cpu", PD_AT_REMOVED, 0, NULL);
-	long s = pd_comparison_view(c, "atop/cbq-engine_cpu", PD_AT_ROLE, PD_SVC_N1QL, NULL);
-	if (r < 0 || s < 0)
-		return NAN;
-	const struct pd_view *rv = &c->views[r], *sv = &c->views[s];
-	double a = window_summary(rv, rv->target, &c->windows[PD_PHASE_PRE]).median;
-	double b = window_summary(sv, sv->target, &c->windows[PD_PHASE_PRE]).median;
-	if (sv->agg == PD_AGG_MEAN) { /* CPU is averaged over a role: back to a sum */
-		size_t k = 1;
-		for (const char *p = sv->nodes; *p; p++)
-			k += *p == ',';
-		b *= (double)k;
-	}
-	return a + b > 0 ? a / (a + b) : NAN;
-}
-
-/* What the target's KPI leaves out when it does not count the removed node, and which of
- * perfrunner's three rules (analyze/kpi.c) reproduces it. */
-static void kpi_explain(struct pd_buf *out, const struct pd_comparison *c, long vi,
-			double series, double kpi)
-{
-	double share = removed_share(c), e = c->tb_target.event_s;
-	const struct pd_run *t = c->target;
-	struct pd_kpi_rules rules;
-	size_t n1ql = 0;
-	if (vi < 0 || c->event_side <= 0 || isnan(share))
+	if (!k->has_rules || isnan(k->removed_share))
 		return;
-	const struct pd_view *v = &c->views[vi];
-	double pre = window_summary(v, v->target, &c->windows[PD_PHASE_PRE]).mean;
-	for (size_t i = 0; i < t->n_nodes; i++)
-		n1ql += (t->nodes[i].services & PD_SVC_N1QL) != 0;
-	struct pd_kpi_in in = {.total = series,
-			       .removed = share * pre * e / c->length_s,
-			       .removed_is_first = t->spec_n1ql.n && !strcmp(t->spec_n1ql.v[0],
-									     c->tb_target.node),
-			       .n_active = n1ql ? n1ql - 1 : 0};
-	pd_kpi_reconcile(&rules, &in, kpi, c->threshold_pct);
 	pd_buf_addf(out,
 		    " The requests that %s served before its failover at %.0f s (%.0f%% of the "
 		    "query load then, by cbq-engine CPU) come to %.0f req/s over the run.",
-		    c->tb_target.node, e, 100 * share, in.removed);
-	pd_kpi_describe(out, &rules);
+		    tb->node, tb->event_s, 100 * k->removed_share, k->in.removed);
+	pd_kpi_describe(out, &k->rules);
 }
 
-static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
-			struct pd_estimate thr, const char *who)
+static void kpi_finding(struct pd_comparison *c, const struct pd_kpi_facts *k,
+			const struct pd_timebase *tb, const char *who)
 {
-	const struct pd_kpi *k = throughput_kpi(run);
 	long vi = pd_comparison_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0, NULL);
-	if (!k || !thr.ok || thr.value <= 0)
+	struct pd_estimate thr = k->served;
+	if (!k->kpi || !thr.ok || thr.value <= 0)
 		return;
-	double diff = 100 * (k->value - thr.value) / thr.value;
+	double diff = 100 * (k->kpi->value - thr.value) / thr.value;
 	if (fabs(diff) <= c->threshold_pct)
 		return;
 	struct pd_finding *f = add(c, PD_FIND_KPI_SCOPE, vi >= 0 ? &c->views[vi] : NULL, vi,
@@ -505,15 +469,15 @@ static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
 	f->has_phase = 1, f->phase = PD_PHASE_WHOLE;
 	f->direction = diff > 0 ? 1 : -1;
 	f->delta_pct = diff;
-	f->value = k->value;
+	f->value = k->kpi->value;
 	struct pd_buf b = PD_BUF_INIT;
 	pd_buf_addf(&b,
 		    "The %s's reported throughput KPI %s = %.1f is %.1f%% %s the cluster-wide "
 		    "query rate of its own series (%.0f req/s over the run): it does not count "
 		    "every query node.",
-		    who, k->metric, k->value, fabs(diff), diff < 0 ? "below" : "above",
-		    thr.value);
-	kpi_explain(&b, c, run == c->target ? vi : -1, thr.value, k->value);
+		    who, k->kpi->metric, k->kpi->value, fabs(diff),
+		    diff < 0 ? "below" : "above", thr.value);
+	kpi_explain(&b, k, tb);
 	f->text = pd_buf_detach(&b);
 }
 
@@ -521,22 +485,24 @@ static void kpi_finding(struct pd_comparison *c, const struct pd_run *run,
 static size_t lowest_after(const struct pd_view *v, size_t e)
 {
 	size_t lo = e;
-	for (size_t i = e; i < v->n && (double)(i - e) * v->step_s <= 120; i++)
+	for (size_t i = e; i < v->n && (double)(i - e) * v->step_s <= PD_POLICY_DIP_WINDOW_S;
+	     i++)
 		if (!isnan(v->target[i]) &&
 		    (isnan(v->target[lo]) || v->target[i] < v->target[lo]))
 			lo = i;
 	return lo;
 }
 
-/* The first grid point from lo on that starts three target values within thr (a
- * fraction) of ref, or 0 when there is none. */
+/* The first grid point from lo on that starts PD_POLICY_RECOVERED_POINTS target values in
+ * a row within thr (a fraction) of ref, or 0 when there is none. */
 static size_t recovered_at(const struct pd_view *v, size_t lo, double ref, double thr)
 {
-	for (size_t i = lo; i + 2 < v->n; i++)
-		if (fabs(v->target[i] / ref - 1) <= thr &&
-		    fabs(v->target[i + 1] / ref - 1) <= thr &&
-		    fabs(v->target[i + 2] / ref - 1) <= thr)
-			return i;
+	size_t run = 0;
+	for (size_t i = lo; i < v->n; i++) {
+		run = fabs(v->target[i] / ref - 1) <= thr ? run + 1 : 0;
+		if (run == PD_POLICY_RECOVERED_POINTS)
+			return i + 1 - PD_POLICY_RECOVERED_POINTS;
+	}
 	return 0;
 }
 
@@ -565,9 +531,13 @@ static void recovery_finding(struct pd_comparison *c)
 	if (vi < 0 || c->event_side <= 0)
 		return;
 	const struct pd_view *v = &c->views[vi];
-	double ref = window_summary(v, v->base, &c->windows[PD_PHASE_WHOLE]).median,
+	double ref = pd_window_summary(v, v->base, &c->windows[PD_PHASE_WHOLE]).median,
 	       thr = c->threshold_pct / 100;
-	size_t lo = lowest_after(v, (size_t)ceil(c->tb_target.event_s / v->step_s)), rec;
+	/* from PD_POLICY_EVENT_SLACK points before the event: a late event time must not
+	   start the search after the dip it caused */
+	size_t e = (size_t)ceil(c->tb_target.event_s / v->step_s);
+	size_t lo = lowest_after(v, e > PD_POLICY_EVENT_SLACK ? e - PD_POLICY_EVENT_SLACK : 0),
+	       rec;
 	if (!(ref > 0) || isnan(v->target[lo]) || v->target[lo] >= ref * (1 - thr))
 		return;
 	rec = recovered_at(v, lo, ref, thr);
@@ -583,47 +553,111 @@ static void recovery_finding(struct pd_comparison *c)
 	f->text = recovery_text(c, f);
 }
 
-/* Samples missing on a live node: three or more in a row (a hole of 4 intervals), or a
- * series that stops that early (the removed node's series stop at the event by design
- * and are not counted). Single lost samples are the norm for perfdb and not reported. */
+/* The data gaps of one run: how many series, and the longest hole with its series. */
+struct gaps {
+	size_t count;
+	int64_t worst_ms;
+	const char *collector, *metric, *server;
+	size_t empty; /* of them, series empty or absent on a live node */
+};
+
+static void gap_note(struct gaps *g, const char *collector, const char *metric,
+		     const char *server, int64_t ms)
+{
+	g->count++;
+	if (ms > g->worst_ms || !g->metric)
+		g->worst_ms = ms, g->collector = collector, g->metric = metric,
+		g->server = server;
+}
+
+static int removed_node(const struct pd_timebase *tb, const char *host)
+{
+	return tb->event != PD_EVENT_NONE && host && !strcmp(host, tb->node);
+}
+
+/* A series' hole on a live node: its longest gap or its early stop (against the run's
+ * own end), the whole phase when it is empty. */
+static int64_t series_hole(const struct pd_series *s, const struct pd_timebase *tb)
+{
+	if (!s->n)
+		return tb->end_ms - tb->t0_ms;
+	int64_t gap = pd_sampling_gaps(s, tb->interval_ms).longest_ms,
+		tail = tb->end_ms - s->t_ms[s->n - 1];
+	return tail > gap ? tail : gap;
+}
+
+/* The live nodes whose first service carries the server series run->series[lo..hi)
+ * (one collector/metric) on another node but that have none of it: absent, a gap. */
+static void absent_series(struct gaps *g, const struct pd_run *run,
+			  const struct pd_timebase *tb, size_t lo, size_t hi)
+{
+	unsigned roles = 0;
+	const struct pd_series *s0 = run->series[lo];
+	for (size_t i = lo; i < hi; i++) {
+		const struct pd_node *n = pd_run_node(run, run->series[i]->server);
+		roles |= n ? n->first : 0;
+	}
+	for (size_t k = 0; k < run->n_nodes; k++) {
+		const struct pd_node *n = &run->nodes[k];
+		size_t i = lo;
+		while (i < hi && strcmp(run->series[i]->server, n->host))
+			i++;
+		if (i == hi && (n->first & roles) && !removed_node(tb, n->host)) {
+			gap_note(g, s0->collector, s0->metric, n->host, tb->end_ms - tb->t0_ms);
+			g->empty++;
+		}
+	}
+}
+
+/* Every hole of run: per series, and per (collector, metric) of server scope the nodes
+ * that lack it. The removed node's series stop at the event by design: not counted. */
+static void run_gaps(struct gaps *g, const struct pd_run *run, const struct pd_timebase *tb)
+{
+	size_t lo = 0;
+	for (size_t i = 0; i < run->n_series; i++) {
+		const struct pd_series *s = run->series[i];
+		int64_t hole = removed_node(tb, s->server) ? 0 : series_hole(s, tb);
+		if (hole >= PD_POLICY_GAP_INTERVALS * tb->interval_ms) {
+			gap_note(g, s->collector, s->metric, s->server, hole);
+			g->empty += !s->n;
+		}
+		const struct pd_series *nx = i + 1 < run->n_series ? run->series[i + 1] : NULL;
+		if (nx && !strcmp(nx->collector, s->collector) &&
+		    !strcmp(nx->metric, s->metric))
+			continue;
+		if (s->scope == PD_SCOPE_SERVER && run->series[lo]->scope == PD_SCOPE_SERVER)
+			absent_series(g, run, tb, lo, i + 1);
+		lo = i + 1;
+	}
+}
+
+/* Samples missing on a live node: three or more in a row (a hole of
+ * PD_POLICY_GAP_INTERVALS intervals), a series that stops that early, or one that is
+ * empty or absent where the node's role has it elsewhere. Single lost samples are the
+ * norm for perfdb and not reported. */
 static void gap_finding(struct pd_comparison *c, const struct pd_run *run,
 			const struct pd_timebase *tb, const char *who)
 {
-	const struct pd_series *worst = NULL;
-	int64_t worst_ms = 0, end = tb->end_ms, iv = tb->interval_ms;
-	size_t count = 0;
-	for (size_t i = 0; i < run->n_series && iv > 0; i++) {
-		const struct pd_series *s = run->series[i];
-		/* the run's own removed node stops by design; "early" is against the run's
-		 * own end, not the longer run's */
-		if (!s->n ||
-		    (tb->event != PD_EVENT_NONE && s->server && !strcmp(s->server, tb->node)))
-			continue;
-		int64_t gap = pd_sampling_gaps(s, iv).longest_ms,
-			tail = end - s->t_ms[s->n - 1];
-		if (tail > gap)
-			gap = tail;
-		if (gap < 4 * iv)
-			continue;
-		count++;
-		if (gap > worst_ms)
-			worst = s, worst_ms = gap;
-	}
-	if (!count)
+	struct gaps g = {0};
+	if (tb->interval_ms > 0)
+		run_gaps(&g, run, tb);
+	if (!g.count)
 		return;
-	struct pd_finding *f = add(c, PD_FIND_DATA_GAP, NULL, -1, (double)count);
+	struct pd_finding *f = add(c, PD_FIND_DATA_GAP, NULL, -1, (double)g.count);
 	struct pd_buf name = PD_BUF_INIT;
-	pd_scope_ref_set(&f->scope, worst->server ? PD_AT_NODE : PD_AT_CLUSTER, 0,
-			 worst->server);
-	pd_buf_addf(&name, "%s/%s", worst->collector, worst->metric);
+	pd_scope_ref_set(&f->scope, g.server ? PD_AT_NODE : PD_AT_CLUSTER, 0, g.server);
+	pd_buf_addf(&name, "%s/%s", g.collector, g.metric);
 	f->metric = pd_buf_detach(&name);
-	f->value = (double)count;
-	f->n.gap.longest_s = (double)worst_ms / 1000;
+	f->value = (double)g.count;
+	f->n.gap.longest_s = (double)g.worst_ms / 1000;
 	set_text(f,
 		 "The %s misses samples on live nodes: %zu series lack three or more samples "
-		 "in a row or stop early; the longest hole is %.0f s in %s%s%s.",
-		 who, count, f->n.gap.longest_s, f->metric, worst->server ? " on " : "",
-		 worst->server ? worst->server : "");
+		 "in a row or stop early",
+		 who, g.count);
+	if (g.empty)
+		set_text(f, "%s (%zu of them empty or absent on the node)", f->text, g.empty);
+	set_text(f, "%s; the longest hole is %.0f s in %s%s%s.", f->text, f->n.gap.longest_s,
+		 f->metric, g.server ? " on " : "", g.server ? g.server : "");
 }
 
 static void reason_findings(struct pd_comparison *c)
@@ -706,14 +740,14 @@ void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *op
 	reason_findings(c);
 	shift_findings(c);
 	lingering_finding(c);
-	kpi_finding(c, c->target, c->thr_target, "target");
-	kpi_finding(c, c->base, c->thr_base, "baseline");
+	kpi_finding(c, &c->kpi_target, &c->tb_target, "target");
+	kpi_finding(c, &c->kpi_bases[0], &c->tb_base, "baseline");
 	recovery_finding(c);
 	gap_finding(c, c->base, &c->tb_base, "baseline");
 	gap_finding(c, c->target, &c->tb_target, "target");
 	for (size_t i = 0; i < c->n_findings; i++)
 		c->findings[i].outcome = outcome(c, &c->findings[i], opts->gate);
-	size_t before = pd_findings_story(c, opts);       /* with their own outcomes */
+	size_t before = pd_findings_story(c);             /* with their own outcomes */
 	for (size_t i = before; i < c->n_findings; i++) { /* which the gate decides too */
 		struct pd_finding *f = &c->findings[i];
 		/* events against none are 100 % of the larger level: past a threshold under

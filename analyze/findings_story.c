@@ -1,30 +1,25 @@
 #include "findings_story.h"
+#include "compare_impl.h"
+#include "policy.h"
+#include "window.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Ranking (findings.c's scale): the failed requests just under the connections left
- * behind, the hard failover that caused them next, the KPI change beside kpi-scope. */
-#define W_ERRORS 270.0
-#define W_LIVE   265.0
-#define W_KPI    255.0
-
+/* A story finding about metric at a scope of kind at (host: a node's), through the one
+ * constructor (pd_findings_add); shown by the metric's view at that scope, if any. */
 static struct pd_finding *story_add(struct pd_comparison *c, enum pd_finding_kind kind,
 				    const char *metric, enum pd_scope_kind at, const char *host,
-				    double score)
+				    double size)
 {
-	PD_GROW(c->findings, c->cap_findings, c->n_findings + 1);
-	struct pd_finding *f = &c->findings[c->n_findings++];
-	memset(f, 0, sizeof(*f));
-	f->kind = kind;
-	f->metric = metric ? pd_xstrdup(metric) : NULL;
-	pd_scope_ref_set(&f->scope, at, 0, host);
-	f->delta_pct = f->value = NAN;
-	f->score = score;
-	f->delta = -1; /* findings.c finds it */
-	f->view = metric && at != PD_AT_NODE ? pd_comparison_view(c, metric, at, 0, NULL) : -1;
+	struct pd_scope_ref scope = {PD_AT_NONE, 0, NULL, NULL};
+	pd_scope_ref_set(&scope, at, 0, host);
+	long vi = metric && at != PD_AT_NODE ? pd_comparison_view(c, metric, at, 0, NULL) : -1;
+	struct pd_finding *f = pd_findings_add(c, kind, metric, &scope, vi, size);
+	pd_scope_ref_free(&scope);
 	return f;
 }
 
@@ -58,7 +53,7 @@ static struct sides sides_of(const struct pd_event_errors *ee, int mirrored)
 
 static double floor_of(double other)
 {
-	return fmax(PD_STORY_ERRORS_MIN, PD_STORY_ERRORS_BASE_X * other);
+	return fmax(PD_POLICY_ERRORS_MIN, PD_POLICY_ERRORS_BASE_X * other);
 }
 
 static const char *run_word(int base)
@@ -120,30 +115,96 @@ static char *errors_text(const struct pd_comparison *c, const struct pd_event_er
 	return pd_buf_detach(&b);
 }
 
-/* event-errors: the target failed at least max(10, 3 x the baseline's) requests around
- * the event (up, FAIL), or the baseline did against the target (down: gone, PASS). */
-static void errors_finding(struct pd_comparison *c, const struct pd_compare_opts *opts)
+/* The errors' own window on the comparison's grid: the transient phase, its start moved
+ * back over the points just before it whose rate is above the run's level before the
+ * event (at most PD_POLICY_EVENT_SLACK intervals): a sample counts the step before it,
+ * and an event time late by an interval must not cut the burst it caused at a point. */
+static struct pd_window burst_window(const struct pd_comparison *c, const struct pd_view *v,
+				     const double *side)
 {
-	int mirrored = event_is_base(c);
+	struct pd_window w = c->windows[PD_PHASE_TRANSIENT];
+	struct pd_window before = {PD_PHASE_PRE, 0,
+				   w.start_s - PD_POLICY_EVENT_SLACK * v->step_s};
+	double level = pd_window_summary(v, side, &before).median;
+	size_t i = (size_t)ceil(w.start_s / v->step_s);
+	if (isnan(level))
+		level = 0;
+	for (int k = 0; k < PD_POLICY_EVENT_SLACK && i > 0 && side[i - 1] > level; k++, i--)
+		w.start_s = (double)(i - 1) * v->step_s;
+	return w;
+}
+
+/* A rate's count over w from the view of metric (the comparison's one integration,
+ * pd_window_count); ok = 0 without that view. */
+static void grid_count(struct pd_story_count *out, const struct pd_comparison *c,
+		       const char *metric, int base_side, const struct pd_window *w)
+{
+	long vi = pd_comparison_view(c, metric, PD_AT_CLUSTER, 0, NULL);
+	*out = (struct pd_story_count){0};
+	if (vi < 0)
+		return;
+	const struct pd_view *v = &c->views[vi];
+	const double *side = base_side ? v->base : v->target;
+	out->ok = 1;
+	out->count = pd_window_count(v, side, w->start_s, w->end_s);
+	out->n = pd_window_points(NULL, NULL, v, side, w->start_s, w->end_s);
+}
+
+/* The counts of ee from the views over the grid window g: the event run's (the baseline
+ * when mirrored) and the other run's over the same points, as a delta counts them. */
+static void grid_counts(struct pd_event_errors *ee, const struct pd_comparison *c,
+			const struct pd_window *g, int mirrored)
+{
+	struct pd_buf name = PD_BUF_INIT;
+	grid_count(&ee->errors, c, "n1ql_stats/query_errors", mirrored, g);
+	grid_count(&ee->base_errors, c, "n1ql_stats/query_errors", !mirrored, g);
+	for (int k = 0; k < PD_STORY_N_SLOW; k++) {
+		pd_buf_truncate(&name, 0);
+		pd_buf_addf(&name, "n1ql_stats/query_requests_%dms", pd_story_slow_ms[k]);
+		grid_count(&ee->slow[k], c, name.ptr, mirrored, g);
+		grid_count(&ee->base_slow[k], c, name.ptr, !mirrored, g);
+	}
+	pd_buf_release(&name);
+	ee->min_count = floor_of(ee->base_errors.count);
+	ee->significant = ee->errors.ok && ee->errors.count >= ee->min_count;
+}
+
+/* The failed requests around the event: counted on the grid over the errors' own
+ * window, with the evidence (latency) from the event run's series over the same. */
+static int event_errors(struct pd_event_errors *ee, const struct pd_comparison *c, int mirrored)
+{
 	const struct pd_timebase *tb = mirrored ? &c->tb_base : &c->tb_target;
 	const struct pd_timebase *other = mirrored ? &c->tb_target : &c->tb_base;
-	const struct pd_run *run = mirrored ? c->base : c->target;
-	struct pd_story_window w;
-	struct pd_event_errors ee;
-	if (tb->event == PD_EVENT_NONE || !selected(c, "n1ql_stats/query_errors"))
-		return;
-	pd_story_event_window(&w, tb, opts->settle_s);
-	pd_story_event_errors(&ee, run, tb, mirrored ? c->target : c->base, other, &w,
+	long vi = pd_comparison_view(c, "n1ql_stats/query_errors", PD_AT_CLUSTER, 0, NULL);
+	if (tb->event == PD_EVENT_NONE || !c->has_event || vi < 0)
+		return 0;
+	const struct pd_view *v = &c->views[vi];
+	struct pd_window g = burst_window(c, v, mirrored ? v->base : v->target);
+	double off = mirrored ? c->base_shift_s : 0; /* the event run's seconds */
+	struct pd_story_window w = {g.start_s + off, g.end_s + off};
+	pd_story_event_errors(ee, mirrored ? c->base : c->target, tb,
+			      mirrored ? c->target : c->base, other, &w,
 			      mirrored ? -c->base_shift_s : c->base_shift_s);
+	grid_counts(ee, c, &g, mirrored);
+	return 1;
+}
+
+/* event-errors: the target failed at least max(10, 3 x the baseline's) requests around
+ * the event (up, FAIL), or the baseline did against the target (down: gone, PASS). */
+static void errors_finding(struct pd_comparison *c)
+{
+	int mirrored = event_is_base(c);
+	struct pd_event_errors ee;
+	if (!event_errors(&ee, c, mirrored))
+		return;
 	struct sides s = sides_of(&ee, mirrored);
 	int up = s.t->ok && s.t->count >= floor_of(s.b->count);
 	int down = s.b->ok && s.b->count >= floor_of(s.t->ok ? s.t->count : 0);
 	if (!up && !down)
 		return;
 	double big = up ? s.t->count : s.b->count, small = up ? s.b->count : s.t->count;
-	struct pd_finding *f =
-		story_add(c, PD_FIND_EVENT_ERRORS, "n1ql_stats/query_errors", PD_AT_CLUSTER,
-			  NULL, W_ERRORS + fmin(big / floor_of(small), 9));
+	struct pd_finding *f = story_add(c, PD_FIND_EVENT_ERRORS, "n1ql_stats/query_errors",
+					 PD_AT_CLUSTER, NULL, big / floor_of(small));
 	f->has_phase = 1, f->phase = PD_PHASE_TRANSIENT;
 	f->direction = up ? 1 : -1;
 	f->value = s.t->ok ? s.t->count : 0;
@@ -213,7 +274,7 @@ static void live_finding(struct pd_comparison *c, int base)
 	if (ln.verdict != PD_LIVE_YES || !selected(c, "atop/cbq-engine_cpu"))
 		return;
 	struct pd_finding *f = story_add(c, PD_FIND_HARD_FAILOVER_LIVE, "atop/cbq-engine_cpu",
-					 PD_AT_NODE, ln.host, W_LIVE);
+					 PD_AT_NODE, ln.host, 0);
 	if (!base)
 		f->view = pd_comparison_view(c, "atop/cbq-engine_cpu", PD_AT_REMOVED, 0, NULL);
 	f->has_phase = 1, f->phase = PD_PHASE_PRE;
@@ -224,21 +285,6 @@ static void live_finding(struct pd_comparison *c, int base)
 	f->outcome = PD_OUTCOME_PASS;
 }
 
-static void kpi_rules(struct pd_comparison *c, struct pd_finding *f)
-{
-	const struct pd_kpi_change *k = &f->n.kpi.change;
-	const struct pd_run *run[2] = {c->base, c->target};
-	const struct pd_timebase *tb[2] = {&c->tb_base, &c->tb_target};
-	const double kpi[2] = {k->base_kpi, k->target_kpi};
-	const struct pd_estimate served[2] = {k->base_served, k->target_served};
-	for (int i = 0; i < 2; i++) {
-		struct pd_kpi_in in;
-		f->n.kpi.has_rules[i] = pd_story_kpi_inputs(&in, run[i], tb[i], served[i]);
-		if (f->n.kpi.has_rules[i])
-			pd_kpi_reconcile(&f->n.kpi.rules[i], &in, kpi[i], c->threshold_pct);
-	}
-}
-
 /* " The baseline's KPI is 0.2% from its series; the target's: It matches ..." */
 static void kpi_gap(struct pd_buf *b, const struct pd_finding *f)
 {
@@ -246,7 +292,7 @@ static void kpi_gap(struct pd_buf *b, const struct pd_finding *f)
 	const double kpi[2] = {k->base_kpi, k->target_kpi};
 	const struct pd_estimate served[2] = {k->base_served, k->target_served};
 	for (int i = 0; i < 2; i++) {
-		if (!f->n.kpi.has_rules[i] || !(served[i].value > 0))
+		if (!f->n.kpi.has_rules[i] || !served[i].ok || !(served[i].value > 0))
 			continue;
 		pd_buf_addf(b, " The %s's KPI is %+.1f%% from its own series (%.0f req/s).",
 			    run_word(!i), 100 * (kpi[i] - served[i].value) / served[i].value,
@@ -298,7 +344,7 @@ static char *kpi_text(const struct pd_finding *f)
 		    "%s%s), %+.1f%%",
 		    k->kpi_pct < 0 ? "fell" : "rose", k->base_kpi, k->base_id, k->target_kpi,
 		    k->target_id,
-		    k->same_id ? "" : ": another id, of the same " PD_STORY_KPI_FORM " form",
+		    k->same_id ? "" : ": another id, of the same " PD_KPI_FORM " form",
 		    k->kpi_pct);
 	if (!isnan(k->served_pct))
 		pd_buf_addf(&b,
@@ -316,22 +362,25 @@ static char *kpi_text(const struct pd_finding *f)
 static void kpi_finding(struct pd_comparison *c)
 {
 	struct pd_kpi_change k;
-	pd_story_kpi_change(&k, c->base, &c->tb_base, c->target, &c->tb_target);
+	pd_kpi_change(&k, &c->kpi_bases[0], &c->kpi_target);
 	if (!k.ok || isnan(k.kpi_pct) || fabs(k.kpi_pct) <= c->threshold_pct ||
 	    !selected(c, "n1ql_stats/query_requests"))
 		return;
-	struct pd_finding *f =
-		story_add(c, PD_FIND_KPI_CHANGE, "n1ql_stats/query_requests", PD_AT_CLUSTER,
-			  NULL, W_KPI + fmin(fabs(k.kpi_pct) / c->threshold_pct, 4));
+	struct pd_finding *f = story_add(c, PD_FIND_KPI_CHANGE, "n1ql_stats/query_requests",
+					 PD_AT_CLUSTER, NULL, k.kpi_pct / c->threshold_pct);
 	f->has_phase = 1, f->phase = PD_PHASE_WHOLE;
 	f->direction = k.kpi_pct > 0 ? 1 : -1;
 	f->delta_pct = k.kpi_pct;
 	f->value = k.target_kpi;
 	f->n.kpi.change = k;
-	kpi_rules(c, f);
-	pd_story_closed_loop(&f->n.kpi.base_loop, c->base, &c->tb_base,
-			     PD_STORY_LITTLE_TOL_PCT);
-	pd_story_closed_loop(&f->n.kpi.loop, c->target, &c->tb_target, PD_STORY_LITTLE_TOL_PCT);
+	f->n.kpi.has_rules[0] = c->kpi_bases[0].has_rules;
+	f->n.kpi.rules[0] = c->kpi_bases[0].rules;
+	f->n.kpi.has_rules[1] = c->kpi_target.has_rules;
+	f->n.kpi.rules[1] = c->kpi_target.rules;
+	pd_story_closed_loop(&f->n.kpi.base_loop, c->base, &c->tb_base, k.base_served,
+			     PD_POLICY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&f->n.kpi.loop, c->target, &c->tb_target, k.target_served,
+			     PD_POLICY_LITTLE_TOL_PCT);
 	f->text = kpi_text(f);
 	/* a KPI that fell while the cluster served as much is the KPI's scope, not the build */
 	f->outcome = !isnan(k.served_pct) && -k.served_pct > c->threshold_pct ? PD_OUTCOME_FAIL
@@ -375,100 +424,15 @@ static size_t drop_told_shifts(struct pd_comparison *c, size_t first_story)
 	return first;
 }
 
-size_t pd_findings_story(struct pd_comparison *c, const struct pd_compare_opts *opts)
+size_t pd_findings_story(struct pd_comparison *c)
 {
 	size_t first_story = c->n_findings;
-	errors_finding(c, opts);
+	errors_finding(c);
 	live_finding(c, 0);
 	live_finding(c, 1);
 	if (!c->reasons.n) /* the KPIs of different workloads say nothing of each other */
 		kpi_finding(c);
 	return drop_told_shifts(c, first_story);
-}
-
-/* What answers each point: finding kinds (bits) or metrics (any finding about them). */
-static const struct point_def {
-	const char *label, *question;
-	unsigned kinds;
-	const char *metrics[3];
-} points[PD_POINT_COUNT] = {
-	[PD_POINT_1] = {.label = "1",
-			.question = "was the query node failed over the right way?",
-			.kinds = 1u << PD_FIND_HARD_FAILOVER_LIVE | 1u << PD_FIND_EVENT_ERRORS},
-	[PD_POINT_A] =
-		{.label = "2a",
-		 .question = "memcached CPU higher for the whole test?",
-		 .metrics = {"atop/memcached_cpu",
-			     "metrics_rest_api_processes/memcached_sysproc_cpu_utilization"}},
-	[PD_POINT_B] = {.label = "2b",
-			.question = "more connections after the failover, some left on the "
-				    "removed node?",
-			.kinds = 1u << PD_FIND_LINGERING,
-			.metrics = {"net/ESTABLISHED", "ns_server/curr_connections"}},
-	[PD_POINT_C] =
-		{.label = "2c",
-		 .question = "cbq-engine (query) RSS higher after the failover?",
-		 .metrics = {"atop/cbq-engine_rss",
-			     "metrics_rest_api_processes/cbq-engine_sysproc_mem_resident"}},
-	[PD_POINT_D] = {.label = "2d",
-			.question = "cluster CPU higher after the failover?",
-			.metrics = {"ns_server/cpu_utilization_rate",
-				    "ns_server_system/cpu_utilization"}},
-	[PD_POINT_3] = {.label = "3",
-			.question = "throughput KPI lower despite more query nodes?",
-			.kinds = 1u << PD_FIND_KPI_CHANGE | 1u << PD_FIND_KPI_SCOPE |
-				 1u << PD_FIND_RECOVERY},
-};
-
-static int answers(const struct point_def *d, const struct pd_finding *f)
-{
-	if (d->kinds & (1u << f->kind))
-		return 1;
-	if (f->kind != PD_FIND_METRIC_SHIFT && f->kind != PD_FIND_POST_EVENT_MISMATCH)
-		return 0;
-	for (size_t m = 0; m < 3 && d->metrics[m]; m++)
-		if (!strcmp(f->metric, d->metrics[m]))
-			return 1;
-	return 0;
-}
-
-/* 1 when run has a series of "collector/metric" name. */
-static int has_metric(const struct pd_run *run, const char *name)
-{
-	const char *slash = strchr(name, '/');
-	for (size_t i = 0; slash && i < run->n_series; i++)
-		if (!strncmp(run->series[i]->collector, name, (size_t)(slash - name)) &&
-		    !run->series[i]->collector[slash - name] &&
-		    !strcmp(run->series[i]->metric, slash + 1))
-			return 1;
-	return 0;
-}
-
-/* Absence is no agreement: a point whose metrics a run lacks is not answered. */
-static void point_inputs(struct pd_story_answer *out, const struct pd_comparison *c,
-			 const struct point_def *d)
-{
-	int base = 0, target = 0;
-	for (size_t m = 0; m < 3 && d->metrics[m]; m++) {
-		base |= has_metric(c->base, d->metrics[m]);
-		target |= has_metric(c->target, d->metrics[m]);
-	}
-	out->unanswerable = d->metrics[0] ? (!base) | (!target) << 1 : 0;
-	out->no_removed_conn = (d->kinds & (1u << PD_FIND_LINGERING)) &&
-			       !has_metric(c->target, "net/ESTABLISHED");
-}
-
-void pd_findings_story_point(struct pd_story_answer *out, const struct pd_comparison *c,
-			     enum pd_story_point p)
-{
-	const struct point_def *d = &points[p];
-	memset(out, 0, sizeof(*out));
-	out->label = d->label;
-	out->question = d->question;
-	point_inputs(out, c, d);
-	for (size_t i = 0; i < c->n_findings && out->n < PD_POINT_MAX_FINDINGS; i++)
-		if (answers(d, &c->findings[i]))
-			out->finding[out->n++] = i;
 }
 
 static void shift_brief(struct pd_buf *b, const struct pd_comparison *c,
@@ -498,8 +462,8 @@ static void kpi_brief(struct pd_buf *b, const struct pd_finding *f)
 		pd_buf_addf(b, ", closed loop of %ld workers", f->n.kpi.loop.workers);
 }
 
-static void brief_one(struct pd_buf *b, const struct pd_comparison *c,
-		      const struct pd_finding *f)
+void pd_findings_story_brief(struct pd_buf *b, const struct pd_comparison *c,
+			     const struct pd_finding *f)
 {
 	switch (f->kind) {
 	case PD_FIND_HARD_FAILOVER_LIVE:
@@ -527,46 +491,4 @@ static void brief_one(struct pd_buf *b, const struct pd_comparison *c,
 		shift_brief(b, c, f);
 	}
 	pd_buf_addf(b, " (finding %zu)", (size_t)(f - c->findings) + 1);
-}
-
-void pd_findings_story_brief(struct pd_buf *b, const struct pd_comparison *c,
-			     const struct pd_story_answer *a)
-{
-	static const char *const who[] = {"", "the baseline has no series it needs",
-					  "the target has no series it needs",
-					  "neither run has a series it needs"};
-	if (a->unanswerable)
-		pd_buf_addf(b, "cannot be answered: %s", who[a->unanswerable]);
-	else if (!a->n)
-		pd_buf_adds(b, "no finding: the runs agree within the threshold");
-	if (a->no_removed_conn && !a->unanswerable)
-		pd_buf_adds(b, "; connections left on the removed node cannot be shown");
-	if (a->no_removed_conn)
-		pd_buf_addf(b, " (no net/ESTABLISHED series%s)",
-			    c->target->prometheus
-				    ? ": perfrunner's Prometheus path carries no net "
-				      "collector"
-				    : "");
-	for (size_t i = 0; i < a->n; i++) {
-		pd_buf_adds(b, i ? "; " : "");
-		brief_one(b, c, &c->findings[a->finding[i]]);
-	}
-}
-
-void pd_findings_story_answers(struct pd_comparison *c)
-{
-	if (c->tb_target.event == PD_EVENT_NONE && c->tb_base.event == PD_EVENT_NONE)
-		return;
-	for (int p = 0; p < PD_POINT_COUNT; p++) {
-		struct pd_story_answer *a = &c->answers[p];
-		struct pd_buf t = PD_BUF_INIT;
-		pd_findings_story_point(a, c, (enum pd_story_point)p);
-		pd_findings_story_brief(&t, c, a);
-		a->brief = pd_buf_detach(&t);
-		a->outcome = PD_OUTCOME_PASS;
-		for (size_t k = 0; k < a->n; k++) /* ERROR over FAIL over PASS */
-			if (c->findings[a->finding[k]].outcome > a->outcome)
-				a->outcome = c->findings[a->finding[k]].outcome;
-	}
-	c->n_answers = PD_POINT_COUNT;
 }

@@ -2,7 +2,7 @@
  * primitives: event-errors (the requests that failed at the event), hard-failover-live-node
  * (a hard failover of a node that was still serving) and kpi-change (the throughput KPI
  * from run to run, beside what the series served, the KPI rule that explains the gap and
- * Little's law); and which finding answers which of the ticket's points. */
+ * Little's law), and the short answer a finding gives to a question (analyze/questions.c). */
 #ifndef PD_FINDINGS_STORY_H
 #define PD_FINDINGS_STORY_H
 
@@ -15,19 +15,11 @@
  * after the other findings have their outcomes and before the ranking. A shift of the errors
  * or slow queries that an event-errors finding states again is dropped. Returns the index
  * of the first finding it appended. */
-size_t pd_findings_story(struct pd_comparison *c, const struct pd_compare_opts *opts);
+size_t pd_findings_story(struct pd_comparison *c);
 
-/* The answer to point p in c: the findings whose kind or metric is the point's. */
-void pd_findings_story_point(struct pd_story_answer *out, const struct pd_comparison *c,
-			     enum pd_story_point p);
-
-/* Appends a short answer to point p (a few words with the numbers of its first finding),
- * or "no finding: the runs agree within the threshold". */
+/* Appends a short answer from finding f of c: a few words with its numbers and
+ * " (finding N)". */
 void pd_findings_story_brief(struct pd_buf *b, const struct pd_comparison *c,
-			     const struct pd_story_answer *a);
-
-/* Answers every point into c->answers (n_answers = PD_POINT_COUNT), when a run of c has
- * an event; else leaves them empty. Called once c's findings are ranked. */
-void pd_findings_story_answers(struct pd_comparison *c);
+			     const struct pd_finding *f);
 
 #endif

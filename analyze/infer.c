@@ -189,6 +189,66 @@ static double min_gap(const double *sorted, size_t n)
 	return g;
 }
 
+/* The lag-k autocovariance sum (v_i - mean)(v_{i+k} - mean) / n. */
+static double autocov(const double *v, size_t n, double mean, size_t k)
+{
+	double s = 0;
+	for (size_t i = 0; i + k < n; i++)
+		s += (v[i] - mean) * (v[i + k] - mean);
+	return s / (double)n;
+}
+
+/* The AR(p) long-run variance of one value, p <= min(16, n / 10) chosen by AIC (p = 0,
+ * white noise, competes): Levinson-Durbin on the biased autocovariances g, sigma_p^2 /
+ * (1 - sum a_j)^2, 1 - sum a_j floored at 0.01 (phi 0.99's). 0 when g0 is 0. */
+static double arp_lrv(const double *v, size_t n, double mean)
+{
+	enum { PMAX = 16 };
+	double g[PMAX + 1], a[PMAX + 1] = {0}, prev[PMAX + 1];
+	size_t pmax = n / 10 < PMAX ? n / 10 : PMAX;
+	for (size_t k = 0; k <= pmax; k++)
+		g[k] = autocov(v, n, mean, k);
+	if (!(g[0] > 0))
+		return 0;
+	double e = g[0], best = log(e), lrv = g[0];
+	for (size_t p = 1; p <= pmax && e > 0; p++) {
+		double acc = g[p], sum = 0;
+		for (size_t j = 1; j < p; j++)
+			acc -= a[j] * g[p - j];
+		double refl = acc / e;
+		memcpy(prev, a, sizeof(a));
+		a[p] = refl;
+		for (size_t j = 1; j < p; j++)
+			a[j] = prev[j] - refl * prev[p - j];
+		e *= 1 - refl * refl;
+		if (!(e > 0) || log(e) + 2.0 * (double)p / (double)n >= best)
+			continue;
+		best = log(e) + 2.0 * (double)p / (double)n;
+		for (size_t j = 1; j <= p; j++)
+			sum += a[j];
+		lrv = e / fmax(1 - sum, 0.01) / fmax(1 - sum, 0.01);
+	}
+	return lrv * (double)n / (double)(n - 1); /* on s^2's scale, as the AR(1) model */
+}
+
+/* Overlapping batch means (Meketon and Schmeiser 1984), batches of b: the variance of
+ * the mean, n b / ((n - b)(n - b + 1)) sum_j (batch mean_j - mean)^2 / n. */
+static double obm_var_mean(const double *v, size_t n, double mean, size_t b)
+{
+	double w = 0, ss = 0;
+	for (size_t i = 0; i < b; i++)
+		w += v[i];
+	for (size_t j = 0;; j++) {
+		double d = w / (double)b - mean;
+		ss += d * d;
+		if (j + b >= n)
+			break;
+		w += v[j + b] - v[j];
+	}
+	double nb = (double)n, bb = (double)b;
+	return bb * ss / ((nb - bb) * (nb - bb + 1));
+}
+
 void pd_infer_side_of(struct pd_infer_side *out, const struct pd_sample *s)
 {
 	size_t n = s->n;
@@ -211,12 +271,14 @@ void pd_infer_side_of(struct pd_infer_side *out, const struct pd_sample *s)
 	double r = ss > 0 ? lag / ss : 0;
 	r += (1 + 3 * r) / (double)n; /* Kendall (1954): E r = phi - (1 + 3 phi) / n */
 	out->phi = r < 0 || ss == 0 ? 0 : r > PHI_CAP ? PHI_CAP : r;
-	double f = pd_infer_ar1_factor(out->phi, n);
-	out->var_mean = ss / (double)(n - 1) * f / (double)n;
-	out->n_eff = (double)n / f;
+	double s2 = ss / (double)(n - 1), f = pd_infer_ar1_factor(out->phi, n);
+	/* the largest of three readings (infer.h, "The model") */
+	out->var_mean = s2 * f / (double)n;
+	out->var_mean = fmax(out->var_mean, arp_lrv(s->v, n, out->mean) / (double)n);
+	if (n / 8 >= 2)
+		out->var_mean = fmax(out->var_mean, obm_var_mean(s->v, n, out->mean, n / 8));
+	out->n_eff = out->var_mean > 0 ? s2 / out->var_mean : (double)n;
 }
-
-/* ---- names ---- */
 
 /* ---- judging ---- */
 
@@ -268,15 +330,19 @@ static void fill_intervals(struct pd_infer_result *out, const struct estimate *e
 	}
 }
 
-/* Same, regression, improvement or inconclusive from [lo, hi] against +-thr. */
-static void decide(struct pd_infer_result *out, double lo, double hi, double thr, int worse)
+/* Same, regression, improvement or inconclusive from [lo, hi] against +-thr; past the
+ * threshold but not past thr + margin (one baseline's run-to-run margin): inconclusive. */
+static void decide(struct pd_infer_result *out, double lo, double hi, double thr, double margin,
+		   int worse)
 {
 	out->reason = PD_INFER_DECIDED;
 	if (lo >= -thr && hi <= thr)
 		out->verdict = PD_INFER_SAME;
-	else if (lo > thr || hi < -thr)
+	else if (lo > thr + margin || hi < -thr - margin)
 		out->verdict =
 			(lo > thr) == (worse > 0) ? PD_INFER_REGRESSION : PD_INFER_IMPROVEMENT;
+	else if (lo > thr || hi < -thr)
+		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_RUN_MARGIN;
 	else
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_STRADDLES;
 }
@@ -284,13 +350,14 @@ static void decide(struct pd_infer_result *out, double lo, double hi, double thr
 static void verdict_of(struct pd_infer_result *out, const struct pd_infer_rule *rule)
 {
 	if (out->scale != PD_INFER_ABSOLUTE) {
-		decide(out, out->lo_pct, out->hi_pct, rule->threshold_pct, rule->worse);
+		decide(out, out->lo_pct, out->hi_pct, rule->threshold_pct, out->margin_pct,
+		       rule->worse);
 	} else if (!rule->has_abs) {
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_ZERO_BASELINE;
 	} else if (rule->rate) {
-		decide(out, out->lo_count, out->hi_count, rule->abs_threshold, rule->worse);
+		decide(out, out->lo_count, out->hi_count, rule->abs_threshold, 0, rule->worse);
 	} else {
-		decide(out, out->lo_abs, out->hi_abs, rule->abs_threshold, rule->worse);
+		decide(out, out->lo_abs, out->hi_abs, rule->abs_threshold, 0, rule->worse);
 	}
 }
 
@@ -330,8 +397,26 @@ static void finish(struct pd_infer_result *out, const struct estimate *e,
 	out->p = e->se > 0 ? tail2_of(out->stat, e->df) : e->est == 0 ? 1 : 0;
 	out->p_adj = fmin(1, (double)out->m * out->p);
 	fill_intervals(out, e, q, rule);
+	out->mde_abs = q * e->se;
+	if (e->scale != PD_INFER_ABSOLUTE) {
+		out->mde_pct =
+			100 * (e->scale == PD_INFER_LOG_RATIO ? expm1(q * e->se) : q * e->se);
+		out->mde_abs = fabs(e->base) * out->mde_pct / 100;
+	}
 	verdict_of(out, rule);
 	sanitize(out);
+}
+
+/* The fewest baselines k (2 to 64) whose interval half-width on the log scale,
+ * q sqrt(runs (1 + 1/k) + extra), is under the threshold; 0 when none is. runs: one run's
+ * level variance (relative, squared: run-to-run and within-run of a baseline), extra: the
+ * target's own noise beyond a baseline's. */
+static size_t baselines_for(double runs, double extra, double q, double thr_pct)
+{
+	for (size_t k = 2; k <= 64; k++)
+		if (100 * expm1(q * sqrt(runs * (1 + 1 / (double)k) + extra)) <= thr_pct)
+			return k;
+	return 0;
 }
 
 static void start(struct pd_infer_result *out, const struct pd_infer_family *fam, size_t k)
@@ -362,6 +447,16 @@ static double pooled_gap(double a, double b)
 
 /* The scale: log when both levels' intervals exclude 0 on the positive side, the ratio
  * when only the baseline's does, else absolute. */
+/* Whether the interval of a change read as a ratio says nothing: it holds both a halving
+ * and a doubling (-50 % and +100 %), as a rare counter's does in a short window. */
+static int ratio_says_nothing(const struct estimate *e, double q)
+{
+	double lo = e->est - q * e->se, hi = e->est + q * e->se;
+	if (e->scale == PD_INFER_LOG_RATIO)
+		lo = expm1(lo), hi = expm1(hi);
+	return lo <= -0.5 && hi >= 1;
+}
+
 static void choose_scale(struct estimate *e, double vb, double vt, double q)
 {
 	double b = e->base, t = e->target;
@@ -375,7 +470,8 @@ static void choose_scale(struct estimate *e, double vb, double vt, double q)
 		e->scale = PD_INFER_RATIO;
 		e->est = (t - b) / fabs(b);
 		e->se = sqrt(vt + r * r * vb) / fabs(b);
-	} else {
+	}
+	if (!base_clear || ratio_says_nothing(e, q)) {
 		e->scale = PD_INFER_ABSOLUTE;
 		e->est = t - b;
 		e->se = sqrt(vt + vb);
@@ -419,7 +515,13 @@ void pd_infer_judge(struct pd_infer_result *out, const struct pd_infer_side *bas
 	} else {
 		choose_scale(&e, vb, vt, q);
 	}
+	out->margin_pct = rule->margin_pct;
 	finish(out, &e, rule, fam);
+	if ((out->valid & PD_INFER_HAS_PCT) && e.scale == PD_INFER_LOG_RATIO)
+		out->baselines_needed = baselines_for(
+			rule->run_sd * rule->run_sd + vb / (e.base * e.base),
+			fmax(0, vt / (e.target * e.target) - vb / (e.base * e.base)), q,
+			rule->threshold_pct);
 	if (g == 0) /* one same value throughout both windows */
 		out->verdict = PD_INFER_SAME, out->reason = PD_INFER_CONSTANT;
 	else if (base->n < min_n_of(rule) || target->n < min_n_of(rule))
@@ -566,6 +668,11 @@ void pd_infer_judge_reps(struct pd_infer_result *out, const struct pd_infer_spre
 	else
 		estimate_abs(&e, spread, vt);
 	finish(out, &e, rule, fam);
+	if (e.scale == PD_INFER_LOG_RATIO)
+		out->baselines_needed = baselines_for(
+			pd_infer_moderate(prior, spread->s2, (double)(spread->k - 1)),
+			fmax(0, vt / (e.target * e.target) - spread->within),
+			pd_infer_qnorm(1 - a / 2), rule->threshold_pct);
 	if (spread->n_min < min_n_of(rule) || target->n < min_n_of(rule))
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_FEW_SAMPLES;
 }

@@ -1,6 +1,8 @@
 #include "kpi.h"
+#include "sampling.h"
 
 #include <math.h>
+#include <string.h>
 
 static const char *const rule_text[] = {
 	[PD_KPI_FIRST_NODE] = "the first n1ql node of the spec only (2017 to July 2022)",
@@ -66,4 +68,114 @@ void pd_kpi_describe(struct pd_buf *b, const struct pd_kpi_rules *r)
 	if (r->nearest >= 0)
 		pd_buf_addf(b, "; the nearest is %.1f%% from the KPI", r->off_pct[r->nearest]);
 	pd_buf_adds(b, ".");
+}
+
+const struct pd_kpi *pd_kpi_throughput(const struct pd_run *run)
+{
+	for (size_t i = 0; i < run->n_kpis; i++)
+		if (run->kpis[i].metric && strstr(run->kpis[i].metric, PD_KPI_FORM) &&
+		    isfinite(run->kpis[i].value))
+			return &run->kpis[i];
+	return NULL;
+}
+
+struct pd_estimate pd_kpi_served(const struct pd_run *run, const struct pd_timebase *tb)
+{
+	const struct pd_series *s = pd_run_series(run, "n1ql_stats", "query_requests", NULL);
+	double m = pd_sampling_window_mean(s, tb->t0_ms, tb->end_ms + 1);
+	return isnan(m) ? (struct pd_estimate){0, 0} : (struct pd_estimate){1, m};
+}
+
+static int64_t at_ms(const struct pd_timebase *tb, double s)
+{
+	return tb->t0_ms + (int64_t)llround(s * 1000.0);
+}
+
+/* The share of the n1ql nodes' summed median cbq-engine CPU before the event that host
+ * had (each node counted once: the nodes of the run, not a role view that may already
+ * hold the removed node); NaN when a node lacks the series there. */
+static double cpu_share(const struct pd_run *run, const struct pd_timebase *tb,
+			const char *host)
+{
+	int64_t to = at_ms(tb, tb->event_s);
+	double mine = NAN, sum = 0, v;
+	for (size_t i = 0; i < run->n_nodes; i++) {
+		const struct pd_node *n = &run->nodes[i];
+		if (!(n->services & PD_SVC_N1QL))
+			continue;
+		if (!pd_sampling_window_median(
+			    &v, NULL, pd_run_series(run, "atop", "cbq-engine_cpu", n->host),
+			    tb->t0_ms, to))
+			return NAN;
+		sum += v;
+		if (!strcmp(n->host, host))
+			mine = v;
+	}
+	return sum > 0 ? mine / sum : NAN;
+}
+
+int pd_kpi_inputs(struct pd_kpi_in *out, double *share_out, const struct pd_run *run,
+		  const struct pd_timebase *tb, struct pd_estimate served)
+{
+	size_t n1ql = 0;
+	double len = (double)(tb->end_ms - tb->t0_ms) / 1000.0, share = NAN;
+	memset(out, 0, sizeof(*out));
+	if (share_out)
+		*share_out = NAN;
+	if (!served.ok)
+		return 0;
+	for (size_t i = 0; i < run->n_nodes; i++)
+		n1ql += (run->nodes[i].services & PD_SVC_N1QL) != 0;
+	out->total = served.value;
+	out->n_active = n1ql;
+	if (tb->event == PD_EVENT_NONE || !tb->node[0] || !(len > 0))
+		return 1;
+	out->n_active = n1ql ? n1ql - 1 : 0;
+	out->removed_is_first = run->spec_n1ql.n && !strcmp(run->spec_n1ql.v[0], tb->node);
+	share = cpu_share(run, tb, tb->node);
+	double pre = pd_sampling_window_mean(
+		pd_run_series(run, "n1ql_stats", "query_requests", NULL), tb->t0_ms,
+		at_ms(tb, tb->event_s));
+	if (isfinite(share) && isfinite(pre))
+		out->removed = share * pre * tb->event_s / len;
+	if (share_out)
+		*share_out = share;
+	return 1;
+}
+
+void pd_kpi_facts_of(struct pd_kpi_facts *out, const struct pd_run *run,
+		     const struct pd_timebase *tb, double tol_pct)
+{
+	memset(out, 0, sizeof(*out));
+	out->kpi = pd_kpi_throughput(run);
+	out->served = pd_kpi_served(run, tb);
+	out->has_in = pd_kpi_inputs(&out->in, &out->removed_share, run, tb, out->served);
+	out->has_rules = out->kpi && out->has_in;
+	if (out->has_rules)
+		pd_kpi_reconcile(&out->rules, &out->in, out->kpi->value, tol_pct);
+}
+
+static double pct_change(double from, double to)
+{
+	return from != 0 ? 100.0 * (to - from) / from : NAN;
+}
+
+void pd_kpi_change(struct pd_kpi_change *out, const struct pd_kpi_facts *base,
+		   const struct pd_kpi_facts *target)
+{
+	memset(out, 0, sizeof(*out));
+	out->kpi_pct = out->served_pct = NAN;
+	out->base_served = base->served;
+	out->target_served = target->served;
+	if (base->served.ok && target->served.ok && base->served.value > 0)
+		out->served_pct = pct_change(base->served.value, target->served.value);
+	out->base_id = base->kpi ? base->kpi->metric : NULL;
+	out->target_id = target->kpi ? target->kpi->metric : NULL;
+	if (!base->kpi || !target->kpi)
+		return;
+	out->ok = 1;
+	out->same_id = !strcmp(base->kpi->metric, target->kpi->metric);
+	out->base_kpi = base->kpi->value;
+	out->target_kpi = target->kpi->value;
+	out->kpi_pct = pct_change(base->kpi->value, target->kpi->value);
 }

@@ -1,21 +1,39 @@
-/* The throughput KPI's three histories (perfrunner/helpers/metrics.py _avg_n1ql_throughput,
- * DESIGN 3.5): which query nodes' requests.count perfrunner summed, reconstructed from the
- * series, and which of those rules reproduces a reported KPI. Pure: no I/O. */
+/* The one owner of a run's KPI facts: which showfast post is "the" throughput KPI, what
+ * the series served (the throughput), the requests of the node the event removed, and
+ * which of perfrunner's three histories of the KPI (perfrunner/helpers/metrics.py
+ * _avg_n1ql_throughput, DESIGN 3.5) reproduces the reported value. Every finding reads
+ * these facts (struct pd_kpi_facts on the comparison); none reconstructs them. Pure: no
+ * I/O. */
 #ifndef PD_KPI_H
 #define PD_KPI_H
 
 #include "../tree/tree.h"
 #include "../core/buf.h"
+#include "../core/model.h"
 
 #include <stddef.h>
 
-/* What the series tell, as rates over the run (requests / [access] time, req/s). */
-struct pd_kpi_in {
-	double total;         /* every query node: the cluster-wide rate of n1ql_stats */
-	double removed;       /* of which the removed node served (0 when none was removed) */
-	int removed_is_first; /* the removed node is the spec's first n1ql node */
-	size_t n_active;      /* n1ql nodes still in the cluster at the end */
-};
+/* The form every throughput KPI id shares: "<test stem>_avg_query_requests_<spec stem>"
+ * (perfrunner/helpers/reporter.py). */
+#define PD_KPI_FORM "_avg_query_requests_"
+
+/* The run's throughput KPI: the first showfast post whose id holds PD_KPI_FORM and whose
+ * value is finite; NULL when none (borrowed from run). */
+const struct pd_kpi *pd_kpi_throughput(const struct pd_run *run);
+
+/* The throughput the series give: the mean of n1ql_stats/query_requests (cluster-wide,
+ * req/s) over tb's phase [t0, end]; ok = 0 when the run has no sample of it there. */
+struct pd_estimate pd_kpi_served(const struct pd_run *run, const struct pd_timebase *tb);
+
+/* What the series say about the rules in run: total is served, removed the requests the
+ * event's node served before it left, spread over the run: its share of the n1ql nodes'
+ * summed median atop/cbq-engine_cpu from t0 to the event (n1ql_stats is cluster-wide:
+ * there is no per-node request count) x the mean query rate before the event x event_s /
+ * the run's length. share_out (may be NULL) gets that share, NaN when unknown. A run
+ * without an event (or without the node's CPU) removes nothing; n_active counts the
+ * run's n1ql nodes less the removed one. Returns 0 when served is not ok. */
+int pd_kpi_inputs(struct pd_kpi_in *out, double *share_out, const struct pd_run *run,
+		  const struct pd_timebase *tb, struct pd_estimate served);
 
 /* Each rule's estimate and whether it reproduces kpi within tol_pct. */
 void pd_kpi_reconcile(struct pd_kpi_rules *out, const struct pd_kpi_in *in, double kpi,
@@ -24,5 +42,15 @@ void pd_kpi_reconcile(struct pd_kpi_rules *out, const struct pd_kpi_in *in, doub
 /* Appends one sentence naming the rules that reproduce the KPI, or saying that none does
  * (with each rule's figure and the nearest's distance). */
 void pd_kpi_describe(struct pd_buf *b, const struct pd_kpi_rules *r);
+
+/* The KPI facts of run (its time base tb): the rules judged within tol_pct (the
+ * comparison's threshold). */
+void pd_kpi_facts_of(struct pd_kpi_facts *out, const struct pd_run *run,
+		     const struct pd_timebase *tb, double tol_pct);
+
+/* The KPI change from base's facts to target's (either may lack a KPI: ok = 0, the
+ * served rates are still filled). */
+void pd_kpi_change(struct pd_kpi_change *out, const struct pd_kpi_facts *base,
+		   const struct pd_kpi_facts *target);
 
 #endif

@@ -1,6 +1,8 @@
 #include "sampling.h"
+#include "stats.h"
 #include "../core/xalloc.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 static int cmp_i64(const void *a, const void *b)
@@ -115,4 +117,36 @@ int64_t pd_sampling_run_interval_ms(const struct pd_run *run)
 		m = pd_sampling_median_i64(v, n);
 	free(v);
 	return m;
+}
+
+double pd_sampling_window_mean(const struct pd_series *s, int64_t from_ms, int64_t to_ms)
+{
+	double sum = 0;
+	size_t n = 0;
+	for (size_t i = 0; s && i < s->n; i++)
+		if (s->t_ms[i] >= from_ms && s->t_ms[i] < to_ms)
+			sum += s->v[i], n++;
+	return n ? sum / (double)n : NAN;
+}
+
+int pd_sampling_window_median(double *out, size_t *n_out, const struct pd_series *s,
+			      int64_t from_ms, int64_t to_ms)
+{
+	size_t n = 0;
+	if (n_out)
+		*n_out = 0;
+	if (!s || !s->n)
+		return 0;
+	double *v = pd_xmalloc(s->n * sizeof(*v));
+	for (size_t i = 0; i < s->n; i++)
+		if (s->t_ms[i] >= from_ms && s->t_ms[i] < to_ms)
+			v[n++] = s->v[i];
+	if (n) {
+		pd_stats_sort(v, n);
+		*out = pd_stats_quantile_sorted(v, n, 0.5);
+	}
+	free(v);
+	if (n_out)
+		*n_out = n;
+	return n > 0;
 }

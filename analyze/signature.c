@@ -30,7 +30,7 @@ static char *stem(const char *path)
 static void identity(struct pd_signature *s, const struct pd_run *run)
 {
 	const struct pd_jenkins *j = &run->jenkins;
-	const struct pd_kpi *k = pd_story_throughput_kpi(run);
+	const struct pd_kpi *k = pd_kpi_throughput(run);
 	const char *ver = j->present ? pd_jenkins_param(j, "version") : NULL;
 	const char *tc = j->present ? pd_jenkins_param(j, "test_config") : NULL;
 	s->job = j->present ? dup_or_null(j->job) : NULL;
@@ -165,22 +165,20 @@ static void event_features(struct pd_signature *s, const struct pd_comparison *c
 	pre_post_features(s, c);
 }
 
-static void kpi_features(struct pd_signature *s, const struct pd_comparison *c,
-			 const struct pd_run *run)
+/* The run's KPI facts, as the comparison made them once (analyze/kpi.c): c compares the
+ * run with itself, so they are c's target's. */
+static void kpi_features(struct pd_signature *s, const struct pd_comparison *c)
 {
-	const struct pd_kpi *k = pd_story_throughput_kpi(run);
-	struct pd_kpi_in in;
-	struct pd_kpi_rules r;
+	const struct pd_kpi_facts *k = &c->kpi_target;
 	s->kpi_rule = -1;
-	if (!k)
+	if (!k->kpi)
 		return;
-	s->kpi_metric = pd_xstrdup(k->metric);
-	pd_signature_add(s, "kpi/throughput", k->value, NAN);
-	if (!pd_story_kpi_inputs(&in, run, &c->tb_target, c->thr_target))
+	s->kpi_metric = pd_xstrdup(k->kpi->metric);
+	pd_signature_add(s, "kpi/throughput", k->kpi->value, NAN);
+	if (!k->has_rules)
 		return;
-	pd_kpi_reconcile(&r, &in, k->value, c->threshold_pct);
-	s->kpi_rule = r.nearest;
-	s->kpi_match = r.match;
+	s->kpi_rule = k->rules.nearest;
+	s->kpi_match = k->rules.match;
 }
 
 int pd_signature_of(struct pd_signature **out, const struct pd_run *run,
@@ -199,7 +197,7 @@ int pd_signature_of(struct pd_signature **out, const struct pd_run *run,
 	identity(s, run);
 	window_features(s, c);
 	event_features(s, c, run, &o);
-	kpi_features(s, c, run);
+	kpi_features(s, c);
 	pd_signature_sort(s);
 	pd_comparison_free(c);
 	*out = s;

@@ -1,5 +1,5 @@
 #include "story.h"
-#include "facts.h"
+#include "policy.h"
 #include "sampling.h"
 #include "stats.h"
 #include "../core/xalloc.h"
@@ -70,17 +70,6 @@ static int window_peak(const struct pd_series *s, int64_t from_ms, int64_t to_ms
 	return found;
 }
 
-/* The mean of s over [from_ms, to_ms); NaN when it has no sample there. */
-static double window_mean(const struct pd_series *s, int64_t from_ms, int64_t to_ms)
-{
-	double sum = 0;
-	size_t n = 0;
-	for (size_t i = 0; s && i < s->n; i++)
-		if (s->t_ms[i] >= from_ms && s->t_ms[i] < to_ms)
-			sum += s->v[i], n++;
-	return n ? sum / (double)n : NAN;
-}
-
 /* The errors and slow queries of one run over w (s from tb's t0). */
 static void count_run(struct pd_story_count *errors, struct pd_story_count *slow,
 		      const struct pd_run *run, const struct pd_timebase *tb,
@@ -108,7 +97,7 @@ static void latency_evidence(struct pd_event_errors *out, const struct pd_run *r
 				    at_ms(tb, out->window.end_s), &out->peak_ms, &t);
 	if (out->has_peak)
 		out->peak_s = to_s(tb, t);
-	out->pre_ms = window_mean(s, tb->t0_ms, at_ms(tb, out->window.start_s));
+	out->pre_ms = pd_sampling_window_mean(s, tb->t0_ms, at_ms(tb, out->window.start_s));
 	if (!other)
 		return;
 	s = pd_run_series(other, "n1ql_stats", m, NULL);
@@ -136,9 +125,9 @@ void pd_story_event_errors(struct pd_event_errors *out, const struct pd_run *run
 	else
 		other = NULL;
 	latency_evidence(out, run, tb, other, tb_other);
-	out->min_count = PD_STORY_ERRORS_BASE_X * out->base_errors.count;
-	if (out->min_count < PD_STORY_ERRORS_MIN)
-		out->min_count = PD_STORY_ERRORS_MIN;
+	out->min_count = PD_POLICY_ERRORS_BASE_X * out->base_errors.count;
+	if (out->min_count < PD_POLICY_ERRORS_MIN)
+		out->min_count = PD_POLICY_ERRORS_MIN;
 	out->significant = out->errors.ok && out->errors.count >= out->min_count;
 }
 
@@ -209,27 +198,6 @@ static int last_sample(int64_t *t_ms, const struct pd_run *run, const char *coll
 	return found;
 }
 
-/* The median of s over [from_ms, to_ms) into *out, with its sample count; 0 if none. */
-static int window_median(double *out, size_t *n_out, const struct pd_series *s, int64_t from_ms,
-			 int64_t to_ms)
-{
-	size_t n = 0;
-	if (!s || !s->n)
-		return 0;
-	double *v = pd_xmalloc(s->n * sizeof(*v));
-	for (size_t i = 0; i < s->n; i++)
-		if (s->t_ms[i] >= from_ms && s->t_ms[i] < to_ms)
-			v[n++] = s->v[i];
-	if (n) {
-		pd_stats_sort(v, n);
-		*out = pd_stats_quantile_sorted(v, n, 0.5);
-	}
-	free(v);
-	if (n_out)
-		*n_out = n;
-	return n > 0;
-}
-
 static void rest_and_ssh(struct pd_live_node *out, const struct pd_run *run,
 			 const struct pd_timebase *tb)
 {
@@ -253,12 +221,12 @@ static void load_before(struct pd_live_node *out, const struct pd_run *run,
 {
 	int64_t to = at_ms(tb, out->event_s);
 	int64_t from = to - (int64_t)llround(intervals * out->interval_s * 1000.0);
-	out->has_cpu = window_median(&out->cpu, &out->cpu_n,
-				     pd_run_series(run, "atop", "cbq-engine_cpu", out->host),
-				     from, to);
-	out->has_conn =
-		window_median(&out->conn, NULL,
-			      pd_run_series(run, "net", "ESTABLISHED", out->host), from, to);
+	out->has_cpu = pd_sampling_window_median(
+		&out->cpu, &out->cpu_n, pd_run_series(run, "atop", "cbq-engine_cpu", out->host),
+		from, to);
+	out->has_conn = pd_sampling_window_median(
+		&out->conn, NULL, pd_run_series(run, "net", "ESTABLISHED", out->host), from,
+		to);
 }
 
 static enum pd_live_verdict live_verdict(const struct pd_live_node *ln,
@@ -298,89 +266,6 @@ void pd_story_live_node(struct pd_live_node *out, const struct pd_run *run,
 	out->verdict = hard ? live_verdict(out, o) : PD_LIVE_NOT_HARD;
 }
 
-const struct pd_kpi *pd_story_throughput_kpi(const struct pd_run *run)
-{
-	for (size_t i = 0; i < run->n_kpis; i++)
-		if (run->kpis[i].metric && strstr(run->kpis[i].metric, PD_STORY_KPI_FORM) &&
-		    isfinite(run->kpis[i].value))
-			return &run->kpis[i];
-	return NULL;
-}
-
-static double pct_change(double from, double to)
-{
-	return from != 0 ? 100.0 * (to - from) / from : NAN;
-}
-
-void pd_story_kpi_change(struct pd_kpi_change *out, const struct pd_run *base,
-			 const struct pd_timebase *tb_base, const struct pd_run *target,
-			 const struct pd_timebase *tb_target)
-{
-	const struct pd_kpi *kb = pd_story_throughput_kpi(base);
-	const struct pd_kpi *kt = pd_story_throughput_kpi(target);
-	memset(out, 0, sizeof(*out));
-	out->kpi_pct = out->served_pct = NAN;
-	out->base_served = pd_facts_throughput(base, tb_base);
-	out->target_served = pd_facts_throughput(target, tb_target);
-	if (out->base_served.ok && out->target_served.ok && out->base_served.value > 0)
-		out->served_pct = pct_change(out->base_served.value, out->target_served.value);
-	out->base_id = kb ? kb->metric : NULL;
-	out->target_id = kt ? kt->metric : NULL;
-	if (!kb || !kt)
-		return;
-	out->ok = 1;
-	out->same_id = !strcmp(kb->metric, kt->metric);
-	out->base_kpi = kb->value;
-	out->target_kpi = kt->value;
-	out->kpi_pct = pct_change(kb->value, kt->value);
-}
-
-/* The share of the n1ql nodes' cbq-engine CPU before the event that host had; NaN when
- * a node lacks the series there. */
-static double cpu_share(const struct pd_run *run, const struct pd_timebase *tb,
-			const char *host)
-{
-	int64_t to = at_ms(tb, tb->event_s);
-	double mine = NAN, sum = 0, v;
-	for (size_t i = 0; i < run->n_nodes; i++) {
-		const struct pd_node *n = &run->nodes[i];
-		if (!(n->services & PD_SVC_N1QL))
-			continue;
-		if (!window_median(&v, NULL,
-				   pd_run_series(run, "atop", "cbq-engine_cpu", n->host),
-				   tb->t0_ms, to))
-			return NAN;
-		sum += v;
-		if (!strcmp(n->host, host))
-			mine = v;
-	}
-	return sum > 0 ? mine / sum : NAN;
-}
-
-int pd_story_kpi_inputs(struct pd_kpi_in *out, const struct pd_run *run,
-			const struct pd_timebase *tb, struct pd_estimate served)
-{
-	size_t n1ql = 0;
-	double len = (double)(tb->end_ms - tb->t0_ms) / 1000.0;
-	memset(out, 0, sizeof(*out));
-	if (!served.ok)
-		return 0;
-	for (size_t i = 0; i < run->n_nodes; i++)
-		n1ql += (run->nodes[i].services & PD_SVC_N1QL) != 0;
-	out->total = served.value;
-	out->n_active = n1ql;
-	if (tb->event == PD_EVENT_NONE || !tb->node[0] || !(len > 0))
-		return 1;
-	out->n_active = n1ql ? n1ql - 1 : 0;
-	out->removed_is_first = run->spec_n1ql.n && !strcmp(run->spec_n1ql.v[0], tb->node);
-	double share = cpu_share(run, tb, tb->node);
-	double pre = window_mean(pd_run_series(run, "n1ql_stats", "query_requests", NULL),
-				 tb->t0_ms, at_ms(tb, tb->event_s));
-	if (isfinite(share) && isfinite(pre))
-		out->removed = share * pre * tb->event_s / len;
-	return 1;
-}
-
 /* A configparser value read as Python's int() would for a plain count: optional blanks
  * around decimal digits, at most PD_STORY_MAX_COUNT (so that the product of three cannot
  * overflow); dflt when absent, -1 when not such a number. */
@@ -413,18 +298,18 @@ static int throttled(const struct pd_run *run)
 }
 
 void pd_story_closed_loop(struct pd_closed_loop *out, const struct pd_run *run,
-			  const struct pd_timebase *tb, double tol_pct)
+			  const struct pd_timebase *tb, struct pd_estimate served,
+			  double tol_pct)
 {
 	const struct pd_series *lat =
 		pd_run_series(run, "n1ql_stats", "query_avg_req_time", NULL);
-	struct pd_estimate served = pd_facts_throughput(run, tb);
 	memset(out, 0, sizeof(*out));
 	out->tol_pct = tol_pct;
 	out->n1ql_workers = ini_count(&run->test, "access", "n1ql_workers", 0);
 	out->instances = ini_count(&run->test, "access", "workload_instances", 1);
 	out->buckets = ini_count(&run->test, "cluster", "num_buckets", 1);
 	out->throttled = throttled(run);
-	out->latency_ms = window_mean(lat, tb->t0_ms, tb->end_ms + 1);
+	out->latency_ms = pd_sampling_window_mean(lat, tb->t0_ms, tb->end_ms + 1);
 	out->served = served.ok ? served.value : NAN;
 	if (out->n1ql_workers <= 0 || out->instances <= 0 || out->buckets <= 0 || !served.ok ||
 	    !(served.value > 0) || !(out->latency_ms > 0))
@@ -432,6 +317,6 @@ void pd_story_closed_loop(struct pd_closed_loop *out, const struct pd_run *run,
 	out->ok = 1;
 	out->workers = out->n1ql_workers * out->instances * out->buckets;
 	out->predicted = (double)out->workers / (out->latency_ms / 1000.0);
-	out->diff_pct = pct_change(out->served, out->predicted);
+	out->diff_pct = 100.0 * (out->predicted - out->served) / out->served;
 	out->closed = !out->throttled && fabs(out->diff_pct) <= tol_pct;
 }

@@ -18,10 +18,9 @@
  *   struct pd_live_node ln;
  *   pd_story_live_node(&ln, ev_run, tb_event, NULL);
  *   if (ln.verdict == PD_LIVE_YES) -> finding hard-failover-live-node, scope node:ln.host
- *   struct pd_kpi_change kc;
- *   pd_story_kpi_change(&kc, base, tb_base, target, tb_target);
  *   struct pd_closed_loop cl;
- *   pd_story_closed_loop(&cl, run, tb, PD_STORY_LITTLE_TOL_PCT);  for each run
+ *   pd_story_closed_loop(&cl, run, tb, served, PD_POLICY_LITTLE_TOL_PCT);  for each run
+ * (the KPI facts themselves are kpi.c's: struct pd_kpi_facts on the comparison)
  * shift_s is the other run's offset at the same moment minus the event run's (the
  * comparison's base_shift_s, with its sign turned when the event run is the baseline);
  * 0 when the runs are cut at the same offsets. */
@@ -30,6 +29,7 @@
 
 #include "../tree/tree.h"
 #include "kpi.h"
+#include "policy.h"
 #include "timebase.h"
 #include "../core/model.h"
 
@@ -53,14 +53,6 @@ void pd_story_event_window(struct pd_story_window *out, const struct pd_timebase
  * gives {0}. */
 void pd_story_integrate(struct pd_story_count *out, const struct pd_series *s, int64_t from_ms,
 			int64_t to_ms, int64_t interval_ms);
-
-/* An absolute change in failed requests is worth a finding from max(PD_STORY_ERRORS_MIN,
- * PD_STORY_ERRORS_BASE_X x the other run's count) up: ten failed requests is the floor
- * (below it, a stray timeout in a 20-minute run), three times the other run's count so
- * that a workload that fails requests anyway is flagged only when the event triples it.
- * (A percentage cannot serve: the other run's count is usually 0.) */
-#define PD_STORY_ERRORS_MIN    10.0
-#define PD_STORY_ERRORS_BASE_X 3.0
 
 /* Counts the failed and slow requests of run (the event run, time base tb) in window w
  * (NULL: pd_story_event_window with a 60 s settle) and, when other is not NULL, of other
@@ -94,35 +86,6 @@ struct pd_live_opts {
 void pd_story_live_node(struct pd_live_node *out, const struct pd_run *run,
 			const struct pd_timebase *tb, const struct pd_live_opts *opts);
 
-/* The form every throughput KPI id shares: "<test stem>_avg_query_requests_<spec stem>". */
-#define PD_STORY_KPI_FORM "_avg_query_requests_"
-
-/* The run's throughput KPI: the first showfast post whose id holds PD_STORY_KPI_FORM and
- * whose value is finite; NULL when none (borrowed from run). */
-const struct pd_kpi *pd_story_throughput_kpi(const struct pd_run *run);
-
-/* The KPI change from base to target (either may lack a KPI: ok = 0, the served rates are
- * still filled). The served rate is pd_facts_throughput: the mean of the cluster-wide
- * query rate from t0 to the end of the phase. */
-void pd_story_kpi_change(struct pd_kpi_change *out, const struct pd_run *base,
-			 const struct pd_timebase *tb_base, const struct pd_run *target,
-			 const struct pd_timebase *tb_target);
-
-/* What the series say about perfrunner's KPI rules (kpi.h) in run: total is served (the
- * cluster-wide rate over the run, pd_facts_throughput), removed the requests the event's
- * node served before it left, spread over the run: its share of the n1ql nodes' summed
- * median atop/cbq-engine_cpu before the event (n1ql_stats is cluster-wide: there is no
- * per-node request count) x the mean query rate before the event x event_s / the run's
- * length. A run without an event (or without the node's CPU) removes nothing; n_active
- * counts the run's n1ql nodes less the removed one. Returns 0 when served is not ok. */
-int pd_story_kpi_inputs(struct pd_kpi_in *out, const struct pd_run *run,
-			const struct pd_timebase *tb, struct pd_estimate served);
-
-/* Little's law holds within this much: query_avg_req_time is the server's time per
- * request; the client's round trip and its own work between queries add to it, which
- * makes workers / latency overestimate the rate a little (the seed: 0.2 %). */
-#define PD_STORY_LITTLE_TOL_PCT 10.0
-
 /* The largest worker, instance or bucket count read from a test config. */
 #define PD_STORY_MAX_COUNT 1000000L
 
@@ -130,8 +93,10 @@ int pd_story_kpi_inputs(struct pd_kpi_in *out, const struct pd_run *run,
  * WorkloadPhase starts workload_instances tasks per target bucket, each with n1ql_workers
  * N1QL workers (perfrunner/helpers/worker.py, spring/wgen3.py); the client hosts only
  * run those tasks. A value that is not an integer from 0 to PD_STORY_MAX_COUNT, like a
- * missing n1ql_workers, gives ok = 0. */
+ * missing n1ql_workers, gives ok = 0. served is the run's throughput (pd_kpi_served,
+ * read from its KPI facts). */
 void pd_story_closed_loop(struct pd_closed_loop *out, const struct pd_run *run,
-			  const struct pd_timebase *tb, double tol_pct);
+			  const struct pd_timebase *tb, struct pd_estimate served,
+			  double tol_pct);
 
 #endif

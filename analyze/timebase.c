@@ -1,5 +1,6 @@
 #include "timebase.h"
 #include "sampling.h"
+#include "../core/buf.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
@@ -190,20 +191,90 @@ static void set_node(struct pd_timebase *tb, const char *host)
 		snprintf(tb->node, sizeof(tb->node), "%s", host);
 }
 
+/* The node an event removes: a failover line's, a rebalance's first ejected; NULL for
+ * any other line. */
+static const char *removes(const struct pd_event *e)
+{
+	if (e->kind == PD_EV_FAILOVER_HARD || e->kind == PD_EV_FAILOVER_GRACEFUL)
+		return e->node ? e->node : "";
+	return e->kind == PD_EV_REBALANCE_START && e->ejected.n ? e->ejected.v[0] : NULL;
+}
+
+/* Whether e is a rebalance ejecting a node a failover line before it removed (the
+ * failover's own rebalance, not another event). */
+static int follows_failover(const struct pd_run *run, const struct pd_event *e)
+{
+	for (size_t i = 0; e->kind == PD_EV_REBALANCE_START && i < run->n_events; i++) {
+		const struct pd_event *f = &run->events[i];
+		if (f->line < e->line && f->kind != PD_EV_REBALANCE_START && removes(f) &&
+		    !strcmp(removes(f), e->ejected.v[0]))
+			return 1;
+	}
+	return 0;
+}
+
+/* The failovers and rebalance-outs after the first one in the phase: the phases come
+ * from the first; these are named. */
+static void more_events(struct pd_timebase *tb, const struct pd_run *run,
+			const struct pd_event *first)
+{
+	double len = (double)(tb->end_ms - tb->t0_ms) / 1000.0;
+	for (size_t i = 0; first && i < run->n_events; i++) {
+		const struct pd_event *e = &run->events[i];
+		const char *node = removes(e);
+		double t = tb->has_offset ? local_to_t(tb, e->local_s) : NAN;
+		if (!node || e->line <= first->line || follows_failover(run, e) ||
+		    (e->kind == PD_EV_REBALANCE_START && !strcmp(node, tb->node)) ||
+		    (!isnan(t) && (t < 0 || t > len)))
+			continue;
+		if (tb->n_more < PD_TIMEBASE_MORE) {
+			tb->more[tb->n_more].t_s = t;
+			tb->more[tb->n_more].node = node;
+		}
+		tb->n_more++;
+	}
+}
+
+/* The first rebalance from after_s on that ejects a node (a rebalance-out), or NULL. */
+static const struct pd_event *ejecting(const struct pd_run *run, int64_t after_s)
+{
+	for (size_t i = 0; i < run->n_events; i++)
+		if (run->events[i].kind == PD_EV_REBALANCE_START && run->events[i].ejected.n &&
+		    run->events[i].local_s >= after_s)
+			return &run->events[i];
+	return NULL;
+}
+
+/* The node the event removed: the failover line's when it is in the spec and is the node
+ * the rebalance after it ejects; else the ejected node (the line's kept, to be said). */
+static void event_node(struct pd_timebase *tb, const struct pd_run *run,
+		       const struct pd_event *fo)
+{
+	const char *line = fo && fo->kind != PD_EV_REBALANCE_START ? fo->node : NULL;
+	const struct pd_event *rb = ejecting(run, fo ? fo->local_s : INT64_MIN);
+	const char *ejected = rb ? rb->ejected.v[0] : NULL;
+	int in_spec = line && (!run->n_nodes || pd_run_node(run, line));
+	if (line && in_spec && (!ejected || !strcmp(line, ejected))) {
+		set_node(tb, line);
+		return;
+	}
+	if (line && ejected) {
+		tb->line_node = line;
+		tb->line_in_spec = in_spec;
+	}
+	set_node(tb, ejected ? ejected : line);
+}
+
 static void event_candidates(struct pd_timebase *tb, const struct pd_run *run)
 {
 	const struct pd_event *fo = find_failover(run);
-	const struct pd_event *rb = find_event(run, PD_EV_REBALANCE_START, INT64_MIN);
+	const struct pd_event *rb = ejecting(run, INT64_MIN);
 	struct window w = series_rebalance(run);
-	if (fo) {
+	if (fo)
 		tb->event = fo->kind == PD_EV_FAILOVER_HARD ? PD_EVENT_HARD : PD_EVENT_GRACEFUL;
-		set_node(tb, fo->node);
-	} else if (rb && rb->ejected.n) {
-		tb->event = PD_EVENT_REBALANCE_OUT;
-		fo = rb;
-	}
-	if (rb && rb->ejected.n)
-		set_node(tb, rb->ejected.v[0]);
+	else if (rb)
+		tb->event = PD_EVENT_REBALANCE_OUT, fo = rb;
+	event_node(tb, run, fo);
 	if (fo && tb->has_offset)
 		tb->ev_console = (struct pd_estimate){1, local_to_t(tb, fo->local_s)};
 	if (w.ok)
@@ -220,6 +291,7 @@ static void event_candidates(struct pd_timebase *tb, const struct pd_run *run)
 	}
 	if (tb->event == PD_EVENT_NONE && w.ok)
 		tb->event = PD_EVENT_REBALANCE_OUT;
+	more_events(tb, run, fo);
 }
 
 static void console_rebalance_end(struct pd_timebase *tb, const struct pd_run *run)
@@ -238,29 +310,61 @@ static void add_estimate(char *out, size_t n, const char *name, struct pd_estima
 		snprintf(out + len, n - len, "%s%s %.1f s", len ? ", " : "", name, e.value);
 }
 
-/* One line on how the sources agree: a source more than one interval (plus the delay
- * of a rebalance after its failover, for the series) from the chosen time is named. */
+/* An estimate that was not dropped for lying outside the phase. */
+static int kept(const struct pd_timebase *tb, struct pd_estimate e, enum pd_source src)
+{
+	return e.ok && !(tb->dropped & (1u << src));
+}
+
+/* Whether the series' rebalance start agrees with event_s: its first sample above 0 comes
+ * up to one interval after the task started, which starts lag s after the failover (a
+ * hard failover's rebalance-out; a graceful failover is its own rebalance task: 0). */
+static int series_agrees(const struct pd_timebase *tb, const struct pd_run *run, double tol)
+{
+	const struct pd_event *fo = find_failover(run);
+	const struct pd_event *rb = find_event(run, PD_EV_REBALANCE_START, INT64_MIN);
+	double lag = 0, start;
+	if (fo && rb && rb->local_s >= fo->local_s && fo->kind != PD_EV_FAILOVER_GRACEFUL)
+		lag = (double)(rb->local_s - fo->local_s);
+	start = tb->ev_series.value - lag;
+	return tb->event_s >= start - 2 * tol && tb->event_s <= start + tol;
+}
+
+/* One line on how the sources agree: a source more than one interval from the chosen
+ * time (the series: from the interval its rebalance start lies in) is named. */
 static void describe_agreement(struct pd_timebase *tb, const struct pd_run *run)
 {
 	char list[200] = "";
-	double tol = (double)tb->interval_ms / 1000.0, lag = 0;
-	const struct pd_event *fo = find_failover(run);
-	const struct pd_event *rb = find_event(run, PD_EV_REBALANCE_START, INT64_MIN);
+	double tol = (double)tb->interval_ms / 1000.0;
 	int agree = 1;
-	if (fo && rb && rb->local_s >= fo->local_s)
-		lag = (double)(rb->local_s - fo->local_s);
 	add_estimate(list, sizeof(list), "console", tb->ev_console);
 	add_estimate(list, sizeof(list), "series (rebalance start)", tb->ev_series);
 	add_estimate(list, sizeof(list), "config", tb->ev_config);
-	if (tb->ev_console.ok && fabs(tb->ev_console.value - tb->event_s) > tol)
+	if (kept(tb, tb->ev_console, PD_SOURCE_CONSOLE) &&
+	    fabs(tb->ev_console.value - tb->event_s) > tol)
 		agree = 0;
-	if (tb->ev_series.ok && fabs(tb->ev_series.value - lag - tb->event_s) > tol)
+	if (kept(tb, tb->ev_series, PD_SOURCE_SERIES) && !series_agrees(tb, run, tol))
 		agree = 0;
-	if (tb->ev_config.ok && fabs(tb->ev_config.value - tb->event_s) > tol)
+	if (kept(tb, tb->ev_config, PD_SOURCE_CONFIG) &&
+	    fabs(tb->ev_config.value - tb->event_s) > tol)
 		agree = 0;
+	tb->disagree = !agree;
 	snprintf(tb->agreement, sizeof(tb->agreement), "%s within one interval (%.0f s): %s",
 		 agree ? "sources agree" : "sources DISAGREE by more than", tol,
 		 list[0] ? list : "no source");
+}
+
+/* An estimate the event can be taken from: inside the phase; one outside is dropped
+ * (and said, pd_timebase_notes) so that the next source is used. */
+static int usable(struct pd_timebase *tb, struct pd_estimate e, enum pd_source src)
+{
+	double len = (double)(tb->end_ms - tb->t0_ms) / 1000.0;
+	if (!e.ok)
+		return 0;
+	if (e.value >= 0 && e.value <= len)
+		return 1;
+	tb->dropped |= 1u << src;
+	return 0;
 }
 
 static int choose_event(struct pd_timebase *tb, const struct pd_time_flags *flags,
@@ -278,12 +382,14 @@ static int choose_event(struct pd_timebase *tb, const struct pd_time_flags *flag
 			tb->event = PD_EVENT_HARD;
 	} else if (tb->event == PD_EVENT_NONE) {
 		return 0;
-	} else if (tb->ev_console.ok) {
+	} else if (usable(tb, tb->ev_console, PD_SOURCE_CONSOLE)) {
 		tb->event_s = tb->ev_console.value, tb->event_source = PD_SOURCE_CONSOLE;
-	} else if (tb->ev_series.ok) {
+	} else if (usable(tb, tb->ev_series, PD_SOURCE_SERIES)) {
 		tb->event_s = tb->ev_series.value, tb->event_source = PD_SOURCE_SERIES;
-	} else if (tb->ev_config.ok) {
+	} else if (usable(tb, tb->ev_config, PD_SOURCE_CONFIG)) {
 		tb->event_s = tb->ev_config.value, tb->event_source = PD_SOURCE_CONFIG;
+	} else {
+		tb->event = PD_EVENT_NONE; /* no time inside the phase: no event */
 	}
 	return 0;
 }
@@ -302,4 +408,76 @@ int pd_timebase_resolve(struct pd_timebase *out, const struct pd_run *run,
 	if (out->event != PD_EVENT_NONE)
 		describe_agreement(out, run);
 	return 0;
+}
+
+/* "the target's console event time (3899.0 s) lies outside its measured phase ..." for
+ * each estimate dropped. */
+static void dropped_notes(struct pd_strv *out, const struct pd_timebase *tb, const char *who)
+{
+	const struct {
+		enum pd_source src;
+		struct pd_estimate e;
+	} est[] = {{PD_SOURCE_CONSOLE, tb->ev_console},
+		   {PD_SOURCE_SERIES, tb->ev_series},
+		   {PD_SOURCE_CONFIG, tb->ev_config}};
+	double len = (double)(tb->end_ms - tb->t0_ms) / 1000.0;
+	for (size_t i = 0; i < sizeof(est) / sizeof(*est); i++)
+		if (tb->dropped & (1u << est[i].src))
+			pd_strv_addf(
+				out,
+				"the %s's event time from the %s (%.1f s) lies outside its "
+				"measured phase (0 to %.0f s): not used; %s%s",
+				who, pd_timebase_source_name(est[i].src), est[i].e.value, len,
+				tb->event == PD_EVENT_NONE
+					? "no source is left: no event"
+					: "the event time is taken from the ",
+				tb->event == PD_EVENT_NONE
+					? ""
+					: pd_timebase_source_name(tb->event_source));
+}
+
+/* "...: 172.23.100.41 at 610 s, 172.23.100.55 at 900 s" */
+static void more_notes(struct pd_strv *out, const struct pd_timebase *tb, const char *who)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(&b,
+		    "the %s has %zu more failover(s) or rebalance-out(s) in its measured phase "
+		    "after the first:",
+		    who, tb->n_more);
+	for (size_t i = 0; i < tb->n_more && i < PD_TIMEBASE_MORE; i++) {
+		pd_buf_addf(&b, "%s %s", i ? "," : "",
+			    tb->more[i].node[0] ? tb->more[i].node : "a node");
+		if (!isnan(tb->more[i].t_s))
+			pd_buf_addf(&b, " at %.0f s", tb->more[i].t_s);
+	}
+	pd_buf_addf(&b, "%s; the phases come from the first (%s at %.0f s)",
+		    tb->n_more > PD_TIMEBASE_MORE ? " ..." : "", tb->node, tb->event_s);
+	pd_strv_add(out, b.ptr);
+	pd_buf_release(&b);
+}
+
+void pd_timebase_notes(struct pd_strv *out, const struct pd_timebase *tb, const char *who)
+{
+	dropped_notes(out, tb, who);
+	if (tb->event == PD_EVENT_NONE)
+		return;
+	const char *list = strstr(tb->agreement, "): ");
+	if (tb->disagree)
+		pd_strv_addf(out,
+			     "the %s's event sources disagree by more than one interval (%.0f "
+			     "s): %s; the event time is taken from the %s, %.1f s",
+			     who, (double)tb->interval_ms / 1000,
+			     list ? list + 3 : tb->agreement,
+			     pd_timebase_source_name(tb->event_source), tb->event_s);
+	if (tb->line_node)
+		pd_strv_addf(
+			out,
+			"the %s's failover line names %s, %s: the removed node is taken to "
+			"be %s, the one the rebalance ejects",
+			who, tb->line_node,
+			tb->line_in_spec ? "which is not the node its rebalance ejects"
+					 : "which is not in the spec",
+			tb->node);
+	if (tb->n_more)
+		more_notes(out, tb, who);
 }

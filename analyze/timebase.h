@@ -12,6 +12,12 @@
 int pd_timebase_resolve(struct pd_timebase *out, const struct pd_run *run,
 			const struct pd_time_flags *flags, struct pd_err *err);
 
+/* Appends to out one sentence for each thing a reader must know about tb's event before
+ * any figure: its sources disagree (naming the one used), an estimate outside the phase
+ * was dropped, the failover line's node was not the one used, more events followed the
+ * first. who names the run ("target", "baseline"). Nothing for a run without an event. */
+void pd_timebase_notes(struct pd_strv *out, const struct pd_timebase *tb, const char *who);
+
 /* Rounds an offset in seconds to the 15-minute grid of real time zones. */
 int64_t pd_timebase_offset_round(double offset_s);
 

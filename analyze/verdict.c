@@ -1,7 +1,8 @@
 #include "compare.h"
 
 const char pd_compare_method[] =
-	"one AR(1) noise model per window: the change of means (log ratio, ratio, or "
+	"one noise model per window (the largest of AR(1), AR(p) by AIC and overlapping batch "
+	"means): the change of means (log ratio, ratio, or "
 	"absolute where the baseline is 0) with its interval, p-value and verdict from one "
 	"statistic, Bonferroni-simultaneous over the family";
 const char pd_compare_family[] =

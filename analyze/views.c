@@ -350,22 +350,59 @@ static int is_load(const struct pd_series *s)
 }
 
 /* The removed node's series added to a role's total, up to the event: the target's, or
- * the first baseline's when the event is on its side. */
-static void add_removed(struct builder *b, struct pd_view *v, struct group tg, unsigned svc)
+ * the first baseline's when the event is on its side. Returns the sides it was added to
+ * (1: the target, 2: the first baseline). */
+static int add_removed(struct builder *b, struct pd_view *v, struct group tg, unsigned svc)
 {
 	struct pd_comparison *c = b->c;
+	int added = 0;
 	if (b->m.removed >= 0 && c->target->nodes[b->m.removed].first == svc) {
 		const struct pd_node *n = &c->target->nodes[b->m.removed];
 		accumulate(v->target, b->tmp, v->n, group_server(tg, n->host),
 			   c->tb_target.t0_ms, b->step_ms, 0, c->tb_target.event_s);
 		add_node_name(v, n->host);
 		v->members++; /* up to the event */
+		added |= 1;
 	}
-	if (b->m.removed_base >= 0 && c->base->nodes[b->m.removed_base].first == svc)
+	if (b->m.removed_base >= 0 && c->base->nodes[b->m.removed_base].first == svc) {
 		accumulate(v->base, b->tmp, v->n,
 			   group_server(b->bgs[0], c->base->nodes[b->m.removed_base].host),
 			   c->base_grid_t0_ms, b->step_ms, 0,
 			   c->tb_base.event_s - c->base_shift_s);
+		added |= 2;
+	}
+	return added;
+}
+
+/* A node's own CPU (ns_server_system/cpu_utilization: a percentage of that node) is a
+ * level, never added across nodes (issue 20: role:n1ql read 86 % -> 108 %, two nodes
+ * summed): a role's view of it is the mean of the nodes active at each point. */
+static int node_level(const struct pd_series *s)
+{
+	return s->unit == PD_UNIT_PERCENT && !strcmp(s->collector, "ns_server_system");
+}
+
+/* Divides side[i], a sum over k members and one more before gone_s, by the members. */
+static void active_mean(double *side, size_t n, double step_s, size_t k, double gone_s)
+{
+	for (size_t i = 0; i < n; i++)
+		side[i] /= (double)k + ((double)i * step_s < gone_s);
+}
+
+/* The role's mean over its active nodes where the topology differs: the survivors and
+ * the removed node up to its event; the difference before it is the topology's. */
+static void role_mean(struct builder *b, struct pd_view *v, struct group tg, unsigned svc,
+		      size_t k, unsigned differ)
+{
+	const struct pd_comparison *c = b->c;
+	int added = add_removed(b, v, tg, svc);
+	active_mean(v->target, v->n, v->step_s, k, added & 1 ? c->tb_target.event_s : 0);
+	active_mean(v->base, v->n, v->step_s, k,
+		    added & 2 ? c->tb_base.event_s - c->base_shift_s : 0);
+	for (size_t j = 1; j < v->n_bases; j++)
+		active_mean(v->bases[j], v->n, v->step_s, k, 0);
+	v->agg = PD_AGG_MEAN;
+	v->topology = differ;
 }
 
 /* The role's views: its total where the topology differs (for load), else the mean or
@@ -377,7 +414,9 @@ static void role_views(struct builder *b, struct group tg, unsigned svc, size_t 
 	unsigned differ = b->differ[svc_index(svc)] * (unsigned)is_load(tg.s[0]);
 	pd_scope_ref_set(&scope, PD_AT_ROLE, svc, NULL);
 	struct pd_view *v = node_set_view(b, tg, b->idx, k, &scope, differ ? PD_AGG_SUM : agg);
-	if (differ) {
+	if (differ && node_level(tg.s[0])) {
+		role_mean(b, v, tg, svc, k, differ);
+	} else if (differ) {
 		v->agg = PD_AGG_SUM, v->total = 1;
 		memcpy(v->node_ratio, b->ratio[svc_index(svc)], sizeof(v->node_ratio));
 		add_removed(b, v, tg, svc);
@@ -550,42 +589,63 @@ static void note_paths(struct pd_comparison *c, const struct pd_compare_opts *op
 	}
 }
 
-/* The active nodes of role svc in phase p: the target's survivors, and a removed node
- * before its event (pre, and the whole run, which holds pre). */
-static size_t active(const struct pd_run *run, unsigned svc, const char *removed, int pre)
+/* The share of the whole run's grid points before gone_s: how much of the whole window a
+ * node that left at gone_s was active for (90 of 356 points: 0.253). */
+static double share_before(const struct pd_comparison *c, double gone_s)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < run->n_nodes; i++)
-		k += run->nodes[i].first == svc &&
-		     (pre || !removed || strcmp(run->nodes[i].host, removed));
+	size_t all = 0, before = 0;
+	for (size_t i = 0; (double)i * c->step_s < c->length_s; i++)
+		all++, before += (double)i * c->step_s < gone_s;
+	return all ? (double)before / (double)all : 0;
+}
+
+/* The mean number of active nodes of role svc in phase p: the survivors, and a removed
+ * node before its event (all of pre, none of transient and post, and in the whole run
+ * the share of its points before the event, not all of them). */
+static double active(const struct pd_comparison *c, const struct pd_run *run, unsigned svc,
+		     const char *removed, double gone_s, int p)
+{
+	double k = 0;
+	for (size_t i = 0; i < run->n_nodes; i++) {
+		if (run->nodes[i].first != svc)
+			continue;
+		if (!removed || strcmp(run->nodes[i].host, removed) || p == PD_PHASE_PRE)
+			k += 1;
+		else if (p == PD_PHASE_WHOLE)
+			k += share_before(c, gone_s);
+	}
 	return k;
 }
 
-/* Per role, the phases where the two runs have another number of active nodes. */
+/* Per role, the phases where the two runs have another number of active nodes, and the
+ * ratio of those numbers (baseline over target) that rescales a role's total to one
+ * node. */
 static void topology(struct builder *b)
 {
 	const struct pd_comparison *c = b->c;
 	const char *rt = c->event_side > 0 ? c->tb_target.node : NULL;
 	const char *rb = c->base_event ? c->tb_base.node : NULL;
+	double gt = c->tb_target.event_s, gb = c->tb_base.event_s - c->base_shift_s;
 	for (unsigned svc = 1; svc < (1u << PD_SVC_COUNT); svc <<= 1) {
 		unsigned bits = 0;
 		for (int p = 0; p < PD_PHASE_COUNT; p++) {
-			int pre = p == PD_PHASE_PRE || p == PD_PHASE_WHOLE;
-			size_t kt = active(c->target, svc, rt, pre),
-			       kb = active(c->base, svc, rb, pre);
-			if (kt != kb && kb && kt) {
+			double kt = active(c, c->target, svc, rt, gt, p),
+			       kb = active(c, c->base, svc, rb, gb, p);
+			if (fabs(kt - kb) > 1e-9 && kb > 0 && kt > 0) {
 				bits |= 1u << p;
-				b->ratio[svc_index(svc)][p] = (double)kb / (double)kt;
+				b->ratio[svc_index(svc)][p] = kb / kt;
 			}
 		}
 		b->differ[svc_index(svc)] = bits;
 		if (bits)
-			pd_strv_addf(&b->c->matching,
-				     "%s: %zu active node(s) in the target against %zu in the "
-				     "baseline before the event: the role's total load is "
-				     "compared, the per-node difference is the topology's",
-				     pd_service_name(svc), active(c->target, svc, rt, 1),
-				     active(c->base, svc, rb, 1));
+			pd_strv_addf(
+				&b->c->matching,
+				"%s: %.0f active node(s) in the target against %.0f in the "
+				"baseline before the event: the role's total load is "
+				"compared, the per-node difference is the topology's",
+				pd_service_name(svc),
+				active(c, c->target, svc, rt, gt, PD_PHASE_PRE),
+				active(c, c->base, svc, rb, gb, PD_PHASE_PRE));
 	}
 }
 

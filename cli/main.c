@@ -6,6 +6,7 @@
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/file.h"
+#include "core/outdir.h"
 #include "core/src.h"
 #include "core/xalloc.h"
 #include "parse/bundle.h"
@@ -915,6 +916,10 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	struct pd_drive_times times = {0};
 	struct pd_compare_opts copts = o->cmp;
 	double parse_s = pd_clock_now();
+	if (pd_outdir_check(out, pd_str_ends_with(out, ".html"), &err) < 0) {
+		rc = report_error(&err); /* before any work */
+		goto done;
+	}
 	if (progress)
 		fprintf(stderr, "perfdelta: reading the runs\n");
 	if (pd_bundle_load_many(runs, paths, n, &o->lim, &err) < 0) {
@@ -939,11 +944,15 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 		rc = report_error(&err);
 		goto done;
 	}
+	for (size_t i = 0; i < c->warnings.n; i++) { /* stderr too, even with --quiet */
+		struct pd_buf b = PD_BUF_INIT;
+		pd_esc_text(&b, c->warnings.v[i]);
+		fprintf(stderr, "perfdelta: warning: %s\n", b.ptr);
+		pd_buf_release(&b);
+	}
 	if (o->timings)
 		fprintf(stderr, "timings: parse %.4f s, analyze %.4f s, render %.4f s\n",
 			parse_s, times.analyze, times.render);
-	for (size_t i = 0; i < c->warnings.n; i++) /* even with --quiet: likely a mistake */
-		fprintf(stderr, "perfdelta: warning: %s\n", c->warnings.v[i]);
 	if (!o->quiet)
 		print_summary(c, &ro);
 	rc = verdict_exit(o, c);

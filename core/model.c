@@ -256,15 +256,30 @@ static void jenkins_free(struct pd_jenkins *j)
 	memset(j, 0, sizeof(*j));
 }
 
+/* The entry of section.key by the index (keys are unique per section: strict), or NULL. */
+static const struct pd_ini_entry *ini_find(const struct pd_ini *ini, const char *section,
+					   const char *key, size_t key_len)
+{
+	struct pd_buf k = PD_BUF_INIT;
+	pd_buf_add(&k, section, strlen(section) + 1);
+	pd_buf_add(&k, key, key_len);
+	size_t i = pd_strmap_get(&ini->index, k.ptr, k.len);
+	pd_buf_release(&k);
+	return i == PD_STRMAP_NONE ? NULL : &ini->e[i];
+}
+
+const struct pd_ini_entry *pd_ini_lookup(const struct pd_ini *ini, const char *section,
+					 const char *key, size_t key_len)
+{
+	/* [DEFAULT] gives every section's defaults */
+	const struct pd_ini_entry *e = ini_find(ini, section, key, key_len);
+	return e ? e : ini_find(ini, "DEFAULT", key, key_len);
+}
+
 const char *pd_ini_get(const struct pd_ini *ini, const char *section, const char *key)
 {
-	/* keys are unique per section (strict); [DEFAULT] gives every section's defaults */
-	const char *in[] = {section, "DEFAULT"};
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < ini->n; i++)
-			if (!strcmp(ini->e[i].section, in[k]) && !strcmp(ini->e[i].key, key))
-				return ini->e[i].value;
-	return NULL;
+	const struct pd_ini_entry *e = pd_ini_lookup(ini, section, key, strlen(key));
+	return e ? e->value : NULL;
 }
 
 void pd_ini_free(struct pd_ini *ini)
@@ -277,6 +292,7 @@ void pd_ini_free(struct pd_ini *ini)
 	}
 	free(ini->e);
 	free(ini->path);
+	pd_strmap_free(&ini->index);
 	memset(ini, 0, sizeof(*ini));
 }
 

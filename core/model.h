@@ -3,6 +3,8 @@
 #ifndef PD_MODEL_H
 #define PD_MODEL_H
 
+#include "strmap.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -184,7 +186,11 @@ struct pd_ini {
 	char *path;
 	struct pd_ini_entry *e;
 	size_t n, cap;
+	struct pd_strmap index; /* "section\0key" to its entry's index in e */
 };
+/* The entry of section.key [key, key + key_len) (else of DEFAULT.key), or NULL. */
+const struct pd_ini_entry *pd_ini_lookup(const struct pd_ini *ini, const char *section,
+					 const char *key, size_t key_len);
 /* The value of section.key (else of DEFAULT.key), or NULL. */
 const char *pd_ini_get(const struct pd_ini *ini, const char *section, const char *key);
 void pd_ini_free(struct pd_ini *ini);
@@ -219,6 +225,8 @@ struct pd_run {
 	struct pd_strv snapshots; /* snapshot names, in console order or decoded */
 	struct pd_strv undecoded; /* perfdb db names that could not be decoded */
 	struct pd_strv notes;     /* what was missing or odd, for the reports */
+	int roles_inferred;       /* no spec: nodes from the console's rebalance, roles from the
+				     processes they run (parse/bundle.c) */
 	struct pd_event *events;
 	size_t n_events, cap_events;
 	struct pd_kpi *kpis;

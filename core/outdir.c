@@ -2,30 +2,45 @@
 #include "outdir.h"
 #include "buf.h"
 #include "cleanup.h"
+#include "clock.h"
 #include "file.h"
 #include "xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static int write_file(struct pd_outdir *o, const char *name, const char *data, size_t len,
 		      struct pd_err *err);
 
-/* "<dir>.<what>-XXXXXX" beside dir, without a trailing slash on dir. */
+/* How many bytes of a base name of n bytes start its "<base>.<what>-XXXXXX" siblings: all
+ * of it, or as many as NAME_MAX leaves (a legal 250-byte name has siblings too). */
+static size_t stem_len(size_t n, const char *what)
+{
+	size_t room = NAME_MAX - 1 - strlen(what) - 7;
+	return n < room ? n : room;
+}
+
+/* "<dir>.<what>-XXXXXX" beside dir, without a trailing slash on dir; the base name cut to
+ * fit NAME_MAX. */
 static char *sibling(const char *dir, const char *what)
 {
 	struct pd_buf b = PD_BUF_INIT;
 	size_t n = strlen(dir);
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
-	pd_buf_add(&b, dir, n);
+	const char *slash = memrchr(dir, '/', n);
+	size_t base = slash ? (size_t)(slash + 1 - dir) : 0;
+	pd_buf_add(&b, dir, base + stem_len(n - base, what));
 	pd_buf_addf(&b, ".%s-XXXXXX", what);
 	return pd_buf_detach(&b);
 }
@@ -238,6 +253,19 @@ static int is_temp_of(const char *name, const char *base, size_t n)
 	       strlen(name + n + 5) == 6 && !strchr(name + n + 5, '/');
 }
 
+/* The directory that holds dir: *b gets dir without a trailing slash and its last name
+ * (empty for a name alone); the path to open is returned ("/" or "." where b is empty). */
+static const char *parent_of(struct pd_buf *b, const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	const char *slash = memrchr(dir, '/', n);
+	pd_buf_truncate(b, 0);
+	pd_buf_add(b, dir, slash ? (size_t)(slash - dir) : 0);
+	return slash == dir ? "/" : b->len ? b->ptr : ".";
+}
+
 /* Removes the temporary directories beside dir that perfdelta runs now dead left. */
 static void sweep(const char *dir)
 {
@@ -246,11 +274,10 @@ static void sweep(const char *dir)
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
 	const char *slash = memrchr(dir, '/', n), *base = slash ? slash + 1 : dir;
-	pd_buf_add(&parent, dir, slash ? (size_t)(slash - dir) : 0);
-	DIR *d = opendir(slash == dir ? "/" : parent.len ? parent.ptr : ".");
+	DIR *d = opendir(parent_of(&parent, dir));
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
-		int sub = is_temp_of(e->d_name, base, n - (size_t)(base - dir))
+		int sub = is_temp_of(e->d_name, base, stem_len(n - (size_t)(base - dir), "tmp"))
 				  ? openat(dirfd(d), e->d_name,
 					   O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
 				  : -1;
@@ -284,22 +311,47 @@ void pd_outdir_disown(struct pd_outdir *o)
 	free(owner);
 }
 
-int pd_outdir_begin(struct pd_outdir *o, const char *dir, int as_file, struct pd_err *err)
+/* dir is the working directory or holds it: a rename cannot move "." (EBUSY), and moving
+ * "$PWD" away would leave the shell in a deleted directory. */
+static int holds_cwd(const char *dir)
+{
+	char *real = realpath(dir, NULL), *cwd = getcwd(NULL, 0);
+	size_t n = real ? strlen(real) : 0;
+	int holds = real && cwd && !strncmp(cwd, real, n) &&
+		    (cwd[n] == '\0' || cwd[n] == '/' || n == 1);
+	free(real);
+	free(cwd);
+	return holds;
+}
+
+int pd_outdir_check(const char *dir, int as_file, struct pd_err *err)
 {
 	struct stat st;
 	struct pd_buf why = PD_BUF_INIT;
+	int rc = 0;
+	if (lstat(dir, &st) < 0)
+		return 0;
+	if (as_file ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode))
+		rc = pd_err_at(err, PD_EIO, dir, 0, 0, "output exists and is not a %s",
+			       as_file ? "regular file" : "directory");
+	else if (!as_file && holds_cwd(dir))
+		rc = pd_err_at(err, PD_EIO, dir, 0, 0,
+			       "refusing to replace the working directory or one that holds "
+			       "it (the report replaces its output as a whole): choose a new "
+			       "output");
+	else if (!replaceable(dir, as_file, &why))
+		rc = pd_err_at(err, PD_EIO, dir, 0, 0,
+			       "refusing to replace it: %s (choose a new output or remove it)",
+			       why.ptr);
+	pd_buf_release(&why);
+	return rc;
+}
+
+int pd_outdir_begin(struct pd_outdir *o, const char *dir, int as_file, struct pd_err *err)
+{
 	*o = (struct pd_outdir){.final = pd_xstrdup(dir), .as_file = as_file};
-	if (lstat(dir, &st) == 0 && (as_file ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode))) {
-		pd_err_at(err, PD_EIO, dir, 0, 0, "output exists and is not a %s",
-			  as_file ? "regular file" : "directory");
+	if (pd_outdir_check(dir, as_file, err) < 0)
 		goto fail;
-	}
-	if (lstat(dir, &st) == 0 && !replaceable(dir, as_file, &why)) {
-		pd_err_at(err, PD_EIO, dir, 0, 0,
-			  "refusing to replace it: %s (choose a new output or remove it)",
-			  why.ptr);
-		goto fail;
-	}
 	sweep(dir);
 	o->tmp = sibling(dir, "tmp");
 	pd_cleanup_hold(); /* registered as soon as it exists */
@@ -312,14 +364,12 @@ int pd_outdir_begin(struct pd_outdir *o, const char *dir, int as_file, struct pd
 	if (err && err->code)
 		goto fail;
 	chmod(o->tmp, 0755); /* mkdtemp makes 0700; a report is for others to read */
-	pd_buf_release(&why);
 	if (mark_owner(o, err) < 0) {
 		pd_outdir_abort(o);
 		return err->code;
 	}
 	return 0;
 fail:
-	pd_buf_release(&why);
 	free(o->tmp);
 	free(o->final);
 	*o = (struct pd_outdir){0};
@@ -485,16 +535,45 @@ static int swap_in(struct pd_outdir *o, const char *old, struct pd_err *err)
 	return 0;
 }
 
+/* Commits beside one another take turns: an exclusive flock(2) on the directory that
+ * holds final, released when the descriptor closes. Two runs writing one output then end
+ * with the later one's report whole and nothing aside (without it, each could move the
+ * other's aside and fail to put it back). A turn is waited for 60 s at most (a commit
+ * takes milliseconds; a lock held longer is someone else's): -1 then, or when the lock
+ * cannot be had at all, and the commit goes on as it would alone. */
+static int take_turn(const char *final)
+{
+	struct pd_buf parent = PD_BUF_INIT;
+	int fd = open(parent_of(&parent, final), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	double until = pd_clock_now() + 60;
+	pd_buf_release(&parent);
+	while (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) || pd_clock_now() > until) {
+			close(fd);
+			return -1;
+		}
+		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+	}
+	return fd;
+}
+
+static void end_turn(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
 int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err)
 {
 	struct stat st;
 	char *old = NULL;
-	int rc = 0;
+	int rc = 0, turn;
 	pd_outdir_disown(o); /* the owner file stays out of the report */
 	if (o->marked && (rc = write_marker(o, err)) < 0) {
 		pd_outdir_abort(o);
 		return rc;
 	}
+	turn = take_turn(o->final);
 	/* no signal between the renames: the old report is either in place or back */
 	pd_cleanup_hold();
 	if (lstat(o->final, &st) == 0) {
@@ -511,6 +590,7 @@ int pd_outdir_commit(struct pd_outdir *o, struct pd_err *err)
 	free(old);
 	pd_outdir_abort(o);
 	pd_cleanup_release();
+	end_turn(turn);
 	return rc;
 }
 
@@ -518,7 +598,7 @@ int pd_outdir_commit_file(struct pd_outdir *o, const char *name, struct pd_err *
 {
 	char *p = pd_outdir_path(o, name);
 	struct stat st;
-	int rc = 0;
+	int rc = 0, turn = take_turn(o->final);
 	/* a page edited or replaced while perfdelta ran is no longer ours: checked again
 	 * right before it is replaced */
 	if (lstat(o->final, &st) == 0 && !file_is_ours(o->final))
@@ -528,6 +608,7 @@ int pd_outdir_commit_file(struct pd_outdir *o, const char *name, struct pd_err *
 			       "cannot move the output into place: %s", strerror(errno));
 	free(p);
 	pd_outdir_abort(o);
+	end_turn(turn);
 	return rc;
 }
 

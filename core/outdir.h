@@ -32,6 +32,11 @@ struct pd_outdir {
 	size_t n_names, cap_names;
 };
 
+/* Whether dir may be an output, checked before any work: PD_EIO when dir exists and is
+ * not what is asked, is the working directory or holds it, or holds anything but an
+ * earlier output (as pd_outdir_begin says); 0 when dir does not exist or may be replaced. */
+int pd_outdir_check(const char *dir, int as_file, struct pd_err *err);
+
 /* Creates the temporary directory beside dir (whose parent must exist). PD_EIO when it
  * cannot, when dir exists and is not what is asked (a directory, or with as_file a
  * regular file), or when it exists and is not empty nor exactly an earlier output: a

@@ -15,6 +15,7 @@
 #include "../parse/dbname.h"
 #include "../parse/ini.h"
 #include "../parse/jenkins.h"
+#include "../parse/perfdb.h"
 #include "../parse/perfdb_list.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -137,12 +139,42 @@ static char *list_path(struct plan *p)
 	return path;
 }
 
-/* d's body read back from its file into b, as src for a parse/ reader (named by URL). */
+/* d's body read back from its file into b, as src for a parse/ reader (named by URL).
+ * An HTML page (a proxy's or a login's, even with 200) or a compressed body is no answer
+ * of perfdb or Jenkins: PD_EPARSE naming the URL and what was expected. */
 static int read_body(struct pd_buf *b, struct pd_src *src, struct plan *p,
-		     const struct pd_transfer_done *d)
+		     const struct pd_transfer_done *d, const char *expected)
 {
 	int rc = pd_file_read(b, d->path, p->lim->max_file_bytes, p->err);
 	*src = (struct pd_src){b->ptr, b->len, d->shown, p->lim};
+	if (rc < 0)
+		return rc;
+	if (d->type && (!strncasecmp(d->type, "text/html", 9) ||
+			!strncasecmp(d->type, "application/xhtml", 17)))
+		return pd_err_at(p->err, PD_EPARSE, d->shown, 0, 0,
+				 "an HTML page (Content-Type %.40s), expected %s", d->type,
+				 expected);
+	if (b->len >= 2 && (unsigned char)b->ptr[0] == 0x1f && (unsigned char)b->ptr[1] == 0x8b)
+		return pd_err_at(p->err, PD_EPARSE, d->shown, 0, 0,
+				 "a gzip-compressed body (never asked for), expected %s",
+				 expected);
+	return 0;
+}
+
+#define SERIES_SHAPE "a perfdb series (a JSON array of [time, value] pairs)"
+
+/* A series must read as compare will read it, or the bundle is no bundle. */
+static int on_series(void *ctx, const struct pd_transfer_done *d, struct pd_err *err)
+{
+	struct plan *p = ctx;
+	struct pd_buf b = PD_BUF_INIT;
+	struct pd_series *s = pd_xcalloc(1, sizeof(*s));
+	struct pd_src src;
+	int rc = read_body(&b, &src, p, d, SERIES_SHAPE);
+	if (rc == 0)
+		rc = pd_perfdb_json_parse(s, &src, err);
+	pd_series_free(s);
+	pd_buf_release(&b);
 	return rc;
 }
 
@@ -152,7 +184,7 @@ static int read_list(struct pd_strv *out, struct plan *p, const struct pd_transf
 	struct pd_buf b = PD_BUF_INIT;
 	struct pd_src src;
 	int rc;
-	if ((rc = read_body(&b, &src, p, d)) == 0)
+	if ((rc = read_body(&b, &src, p, d, "perfdb's list (a JSON array of names)")) == 0)
 		rc = pd_perfdb_list_parse(out, &src, p->err);
 	unlink(d->path);
 	pd_buf_release(&b);
@@ -211,7 +243,7 @@ static int on_metrics(void *ctx, const struct pd_transfer_done *d, struct pd_err
 		pd_buf_truncate(&file, 0);
 		pd_buf_addf(&file, "perfdb/%s/%s.json", d->name, metrics.v[i]);
 		get(p, join_url(p->perfdb, d->name, metrics.v[i]),
-		    pd_outdir_path(&p->out, file.ptr), NULL, NULL, 0);
+		    pd_outdir_path(&p->out, file.ptr), NULL, on_series, 0);
 	}
 done:
 	pd_buf_release(&file);
@@ -297,7 +329,7 @@ static int on_build(void *ctx, const struct pd_transfer_done *d, struct pd_err *
 	struct pd_buf b = PD_BUF_INIT;
 	struct pd_src src;
 	int rc;
-	if ((rc = read_body(&b, &src, p, d)) == 0)
+	if ((rc = read_body(&b, &src, p, d, "Jenkins' build (api/json or api/xml)")) == 0)
 		rc = p->o->jenkins_xml ? pd_jenkins_xml_parse(&p->run->jenkins, &src, err)
 				       : pd_jenkins_json_parse(&p->run->jenkins, &src, err);
 	pd_buf_release(&b);
@@ -312,7 +344,8 @@ static int on_console(void *ctx, const struct pd_transfer_done *d, struct pd_err
 	struct pd_src src;
 	int rc;
 	p->console_shown = pd_xstrdup(d->shown);
-	if ((rc = read_body(&b, &src, p, d)) == 0 && !p->o->n_snapshots)
+	if ((rc = read_body(&b, &src, p, d, "Jenkins' console text")) == 0 &&
+	    !p->o->n_snapshots)
 		rc = pd_console_parse(p->run, &src, err);
 	if (rc == 0 && !p->o->perfdb)
 		p->perfdb = perfdb_from_console(&b);

@@ -23,6 +23,7 @@
 /* One GET; it lives from pd_transfer_add to its last try. body is open while a try runs. */
 struct req {
 	char *url, *shown, *path, *user, *password, *name;
+	char *type; /* the last try's Content-Type, or NULL */
 	pd_transfer_done_fn done;
 	void *ctx;        /* for done */
 	unsigned attempt; /* tries made */
@@ -145,6 +146,7 @@ static void req_free(struct req *r)
 	free(r->url);
 	free(r->shown);
 	free(r->path);
+	free(r->type);
 	free(r->user);
 	free(r->password);
 	free(r->name);
@@ -269,6 +271,10 @@ static void end_try(struct pd_transfer *t, struct req *r, long *status, curl_off
 {
 	curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, status);
 	curl_easy_getinfo(r->easy, CURLINFO_RETRY_AFTER, retry_after);
+	char *type = NULL; /* libcurl's, good until the handle goes */
+	curl_easy_getinfo(r->easy, CURLINFO_CONTENT_TYPE, &type);
+	free(r->type);
+	r->type = type ? pd_xstrdup(type) : NULL;
 	curl_multi_remove_handle(t->multi, r->easy);
 	curl_easy_cleanup(r->easy);
 	r->easy = NULL;
@@ -284,7 +290,7 @@ static void end_try(struct pd_transfer *t, struct req *r, long *status, curl_off
 /* The body arrived whole: its done function takes it from the file. */
 static int deliver(struct pd_transfer *t, struct req *r)
 {
-	struct pd_transfer_done d = {r->shown, r->path, r->name, r->bytes};
+	struct pd_transfer_done d = {r->shown, r->path, r->name, r->bytes, r->type};
 	int rc = 0;
 	t->prog.done++;
 	t->prog.bytes += r->bytes;

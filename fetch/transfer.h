@@ -41,6 +41,7 @@ struct pd_transfer_done {
 	const char *path;  /* the file holding the body */
 	const char *name;  /* the GET's name, or NULL */
 	size_t bytes;
+	const char *type; /* the Content-Type the server gave, or NULL */
 };
 
 /* Called in the run loop, one at a time; may add GETs. A negative return (with err

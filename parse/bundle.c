@@ -329,6 +329,37 @@ static int load_metric(struct loader *l, const char *db, const char *file,
 	return 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A series given twice, as <metric>.json and as <metric>.data: which copy is the series
+ * cannot be told, so the bundle is refused naming both files (files sorted). */
+static int given_twice(struct loader *l, const char *db, const struct pd_strv *files,
+		       struct pd_err *err)
+{
+	struct pd_buf twin = PD_BUF_INIT;
+	int rc = 0;
+	for (size_t i = 0; i < files->n && rc == 0; i++) {
+		const char *f = files->v[i];
+		if (!pd_str_ends_with(f, ".json"))
+			continue;
+		pd_buf_truncate(&twin, 0);
+		pd_buf_add(&twin, f, strlen(f) - 5);
+		pd_buf_adds(&twin, ".data");
+		const char *key = twin.ptr;
+		if (bsearch(&key, files->v, files->n, sizeof(*files->v), cmp_str))
+			rc = pd_err_at(err, PD_EPARSE,
+				       pd_tree_path(l->tree, join(l, "perfdb", db)), 0, 0,
+				       "one series given twice, as %s and as %s: which copy to "
+				       "read cannot be told",
+				       f, twin.ptr);
+	}
+	pd_buf_release(&twin);
+	return rc;
+}
+
 static int load_db(struct loader *l, const struct pd_dbindex *ix, const char *db,
 		   struct pd_err *err)
 {
@@ -345,7 +376,8 @@ static int load_db(struct loader *l, const struct pd_dbindex *ix, const char *db
 		pd_dbname_clear(&d);
 		return 0;
 	}
-	if ((rc = pd_tree_list(&files, l->tree, join(l, "perfdb", db), err)) == 0)
+	if ((rc = pd_tree_list(&files, l->tree, join(l, "perfdb", db), err)) == 0 &&
+	    (rc = given_twice(l, db, &files, err)) == 0)
 		for (size_t i = 0; i < files.n && rc == 0; i++)
 			rc = load_metric(l, db, files.v[i], &d, err);
 	pd_dbname_clear(&d);
@@ -453,11 +485,6 @@ static int load_series(struct loader *l, struct pd_err *err)
 	return rc ? load_prometheus(l, err) : load_perfdb(l, err);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* A node of the spec with no series at all: said, since silence would look like data.
  * The series' servers are sorted once and searched, so that 20 000 nodes with a series
  * each take milliseconds rather than nodes x series comparisons. */
@@ -478,14 +505,79 @@ static void note_silent_nodes(struct pd_run *run)
 	free(servers);
 }
 
+/* Without a spec, the nodes the console's rebalances name (knownNodes, in their order:
+ * perfrunner's servers), the ejected ones last in their role as perfrunner removes the
+ * last node of a role; their roles come from infer_roles once the series are read. */
+static void nodes_from_console(struct pd_run *run)
+{
+	for (int ejected = 0; ejected < 2; ejected++)
+		for (size_t i = 0; i < run->n_events; i++) {
+			const struct pd_event *e = &run->events[i];
+			for (size_t k = 0; e->kind == PD_EV_REBALANCE_START && k < e->known.n;
+			     k++) {
+				const char *h = e->known.v[k];
+				int out = pd_strv_find(&e->ejected, h) >= 0;
+				if (out == ejected && !pd_run_node(run, h))
+					pd_run_add_node(run, h, strlen(h));
+			}
+		}
+}
+
+/* The services a node's processes show (atop, metrics_rest_api_processes): cbq-engine
+ * n1ql, indexer index, memcached alone kv (issue 20); 0 when none shows. */
+static unsigned services_of(const struct pd_run *run, const char *host)
+{
+	unsigned svc = 0;
+	int memcached = 0;
+	for (size_t i = 0; i < run->n_series; i++) {
+		const struct pd_series *s = run->series[i];
+		if (!s->server || strcmp(s->server, host) ||
+		    (strcmp(s->collector, "atop") &&
+		     strcmp(s->collector, "metrics_rest_api_processes")))
+			continue;
+		svc |= !strncmp(s->metric, "cbq-engine_", 11) ? PD_SVC_N1QL : 0;
+		svc |= !strncmp(s->metric, "indexer_", 8) ? PD_SVC_INDEX : 0;
+		memcached |= !strncmp(s->metric, "memcached_", 10);
+	}
+	return svc ? svc : memcached ? PD_SVC_KV : 0;
+}
+
+/* The roles of the nodes nodes_from_console found, said as inferred. */
+static void infer_roles(struct pd_run *run)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	for (size_t i = 0; i < run->n_nodes; i++) {
+		struct pd_node *n = &run->nodes[i];
+		n->services = services_of(run, n->host);
+		n->first = n->services & PD_SVC_N1QL ? PD_SVC_N1QL : n->services & -n->services;
+	}
+	pd_run_assign_roles(run);
+	run->roles_inferred = 1;
+	for (size_t i = 0; i < run->n_nodes; i++)
+		pd_buf_addf(&b, "%s%s %s", i ? ", " : "", run->nodes[i].host,
+			    run->nodes[i].role);
+	pd_strv_addf(&run->notes,
+		     "no spec: the nodes come from the console's rebalance and their roles are "
+		     "inferred from the processes they run (cbq-engine: n1ql, indexer: index, "
+		     "memcached alone: kv): %s",
+		     b.ptr);
+	pd_buf_release(&b);
+}
+
 static int load_tree(struct pd_run *run, const struct pd_limits *lim, struct pd_err *err)
 {
 	struct loader l = {run, lim, NULL, PD_BUF_INIT};
 	int rc;
 	if ((rc = pd_tree_open(&l.tree, run->dir, lim, err)) == 0 &&
 	    (rc = load_configs(&l, err)) == 0 && (rc = load_jenkins(&l, err)) == 0 &&
-	    (rc = load_console(&l, err)) == 0)
+	    (rc = load_console(&l, err)) == 0) {
+		int no_spec = run->n_nodes == 0;
+		if (no_spec)
+			nodes_from_console(run);
 		rc = load_series(&l, err);
+		if (rc == 0 && no_spec && run->n_nodes)
+			infer_roles(run);
+	}
 	if (rc == 0) {
 		pd_run_sort_series(run);
 		note_silent_nodes(run);

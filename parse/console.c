@@ -6,7 +6,9 @@
  * brace in column 0). */
 #include "console.h"
 #include "../core/buf.h"
+#include "../core/strmap.h"
 #include "../core/xalloc.h"
+#include "json.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -25,6 +27,7 @@ struct scan {
 	long line;     /* number of the current line, 1-based */
 	const char *p; /* the current line, without its '\n' or "\r\n" */
 	size_t len;
+	struct pd_strmap snapshots; /* run->snapshots' names, to add each once */
 };
 
 /* A perfrunner line: its time and its message. */
@@ -180,7 +183,7 @@ static int on_report(struct scan *s, const struct pline *pl, const char *arg, si
 				 "expected a snapshot name after 'snapshot='");
 	e = add_event(s, pl, PD_EV_SNAPSHOT);
 	e->node = pd_xstrndup(name, len);
-	if (pd_strv_find(&s->run->snapshots, e->node) < 0)
+	if (pd_strmap_put(&s->snapshots, name, len, s->run->snapshots.n) == PD_STRMAP_NONE)
 		pd_strv_add(&s->run->snapshots, e->node);
 	return 0;
 }
@@ -307,6 +310,11 @@ static int payload_json(cJSON **json, struct scan *s, const struct pline *pl, co
 	if ((rc = read_payload(s, pl, what, arg, n, &b)) < 0)
 		goto done;
 	no_bare_constants(&b);
+	if (pd_json_find_nul(b.ptr, b.len) < b.len) {
+		rc = pd_err_at(s->err, PD_EPARSE, s->src->path, pl->line, 0,
+			       "%s: " PD_JSON_NUL_MSG, what);
+		goto done;
+	}
 	*json = cJSON_ParseWithLengthOpts(b.ptr, b.len, &end, 0);
 	ok = *json && cJSON_IsObject(*json) && end;
 	for (const char *p = end; ok && p < b.ptr + b.len; p++)
@@ -634,6 +642,13 @@ static int fill_kpi(struct scan *s, const struct pline *pl, const cJSON *json, i
 			     pl->line, metric->valuestring);
 		return 0;
 	}
+	if (!isfinite(value->valuedouble)) { /* 1e400: past a double, no value to use */
+		pd_strv_addf(&s->run->notes,
+			     "console line %ld: the benchmark post of %s has a value out of a "
+			     "double's range (%s1.8e308 or more): a KPI with no value",
+			     pl->line, metric->valuestring, value->valuedouble > 0 ? "" : "-");
+		return 0;
+	}
 	k = pd_run_add_kpi(s->run);
 	k->metric = pd_xstrdup(metric->valuestring);
 	k->value = value->valuedouble;
@@ -727,25 +742,26 @@ static int is_blank_line(const char *p, size_t n)
 	return 1;
 }
 
-int pd_console_parse(struct pd_run *run, const struct pd_src *src, struct pd_err *err)
+/* Every line of s->src into s->run. */
+static int scan_lines(struct scan *s)
 {
-	struct scan s = {src, err, run, 0, 0, NULL, 0};
+	struct pd_run *run = s->run;
 	const char *result = NULL; /* the result word of the last non-blank line */
 	struct pline pl;
 	int rc;
 	free(run->console_path);
-	run->console_path = src->path ? pd_xstrdup(src->path) : NULL;
-	while ((rc = next_line(&s)) > 0) {
-		if (is_blank_line(s.p, s.len))
+	run->console_path = s->src->path ? pd_xstrdup(s->src->path) : NULL;
+	while ((rc = next_line(s)) > 0) {
+		if (is_blank_line(s->p, s->len))
 			continue;
-		result = finished_word(s.p, s.len);
-		pl.line = s.line;
-		if (!parse_prefix(&pl, s.p, s.len))
+		result = finished_word(s->p, s->len);
+		pl.line = s->line;
+		if (!parse_prefix(&pl, s->p, s->len))
 			continue;
 		if (!run->console_first_s)
 			run->console_first_s =
 				pl.local_s; /* for the clock offset from the build */
-		if ((rc = on_perfrunner(&s, &pl)) < 0)
+		if ((rc = on_perfrunner(s, &pl)) < 0)
 			return rc;
 	}
 	if (rc < 0)
@@ -755,4 +771,16 @@ int pd_console_parse(struct pd_run *run, const struct pd_src *src, struct pd_err
 		run->console_result = pd_xstrdup(result);
 	}
 	return 0;
+}
+
+int pd_console_parse(struct pd_run *run, const struct pd_src *src, struct pd_err *err)
+{
+	struct scan s = {src, err, run, 0, 0, NULL, 0, PD_STRMAP_INIT};
+	int rc;
+	for (size_t i = 0; i < run->snapshots.n; i++)
+		pd_strmap_put(&s.snapshots, run->snapshots.v[i], strlen(run->snapshots.v[i]),
+			      i);
+	rc = scan_lines(&s);
+	pd_strmap_free(&s.snapshots);
+	return rc;
 }

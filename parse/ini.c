@@ -17,8 +17,9 @@
  *   DuplicateOptionError), as perfrunner stops on it;
  * - values are interpolated as BasicInterpolation does on get(): "%%" is '%',
  *   "%(name)s" the value of name in the same section or [DEFAULT]; a value whose
- *   interpolation fails keeps its raw text and the reason in bad_interp, an error only
- *   where perfdelta reads it (configparser fails only on get());
+ *   interpolation fails, or would exceed --max-line bytes, keeps its raw text and the
+ *   reason in bad_interp, an error only where perfdelta reads it (configparser fails
+ *   only on get());
  * - [DEFAULT]'s options are every section's defaults (pd_ini_get falls back to them);
  * - a UTF-8 byte order mark at the start is skipped. */
 #include "ini.h"
@@ -27,20 +28,21 @@
 
 #include <assert.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct parser {
 	const struct pd_src *src;
 	struct pd_err *err;
-	struct pd_ini ini;    /* being built */
-	char *section;        /* the current section, NULL before the first header */
-	long cur;             /* the entry whose value continues on indented lines, or -1 */
-	size_t key_indent;    /* indent of that entry's line */
-	struct pd_buf value;  /* its value so far */
-	struct pd_strv seen;  /* section names so far, for strict's duplicate check */
-	size_t blank_pending; /* blank lines seen since its last text line */
-	long line;            /* current line, 1-based */
+	struct pd_ini ini;     /* being built */
+	char *section;         /* the current section, NULL before the first header */
+	long cur;              /* the entry whose value continues on indented lines, or -1 */
+	size_t key_indent;     /* indent of that entry's line */
+	struct pd_buf value;   /* its value so far */
+	struct pd_strmap seen; /* section names so far, for strict's duplicate check */
+	size_t blank_pending;  /* blank lines seen since its last text line */
+	long line;             /* current line, 1-based */
 };
 
 static int is_space(char c)
@@ -60,15 +62,18 @@ static void finish_entry(struct parser *p)
 static int add_entry(struct parser *p, const char *key, size_t key_len, const char *val,
 		     size_t val_len, size_t indent)
 {
-	for (size_t i = 0; i < p->ini.n; i++)
-		if (!strcmp(p->ini.e[i].section, p->section) &&
-		    !strncmp(p->ini.e[i].key, key, key_len) && !p->ini.e[i].key[key_len])
-			return pd_err_at(p->err, PD_EPARSE, p->src->path, p->line, 0,
-					 "option '%.*s' in section [%s] already given on line "
-					 "%ld (configparser, strict as perfrunner uses it, "
-					 "refuses a duplicate)",
-					 (int)(key_len > 60 ? 60 : key_len), key, p->section,
-					 p->ini.e[i].line);
+	struct pd_buf k = PD_BUF_INIT; /* the index's key: "section\0key" */
+	pd_buf_add(&k, p->section, strlen(p->section) + 1);
+	pd_buf_add(&k, key, key_len);
+	size_t had = pd_strmap_put(&p->ini.index, k.ptr, k.len, p->ini.n);
+	pd_buf_release(&k);
+	if (had != PD_STRMAP_NONE)
+		return pd_err_at(p->err, PD_EPARSE, p->src->path, p->line, 0,
+				 "option '%.*s' in section [%s] already given on line "
+				 "%ld (configparser, strict as perfrunner uses it, "
+				 "refuses a duplicate)",
+				 (int)(key_len > 60 ? 60 : key_len), key, p->section,
+				 p->ini.e[had].line);
 	PD_GROW(p->ini.e, p->ini.cap, p->ini.n + 1);
 	struct pd_ini_entry *e = &p->ini.e[p->ini.n];
 	e->section = pd_xstrdup(p->section);
@@ -104,12 +109,11 @@ static int section_line(struct parser *p, const char *s, size_t n, size_t off, s
 		return key_line(p, s, n, off, indent);
 	free(p->section);
 	p->section = pd_xstrndup(s + 1, close - 2);
-	if (pd_strv_find(&p->seen, p->section) >= 0)
+	if (pd_strmap_put(&p->seen, p->section, close - 2, 0) != PD_STRMAP_NONE)
 		return pd_src_error(p->err, PD_EPARSE, p->src, off,
 				    "section [%s] given twice (configparser, strict as "
 				    "perfrunner uses it, refuses a duplicate)",
 				    p->section);
-	pd_strv_add(&p->seen, p->section);
 	return 0;
 }
 
@@ -165,74 +169,197 @@ static int parse_line(struct parser *p, size_t off, size_t end)
 	return key_line(p, s + indent, n - indent, off + indent, indent);
 }
 
-/* The raw value of key in section, else in [DEFAULT], or NULL (configparser's map). */
-static const char *raw_lookup(const struct pd_ini *ini, const char *section, const char *key,
-			      size_t key_len)
+/* Interpolation, as BasicInterpolation._interpolate_some does it on get(): "%%" is '%',
+ * "%(name)s" the raw value of name in the section read (or in [DEFAULT]), itself
+ * interpolated when it holds a '%'; more than 10 levels of that is an error. configparser
+ * does it only on get(); done here on every value, it must not let a small file build a
+ * huge one ("x1 = %(x0)s%(x0)s...", nine levels: 10^9 copies of x0). So each value is
+ * measured first (its size plus the references followed, memoized per entry for the
+ * section read), and built only when it fits the caps; one that does not keeps its raw
+ * text and the reason, an error where perfdelta reads it (check_interp). */
+
+#define MAX_DEPTH 10 /* configparser's MAX_INTERPOLATION_DEPTH */
+
+struct measure {             /* an entry's value as read in the section being read */
+	unsigned stamp;      /* that section's number; another = not measured */
+	unsigned char need;  /* levels of '%' values in its deepest chain, at most bound */
+	unsigned char bound; /* the cap need was measured under (need == bound: "or more") */
+	unsigned char busy;  /* on the current path: a cycle is infinitely deep */
+	size_t cost;         /* bytes out plus references followed, saturating */
+	char *why;           /* why it fails (a bad '%', a missing option), or NULL */
+};
+
+struct interp {
+	const struct pd_ini *ini;
+	const char *section;  /* the section read */
+	unsigned stamp;       /* its number */
+	struct measure *m;    /* one per entry */
+	size_t cap;           /* a value's cost at most (--max-line) */
+	size_t spent, budget; /* steps taken for the whole file, and the most allowed */
+};
+
+enum tok { TOK_END, TOK_TEXT, TOK_PCT, TOK_REF, TOK_BAD };
+
+/* The next token of v at *pos: text up to a '%', "%%", "%(name)s" (the name at *at, *len
+ * bytes) or a '%' that is neither (TOK_BAD, *at the '%'). */
+static enum tok next_tok(const char *v, size_t *pos, const char **at, size_t *len)
 {
-	const char *in[] = {section, "DEFAULT"};
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < ini->n; i++)
-			if (!strcmp(ini->e[i].section, in[k]) &&
-			    !strncmp(ini->e[i].key, key, key_len) && !ini->e[i].key[key_len])
-				return ini->e[i].value;
+	const char *p = v + *pos, *pct = strchr(p, '%'), *close;
+	*at = p;
+	if (!*p)
+		return TOK_END;
+	if (pct != p) {
+		*len = pct ? (size_t)(pct - p) : strlen(p);
+		*pos += *len;
+		return TOK_TEXT;
+	}
+	if (p[1] == '%') {
+		*len = 1;
+		*pos += 2;
+		return TOK_PCT;
+	}
+	close = p[1] == '(' ? strchr(p + 2, ')') : NULL;
+	if (!close || close == p + 2 || close[1] != 's')
+		return TOK_BAD;
+	*at = p + 2;
+	*len = (size_t)(close - p - 2);
+	*pos += (size_t)(close + 2 - p);
+	return TOK_REF;
+}
+
+static size_t sat_add(size_t a, size_t b)
+{
+	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+static char *tok_error(enum tok t, const char *at, size_t len)
+{
+	struct pd_buf why = PD_BUF_INIT;
+	if (t == TOK_BAD)
+		pd_buf_addf(&why, "'%%' must be followed by '%%' or '(name)s', found '%.20s'",
+			    at);
+	else
+		pd_buf_addf(&why, "no option '%.*s' for '%%(...)s'", (int)(len > 40 ? 40 : len),
+			    at);
+	return pd_buf_detach(&why);
+}
+
+static unsigned measure(struct interp *it, size_t j, unsigned bound);
+
+/* One reference of entry j's value to entry r: its cost; *deep the deepest '%' chain. */
+static size_t measure_ref(struct interp *it, size_t j, size_t r, unsigned bound, unsigned *deep)
+{
+	const char *v = it->ini->e[r].value;
+	if (!strchr(v, '%'))
+		return strlen(v) + 1;
+	unsigned d = measure(it, r, bound - 1);
+	if (d > *deep)
+		*deep = d;
+	if (it->m[r].why && !it->m[j].why)
+		it->m[j].why = pd_xstrdup(it->m[r].why);
+	return sat_add(it->m[r].cost, 1);
+}
+
+/* Entry j's value (which holds a '%') read in it->section, under bound >= 1: fills
+ * it->m[j] and returns min(its depth, bound). Recursion is at most bound deep. */
+static unsigned measure(struct interp *it, size_t j, unsigned bound)
+{
+	struct measure *m = &it->m[j];
+	const char *v = it->ini->e[j].value, *at;
+	size_t pos = 0, len;
+	unsigned deep = 0;
+	enum tok t;
+	if (m->stamp == it->stamp && (m->busy || m->need < m->bound || bound <= m->bound))
+		return m->busy ? bound : m->need < bound ? m->need : bound;
+	free(m->why);
+	*m = (struct measure){.stamp = it->stamp, .busy = 1, .bound = (unsigned char)bound};
+	while (deep + 1 < bound && !m->why && (t = next_tok(v, &pos, &at, &len)) != TOK_END) {
+		const struct pd_ini_entry *r = NULL;
+		if (++it->spent > it->budget)
+			m->why = pd_xstrdup("interpolating the file's values takes too many "
+					    "steps (16 x --max-line)");
+		else if (t == TOK_TEXT || t == TOK_PCT)
+			m->cost = sat_add(m->cost, len);
+		else if (t == TOK_BAD || !(r = pd_ini_lookup(it->ini, it->section, at, len)))
+			m->why = tok_error(t, at, len);
+		else
+			m->cost = sat_add(m->cost, measure_ref(it, j, (size_t)(r - it->ini->e),
+							       bound, &deep));
+	}
+	m->busy = 0;
+	m->need = (unsigned char)(deep + 1 < bound ? deep + 1 : bound);
+	return m->need;
+}
+
+/* Appends v, measured as fitting, read in it->section. */
+static void build(struct pd_buf *out, const struct interp *it, const char *v)
+{
+	const char *at;
+	size_t pos = 0, len;
+	enum tok t;
+	while ((t = next_tok(v, &pos, &at, &len)) != TOK_END) {
+		const struct pd_ini_entry *r =
+			t == TOK_REF ? pd_ini_lookup(it->ini, it->section, at, len) : NULL;
+		assert(t != TOK_BAD && (t != TOK_REF || r));
+		if (t == TOK_TEXT || t == TOK_PCT)
+			pd_buf_add(out, at, len);
+		else if (strchr(r->value, '%'))
+			build(out, it, r->value);
+		else
+			pd_buf_adds(out, r->value);
+	}
+}
+
+/* Entry i's value interpolated, or NULL and *why. */
+static char *interpolate_one(struct interp *it, size_t i, char **why)
+{
+	unsigned need = measure(it, i, MAX_DEPTH + 1);
+	const struct measure *m = &it->m[i];
+	struct pd_buf out = PD_BUF_INIT, b = PD_BUF_INIT;
+	if (m->why)
+		pd_buf_adds(&b, m->why);
+	else if (need > MAX_DEPTH)
+		pd_buf_adds(&b, "interpolation nested more than 10 deep");
+	else if (m->cost > it->cap || it->spent > it->budget ||
+		 m->cost > it->budget - it->spent)
+		pd_buf_addf(
+			&b,
+			"interpolation expands past %zu bytes (configparser would build it; "
+			"perfdelta stops at --max-line, 16 times that for the whole file)",
+			m->cost > it->cap ? it->cap : it->budget);
+	else {
+		it->spent += m->cost;
+		build(&out, it, it->ini->e[i].value);
+		return pd_buf_detach(&out);
+	}
+	*why = pd_buf_detach(&b);
 	return NULL;
 }
 
-/* BasicInterpolation._interpolate_some: appends v to out; the reason on failure. */
-static int interpolate(struct pd_buf *out, const struct pd_ini *ini, const char *section,
-		       const char *v, int depth, struct pd_buf *why)
+/* Every value as configparser's get() returns it, where it fits; failures keep the raw
+ * text. */
+static void interpolate_all(struct pd_ini *ini, size_t cap)
 {
-	if (depth > 10) /* MAX_INTERPOLATION_DEPTH */
-		return pd_buf_adds(why, "interpolation nested more than 10 deep"), -1;
-	for (const char *pct; (pct = strchr(v, '%'));) {
-		pd_buf_add(out, v, (size_t)(pct - v));
-		if (pct[1] == '%') {
-			pd_buf_addch(out, '%');
-			v = pct + 2;
-			continue;
-		}
-		const char *close = pct[1] == '(' ? strchr(pct + 2, ')') : NULL;
-		if (!close || close == pct + 2 || close[1] != 's') {
-			pd_buf_addf(why,
-				    "'%%' must be followed by '%%' or '(name)s', found '%.20s'",
-				    pct);
-			return -1;
-		}
-		const char *sub = raw_lookup(ini, section, pct + 2, (size_t)(close - pct - 2));
-		if (!sub) {
-			pd_buf_addf(why, "no option '%.*s' for '%%(...)s'",
-				    (int)(close - pct - 2 > 40 ? 40 : close - pct - 2),
-				    pct + 2);
-			return -1;
-		}
-		if (interpolate(out, ini, section, sub, depth + 1, why) < 0)
-			return -1;
-		v = close + 2;
-	}
-	pd_buf_adds(out, v);
-	return 0;
-}
-
-/* Every value as configparser's get() returns it; failures keep the raw text. */
-static void interpolate_all(struct pd_ini *ini)
-{
+	struct interp it = {.ini = ini, .m = pd_xcalloc(ini->n + 1, sizeof(*it.m)), .cap = cap};
 	char **done = pd_xcalloc(ini->n + 1, sizeof(*done));
+	it.budget = cap > SIZE_MAX / 16 ? SIZE_MAX : 16 * cap;
 	for (size_t i = 0; i < ini->n; i++) {
-		struct pd_buf out = PD_BUF_INIT, why = PD_BUF_INIT;
 		if (!strchr(ini->e[i].value, '%'))
 			continue;
-		if (interpolate(&out, ini, ini->e[i].section, ini->e[i].value, 1, &why) == 0)
-			done[i] = pd_buf_detach(&out);
-		else
-			ini->e[i].bad_interp = pd_buf_detach(&why);
-		pd_buf_release(&out);
-		pd_buf_release(&why);
+		if (!it.section || strcmp(it.section, ini->e[i].section)) {
+			it.section = ini->e[i].section;
+			it.stamp++;
+		}
+		done[i] = interpolate_one(&it, i, &ini->e[i].bad_interp);
 	}
-	for (size_t i = 0; i < ini->n; i++)
+	for (size_t i = 0; i < ini->n; i++) {
+		free(it.m[i].why);
 		if (done[i]) {
 			free(ini->e[i].value);
 			ini->e[i].value = done[i];
 		}
+	}
+	free(it.m);
 	free(done);
 }
 
@@ -268,9 +395,9 @@ int pd_ini_parse(struct pd_ini *out, const struct pd_src *src, struct pd_err *er
 	}
 	finish_entry(&p);
 	if (rc == 0)
-		interpolate_all(&p.ini);
+		interpolate_all(&p.ini, src->lim->max_line);
 	pd_buf_release(&p.value);
-	pd_strv_free(&p.seen);
+	pd_strmap_free(&p.seen);
 	free(p.section);
 	if (rc < 0) {
 		pd_ini_free(&p.ini);
@@ -285,12 +412,7 @@ int pd_ini_parse(struct pd_ini *out, const struct pd_src *src, struct pd_err *er
 static const struct pd_ini_entry *find_entry(const struct pd_ini *ini, const char *section,
 					     const char *key)
 {
-	const char *in[] = {section, "DEFAULT"};
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < ini->n; i++)
-			if (!strcmp(ini->e[i].section, in[k]) && !strcmp(ini->e[i].key, key))
-				return &ini->e[i];
-	return NULL;
+	return pd_ini_lookup(ini, section, key, strlen(key));
 }
 
 /* A value perfdelta reads must interpolate, as perfrunner's get() would fail otherwise. */

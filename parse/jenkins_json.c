@@ -3,6 +3,7 @@
  * positions and for numeric parameters kept as written. cJSON types never leave this file. */
 #include "jenkins.h"
 #include "../core/xalloc.h"
+#include "json.h"
 
 #include <cjson/cJSON.h>
 #include <stdint.h>
@@ -347,7 +348,10 @@ static int parse_root(cJSON **root, const struct pd_src *src, unsigned open, str
 {
 	const char *end = NULL;
 	char near[16];
-	size_t off;
+	size_t off = pd_json_find_nul(src->data, src->len);
+	*root = NULL;
+	if (off < src->len)
+		return pd_src_error(err, PD_EPARSE, src, off, PD_JSON_NUL_MSG);
 	*root = cJSON_ParseWithLengthOpts(src->data, src->len, &end, 0);
 	if (!*root) {
 		if (skip_blanks(src, 0) >= src->len)

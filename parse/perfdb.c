@@ -6,6 +6,7 @@
  * On error every reader leaves out with the samples it had before the call. */
 #include "perfdb.h"
 #include "../core/xalloc.h"
+#include "json.h"
 
 #include <cJSON.h>
 
@@ -611,10 +612,11 @@ static int seriesly_member(struct pd_series *out, const struct pd_src *src, cons
 	if (!isfinite(v->valuedouble))
 		return pd_src_error(err, PD_EPARSE, src, key_offset(src, m->string),
 				    "number out of range: expected a finite double");
-	int rc = sample_limit(out, max, src, key_offset(src, m->string), err);
-	if (rc == 0)
-		pd_series_add(out, t, v->valuedouble);
-	return rc;
+	/* the offset costs a scan of the source: found only for the message */
+	if (out->n >= max)
+		return sample_limit(out, max, src, key_offset(src, m->string), err);
+	pd_series_add(out, t, v->valuedouble);
+	return 0;
 }
 
 int pd_seriesly_parse(struct pd_series *out, const struct pd_src *src, struct pd_err *err)
@@ -627,6 +629,10 @@ int pd_seriesly_parse(struct pd_series *out, const struct pd_src *src, struct pd
 	int rc;
 	if ((rc = check_depth(&sc)) < 0)
 		goto done;
+	if ((sc.pos = pd_json_find_nul(src->data, src->len)) < src->len) {
+		rc = pd_src_error(err, PD_EPARSE, src, sc.pos, PD_JSON_NUL_MSG);
+		goto done;
+	}
 	/* data[len] is NUL: cJSON's require_null_terminated wants it inside the length */
 	root = cJSON_ParseWithLengthOpts(src->data, src->len + 1, &end, 1);
 	if (!root) {

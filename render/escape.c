@@ -491,6 +491,18 @@ static int jira_special(const char *s, size_t i)
 	}
 }
 
+void pd_esc_gnuplot_path(struct pd_buf *b, const char *path)
+{
+	pd_buf_addch(b, '"');
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/._-", *p))
+			pd_buf_addch(b, (char)*p);
+		else
+			pd_buf_addf(b, "\\%03o", *p);
+	pd_buf_addch(b, '"');
+}
+
 void pd_esc_jira(struct pd_buf *b, const char *s)
 {
 	markup_text(b, s, jira_special);

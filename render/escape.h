@@ -33,6 +33,11 @@ void pd_esc_md(struct pd_buf *b, const char *s);
  * break) and & as &amp; (it decodes entities); a first character that would start a block.
  * Line breaks and tabs become spaces; control characters and invalid UTF-8 U+FFFD. */
 void pd_esc_jira(struct pd_buf *b, const char *s);
+/* A file name as a gnuplot double-quoted string, byte for byte whatever it holds: every
+ * byte but [A-Za-z0-9/._-] as a three-digit octal escape ("\351", "\134" for '\'), so
+ * that no encoding, no "\U+" sequence, quote or newline of a legal path changes the
+ * file gnuplot opens. */
+void pd_esc_gnuplot_path(struct pd_buf *b, const char *path);
 /* A POSIX shell word: single-quoted, each ' written '\'' (nothing inside single quotes
  * is special to the shell, newlines included), so a path from input pasted into a
  * terminal stays one argument. */

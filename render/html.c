@@ -55,6 +55,8 @@ static const char css[] =
 	"overflow-wrap:anywhere}"
 	"tr.total td{background:#f7f8fb}.badge{font-size:11px;padding:1px 7px;"
 	"white-space:nowrap}td:has(.badge){white-space:nowrap}"
+	/* beside a verdict, what the tree says of it (verdict_note) wraps under its badge */
+	"td:has(.badge) .agg{display:block;white-space:normal}"
 	"footer{color:#7b8494;font-size:12px;margin-top:36px}"
 	/* the contents: findings and metric groups in columns the width allows */
 	".toc ol,.toc ul{margin:4px 0;padding-left:22px}.toc li{margin:1px 0}"
@@ -233,17 +235,19 @@ static void warnings(struct pd_buf *b, const struct pd_comparison *c)
 	}
 }
 
-/* The top card: the ticket's points (analyze/findings_story.h), each answered by the
+/* The top card: the event's questions (analyze/questions.c), each answered by the
  * findings the analysis assigned it, linked to their cards. Only runs with an event. */
 static void top_card(struct pd_buf *b, const struct pd_comparison *c)
 {
-	if (!c->n_answers)
+	if (!c->n_questions)
 		return;
-	pd_buf_adds(b, "<div class=\"card\" id=\"points\"><p><b>The ticket, point by "
-		       "point</b></p><table>\n");
-	for (size_t p = 0; p < c->n_answers; p++) {
-		const struct pd_story_answer *a = &c->answers[p];
-		pd_buf_addf(b, "<tr><td>%s</td><td>%s</td><td>", a->label, a->question);
+	pd_buf_adds(b, "<div class=\"card\" id=\"points\"><p><b>The questions of this "
+		       "event</b></p><table>\n");
+	for (size_t p = 0; p < c->n_questions; p++) {
+		const struct pd_question *a = &c->questions[p];
+		pd_buf_addf(b, "<tr><td>%s</td><td>", a->label);
+		esc(b, a->question);
+		pd_buf_adds(b, "</td><td>");
 		esc(b, a->brief);
 		for (size_t i = 0; i < a->n; i++)
 			pd_buf_addf(b, " <a href=\"#finding-%zu\">#%zu</a>", a->finding[i] + 1,
@@ -523,7 +527,8 @@ static void cell_nodes(struct pd_buf *b, const struct pd_comparison *c, int t)
 }
 static void cell_kpis(struct pd_buf *b, const struct pd_comparison *c, int t)
 {
-	kpis_cell(b, t ? c->target : c->base, t ? c->thr_target : c->thr_base);
+	kpis_cell(b, t ? c->target : c->base,
+		  t ? c->kpi_target.served : c->kpi_bases[0].served);
 }
 static void cell_event(struct pd_buf *b, const struct pd_comparison *c, int t)
 {
@@ -783,6 +788,27 @@ static void scope_cell(struct pd_buf *b, const struct pd_view *v)
 	pd_buf_release(&agg);
 }
 
+/* What the tree says beside a verdict: the topology's mark and a total's per-node change,
+ * the run-to-run margin, an inconclusive delta's minimum detectable effect. */
+static void verdict_note(struct pd_buf *b, const struct pd_delta *d)
+{
+	const struct pd_infer_result *r = &d->inf;
+	if (d->topology)
+		pd_buf_adds(b, " <span class=\"topo\">the topology's</span>");
+	if (!isnan(d->node_pct))
+		pd_buf_addf(b, " <span class=\"agg\">per node %+.1f%%</span>", d->node_pct);
+	if (r->reason == PD_INFER_RUN_MARGIN)
+		pd_buf_addf(b,
+			    " <span class=\"agg\">within the run-to-run margin %.1f%%</span>",
+			    r->margin_pct);
+	if (d->verdict != PD_VERDICT_INCONCLUSIVE || !(r->valid & PD_INFER_HAS_PCT))
+		return;
+	pd_buf_addf(b, " <span class=\"agg\">detectable &plusmn;%.1f%%", r->mde_pct);
+	if (r->baselines_needed)
+		pd_buf_addf(b, "; %zu baselines for &plusmn;threshold", r->baselines_needed);
+	pd_buf_adds(b, "</span>");
+}
+
 static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const struct pd_delta *d)
 {
 	const struct pd_view *v = &c->views[d->view];
@@ -810,10 +836,10 @@ static void delta_row(struct pd_buf *b, const struct pd_comparison *c, const str
 	pd_buf_release(&x);
 	pd_buf_addf(b,
 		    "</td><td class=\"n\">%.2g</td><td><span class=\"verdict v-%s "
-		    "badge\">%s</span>%s"
-		    "</td></tr>\n",
-		    d->p_adj, pd_verdict_name(d->verdict), pd_verdict_name(d->verdict),
-		    d->topology ? " <span class=\"topo\">the topology's</span>" : "");
+		    "badge\">%s</span>",
+		    d->p_adj, pd_verdict_name(d->verdict), pd_verdict_name(d->verdict));
+	verdict_note(b, d);
+	pd_buf_adds(b, "</td></tr>\n");
 }
 
 static void delta_table_head(struct pd_buf *b)

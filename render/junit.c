@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-/* One testcase per question the comparison asks: whether the runs compare, the ticket's
- * points (runs with an event), and every delta (metric, scope, phase), named without a
+/* One testcase per question the comparison asks: whether the runs compare, the event's
+ * questions (runs with an event), and every delta (metric, scope, phase), named without a
  * verdict or a finding's kind, so that the same question keeps its name from build to
  * build and Jenkins' history shows when it starts failing and when it is fixed. A
  * finding that states no delta is a question of its own. Each testcase holds one line and
@@ -153,12 +153,13 @@ static void comparable_case(struct pd_buf *b, struct tally *t, const struct pd_c
 	pd_buf_release(&details);
 }
 
-/* The ticket's points, each failing when a finding answering it fails. */
+/* The event's questions (analyze/questions.c), each failing when a finding answering it
+ * fails. */
 static void point_cases(struct pd_buf *b, struct tally *t, const struct pd_comparison *c,
 			const struct pd_labels *l)
 {
-	for (size_t p = 0; p < c->n_answers; p++) {
-		const struct pd_story_answer *a = &c->answers[p];
+	for (size_t p = 0; p < c->n_questions; p++) {
+		const struct pd_question *a = &c->questions[p];
 		struct pd_buf name = PD_BUF_INIT, details = PD_BUF_INIT;
 		pd_buf_addf(&name, "%s %s", a->label, a->question);
 		link(&details, l, "points");
@@ -188,6 +189,8 @@ void pd_junit_xml(struct pd_buf *out, const struct pd_comparison *c,
 		t.tests, t.failures, t.errors, t.tests, t.failures, t.errors);
 	pd_buf_addf(&what, "%s against %s: %s", labels->target, labels->base,
 		    pd_verdict_name(c->verdict));
+	for (size_t i = 0; i < c->warnings.n; i++)
+		pd_buf_addf(&what, "; warning: %s", c->warnings.v[i]);
 	attr(out, "value", what.ptr);
 	pd_buf_adds(out, "/>");
 	if (labels->report_url) {

@@ -69,14 +69,14 @@ static void run_line(struct pd_buf *b, const struct markup *m, const char *what,
 	pd_buf_addf(b, ", %zu nodes\n\n", run->n_nodes);
 }
 
-/* The ticket's points (analyze/findings_story.h), each with its short answer. */
+/* The event's questions (analyze/questions.c), each with its short answer. */
 static void points(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c)
 {
-	if (!c->n_answers)
+	if (!c->n_questions)
 		return;
-	pd_buf_addf(b, "%sThe ticket, point by point%s:\n\n", m->bold, m->bold);
-	for (size_t p = 0; p < c->n_answers; p++) {
-		const struct pd_story_answer *a = &c->answers[p];
+	pd_buf_addf(b, "%sThe questions of this event%s:\n\n", m->bold, m->bold);
+	for (size_t p = 0; p < c->n_questions; p++) {
+		const struct pd_question *a = &c->questions[p];
 		struct pd_buf t = PD_BUF_INIT;
 		pd_buf_addf(&t, "%s %s %s", a->label, a->question, a->brief);
 		pd_buf_adds(b, "- ");

@@ -230,7 +230,7 @@ static void set_output(struct pd_buf *b, const char *dir, const char *file)
 		path = rel;
 	}
 	pd_buf_adds(b, "set output ");
-	pd_plot_quote(b, path.ptr);
+	pd_esc_gnuplot_path(b, path.ptr); /* the user's -o: any legal name */
 	pd_buf_addch(b, '\n');
 	pd_buf_release(&path);
 }

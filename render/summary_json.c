@@ -94,6 +94,20 @@ static void inference_of_delta(struct pd_jw *w, const struct pd_delta *d)
 	pd_jw_str(w, "scale", scales[r->scale]);
 	pd_jw_str(w, "reason", pd_infer_reason_name(r->reason));
 	pd_jw_bool(w, "topology", d->topology);
+	if (!isnan(d->node_pct))
+		interval_obj(w, "per_node", d->node_pct, d->node_lo, d->node_hi);
+	else
+		pd_jw_null(w, "per_node");
+	pd_jw_num(w, "margin_pct", r->margin_pct);
+	if (r->valid & PD_INFER_HAS_PCT)
+		pd_jw_num(w, "mde_pct", r->mde_pct);
+	else
+		pd_jw_null(w, "mde_pct");
+	pd_jw_num(w, "mde_abs", r->mde_abs);
+	if (r->baselines_needed)
+		pd_jw_int(w, "baselines_needed", (int64_t)r->baselines_needed);
+	else
+		pd_jw_null(w, "baselines_needed");
 	pd_jw_bool(w, "headline", d->headline);
 	if (r->valid & PD_INFER_HAS_ABS)
 		interval_obj(w, "abs", r->delta_abs, r->lo_abs, r->hi_abs);
@@ -129,7 +143,7 @@ static void baselines_arr(struct pd_jw *w, const struct pd_comparison *c,
 	for (size_t j = 0; j < c->n_bases; j++)
 		run_obj(w, NULL, c->bases[j],
 			j ? pd_render_label(c->bases[j], NULL) : labels->base,
-			j ? c->thr_more[j - 1] : c->thr_base);
+			c->kpi_bases[j].served);
 	pd_jw_close(w, ']');
 }
 
@@ -246,6 +260,27 @@ static void story_arr(struct pd_jw *w, const struct pd_comparison *c)
 	pd_jw_close(w, ']');
 }
 
+/* The event's questions with their answers (docs/summary-json.md "questions"). */
+static void questions_arr(struct pd_jw *w, const struct pd_comparison *c)
+{
+	pd_jw_open(w, "questions", '[');
+	for (size_t i = 0; i < c->n_questions; i++) {
+		const struct pd_question *q = &c->questions[i];
+		pd_jw_open(w, NULL, '{');
+		pd_jw_str(w, "kind", pd_question_kind_name(q->kind));
+		pd_jw_str(w, "role", q->service ? pd_service_name(q->service) : NULL);
+		pd_jw_str(w, "question", q->question);
+		pd_jw_bool(w, "answered", q->answered);
+		pd_jw_str(w, "answer", q->brief);
+		pd_jw_open(w, "findings", '[');
+		for (size_t k = 0; k < q->n; k++)
+			pd_jw_int(w, NULL, (int64_t)q->finding[k] + 1);
+		pd_jw_close(w, ']');
+		pd_jw_close(w, '}');
+	}
+	pd_jw_close(w, ']');
+}
+
 /* perfrunner's windowed KPIs, paired (analyze/kpi_windows.c) */
 static void kpi_windows_arr(struct pd_jw *w, const struct pd_comparison *c)
 {
@@ -273,12 +308,14 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	pd_jw_str(&w, "verdict", pd_verdict_name(c->verdict));
 	pd_jw_num(&w, "threshold_pct", c->threshold_pct);
 	pd_jw_str(&w, "correction", c->correction);
+	pd_jw_strv(&w, "warnings", &c->warnings);
 	inference_obj(&w, c);
-	run_obj(&w, "baseline", c->base, labels->base, c->thr_base);
+	run_obj(&w, "baseline", c->base, labels->base, c->kpi_bases[0].served);
 	baselines_arr(&w, c, labels);
-	run_obj(&w, "target", c->target, labels->target, c->thr_target);
+	run_obj(&w, "target", c->target, labels->target, c->kpi_target.served);
 	event_obj(&w, c);
 	config_diff_obj(&w, c->config_diff);
+	questions_arr(&w, c);
 	story_arr(&w, c);
 	pd_jw_open(&w, "phases", '[');
 	for (int p = 0; p < PD_PHASE_COUNT; p++) {
@@ -301,7 +338,6 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	pd_jw_close(&w, ']');
 	kpi_windows_arr(&w, c);
 	pd_jw_strv(&w, "not_comparable", &c->reasons);
-	pd_jw_strv(&w, "warnings", &c->warnings);
 	pd_jw_strv(&w, "matching", &c->matching);
 	pd_jw_close(&w, '}');
 	pd_buf_addch(out, '\n');

@@ -7,14 +7,14 @@ static void esc(struct pd_buf *b, const char *s)
 	pd_esc_text(b, s);
 }
 
-/* The ticket's points, each with the findings that answer it. */
+/* The event's questions, each with its answer. */
 static void points(struct pd_buf *b, const struct pd_comparison *c)
 {
-	if (!c->n_answers)
+	if (!c->n_questions)
 		return;
-	pd_buf_adds(b, "the ticket, point by point:\n");
-	for (size_t p = 0; p < c->n_answers; p++) {
-		const struct pd_story_answer *a = &c->answers[p];
+	pd_buf_adds(b, "the questions of this event:\n");
+	for (size_t p = 0; p < c->n_questions; p++) {
+		const struct pd_question *a = &c->questions[p];
 		struct pd_buf t = PD_BUF_INIT;
 		pd_buf_addf(&t, "%s: %s", a->question, a->brief);
 		pd_buf_addf(b, "  %-3s ", a->label);
@@ -33,6 +33,11 @@ void pd_terminal_summary(struct pd_buf *b, const struct pd_comparison *c, const 
 	pd_buf_add_count(b, c->n_findings, "finding", NULL);
 	pd_buf_addf(b, "; threshold %.1f%%, %s correction; %s)\n", c->threshold_pct,
 		    c->correction, pd_infer_noise_text(c->noise));
+	for (size_t i = 0; i < c->warnings.n; i++) {
+		pd_buf_adds(b, "warning: ");
+		esc(b, c->warnings.v[i]);
+		pd_buf_addch(b, '\n');
+	}
 	points(b, c);
 	for (size_t i = 0; i < c->n_top; i++) {
 		pd_buf_addf(b, "  %zu. [%s] ", i + 1,

@@ -96,6 +96,56 @@ START_TEST(test_bundle_malformed_series_names_file_and_place)
 }
 END_TEST
 
+/* A series given as both <metric>.json and <metric>.data: exit 3 (PD_EPARSE) naming both
+ * files, never one copy picked in silence. */
+START_TEST(test_bundle_series_given_twice_names_both_files)
+{
+	struct pd_run *run = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	small_bundle();
+	put("perfdb/atopc_1-2_access_abcd10001/memcached_cpu.data", "1762107600000 1\n");
+	ck_assert_int_eq(pd_bundle_load(&run, root, &pd_limits_default, &err), PD_EPARSE);
+	ck_assert_ptr_null(run);
+	ck_assert_ptr_nonnull(strstr(err.path, "perfdb/atopc_1-2_access_abcd10001"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "memcached_cpu.json"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "memcached_cpu.data"));
+}
+END_TEST
+
+/* Without a spec, the nodes come from the console's rebalance (knownNodes) and their roles
+ * from their processes: 10.0.0.1 runs memcached alone (kv), 10.0.0.2 and 10.0.0.3
+ * cbq-engine (n1ql); 10.0.0.2 is ejected, so it is numbered last: n1ql#2. Said in notes. */
+START_TEST(test_bundle_without_spec_infers_roles_from_processes)
+{
+	struct pd_run *run = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	put("jenkins/consoleText",
+	    "2025-11-02T10:25:04 [INFO] Starting rebalance with payload: {\n"
+	    "    \"ejectedNodes\": \"ns_1@10.0.0.2\",\n"
+	    "    \"knownNodes\": \"ns_1@10.0.0.1,ns_1@10.0.0.2,ns_1@10.0.0.3\"\n}\n");
+	put("perfdb/atopc_1-2_access_abcd10001/memcached_cpu.json", "[[1762107600000,1]]");
+	put("perfdb/atopc_1-2_access_abcd10002/cbq-engine_cpu.json", "[[1762107600000,1]]");
+	put("perfdb/atopc_1-2_access_abcd10003/cbq-engine_cpu.json", "[[1762107600000,1]]");
+	put("perfdb/atopc_1-2_access_abcd10003/memcached_cpu.json", "[[1762107600000,1]]");
+	ck_assert_int_eq(pd_bundle_load(&run, root, &pd_limits_default, &err), 0);
+	ck_assert(run->roles_inferred);
+	ck_assert_uint_eq(run->n_nodes, 3);
+	ck_assert_str_eq(run->nodes[0].host, "10.0.0.1");
+	ck_assert_str_eq(run->nodes[0].role, "kv#1");
+	ck_assert_str_eq(run->nodes[1].host, "10.0.0.3");
+	ck_assert_str_eq(run->nodes[1].role, "n1ql#1");
+	ck_assert_str_eq(run->nodes[2].host, "10.0.0.2");
+	ck_assert_str_eq(run->nodes[2].role, "n1ql#2");
+	ck_assert_uint_eq(run->n_series, 4); /* every db decoded with the console's hosts */
+	int said = 0;
+	for (size_t i = 0; i < run->notes.n; i++)
+		said |= strstr(run->notes.v[i], "roles are inferred from the processes") !=
+			NULL;
+	ck_assert(said);
+	pd_run_free(run);
+}
+END_TEST
+
 START_TEST(test_bundle_rescales_seconds_and_says_so)
 {
 	struct pd_run *run = NULL;
@@ -439,6 +489,8 @@ Suite *pd_suite_bundle(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_bundle_loads_a_directory_without_console);
 	tcase_add_test(tc, test_bundle_malformed_series_names_file_and_place);
+	tcase_add_test(tc, test_bundle_series_given_twice_names_both_files);
+	tcase_add_test(tc, test_bundle_without_spec_infers_roles_from_processes);
 	tcase_add_test(tc, test_bundle_without_perfdb_is_an_input_error);
 	tcase_add_test(tc, test_bundle_rescales_seconds_and_says_so);
 	tcase_add_test(tc, test_bundle_series_limit_is_stated);

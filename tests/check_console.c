@@ -510,6 +510,33 @@ START_TEST(test_console_nan_kpi_and_capella_lines)
 }
 END_TEST
 
+START_TEST(test_console_infinite_kpi_and_nul_in_payload)
+{
+	/* a value past the largest double (1e400 parses as +inf): a KPI with no value, said;
+	 * a \u0000 in a payload string would cut the name short: refused at its line */
+	struct result r = parse_str("2026-11-02T10:40:07 [INFO] Adding a benchmark: {\n"
+				    "    \"metric\": \"m_iris\",\n"
+				    "    \"value\": 1e400\n}\n");
+	ck_assert_msg(r.rc == 0, "%s", r.err.msg);
+	ck_assert_uint_eq(r.run->n_kpis, 0);
+	ck_assert_uint_eq(r.run->notes.n, 1);
+	ck_assert_str_eq(r.run->notes.v[0],
+			 "console line 1: the benchmark post of m_iris has a "
+			 "value out of a double's range (1.8e308 or more): a "
+			 "KPI with no value");
+	pd_run_free(r.run);
+	r = parse_str("2026-11-02T10:40:01 [INFO] Ok\n"
+		      "2026-11-02T10:40:07 [INFO] Adding a benchmark: {\n"
+		      "    \"metric\": \"m_iris\\u0000_hidden\",\n"
+		      "    \"value\": 1\n}\n");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	ck_assert_int_eq(r.err.line, 2);
+	ck_assert_msg(strstr(r.err.msg, "NUL character") != NULL, "%s", r.err.msg);
+	ck_assert_uint_eq(r.run->n_kpis, 0);
+	pd_run_free(r.run);
+}
+END_TEST
+
 /* fixtures/console/prometheus/: perfrunner's Prometheus path (gen.py, README.md) */
 #define PM CDIR "prometheus/"
 
@@ -630,6 +657,7 @@ Suite *pd_suite_console(void)
 	Suite *s = suite_create("console");
 	TCase *tc = tcase_create("console");
 	tcase_add_test(tc, test_console_reads_format_example);
+	tcase_add_test(tc, test_console_infinite_kpi_and_nul_in_payload);
 	tcase_add_test(tc, test_console_reads_graceful_failover);
 	tcase_add_test(tc, test_console_reads_dry_run_post);
 	tcase_add_test(tc, test_console_keeps_phases_apart_in_order);

@@ -165,6 +165,27 @@ START_TEST(test_esc_jira_hostile_strings)
 }
 END_TEST
 
+START_TEST(test_esc_gnuplot_path_keeps_every_byte)
+{
+	/* octal by hand: 0xe9 = 0351, '\\' = 0134, '\'' = 047, '"' = 042, '\n' = 012,
+	 * ' ' = 040 */
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"/tmp/rep/charts/n001.svg", "\"/tmp/rep/charts/n001.svg\""},
+		{"/tmp/r\xe9p/x.svg", "\"/tmp/r\\351p/x.svg\""},
+		{"a\\Ub", "\"a\\134Ub\""},
+		{"q'\"z\n y", "\"q\\047\\042z\\012\\040y\""},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct pd_buf b = PD_BUF_INIT;
+		pd_esc_gnuplot_path(&b, cases[i].in);
+		ck_assert_str_eq(b.ptr, cases[i].out);
+		pd_buf_release(&b);
+	}
+}
+END_TEST
+
 Suite *pd_suite_escape(void)
 {
 	Suite *s = suite_create("escape");
@@ -177,6 +198,7 @@ Suite *pd_suite_escape(void)
 	tcase_add_test(tc, test_esc_xml_round_trips_through_libxml2);
 	tcase_add_test(tc, test_esc_md_hostile_strings);
 	tcase_add_test(tc, test_esc_jira_hostile_strings);
+	tcase_add_test(tc, test_esc_gnuplot_path_keeps_every_byte);
 	suite_add_tcase(s, tc);
 	return s;
 }

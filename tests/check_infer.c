@@ -477,10 +477,78 @@ START_TEST(test_infer_single_baseline_says_threshold_stands_in)
 	judge_pair(&r, 0.5, 0.01, 0, 10);
 	ck_assert_int_eq(r.noise, PD_INFER_NOISE_WITHIN);
 	ck_assert_uint_eq(r.k, 1);
-	ck_assert_str_eq(pd_infer_noise_text(r.noise),
-			 "run-to-run variance not measured; the threshold stands in for it");
+	ck_assert_str_eq(
+		pd_infer_noise_text(r.noise),
+		"run-to-run variance not measured: a change must clear the threshold by "
+		"its metric kind's default run-to-run margin");
 	ck_assert_int_eq(r.verdict, PD_INFER_SAME);
 	ck_assert_double_eq_tol(r.level, 1 - 0.05 / 10, 1e-15);
+}
+END_TEST
+
+/* One baseline's run-to-run margin, the minimum detectable effect and the baselines that
+ * would bring it under the threshold, by hand. Baseline mean 100 with Var(mean) 0.25,
+ * target 107 with 0.25, m = 1 (q = 1.959964): log scale, est = log 1.07 = 0.0676586,
+ * se = sqrt(0.25 / 107^2 + 0.25 / 100^2) = sqrt(2.18360e-5 + 2.5e-5) = 0.00684369;
+ * lo = 100 (exp(est - q se) - 1) = +5.574 %, so past 5 % but not past 5 + 2.772 %
+ * (the margin of a 1 % run-to-run sd: 1.959964 sqrt(2) 1 %). MDE = 100 expm1(q se) =
+ * 1.3504 %. */
+START_TEST(test_infer_margin_and_mde_by_hand)
+{
+	struct pd_infer_side b = {.n = 240, .mean = 100, .var_mean = 0.25, .gap = 0.01},
+			     t = {.n = 240, .mean = 107, .var_mean = 0.25, .gap = 0.01};
+	struct pd_infer_rule rule = rule5;
+	struct pd_infer_result r;
+	double q = 1.959963984540054, se = sqrt(0.25 / (107.0 * 107) + 0.25 / 1e4);
+	pd_infer_judge(&r, &b, &t, &rule, &(struct pd_infer_family){1, 0.05});
+	ck_assert_double_eq_tol(r.lo_pct, 100 * (exp(log(1.07) - q * se) - 1), 1e-9);
+	ck_assert_double_eq_tol(r.lo_pct, 5.574, 0.001);
+	ck_assert_int_eq(r.verdict, PD_INFER_REGRESSION); /* no margin */
+	ck_assert_double_eq_tol(r.mde_pct, 100 * expm1(q * se), 1e-9);
+	ck_assert_double_eq_tol(r.mde_pct, 1.3504, 0.0001);
+	rule.margin_pct = 100 * q * sqrt(2.0) * 0.01, rule.run_sd = 0.01;
+	pd_infer_judge(&r, &b, &t, &rule, &(struct pd_infer_family){1, 0.05});
+	ck_assert_int_eq(r.verdict, PD_INFER_INCONCLUSIVE);
+	ck_assert_int_eq(r.reason, PD_INFER_RUN_MARGIN);
+	ck_assert_double_eq_tol(r.margin_pct, 2.7718, 0.0001);
+	/* baselines: with k of them the log-scale variance is runs (1 + 1/k) + extra, runs =
+	 * sd^2 + Var(base mean) / 100^2, extra = max(0, target's - base's relative variance).
+	 * Threshold 3 %: the half-width must be under L = (log 1.03 / q)^2 = 2.27436e-4.
+	 * sd 1.3 %, Var(base mean) 0.01: runs = 1.69e-4 + 1e-6 = 1.70e-4, extra = 2.18360e-5
+	 * - 1e-6 = 2.08360e-5; 1.70e-4 / k <= L - runs - extra = 3.6600e-5: k >= 4.645, 5. */
+	b.var_mean = 0.01;
+	rule.threshold_pct = 3, rule.run_sd = 0.013;
+	pd_infer_judge(&r, &b, &t, &rule, &(struct pd_infer_family){1, 0.05});
+	ck_assert_uint_eq(r.baselines_needed, 5);
+	rule.threshold_pct =
+		1; /* the target's own noise alone: 100 expm1(q sqrt(2.1e-5)) > 1 */
+	pd_infer_judge(&r, &b, &t, &rule, &(struct pd_infer_family){1, 0.05});
+	ck_assert_uint_eq(r.baselines_needed, 0);
+}
+END_TEST
+
+/* A baseline near 0: mean 0.5 with Var(mean) 0.04 (clear of 0: 0.5 > 1.96 * 0.2), target
+ * 1 with Var 0.5 (not clear: 1 < 1.96 sqrt 0.5), m = 1: the ratio, est (1 - 0.5) / 0.5 = 1,
+ * se = sqrt(0.5 + 2^2 0.04) / 0.5 = 1.62481, [-218 %, +418 %]: it holds both -50 % and
+ * +100 %, so it says nothing of the ratio; the change is absolute, 0.5 +- q sqrt(0.54). */
+START_TEST(test_infer_near_zero_baseline_is_absolute)
+{
+	struct pd_infer_side b = {.n = 90, .mean = 0.5, .var_mean = 0.04, .gap = 0.5},
+			     t = {.n = 90, .mean = 1, .var_mean = 0.5, .gap = 0.5};
+	struct pd_infer_result r;
+	pd_infer_judge(&r, &b, &t, &rule5, &(struct pd_infer_family){1, 0.05});
+	ck_assert_int_eq(r.scale, PD_INFER_ABSOLUTE);
+	ck_assert(!(r.valid & PD_INFER_HAS_PCT));
+	ck_assert_double_eq_tol(r.delta_abs, 0.5, 1e-12);
+	ck_assert_double_eq_tol(r.lo_abs, 0.5 - 1.959963984540054 * sqrt(0.54), 1e-9);
+	ck_assert_int_eq(r.verdict, PD_INFER_INCONCLUSIVE);
+	ck_assert_int_eq(r.reason, PD_INFER_ZERO_BASELINE);
+	/* a baseline well clear of 0 keeps its ratio: mean 2 with Var 0.01 against 3 with
+	 * 0.04: se = sqrt(0.04 / 9 + 0.01 / 4) = 0.083333, 1.5 exp(+-0.163330) - 1 =
+	 * [+27.4 %, +76.6 %], 49 points wide */
+	b.mean = 2, b.var_mean = 0.01, t.mean = 3, t.var_mean = 0.04;
+	pd_infer_judge(&r, &b, &t, &rule5, &(struct pd_infer_family){1, 0.05});
+	ck_assert_int_eq(r.scale, PD_INFER_LOG_RATIO);
 }
 END_TEST
 
@@ -504,6 +572,8 @@ Suite *pd_suite_infer(void)
 	tcase_add_test(tc, test_infer_degenerate_inputs_stay_finite);
 	tcase_add_test(tc, test_infer_replicated_baselines);
 	tcase_add_test(tc, test_infer_single_baseline_says_threshold_stands_in);
+	tcase_add_test(tc, test_infer_margin_and_mde_by_hand);
+	tcase_add_test(tc, test_infer_near_zero_baseline_is_absolute);
 	suite_add_tcase(s, tc);
 	return s;
 }

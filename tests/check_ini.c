@@ -1,5 +1,6 @@
 #include "check_suites.h"
 
+#include "core/buf.h"
 #include "core/err.h"
 #include "core/model.h"
 #include "core/src.h"
@@ -308,7 +309,10 @@ START_TEST(test_ini_interpolates_like_basic_interpolation)
 	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, &err), 0);
 	ck_assert_str_eq(pd_ini_get(&ini, "showfast", "title"), "99% of reads, n1ql /data");
 	ck_assert_str_eq(pd_ini_get(&ini, "showfast", "bad"), "5% more");
-	ck_assert_ptr_nonnull(ini.e[4].bad_interp);
+	ck_assert_uint_eq(ini.n, 4); /* root, title, who, bad */
+	ck_assert_str_eq(ini.e[3].key, "bad");
+	ck_assert_ptr_nonnull(ini.e[3].bad_interp);
+	ck_assert_ptr_null(ini.e[1].bad_interp);
 	pd_ini_free(&ini);
 	/* the title is read: its failure is the file's error */
 	struct pd_testcfg cfg = {0};
@@ -320,6 +324,107 @@ START_TEST(test_ini_interpolates_like_basic_interpolation)
 	ck_assert_int_eq(err.line, 2);
 	pd_ini_free(&ini);
 	free(cfg.test), free(cfg.title), free(cfg.shutdown_type);
+}
+END_TEST
+
+START_TEST(test_ini_interpolation_depth_and_scope_as_configparser)
+{
+	/* Python 3.11, ConfigParser(), optionxform = str: on "[s] x0 = a, xN = %(xN-1)s",
+	 * get('s', 'x10') is 'a' (x1 is the tenth level; x0, without '%', is not
+	 * interpolated) and get('s', 'x11') raises InterpolationDepthError; a cycle raises
+	 * it too; a [DEFAULT] value read in [s] takes [s]'s b: "[DEFAULT] a = %(b)s-%(c)s,
+	 * b = 1, c = %%; [s] b = 2; [t] k = %(a)s" gives get('s','a') '2-%' and
+	 * get('t','k') '1-%' */
+	struct pd_buf t = PD_BUF_INIT;
+	struct pd_ini ini = {0};
+	struct pd_err err = PD_ERR_INIT;
+	pd_buf_adds(&t, "[s]\nx0 = a\n");
+	for (int i = 1; i <= 11; i++)
+		pd_buf_addf(&t, "x%d = %%(x%d)s\n", i, i - 1);
+	pd_buf_adds(&t, "c1 = %(c2)s\nc2 = %(c1)s\n");
+	ck_assert_int_eq(parse_text(&ini, t.ptr, t.len, &pd_limits_default, &err), 0);
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "x10"), "a");
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "x11"), "%(x10)s");
+	ck_assert_ptr_nonnull(strstr(ini.e[11].bad_interp, "more than 10 deep"));
+	ck_assert_ptr_nonnull(strstr(ini.e[12].bad_interp, "more than 10 deep"));
+	ck_assert_ptr_nonnull(strstr(ini.e[13].bad_interp, "more than 10 deep"));
+	pd_ini_free(&ini);
+	pd_buf_release(&t);
+	const char *d =
+		"[DEFAULT]\na = %(b)s-%(c)s\nb = 1\nc = %%\n[s]\nb = 2\n[t]\nk = %(a)s\n";
+	ck_assert_int_eq(parse_text(&ini, d, strlen(d), &pd_limits_default, &err), 0);
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "a"), "1-%"); /* a is [DEFAULT]'s entry */
+	ck_assert_str_eq(pd_ini_get(&ini, "t", "k"), "1-%");
+	pd_ini_free(&ini);
+	d = "[DEFAULT]\na = %(b)s-%(c)s\nb = 1\nc = %%\n[s]\nb = 2\nk = %(a)s\n";
+	ck_assert_int_eq(parse_text(&ini, d, strlen(d), &pd_limits_default, &err), 0);
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "k"), "2-%"); /* a read in [s]: [s]'s b */
+	pd_ini_free(&ini);
+}
+END_TEST
+
+/* The bomb of issue 21: [DEFAULT] x0 = 1000 'A', then xN = ten %(xN-1)s, nine levels:
+ * x9 would be 10^12 bytes (x0 10^3, each level times ten) in 1.7 KB of input. */
+static void make_bomb(struct pd_buf *t)
+{
+	pd_buf_adds(t, "[DEFAULT]\nx0 = ");
+	for (int i = 0; i < 1000; i++)
+		pd_buf_addch(t, 'A');
+	for (int k = 1; k <= 9; k++) {
+		pd_buf_addf(t, "\nx%d =", k);
+		for (int i = 0; i < 10; i++)
+			pd_buf_addf(t, " %%(x%d)s", k - 1);
+	}
+	pd_buf_addch(t, '\n');
+}
+
+START_TEST(test_ini_interpolation_bomb_is_capped_and_an_error_where_read)
+{
+	struct pd_buf t = PD_BUF_INIT;
+	struct pd_ini ini = {0};
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_testcfg cfg = {0};
+	make_bomb(&t);
+	ck_assert_uint_lt(t.len, 1800);
+	pd_buf_adds(&t, "[access]\ntime = %(x9)s\n[stats]\ninterval = 1\n");
+	ck_assert_int_eq(parse_text(&ini, t.ptr, t.len, &pd_limits_default, &err), 0);
+	/* x2: 10 x (10 x 1000 + 9 blanks) + 9 blanks = 100099 bytes, under the 1 MiB cap */
+	ck_assert_uint_eq(strlen(pd_ini_get(&ini, "DEFAULT", "x2")), 100099);
+	/* x3 is 1000999 bytes, under 1 MiB too; x4, ten times more, is past it */
+	ck_assert_uint_eq(strlen(pd_ini_get(&ini, "DEFAULT", "x3")), 1000999);
+	ck_assert_ptr_nonnull(strstr(ini.e[4].bad_interp, "expands past 1048576 bytes"));
+	ck_assert_ptr_nonnull(ini.e[9].bad_interp);
+	/* read: the file's error at the line of the key */
+	ck_assert_int_eq(pd_testcfg_load(&cfg, &ini, &err), PD_EPARSE);
+	ck_assert_int_eq(err.line, 13);
+	ck_assert_msg(strstr(err.msg, "[access] time: interpolation expands past") != NULL,
+		      "%s", err.msg);
+	pd_ini_free(&ini);
+	pd_buf_release(&t);
+	free(cfg.test), free(cfg.title), free(cfg.shutdown_type);
+}
+END_TEST
+
+START_TEST(test_ini_interpolation_cap_for_the_whole_file)
+{
+	/* each value fits (x3: 1000999 bytes, 1002109 counting its 1110 references) but not
+	 * all fit 16 MiB (16777216) in all: [DEFAULT]'s x1, x2, x3 cost 10019 + 100209 +
+	 * 1002109 = 1112337, then each y 1002110 (its reference too): y0..y14 take the total
+	 * to 16144 k, y15 would pass 16777216 and keeps its raw text, y16 too */
+	struct pd_buf t = PD_BUF_INIT;
+	struct pd_ini ini = {0};
+	struct pd_err err = PD_ERR_INIT;
+	make_bomb(&t);
+	pd_buf_adds(&t, "[s]\n");
+	for (int i = 0; i < 17; i++)
+		pd_buf_addf(&t, "y%d = %%(x3)s\n", i);
+	ck_assert_int_eq(parse_text(&ini, t.ptr, t.len, &pd_limits_default, &err), 0);
+	ck_assert_uint_eq(strlen(pd_ini_get(&ini, "s", "y14")), 1000999);
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "y15"), "%(x3)s");
+	ck_assert_str_eq(pd_ini_get(&ini, "s", "y16"), "%(x3)s");
+	ck_assert_ptr_nonnull(strstr(ini.e[10 + 15].bad_interp, "16 times that"));
+	pd_ini_free(&ini);
+	pd_buf_release(&t);
 }
 END_TEST
 
@@ -616,6 +721,9 @@ Suite *pd_suite_ini(void)
 	tcase_add_test(tc, test_ini_accepts_crlf_bom_and_no_final_newline);
 	tcase_add_test(tc, test_ini_keys_keep_case_and_default_section_fills_in);
 	tcase_add_test(tc, test_ini_interpolates_like_basic_interpolation);
+	tcase_add_test(tc, test_ini_interpolation_depth_and_scope_as_configparser);
+	tcase_add_test(tc, test_ini_interpolation_bomb_is_capped_and_an_error_where_read);
+	tcase_add_test(tc, test_ini_interpolation_cap_for_the_whole_file);
 	tcase_add_test(tc, test_ini_splits_lines_at_a_lone_cr);
 	tcase_add_test(tc, test_ini_rejects_duplicate_option_and_section);
 	suite_add_tcase(s, tc);

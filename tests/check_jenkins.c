@@ -618,6 +618,34 @@ START_TEST(test_xml_errors_never_reach_stderr)
 }
 END_TEST
 
+START_TEST(test_jenkins_refuses_nul_in_a_string)
+{
+	/* a \u0000 (JSON) or a NUL character (XML: &#0; or the byte) would cut a label short */
+	struct result r = parse_str(pd_jenkins_json_parse,
+				    "{\"number\": 7,\n \"fullDisplayName\": \"a\\u0000b\"}");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	ck_assert_int_eq(r.err.line, 2);
+	ck_assert_int_eq(r.err.col, 23);
+	ck_assert_msg(strstr(r.err.msg, "NUL character") != NULL, "%s", r.err.msg);
+	done(&r);
+	r = parse_str(pd_jenkins_json_parse,
+		      "{\"number\": 7, \"fullDisplayName\": \"a\\\\u0000b\"}");
+	ck_assert_msg(r.rc == 0, "an escaped backslash then u0000 is text: %s", r.err.msg);
+	done(&r);
+	r = parse_str(
+		pd_jenkins_xml_parse,
+		"<freeStyleBuild><number>7</number><fullDisplayName>a&#0;b</fullDisplayName>"
+		"</freeStyleBuild>");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	done(&r);
+	static const char raw[] = "<freeStyleBuild><number>7</number><fullDisplayName>a\0b"
+				  "</fullDisplayName></freeStyleBuild>";
+	r = parse_mem(pd_jenkins_xml_parse, raw, sizeof(raw) - 1, "build.xml", NULL);
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	done(&r);
+}
+END_TEST
+
 Suite *pd_suite_jenkins(void)
 {
 	Suite *s = suite_create("jenkins");
@@ -651,6 +679,7 @@ Suite *pd_suite_jenkins(void)
 	tcase_add_test(xml, test_xml_rejects_a_job_as_not_a_build);
 	tcase_add_test(xml, test_xml_nesting_over_max_depth_is_limit);
 	tcase_add_test(xml, test_xml_errors_never_reach_stderr);
+	tcase_add_test(xml, test_jenkins_refuses_nul_in_a_string);
 	suite_add_tcase(s, json);
 	suite_add_tcase(s, xml);
 	return s;

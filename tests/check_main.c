@@ -53,6 +53,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pd_suite_escape());
 	srunner_add_suite(sr, pd_suite_stats());
 	srunner_add_suite(sr, pd_suite_infer());
+	srunner_add_suite(sr, pd_suite_noise());
 	srunner_add_suite(sr, pd_suite_configdiff());
 	srunner_add_suite(sr, pd_suite_story());
 	srunner_add_suite(sr, pd_suite_kpi());

@@ -995,6 +995,20 @@ static int seriesly(struct pd_series *s, const char *text, struct pd_err *err)
 	return pd_seriesly_parse(s, &src, err);
 }
 
+START_TEST(test_seriesly_refuses_nul_in_a_key)
+{
+	/* "1700000000000\u0000x" would read as the key 1700000000000 */
+	struct pd_series s = {0};
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(seriesly(&s, "{\"1\": [1],\n \"1700000000000\\u0000x\": [2]}", &err),
+			 PD_EPARSE);
+	ck_assert_int_eq(err.line, 2);
+	ck_assert_int_eq(err.col, 16);
+	ck_assert_msg(strstr(err.msg, "NUL character") != NULL, "%s", err.msg);
+	series_release(&s);
+}
+END_TEST
+
 START_TEST(test_seriesly_reads_body_sorted_last_wins)
 {
 	struct pd_series s = {0};
@@ -1110,6 +1124,7 @@ Suite *pd_suite_perfdb(void)
 	tcase_add_loop_test(tc, test_seriesly_rejects_malformed_bodies, 0,
 			    (int)(sizeof(bad_seriesly) / sizeof(*bad_seriesly)));
 	tcase_add_test(tc, test_seriesly_limit_on_samples);
+	tcase_add_test(tc, test_seriesly_refuses_nul_in_a_key);
 	suite_add_tcase(s, tc);
 	return s;
 }

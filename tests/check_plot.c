@@ -213,7 +213,7 @@ START_TEST(test_plot_script_small_chart)
 	/* the legend below the tick labels, no 0 forced under values that are not all >= 0 */
 	has(s, "\nset key outside bottom center ");
 	ck_assert_ptr_null(strstr(s, "set yrange"));
-	has(s, "\nset output './out/charts/c001.svg'\n");
+	has(s, "\nset output \"./out/charts/c001.svg\"\n");
 	/* the band with a NaN end is left out */
 	has(s, "\nset object rectangle from first 0, graph 0 to first 5, graph 1 behind ");
 	ck_assert_ptr_null(strstr(strstr(s, "set object") + 1, "set object"));
@@ -270,16 +270,16 @@ END_TEST
 START_TEST(test_plot_script_output_cannot_be_a_pipe_or_home)
 {
 	char *s = small_script("|touch pwned");
-	has(s, "\nset output './|touch pwned/c001.svg'\n");
+	has(s, "\nset output \"./\\174touch\\040pwned/c001.svg\"\n"); /* '|' ' ' */
 	free(s);
 	s = small_script("~/x");
-	has(s, "\nset output './~/x/c001.svg'\n");
+	has(s, "\nset output \"./\\176/x/c001.svg\"\n"); /* '~' */
 	free(s);
 	s = small_script("/abs");
-	has(s, "\nset output '/abs/c001.svg'\n");
+	has(s, "\nset output \"/abs/c001.svg\"\n");
 	free(s);
 	s = small_script(NULL);
-	has(s, "\nset output './c001.svg'\n");
+	has(s, "\nset output \"./c001.svg\"\n");
 	free(s);
 }
 END_TEST

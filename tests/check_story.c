@@ -352,7 +352,7 @@ START_TEST(test_story_littles_law)
 	struct pd_timebase tb = timebase(300, 395);
 	struct pd_closed_loop cl;
 	set_test(run, "[access]\nn1ql_workers = 120\nworkload_instances = 3\n");
-	pd_story_closed_loop(&cl, run, &tb, PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_POLICY_LITTLE_TOL_PCT);
 	ck_assert(cl.ok);
 	ck_assert_int_eq(cl.workers, 360);
 	ck_assert_double_eq_tol(cl.latency_ms, 90, 1e-9);
@@ -364,7 +364,7 @@ START_TEST(test_story_littles_law)
 	run = query_run(4000, 120);
 	set_test(run, "[access]\nn1ql_workers = 120\nworkload_instances = 3\n"
 		      "[cluster]\nnum_buckets = 1\n");
-	pd_story_closed_loop(&cl, run, &tb, PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_POLICY_LITTLE_TOL_PCT);
 	ck_assert_double_eq_tol(cl.predicted, 3000, 1e-6);
 	ck_assert_double_eq_tol(cl.diff_pct, -25, 1e-9);
 	ck_assert(!cl.closed);
@@ -381,7 +381,7 @@ START_TEST(test_story_littles_law_needs_a_worker_count)
 	struct pd_closed_loop cl;
 	set_test(run, "[access]\nn1ql_workers = 180\nn1ql_throughput = 4000\n"
 		      "[cluster]\nnum_buckets = 2\n");
-	pd_story_closed_loop(&cl, run, &tb, PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_POLICY_LITTLE_TOL_PCT);
 	ck_assert(cl.ok);
 	ck_assert_int_eq(cl.workers, 360);
 	ck_assert(cl.throttled);
@@ -389,11 +389,11 @@ START_TEST(test_story_littles_law_needs_a_worker_count)
 	pd_run_free(run);
 	run = query_run(4000, 90);
 	set_test(run, "[access]\nn1ql_workers = 12x\n");
-	pd_story_closed_loop(&cl, run, &tb, PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_POLICY_LITTLE_TOL_PCT);
 	ck_assert(!cl.ok);
 	pd_run_free(run);
 	run = query_run(4000, 90); /* no test config at all */
-	pd_story_closed_loop(&cl, run, &tb, PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&cl, run, &tb, pd_kpi_served(run, &tb), PD_POLICY_LITTLE_TOL_PCT);
 	ck_assert(!cl.ok);
 	pd_run_free(run);
 }
@@ -404,6 +404,17 @@ static void add_kpi(struct pd_run *run, const char *metric, double value)
 	struct pd_kpi *k = pd_run_add_kpi(run);
 	k->metric = pd_xstrdup(metric);
 	k->value = value;
+}
+
+/* The KPI change from the two runs' KPI facts (analyze/kpi.c). */
+static void kpi_change(struct pd_kpi_change *out, const struct pd_run *b,
+		       const struct pd_timebase *tbb, const struct pd_run *t,
+		       const struct pd_timebase *tbt)
+{
+	struct pd_kpi_facts fb, ft;
+	pd_kpi_facts_of(&fb, b, tbb, 5);
+	pd_kpi_facts_of(&ft, t, tbt, 5);
+	pd_kpi_change(out, &fb, &ft);
 }
 
 START_TEST(test_story_kpi_ids_differ_but_share_the_form)
@@ -417,7 +428,7 @@ START_TEST(test_story_kpi_ids_differ_but_share_the_form)
 	add_kpi(target,
 		"n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_1s_1c_1i_avg_query_requests_iris",
 		3525);
-	pd_story_kpi_change(&kc, base, &tb, target, &tb);
+	kpi_change(&kc, base, &tb, target, &tb);
 	ck_assert(kc.ok);
 	ck_assert(!kc.same_id);
 	ck_assert_double_eq(kc.base_kpi, 3916);
@@ -431,7 +442,7 @@ START_TEST(test_story_kpi_ids_differ_but_share_the_form)
 	pd_run_free(target);
 	target = query_run(3876, 92); /* no KPI of the form: the served rates only */
 	add_kpi(target, "n1ql_thr_Q3_avg_query_latency_iris", 12);
-	pd_story_kpi_change(&kc, base, &tb, target, &tb);
+	kpi_change(&kc, base, &tb, target, &tb);
 	ck_assert(!kc.ok);
 	ck_assert(kc.target_id == NULL);
 	ck_assert(isnan(kc.kpi_pct));
@@ -467,12 +478,12 @@ START_TEST(test_story_seed_tells_the_ticket)
 	pd_story_live_node(&ln, b, &tbb, NULL);
 	ck_assert_int_eq(ln.verdict, PD_LIVE_NO_EVENT);
 	struct pd_kpi_change kc;
-	pd_story_kpi_change(&kc, b, &tbb, t, &tb);
+	kpi_change(&kc, b, &tbb, t, &tb);
 	ck_assert(kc.ok && !kc.same_id);
 	ck_assert_double_eq(kc.base_kpi, 3916);
 	ck_assert_double_eq(kc.target_kpi, 3525);
 	struct pd_closed_loop cl;
-	pd_story_closed_loop(&cl, t, &tb, PD_STORY_LITTLE_TOL_PCT);
+	pd_story_closed_loop(&cl, t, &tb, pd_kpi_served(t, &tb), PD_POLICY_LITTLE_TOL_PCT);
 	ck_assert_int_eq(cl.workers, 360); /* the seed's 120 workers x 3 instances */
 	ck_assert(cl.closed);
 	pd_run_free(b);
@@ -498,16 +509,18 @@ START_TEST(test_story_kpi_inputs_removed_share)
 	fill(q, 0, 295, 4000);
 	fill(q, 300, 1200, 3000);
 	struct pd_kpi_in in;
-	ck_assert(pd_story_kpi_inputs(&in, run, &tb, (struct pd_estimate){1, 3500}));
+	double share = 0;
+	ck_assert(pd_kpi_inputs(&in, &share, run, &tb, (struct pd_estimate){1, 3500}));
+	ck_assert_double_eq_tol(share, 0.75, 1e-12);
 	ck_assert_double_eq(in.total, 3500);
 	ck_assert_double_eq_tol(in.removed, 750, 1e-9);
 	ck_assert_uint_eq(in.n_active, 1);
 	ck_assert(!in.removed_is_first);
 	tb.event = PD_EVENT_NONE; /* no event: nothing removed, both nodes active */
-	ck_assert(pd_story_kpi_inputs(&in, run, &tb, (struct pd_estimate){1, 3500}));
+	ck_assert(pd_kpi_inputs(&in, NULL, run, &tb, (struct pd_estimate){1, 3500}));
 	ck_assert_double_eq(in.removed, 0);
 	ck_assert_uint_eq(in.n_active, 2);
-	ck_assert(!pd_story_kpi_inputs(&in, run, &tb, (struct pd_estimate){0, 0}));
+	ck_assert(!pd_kpi_inputs(&in, NULL, run, &tb, (struct pd_estimate){0, 0}));
 	pd_run_free(run);
 }
 END_TEST

@@ -20,6 +20,7 @@ Suite *pd_suite_plot(void);
 Suite *pd_suite_escape(void);
 Suite *pd_suite_stats(void);
 Suite *pd_suite_infer(void);
+Suite *pd_suite_noise(void);
 Suite *pd_suite_configdiff(void);
 Suite *pd_suite_story(void);
 Suite *pd_suite_kpi(void);

@@ -23,6 +23,8 @@ const char *pd_infer_reason_name(enum pd_infer_reason r)
 		[PD_INFER_FEW_SAMPLES] = "too-few-samples",
 		[PD_INFER_ZERO_BASELINE] = "zero-baseline-no-absolute-rule",
 		[PD_INFER_CONSTANT] = "constant",
+		[PD_INFER_TOPOLOGY] = "topology",
+		[PD_INFER_RUN_MARGIN] = "within-run-to-run-margin",
 	};
 	return (unsigned)r < sizeof(names) / sizeof(*names) ? names[r] : "?";
 }
@@ -31,7 +33,9 @@ const char *pd_infer_noise_text(enum pd_infer_noise n)
 {
 	return n == PD_INFER_NOISE_RUNS
 		       ? "judged against the moderated run-to-run variance of the baselines"
-		       : "run-to-run variance not measured; the threshold stands in for it";
+		       : "run-to-run variance not measured: a change must clear the threshold "
+			 "by "
+			 "its metric kind's default run-to-run margin";
 }
 
 const char *pd_live_verdict_name(enum pd_live_verdict v)
@@ -99,6 +103,17 @@ const char *pd_finding_kind_name(enum pd_finding_kind k)
 		[PD_FIND_EVENT_ERRORS] = "event-errors",
 		[PD_FIND_HARD_FAILOVER_LIVE] = "hard-failover-live-node",
 		[PD_FIND_KPI_CHANGE] = "kpi-change"};
+	return names[k];
+}
+
+const char *pd_question_kind_name(enum pd_question_kind k)
+{
+	static const char *const names[] = {[PD_Q_REQUESTS_LOST] = "requests-lost",
+					    [PD_Q_CONNECTIONS_KEPT] = "connections-kept",
+					    [PD_Q_ROLE_CHANGE] = "role-change",
+					    [PD_Q_CLUSTER_CHANGE] = "cluster-change",
+					    [PD_Q_KPI_COUNTS] = "kpi-counts",
+					    [PD_Q_RECOVERY] = "recovery"};
 	return names[k];
 }
 

@@ -62,6 +62,9 @@ struct pd_estimate {
 	double value;
 };
 
+/* How many further events of a run a time base names. */
+#define PD_TIMEBASE_MORE 4
+
 struct pd_timebase {
 	int64_t t0_ms;  /* start of the measured phase (median of the series' first samples) */
 	int64_t end_ms; /* its end (median of the series' last samples) */
@@ -80,6 +83,19 @@ struct pd_timebase {
 	struct pd_estimate ev_console, ev_series, ev_config; /* each source's event time, s */
 	struct pd_estimate rebalance_end_s; /* end of the rebalance, s from t0 */
 	char agreement[320];                /* one line: how the sources agree, or where not */
+
+	/* what was not used, and why (pd_timebase_notes says it in sentences) */
+	int disagree;          /* a source lies more than one interval from event_s */
+	unsigned dropped;      /* bits 1 << enum pd_source: estimates outside the phase */
+	const char *line_node; /* the failover line's node when it was not used (not in
+				  the spec, or not the rebalance's ejected node), else NULL;
+				  borrowed from the run's events */
+	int line_in_spec; /* with line_node: it is in the spec (the ejected node differs) */
+	size_t n_more;    /* failovers and rebalance-outs in the phase after the first */
+	struct {
+		double t_s;       /* s from t0 (the console's), NaN when unknown */
+		const char *node; /* the node it removed, "" if unknown (the run's) */
+	} more[PD_TIMEBASE_MORE]; /* the first PD_TIMEBASE_MORE of them */
 };
 
 /* ---- inference (analyze/infer.h) ---- */
@@ -88,9 +104,9 @@ struct pd_timebase {
 struct pd_infer_side {
 	size_t n;
 	double mean;     /* location; 0 when n = 0 */
-	double var_mean; /* AR(1) long-run variance of the mean, before any floor */
+	double var_mean; /* long-run variance of the mean (infer.h), before any floor */
 	double phi;      /* lag-1 autocorrelation, bias-corrected, in [0, 0.99] */
-	double n_eff;    /* n / F(phi, n) */
+	double n_eff;    /* s^2 / var_mean: the independent values the mean is worth */
 	double gap;      /* smallest nonzero gap between distinct values; 0 when constant */
 };
 
@@ -106,7 +122,9 @@ enum pd_infer_reason {
 	PD_INFER_STRADDLES,     /* the interval straddles the threshold */
 	PD_INFER_FEW_SAMPLES,   /* fewer than min_n samples on a side */
 	PD_INFER_ZERO_BASELINE, /* no percentage and no absolute rule */
-	PD_INFER_CONSTANT       /* both windows hold one same value (verdict same) */
+	PD_INFER_CONSTANT,      /* both windows hold one same value (verdict same) */
+	PD_INFER_TOPOLOGY,      /* set by the caller: the topology explains the difference */
+	PD_INFER_RUN_MARGIN     /* past the threshold, not past threshold + run-to-run margin */
 };
 const char *pd_infer_reason_name(enum pd_infer_reason r); /* "straddles-threshold", ... */
 
@@ -142,6 +160,15 @@ struct pd_infer_result {
 	size_t k; /* baselines */
 	enum pd_infer_verdict verdict;
 	enum pd_infer_reason reason;
+	/* one baseline: the run-to-run margin (%) a change had to clear beyond the threshold
+	 * (the rule's, a default per metric kind); 0 with several baselines (measured) */
+	double margin_pct;
+	/* the smallest change this comparison tells from none at its level: the interval's
+	 * half-width, in % (valid with PD_INFER_HAS_PCT) and in the unit */
+	double mde_pct, mde_abs;
+	/* how many baselines would bring mde_pct under the threshold (2 to 64); 0: none would
+	 * (the target's own noise is too large), or not a percentage */
+	size_t baselines_needed;
 };
 
 /* The between-run spread of one delta's k baseline windows (pass 1). */
@@ -174,7 +201,7 @@ struct pd_series_facts {
 /* Invariant: series[i] describes run->series[i] of the run they were made from. */
 struct pd_facts {
 	struct pd_timebase tb;
-	struct pd_estimate throughput; /* pd_facts_throughput over tb's phase */
+	struct pd_estimate throughput; /* pd_kpi_served over tb's phase */
 	int64_t interval_ms;           /* the median of the series' intervals, or 0 */
 	struct pd_series_facts *series;
 	size_t n_series;
@@ -195,6 +222,27 @@ struct pd_kpi_rules {
 	double off_pct[PD_KPI_N_RULES]; /* (kpi - est) / est in %, NAN with est */
 	unsigned match;                 /* bits (1 << rule) of the rules within tol_pct */
 	int nearest;                    /* the rule with the smallest |off_pct|, -1 when none */
+};
+
+/* What the series tell, as rates over the run (requests / [access] time, req/s). */
+struct pd_kpi_in {
+	double total;         /* every query node: the cluster-wide rate of n1ql_stats */
+	double removed;       /* of which the removed node served (0 when none was removed) */
+	int removed_is_first; /* the removed node is the spec's first n1ql node */
+	size_t n_active;      /* n1ql nodes still in the cluster at the end */
+};
+
+/* The KPI facts of one run, made once per comparison by analyze/kpi.c (the one owner:
+ * every finding and output reads them, none reconstructs them). */
+struct pd_kpi_facts {
+	const struct pd_kpi *kpi;  /* the throughput KPI (pd_kpi_throughput), NULL when none */
+	struct pd_estimate served; /* the throughput the series give (pd_kpi_served) */
+	int has_in;                /* served.ok: in is reconstructed */
+	struct pd_kpi_in in;
+	double removed_share;      /* the removed node's share of the query load before the
+				      event (0..1), NaN when the run removes none or it is unknown */
+	int has_rules;             /* kpi and has_in: rules is filled */
+	struct pd_kpi_rules rules; /* against kpi->value within the threshold */
 };
 
 /* ---- the event story (analyze/story.h) ---- */
@@ -231,8 +279,8 @@ struct pd_event_errors {
 	double pre_ms;       /* its mean before the event ([0, window.start_s)), NaN if none */
 	int has_base_peak;   /* the other run's query_avg_req_time in base_window */
 	double base_peak_ms; /* its highest value there */
-	double min_count;    /* max(PD_STORY_ERRORS_MIN, PD_STORY_ERRORS_BASE_X x base count) */
-	int significant;     /* errors.ok and errors.count >= min_count */
+	double min_count; /* max(PD_POLICY_ERRORS_MIN, PD_POLICY_ERRORS_BASE_X x base count) */
+	int significant;  /* errors.ok and errors.count >= min_count */
 };
 
 /* Why a failover is, or is not, a hard failover of a live node; the checks in order. */
@@ -276,9 +324,9 @@ struct pd_kpi_change {
 	int same_id;                     /* the ids are equal (else they only share the form) */
 	double base_kpi, target_kpi;     /* 3916.0 -> 3525.0 */
 	double kpi_pct;                  /* 100 (target - base) / base; NaN when base is 0 */
-	struct pd_estimate base_served;  /* mean n1ql_stats/query_requests over the phase */
-	struct pd_estimate target_served; /* the same in the target, req/s */
-	double served_pct;                /* their change, %; NaN unless both ok and base > 0 */
+	struct pd_estimate base_served;  /* each run's KPI facts' served, req/s */
+	struct pd_estimate target_served;
+	double served_pct; /* their change, %; NaN unless both ok and base > 0 */
 };
 
 /* Whether the query workload is closed-loop: a fixed number of workers, each sending its
@@ -341,32 +389,36 @@ struct pd_configdiff {
 
 enum pd_outcome { PD_OUTCOME_PASS, PD_OUTCOME_FAIL, PD_OUTCOME_ERROR };
 
-/* The ticket's points (DESIGN section 1): 1 the hard failover of a live node, a-d the
- * four facts found by eye, 3 the throughput KPI. */
-enum pd_story_point {
-	PD_POINT_1,
-	PD_POINT_A,
-	PD_POINT_B,
-	PD_POINT_C,
-	PD_POINT_D,
-	PD_POINT_3,
-	PD_POINT_COUNT
+/* The questions a reader of this event asks (analyze/questions.c): built from the event's
+ * kind and the runs' roles, the seed's ticket being one instance of them. */
+enum pd_question_kind {
+	PD_Q_REQUESTS_LOST,    /* were requests lost at the event? */
+	PD_Q_CONNECTIONS_KEPT, /* does the removed node keep connections after it left? */
+	PD_Q_ROLE_CHANGE,      /* what changed on one role's nodes, before / after? */
+	PD_Q_CLUSTER_CHANGE,   /* what changed for the cluster as a whole? */
+	PD_Q_KPI_COUNTS,       /* what does the throughput KPI count, did it move? */
+	PD_Q_RECOVERY          /* did the throughput dip at the event, and recover? */
 };
+/* "requests-lost", "connections-kept", "role-change", "cluster-change", "kpi-counts",
+ * "recovery" */
+const char *pd_question_kind_name(enum pd_question_kind k);
 
-#define PD_POINT_MAX_FINDINGS 4
+#define PD_QUESTION_MAX_FINDINGS 4
 
-/* The findings that answer one point: indexes into c->findings, ranked order. */
-struct pd_story_answer {
-	const char *label;    /* "1", "2a", ... "3" */
-	const char *question; /* the ticket's question, one line */
-	size_t finding[PD_POINT_MAX_FINDINGS];
-	size_t n;    /* 0: no finding answers it (the runs agree there, unless unanswerable) */
-	char *brief; /* a short answer with the numbers of its findings, or why none */
+/* One question and its answer: the findings that answer it (indexes into c->findings, in
+ * ranked order), or none while its inputs are there (the runs agree), or "not answered"
+ * and why when its inputs are missing. Owns label, question and brief. */
+struct pd_question {
+	enum pd_question_kind kind;
+	unsigned service; /* PD_Q_ROLE_CHANGE: the role's PD_SVC_* bit; 0 otherwise */
+	char *label;      /* "1", "2", ... */
+	char *question;   /* one line */
+	int answered;     /* its inputs are there (0: brief says why not) */
+	size_t finding[PD_QUESTION_MAX_FINDINGS];
+	size_t n;    /* the findings that answer it */
+	char *brief; /* the answer with the numbers of its findings, "no finding: ...", or
+			"not answered: <why>" */
 	enum pd_outcome outcome; /* its JUnit testcase: the worst of its findings' */
-	int unanswerable;        /* a run has no series of the point's metrics: 1 the baseline,
-				  * 2 the target, 3 neither */
-	int no_removed_conn;     /* the target has no net/ESTABLISHED: connections left on the
-				  * removed node cannot be shown (perfrunner's Prometheus path) */
 };
 
 /* ---- the comparison (analyze/compare.h) ---- */
@@ -499,8 +551,14 @@ struct pd_delta {
 	double delta_pct; /* of means; NaN when no percentage is defined */
 	double ci_lo, ci_hi;
 	double p_value, p_adj;
-	int drill;    /* judged in its parent's family, not counted in it */
-	int topology; /* the difference is the topology's: no finding */
+	/* a role's total whose phase has another number of active nodes: its change rescaled
+	 * to one node (times the view's node_ratio), NaN otherwise; the figure a statement of
+	 * the per-node change uses (never the total's) */
+	double node_pct, node_lo, node_hi;
+	int drill; /* judged in its parent's family, not counted in it */
+	/* the difference is the topology's: no finding, and no regression or improvement
+	 * (verdict inconclusive, inf.reason PD_INFER_TOPOLOGY) */
+	int topology;
 	enum pd_verdict verdict;
 	enum pd_outcome outcome; /* its JUnit testcase: FAIL for a regression the topology does
 				    not explain, or when a failing finding states it, and the
@@ -533,9 +591,9 @@ union pd_finding_numbers {
 		double from_s;           /* where the post phase starts */
 		double event_s;          /* the failover */
 		double held_s;           /* from the event to the last sample >= at_least */
-		double at_least;         /* what counts as still holding (PD_LINGER_MIN) */
-		int to_end;              /* still held at the end of the run */
-		double before;           /* the node's median before the event */
+		double at_least; /* what counts as still holding (PD_POLICY_LINGER_MIN) */
+		int to_end;      /* still held at the end of the run */
+		double before;   /* the node's median before the event */
 	} linger;
 	struct {
 		double low, low_s; /* the lowest rate after the event and when */
@@ -599,15 +657,18 @@ struct pd_comparison {
 	const struct pd_run **bases;        /* every baseline, bases[0] == base; borrowed */
 	size_t n_bases;
 	struct pd_timebase tb_base, tb_target;
-	struct pd_timebase *tb_more;  /* the other baselines' (n_bases - 1) */
-	struct pd_estimate *thr_more; /* their throughputs, likewise */
+	struct pd_timebase *tb_more; /* the other baselines' (n_bases - 1) */
 	/* the run whose event defines the phases: +1 the target, -1 the baseline (a failover
 	 * run given as the baseline: the findings come back mirrored), 0 none */
 	int event_side;
 	int base_event; /* the baseline's own event is followed (either side): its removed node
 			   is active before it only */
-	struct pd_estimate thr_base, thr_target; /* pd_facts_throughput of each run */
-	double step_s;                           /* the common grid */
+	/* each run's KPI facts (analyze/kpi.c, the one owner): its throughput KPI, the
+	   throughput its series give (served), the removed node's requests and the KPI
+	   rules; kpi_bases[j] is bases[j]'s (n_bases of them) */
+	struct pd_kpi_facts kpi_target;
+	struct pd_kpi_facts *kpi_bases;
+	double step_s; /* the common grid */
 	double length_s;
 	/* where the baseline's grid starts: its t0, or later by base_shift_s when both runs
 	 * have an event, so that the two events fall on the same grid point */
@@ -641,8 +702,10 @@ struct pd_comparison {
 	struct pd_nodeshift
 		*shift;         /* the event's story per node (nodeshift.h), once measured */
 	struct pd_strv reasons; /* why the runs are not comparable */
-	/* what the reader most likely did not mean (the runs swapped, a run against itself),
-	   one sentence each: on stderr, atop the report, in summary.json */
+	/* what a reader must know before any figure, said on stderr (even with --quiet) and
+	   at the top of every output: the event's sources that disagree, events not used
+	   and why, nodes that could not be matched, roles inferred from the processes, the
+	   runs likely swapped, a run compared with itself */
 	struct pd_strv warnings;
 	struct pd_strv matching;   /* how nodes were matched, one line each */
 	const char *correction;    /* "bonferroni" */
@@ -653,10 +716,10 @@ struct pd_comparison {
 	double alpha;
 	double threshold_pct;
 	enum pd_verdict verdict;
-	/* the ticket's points, answered (pd_findings_story_answers); n_answers is 0 when no
-	   run has an event (the points are about one) */
-	struct pd_story_answer answers[PD_POINT_COUNT];
-	size_t n_answers;
+	/* the questions of this event, answered (analyze/questions.c); none when no run has
+	   an event (they are about one) */
+	struct pd_question *questions;
+	size_t n_questions;
 	struct pd_kpi_pair *kpi_windows; /* windowed KPIs of the target with their baseline */
 	size_t n_kpi_windows;
 };

@@ -55,11 +55,13 @@ hasf "$TMP/late2/summary.json" "at 400.0 s: its series are shifted by -100.0 s"
 expect_code 2 "$PERFDELTA" compare "$SEED/failover-late" "$F" -o "$TMP/late3" --baseline-event-time 5000
 has "$TMP/err" '^perfdelta: --baseline-event-time 5000\.0 is outside the phase'
 expect_code 2 "$PERFDELTA" inspect "$F" --baseline-event-time 10
-# events that already line up are said to, with no shift; a baseline event put outside
-# its phase by a wrong clock is not followed (the runs stay lined up at their starts)
+# events that already line up are said to, with no shift; a baseline console event put
+# outside its phase by a wrong clock is dropped, said, and the next source (the series'
+# rebalance start, 425.1 s) followed (issue 20)
 "$PERFDELTA" compare "$F" "$SEED/failover-clean" -o "$TMP/same-ev" --quiet --fail-on never >/dev/null 2>&1
 hasf "$TMP/same-ev/summary.json" "at 299.8 s, which lines up with the target's at 299.8 s"
 "$PERFDELTA" compare "$SEED/failover-late" "$F" -o "$TMP/bad-clock" --quiet --fail-on never \
   --baseline-console-utc-offset -05:00 >/dev/null 2>&1
-has "$TMP/bad-clock/summary.json" 'but its time \(-[0-9.]+ s\) is not inside its measured phase \(0 to 1199\.9 s\): the runs are lined up at their starts'
+has "$TMP/bad-clock/summary.json" "the baseline's event time from the console \\(-[0-9.]+ s\\) lies outside its measured phase \\(0 to 1200 s\\): not used; the event time is taken from the series"
+has "$TMP/bad-clock/summary.json" 'the baseline has its own hard-failover \(of 172\.23\.100\.40\) at 425\.1 s: its series are shifted by -125\.0 s'
 finish

@@ -8,11 +8,11 @@ B=$SEED/baseline F=$SEED/failover
 # leftovers DIR: what perfdelta may have left beside its outputs in DIR
 leftovers() { ls -A "$1" | grep -E '\.(tmp|old)-' || true; }
 no_leftovers() { local l; l=$(leftovers "$1"); if [ -z "$l" ]; then ok; else fail "left behind: $l"; fi; }
-# gone PID WHAT: PID has ended (a zombie that init has not reaped yet has ended too)
+# gone PID WHAT: PID ends within 10 s (a zombie that init has not reaped yet has ended too)
+alive() { kill -0 "$1" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
 gone() {
-  if kill -0 "$1" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]; then
-    fail "process $1 ($2) still runs"; kill -9 "$1"
-  else ok; fi
+  for _ in $(seq 200); do alive "$1" || break; sleep 0.05; done
+  if alive "$1"; then fail "process $1 ($2) still runs after 10 s"; kill -9 "$1"; else ok; fi
 }
 same() { if cmp -s "$1" "$2"; then ok; else fail "$2 changed"; fi; }
 
@@ -66,7 +66,8 @@ SH
 # writes garbage into every chart, then says it is done as gnuplot would
 cat >"$fake/garbage" <<'SH'
 #!/bin/sh
-out() { sed -n "s/^set output '\(.*\)'\$/\1/p" "$1" | while read -r f; do printf 'garbage' >"$f"; done; }
+# (the path is a double-quoted string; this test's paths need no escape in it)
+out() { sed -n 's/^set output "\(.*\)"$/\1/p' "$1" | while read -r f; do printf 'garbage' >"$f"; done; }
 out /dev/stdin
 cat /dev/fd/4 >/dev/null
 out /dev/fd/6
@@ -143,7 +144,6 @@ pd=$!
 for _ in $(seq 100); do [ -s "$TMP/gnuplot.pid" ] && break; sleep 0.1; done
 kill -KILL "$pd"
 wait "$pd" 2>/dev/null
-sleep 0.5
 gone "$(cat "$TMP/gnuplot.pid")" "gnuplot after SIGKILL"
 # its temporary directory stays (a SIGKILL cannot be caught), marked with the dead pid;
 # the next run on rep removes it, but not a look-alike of the user's nor one whose owner
@@ -185,23 +185,25 @@ hasf "$TMP/err" 'run\x0aperfdelta: forged\x1b]0;title'
 if grep -q "$(printf '\033')" "$TMP/err"; then fail "an ESC reached the terminal"; else ok; fi
 
 # 9. a file added or edited while perfdelta runs is the user's: the output is checked
-# again at commit (a slow gnuplot holds the run until the test has written)
+# again at commit (a slow gnuplot holds the run until the test has written: it waits for
+# slow.go, 30 s at most)
 real_gnuplot=$(command -v gnuplot)
 cat >"$fake/slow" <<SH
 #!/bin/sh
 touch "$TMP/slow.started"
-sleep 2
+for _ in \$(seq 600); do [ -e "$TMP/slow.go" ] && break; sleep 0.05; done
 exec "$real_gnuplot" "\$@"
 SH
 chmod +x "$fake/slow"
 # during OUT ACTION: compare into OUT with the slow gnuplot, ACTION (eval'd) once it runs
 during() {
   use_fake slow
-  rm -f "$TMP/slow.started"
+  rm -f "$TMP/slow.started" "$TMP/slow.go"
   PATH=$fake:$PATH "$PERFDELTA" compare "$B" "$F" -o "$1" --quiet "${@:3}" 2>"$TMP/err" &
   local pd=$!
   for _ in $(seq 100); do [ -e "$TMP/slow.started" ] && break; sleep 0.1; done
   eval "$2"
+  touch "$TMP/slow.go"
   wait "$pd"
   rc=$?
 }

@@ -84,11 +84,34 @@ bad / '["..iris_710-1345_failover_8a92"]' "refusing database name '\.\.iris_710-
 bad / '{"dbs": []}' '/: expected a JSON array of names$'
 bad / '["'"$DB"'", 7]' 'expected a JSON array of names, found a non-string$'
 bad / '["other_snapshot_0000"]' "/: no database of snapshot 'iris_710-1345_failover_8a92' among the 1 listed$"
-bad "/$DB" '["cpu", "a\u0000/../../etc/passwd"]' "/$DB: refusing a name with a NUL character$"
+bad "/$DB" '["cpu", "a\u0000/../../etc/passwd"]' "/$DB:1:[0-9]+: refusing a string with a NUL character"
 bad "/$DB" '["cpu\u0007"]' "refusing metric name 'cpu\\\\x07': it holds a control character"
 bad "/$DB" '[".hidden"]' "refusing metric name '\.hidden': it starts with '\.'"
 bad "/$DB" '["a..b"]' "refusing metric name 'a\.\.b': it holds '\.\.'"
 bad "/$DB" '[""]' "refusing metric name '': it is empty"
+# a body that is not what was asked for, even with 200: an HTML page, a gzip body, a
+# series of another shape; each names the URL, and nothing is left
+badf() { # badf PATH FILE REGEX: the server answers PATH with FILE (.html: text/html, .gz: gzip)
+  serve bad "$F" --serve "$1" "$2"
+  expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb "$URL" \
+    -o "$TMP/bad" --retries 0
+  has "$TMP/err" "^perfdelta: $URL$3"
+  lines "$TMP/err" 1
+  left_nothing "$TMP/bad"
+  quit
+}
+M=$(find "$F/perfdb/$DB" -name '*.json' -printf '%f\n' | LC_ALL=C sort | head -n 1)
+M=${M%.json}
+printf '<!DOCTYPE html><html><body>Service unavailable</body></html>\n' >"$TMP/page.html"
+gzip -c "$F/perfdb/$DB/$M.json" >"$TMP/series.gz"
+printf '{"error": "no such metric"}' >"$TMP/object"
+printf '[[1, 2], [3, "x"]]' >"$TMP/strings"
+badf "/$DB/$M" "$TMP/page.html" "/$DB/$M: an HTML page \(Content-Type text/html; charset=utf-8\), expected a perfdb series \(a JSON array of \[time, value\] pairs\)$"
+badf "/$DB/$M" "$TMP/series.gz" "/$DB/$M: a gzip-compressed body \(never asked for\), expected a perfdb series"
+badf "/$DB/$M" "$TMP/object" "/$DB/$M:1:1: expected '\[' to open the sample array"
+badf "/$DB/$M" "$TMP/strings" "/$DB/$M:1:[0-9]+: expected a number"
+badf "/$DB" "$TMP/page.html" "/$DB: an HTML page .*expected perfdb's list"
+badf "/$JOB/consoleText" "$TMP/page.html" "/$JOB/consoleText: an HTML page .*expected Jenkins' console text"
 long=$(printf 'm%.0s' $(seq 251))
 bad "/$DB" "[\"$long\"]" "refusing metric name 'm{64}\.\.\.': it is too long \(max 250 bytes\)"
 
@@ -113,7 +136,6 @@ expect_code 3 "$PERFDELTA" pull --jenkins "$URL/job/nope/1" --perfdb "$URL" -o "
 has "$TMP/err" "^perfdelta: $URL/job/nope/1/(api/json|consoleText): HTTP 404$"
 quit
 # nobody listening: a connection error, retried, then named
-sleep 0.2
 expect_code 3 "$PERFDELTA" pull --snapshot x --perfdb "$URL" --retries 1 -o "$TMP/gone"
 has "$TMP/err" "^perfdelta: $URL/: .*(onnect|refused).* after 2 tries$"
 left_nothing "$TMP/gone"
@@ -148,7 +170,6 @@ quit
 if ldd "$PERFDELTA" | grep -q libcurl; then fail "perfdelta loads libcurl"; else ok; fi
 mkdir "$TMP/bin" "$TMP/alone"
 ln -s "$PERFDELTA" "$TMP/bin/perfdelta"
-sleep 0.2
 expect_code 3 "$TMP/bin/perfdelta" pull --snapshot x --perfdb "$URL" --retries 0 \
   --max-line 4096 -o "$TMP/gone"
 has "$TMP/err" "^perfdelta: $URL/: .*(onnect|refused)"

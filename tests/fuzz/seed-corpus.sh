@@ -80,6 +80,20 @@ printf '%s' n1ql_statsiris2_710-1345_access_b3c4 >"$out/dbname/db-other-cluster"
 
 # tarballs: small bundles of fixture files as .tar and .tar.gz (a top directory, or none),
 # and one of the pathological skeleton
+# perfdb's list answers: the seed's databases (GET /) and one database's metrics (GET /DB)
+mkdir -p "$out/perfdb_list"
+for b in "$seed"/*/; do
+  name=$(basename "$b")
+  find "$b/perfdb" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | LC_ALL=C sort |
+    awk 'BEGIN { printf "[" } { printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 } END { printf "]" }' \
+      >"$out/perfdb_list/dbs-$name"
+  db=$(find "$b/perfdb" -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort | head -n 1)
+  find "$db" -name '*.json' -printf '%f\n' | sed 's/\.json$//' | LC_ALL=C sort |
+    awk 'BEGIN { printf "[" } { printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 } END { printf "]" }' \
+      >"$out/perfdb_list/metrics-$name"
+done
+printf '%s' '["a\u00e9", "b\\u0000", "c"]' >"$out/perfdb_list/escapes"
+
 mkdir -p "$out/tarball"
 tb=$(mktemp -d "${TMPDIR:-/tmp}/pd-seed-tarball-XXXXXX")
 mkdir -p "$tb/run/perfdb/atopc_1-2_access_abcd10001" "$tb/run/perfrunner" "$tb/run/jenkins"

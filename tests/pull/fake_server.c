@@ -317,7 +317,7 @@ static void answer(struct server *sv, struct conn *c, const char *head)
 {
 	char method[16], target[4096], version[16], path[4096];
 	struct str body = {0}, resp = {0};
-	const char *type = "text/plain", *conn_hdr = header(head, "Connection");
+	const char *type = "text/plain", *conn_hdr = header(head, "Connection"), *enc = NULL;
 	int status = 200, slow = 0, endless = 0;
 	if (sscanf(head, "%15s %4095s %15s", method, target, version) != 3 ||
 	    decode_path(path, sizeof(path), target) < 0 || path[0] != '/') {
@@ -333,8 +333,13 @@ static void answer(struct server *sv, struct conn *c, const char *head)
 		int served = 0;
 		for (int i = 0; i < sv->n_serve && !served; i++)
 			if (!strcmp(sv->serve[i].path, path)) {
+				/* FILE.html is a web page; FILE.gz a JSON body sent gzipped */
 				served = 1;
 				status = read_file(&body, sv->serve[i].file) < 0 ? 404 : 200;
+				if (ends_with(sv->serve[i].file, ".html"))
+					type = "text/html; charset=utf-8";
+				if (ends_with(sv->serve[i].file, ".gz"))
+					type = "application/json", enc = "gzip";
 			}
 		if (!served)
 			status = route(sv, &body, &type, path);
@@ -350,6 +355,8 @@ static void answer(struct server *sv, struct conn *c, const char *head)
 	c->close_after = sv->quit || status == 400 || !strcmp(version, "HTTP/1.0") ||
 			 (conn_hdr && strstr(conn_hdr, "close")) || endless;
 	addf(&resp, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n", status, reason(status), type);
+	if (enc && status == 200)
+		addf(&resp, "Content-Encoding: %s\r\n", enc);
 	if (endless)
 		body.len = 0; /* no length: the body ends when the connection does */
 	else

@@ -12,12 +12,18 @@ serve() {
   rm -f "$TMP/$name.port"
   "$SERVER" --root "$root" --port-file "$TMP/$name.port" --log "$TMP/$name.log" \
     --lifetime 120 "$@" &
+  SERVER_PID=$!
   pids="$pids $!"
   for _ in $(seq 100); do [ -s "$TMP/$name.port" ] && break; sleep 0.05; done
   PORT=$(cat "$TMP/$name.port")
   URL=http://127.0.0.1:$PORT
 }
-quit() { curl -fsS "$URL/quit" >/dev/null; }
+# quit: the server ends; returns once it has (its port is free; the server's --lifetime
+# bounds the wait)
+quit() {
+  curl -fsS "$URL/quit" >/dev/null
+  wait "$SERVER_PID" 2>/dev/null || true
+}
 # nothing at $1 and nothing beside it (no temporary directory left)
 left_nothing() {
   if [ ! -e "$1" ] && ! ls -d "$1".tmp-* >/dev/null 2>&1; then ok; else fail "left behind: $(ls -d "$1"*)"; fi

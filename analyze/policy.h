@@ -1,0 +1,64 @@
+/* The policy numbers of the comparison in one table: what each decides and why that value.
+ * A number a delta, a finding or a question depends on lives here and nowhere else (issue
+ * 20, "one owner per fact"); the finding weights are findings.c's one table (rank_of), the
+ * practical threshold and the settling time are options (PD_COMPARE_OPTS_INIT). */
+#ifndef PD_POLICY_H
+#define PD_POLICY_H
+
+/* ---- samples and windows ---- */
+
+/* A window is compared only with this many samples on both sides (and a baseline counts
+ * in the run-to-run spread only with as many): fewer cannot estimate an AR(1) noise. */
+#define PD_POLICY_MIN_SAMPLES 10
+
+/* Data gaps: a hole of this many intervals (three samples or more missing in a row) on a
+ * live node is said; a single lost sample is the norm for perfdb and is not. */
+#define PD_POLICY_GAP_INTERVALS 4
+
+/* Events: an event time may be late by this many sampling intervals (its sources agree
+ * within one: the console's failover line against the series' rebalance start, 299.8 s
+ * against 305 s on the seed). A figure measured "at the event" (the failed requests, the
+ * throughput dip) looks back this far before it, over the points where the event's
+ * effect already shows, so that it moves by a few percent at most when the event moves
+ * within an interval (test_compare_event_errors_hold_when_the_event_moves). */
+#define PD_POLICY_EVENT_SLACK 2
+
+/* The throughput dip is the lowest query rate within this many seconds of the event (the
+ * seed's rebalance lasts 93 s), and it has recovered from the first of this many points
+ * in a row within the threshold of the baseline's median. */
+#define PD_POLICY_DIP_WINDOW_S     120.0
+#define PD_POLICY_RECOVERED_POINTS 3
+
+/* ---- counts: changes a percentage cannot state ---- */
+
+/* A rate whose baseline is 0 changes by a count of events over the window: this many of
+ * them are a change (DESIGN 4 "Zero baselines"). */
+#define PD_POLICY_ABS_MIN_EVENTS 10.0
+
+/* Failed requests at the event are worth a finding from max(PD_POLICY_ERRORS_MIN,
+ * PD_POLICY_ERRORS_BASE_X x the other run's count) up: ten is the floor (below it, a stray
+ * timeout in a 20-minute run), three times the other run's so that a workload that fails
+ * requests anyway is flagged only when the event triples it. */
+#define PD_POLICY_ERRORS_MIN    10.0
+#define PD_POLICY_ERRORS_BASE_X 3.0
+
+/* Connections a removed node keeps after it left: a post-phase median of at least this
+ * many is not the residue of closing sockets. */
+#define PD_POLICY_LINGER_MIN 10.0
+
+/* ---- caps and tolerances ---- */
+
+/* Little's law holds within this much: query_avg_req_time is the server's time per
+ * request; the client's round trip and its own work between queries add to it, which
+ * makes workers / latency overestimate the rate a little (the seed: 0.2 %). */
+#define PD_POLICY_LITTLE_TOL_PCT 10.0
+
+/* ---- comparability ---- */
+
+/* Runs whose measured phases differ by more than this fraction of the longer, or whose
+ * sampling intervals differ by more than this fraction of the larger, are not comparable:
+ * their windows would not hold the same part of the workload. */
+#define PD_POLICY_PHASE_LENGTH_TOL 0.10
+#define PD_POLICY_INTERVAL_TOL     0.10
+
+#endif

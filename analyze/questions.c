@@ -1,0 +1,217 @@
+#include "questions.h"
+#include "findings_story.h"
+#include "../core/buf.h"
+#include "../core/xalloc.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether c has a view of metric (NULL: any) at a scope of that kind (and service, for a
+ * role): the question's inputs were there in both runs. */
+static int has_view(const struct pd_comparison *c, const char *metric, enum pd_scope_kind kind,
+		    unsigned service)
+{
+	for (size_t i = 0; i < c->n_views; i++) {
+		const struct pd_view *v = &c->views[i];
+		if (v->scope.kind == kind && v->scope.service == service &&
+		    (!metric || !strcmp(v->metric, metric)))
+			return 1;
+	}
+	return 0;
+}
+
+static struct pd_question *ask(struct pd_comparison *c, enum pd_question_kind kind,
+			       unsigned service, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static struct pd_question *ask(struct pd_comparison *c, enum pd_question_kind kind,
+			       unsigned service, const char *fmt, ...)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	va_list ap;
+	c->questions = pd_xrealloc(c->questions, (c->n_questions + 1) * sizeof(*c->questions));
+	struct pd_question *q = &c->questions[c->n_questions++];
+	memset(q, 0, sizeof(*q));
+	q->kind = kind, q->service = service;
+	va_start(ap, fmt);
+	pd_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	q->question = pd_buf_detach(&b);
+	pd_buf_addf(&b, "%zu", c->n_questions);
+	q->label = pd_buf_detach(&b);
+	return q;
+}
+
+static int is_shift(const struct pd_finding *f)
+{
+	return f->kind == PD_FIND_METRIC_SHIFT || f->kind == PD_FIND_POST_EVENT_MISMATCH;
+}
+
+/* The role a finding's scope is about: a role's, or a node's first service. */
+static unsigned role_of(const struct pd_comparison *c, const struct pd_scope_ref *s)
+{
+	const struct pd_node *n;
+	if (s->kind == PD_AT_ROLE)
+		return s->service;
+	if (s->kind == PD_AT_NODE && s->host && (n = pd_run_node(c->target, s->host)))
+		return n->first;
+	return 0;
+}
+
+static int answers(const struct pd_comparison *c, const struct pd_question *q,
+		   const struct pd_finding *f)
+{
+	switch (q->kind) {
+	case PD_Q_REQUESTS_LOST:
+		return f->kind == PD_FIND_EVENT_ERRORS || f->kind == PD_FIND_HARD_FAILOVER_LIVE;
+	case PD_Q_CONNECTIONS_KEPT:
+		return f->kind == PD_FIND_LINGERING;
+	case PD_Q_ROLE_CHANGE:
+		return is_shift(f) && role_of(c, &f->scope) == q->service;
+	case PD_Q_CLUSTER_CHANGE:
+		return is_shift(f) &&
+		       (f->scope.kind == PD_AT_CLUSTER || f->scope.kind == PD_AT_SURVIVORS);
+	case PD_Q_KPI_COUNTS:
+		return f->kind == PD_FIND_KPI_SCOPE || f->kind == PD_FIND_KPI_CHANGE;
+	case PD_Q_RECOVERY:
+		return f->kind == PD_FIND_RECOVERY;
+	}
+	return 0;
+}
+
+/* Appends why q cannot be answered, its inputs missing; returns 0 when they are there. */
+static int missing(struct pd_buf *b, const struct pd_comparison *c, const struct pd_question *q)
+{
+	const struct pd_kpi_facts *kt = &c->kpi_target, *kb = &c->kpi_bases[0];
+	const char *m = "n1ql_stats/query_errors";
+	switch (q->kind) {
+	case PD_Q_REQUESTS_LOST:
+		return has_view(c, m, PD_AT_CLUSTER, 0)
+			       ? 0
+			       : (pd_buf_addf(b, "no %s series in both runs", m), 1);
+	case PD_Q_CONNECTIONS_KEPT:
+		if (has_view(c, "net/ESTABLISHED", PD_AT_REMOVED, 0))
+			return 0;
+		pd_buf_adds(b, "the removed node has no net/ESTABLISHED series");
+		if ((c->event_side < 0 ? c->base : c->target)->prometheus)
+			pd_buf_adds(b,
+				    ": perfrunner's Prometheus path carries no net collector");
+		return 1;
+	case PD_Q_ROLE_CHANGE:
+		return has_view(c, NULL, PD_AT_ROLE, q->service)
+			       ? 0
+			       : (pd_buf_addf(
+					  b,
+					  "no series of the %s nodes matched between the runs",
+					  pd_service_name(q->service)),
+				  1);
+	case PD_Q_CLUSTER_CHANGE:
+		return has_view(c, NULL, PD_AT_CLUSTER, 0) ||
+				       has_view(c, NULL, PD_AT_SURVIVORS, 0)
+			       ? 0
+			       : (pd_buf_adds(b, "no series of the whole cluster in both runs"),
+				  1);
+	case PD_Q_KPI_COUNTS:
+		if (!kt->kpi && !kb->kpi)
+			return pd_buf_adds(b,
+					   "neither run reports a throughput KPI (a showfast "
+					   "post of the " PD_KPI_FORM " form)"),
+			       1;
+		return kt->served.ok && kb->served.ok
+			       ? 0
+			       : (pd_buf_adds(b,
+					      "a run has no n1ql_stats/query_requests series"),
+				  1);
+	case PD_Q_RECOVERY:
+		return has_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0)
+			       ? 0
+			       : (pd_buf_adds(
+					  b,
+					  "no n1ql_stats/query_requests series in both runs"),
+				  1);
+	}
+	return 0;
+}
+
+/* The findings that answer q and its brief, or "not answered" and why. */
+static void answer(struct pd_comparison *c, struct pd_question *q)
+{
+	struct pd_buf b = PD_BUF_INIT, why = PD_BUF_INIT;
+	q->answered = !missing(&why, c, q);
+	for (size_t i = 0; i < c->n_findings && q->n < PD_QUESTION_MAX_FINDINGS; i++)
+		if (answers(c, q, &c->findings[i]))
+			q->finding[q->n++] = i;
+	for (size_t i = 0; i < q->n; i++) {
+		pd_buf_adds(&b, i ? "; " : "");
+		pd_findings_story_brief(&b, c, &c->findings[q->finding[i]]);
+	}
+	q->outcome = PD_OUTCOME_PASS; /* its JUnit testcase: ERROR over FAIL over PASS */
+	for (size_t i = 0; i < q->n; i++)
+		if (c->findings[q->finding[i]].outcome > q->outcome)
+			q->outcome = c->findings[q->finding[i]].outcome;
+	if (!q->n && q->answered)
+		pd_buf_adds(&b, "no finding: the runs agree within the threshold");
+	else if (!q->n)
+		pd_buf_addf(&b, "not answered: %s", why.ptr);
+	pd_buf_release(&why);
+	q->brief = pd_buf_detach(&b);
+}
+
+/* The first services of both runs' nodes. */
+static unsigned roles_of(const struct pd_comparison *c)
+{
+	unsigned roles = 0;
+	for (size_t i = 0; i < c->target->n_nodes; i++)
+		roles |= c->target->nodes[i].first;
+	for (size_t i = 0; i < c->base->n_nodes; i++)
+		roles |= c->base->nodes[i].first;
+	return roles;
+}
+
+/* The questions this event and these roles raise, in reading order. */
+static void ask_all(struct pd_comparison *c, const struct pd_timebase *tb)
+{
+	const char *ev = pd_timebase_event_name(tb->event),
+		   *node = tb->node[0] ? tb->node : NULL;
+	unsigned roles = roles_of(c);
+	ask(c, PD_Q_REQUESTS_LOST, 0, "were requests lost at the %s of %s?", ev,
+	    node ? node : "a node");
+	if (node)
+		ask(c, PD_Q_CONNECTIONS_KEPT, 0,
+		    "does the removed node %s keep connections after it left?", node);
+	for (unsigned svc = 1; svc < (1u << PD_SVC_COUNT); svc <<= 1)
+		if (roles & svc)
+			ask(c, PD_Q_ROLE_CHANGE, svc,
+			    "what changed on the %s nodes, before and after the %s?",
+			    pd_service_name(svc), ev);
+	ask(c, PD_Q_CLUSTER_CHANGE, 0,
+	    "what changed for the cluster as a whole, before and after the %s?", ev);
+	if ((roles & PD_SVC_N1QL) || c->kpi_target.kpi || c->kpi_bases[0].kpi) {
+		ask(c, PD_Q_KPI_COUNTS, 0,
+		    "what does the throughput KPI count, and did it move?");
+		ask(c, PD_Q_RECOVERY, 0, "did the query throughput dip at the %s and recover?",
+		    ev);
+	}
+}
+
+void pd_questions_build(struct pd_comparison *c)
+{
+	if (!c->has_event)
+		return;
+	ask_all(c, pd_comparison_event(c));
+	for (size_t i = 0; i < c->n_questions; i++)
+		answer(c, &c->questions[i]);
+}
+
+void pd_questions_free(struct pd_comparison *c)
+{
+	for (size_t i = 0; i < c->n_questions; i++) {
+		free(c->questions[i].label);
+		free(c->questions[i].question);
+		free(c->questions[i].brief);
+	}
+	free(c->questions);
+	c->questions = NULL;
+	c->n_questions = 0;
+}

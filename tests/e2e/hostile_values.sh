@@ -1,0 +1,72 @@
+# Odd but legal values and hostile strings (issue 21): samples at DBL_MAX, -DBL_MAX and
+# subnormal are drawn (gnuplot never fails on them); a KPI past the largest double is a
+# KPI without a value, said, never "inf%"; a \u0000 in a Jenkins string is refused at its
+# place; the INI interpolation bomb ends at once, in bounded memory, exit 3 at file:line
+# where perfdelta reads it.
+. "$(dirname "$0")/lib.sh"
+B=$SEED/baseline F=$SEED/failover
+# copy NAME RUN: a copy of a seed run in $TMP/NAME
+copy() { rm -rf "${TMP:?}/$1"; cp -r "$2" "$TMP/$1"; }
+# values RUN KIND: every memcached_rss sample of RUN set by KIND
+values() {
+  find "$1/perfdb" -path '*atop*' -name memcached_rss.json | while read -r f; do
+    awk -v k="$2" 'BEGIN { RS = "],"; ORS = "" }
+      { split($0, a, ","); v = k == "max" ? "1.7976931348623157e308" : k == "negmax" ? "-1.7976931348623157e308" : "4.9e-324"
+        if (NR % 2 && k == "sub") v = "0"
+        sub(/,[^,\]]*$/, "," v, $0); print (NR > 1 ? "]," : "") $0 }' "$f" >"$f.new" && mv "$f.new" "$f"
+  done
+}
+for k in max:negmax sub:max negmax:sub; do
+  copy vb "$B"; copy vf "$F"
+  values "$TMP/vb" "${k%:*}"; values "$TMP/vf" "${k#*:}"
+  has "$(find "$TMP/vb/perfdb" -path '*atop*' -name memcached_rss.json | head -1)" "(e308|e-324)"
+  expect_code 1 "$PERFDELTA" compare "$TMP/vb" "$TMP/vf" -o "$TMP/rep-${k%:*}" --quiet
+  hasnt "$TMP/err" 'gnuplot|chart'
+  if [ -s "$TMP/rep-${k%:*}/index.html" ] && ls "$TMP/rep-${k%:*}/charts/"*.svg >/dev/null 2>&1; then ok
+  else fail "$k: no report with charts"; fi
+done
+
+# a KPI of 1e400 (json.dumps of a Python int that large; cJSON reads +inf)
+copy vf "$F"
+sed -i '0,/^    "value": .*/s//    "value": 1e400/' "$TMP/vf/jenkins/consoleText"
+has "$TMP/vf/jenkins/consoleText" '"value": 1e400'
+expect_code 1 "$PERFDELTA" compare "$B" "$TMP/vf" -o "$TMP/kpi" --quiet
+for f in "$TMP/kpi/summary.json" "$TMP/kpi/index.html" "$TMP/kpi/summary.md" "$TMP/kpi/junit.xml"; do
+  hasnt "$f" 'inf%|nan%|[-+]?inf\b|Infinity'
+done
+has "$TMP/kpi/index.html" "has a value out of a double.{1,5}s range \(1\.8e308 or more\): a KPI with no value"
+
+# a \u0000 in a Jenkins string: refused, naming the file and the place
+copy vb "$B"
+sed -i '0,/"fullDisplayName":"/s//"fullDisplayName":"cut\\u0000/' "$TMP/vb/jenkins/build.json"
+hasf "$TMP/vb/jenkins/build.json" 'cut\u0000'
+expect_code 3 "$PERFDELTA" compare "$TMP/vb" "$F" -o "$TMP/nul" --quiet
+lines "$TMP/err" 1
+has "$TMP/err" "^perfdelta: $TMP/vb/jenkins/build.json:[0-9]+:[0-9]+: refusing a string with a NUL character"
+if [ ! -e "$TMP/nul" ]; then ok; else fail "an output was written"; fi
+
+# the INI bomb: 1.7 KB, x9 would be 10^12 bytes; read through [access] time
+copy vf "$F"
+t=$(ls "$TMP/vf/perfrunner/"*.test)
+{
+  printf '[DEFAULT]\nx0 = %s\n' "$(printf 'A%.0s' $(seq 1000))"
+  for k in 1 2 3 4 5 6 7 8 9; do
+    printf 'x%d =' "$k"; for _ in 1 2 3 4 5 6 7 8 9 10; do printf ' %%(x%d)s' $((k - 1)); done; printf '\n'
+  done
+  sed 's/^time = .*/time = %(x9)s/' "$t"
+} >"$t.new" && mv "$t.new" "$t"
+line=$(grep -n '^time = %(x9)s' "$t" | cut -d: -f1)
+[ -n "$line" ] && ok || fail "the test has no [access] time to read"
+# limited FILE...: runs perfdelta in 1 GiB of address space (a compare of the seed takes
+# far less; the bomb would take 1 TB)
+# (ASan reserves terabytes of shadow memory: no limit there)
+limited() {
+  if grep -q __asan_init "$PERFDELTA"; then "$PERFDELTA" "$@"; return; fi
+  bash -c 'ulimit -v 1048576 && exec "$0" "$@"' "$PERFDELTA" "$@"
+}
+expect_code 3 limited compare "$B" "$TMP/vf" -o "$TMP/bomb" --quiet
+has "$TMP/err" "^perfdelta: $t:$line: \[access\] time: interpolation expands past 1048576 bytes"
+# unread, it costs nothing and the comparison runs
+sed -i "s/^time = %(x9)s/time = 1200/" "$t"
+expect_code 1 limited compare "$B" "$TMP/vf" -o "$TMP/bomb" --quiet
+finish
