@@ -710,14 +710,19 @@ static long finding_delta(const struct pd_comparison *c, const struct pd_finding
 }
 
 /* Each delta is one question of the JUnit report, asked in every comparison of runs with
- * its metric: it fails when it regresses (the topology's change does not) or a failing
- * finding states it; its finding is the first failing one that states it, else the first. */
+ * its metric: a top-level delta fails when it regresses (the topology's change does not);
+ * a drill-down (a node under its role, atop under its REST twin, an index under its
+ * metric) is the detail of its parent's question and fails only when a failing finding
+ * states it, so that one regression of a role fails one testcase rather than one per node
+ * and per collector (docs/reference.md, "Publishing in Jenkins"). Its finding is the first
+ * failing one that states it, else the first. */
 static void delta_outcomes(struct pd_comparison *c, int gate)
 {
 	for (size_t i = 0; i < c->n_deltas; i++) {
 		struct pd_delta *d = &c->deltas[i];
 		d->finding = -1;
-		d->outcome = gate && d->verdict == PD_VERDICT_REGRESSION && !d->topology
+		d->gates = !d->drill && !d->topology;
+		d->outcome = gate && d->gates && d->verdict == PD_VERDICT_REGRESSION
 				     ? PD_OUTCOME_FAIL
 				     : PD_OUTCOME_PASS;
 	}

@@ -78,6 +78,8 @@ static void delta_line(struct pd_buf *b, const struct pd_comparison *c,
 		pd_buf_addf(b, " (%s)", pd_infer_reason_name(r->reason));
 	if (d->topology)
 		pd_buf_adds(b, " (the topology's)");
+	else if (!d->gates)
+		pd_buf_adds(b, " (a drill-down: its parent's testcase is the question)");
 }
 
 /* "metric scope phase" of a delta or a finding. */

@@ -5,9 +5,12 @@
 #include <math.h>
 #include <string.h>
 
-/* A lightweight markup: how it writes a heading, bold, a list item and a table. */
+/* A lightweight markup: how it writes a heading, bold and a table. Findings are numbered
+ * by hand ("13. "), as the HTML and summary.json number them, in both markups: a raw paste
+ * that cites "(finding 13)" can then be followed (Markdown's "1." on every item renders
+ * the same but reads 1, 1, 1 raw; Jira's "#" numbers only when rendered). */
 struct markup {
-	const char *h2, *bold, *item;
+	const char *h2, *bold;
 	const char *code_open, *code_close;            /* monospace: a finding's kind */
 	const char *link_open, *link_sep, *link_close; /* [text](url), [text|url] */
 	const char *th_open, *th_sep, *th_close, *rule;
@@ -18,7 +21,6 @@ struct markup {
 static const struct markup md = {
 	.h2 = "## ",
 	.bold = "**",
-	.item = "1. ",
 	.code_open = "`",
 	.code_close = "`",
 	.link_open = "[",
@@ -36,7 +38,6 @@ static const struct markup md = {
 static const struct markup jira = {
 	.h2 = "h2. ",
 	.bold = "*",
-	.item = "# ",
 	.code_open = "{{",
 	.code_close = "}}",
 	.link_open = "[",
@@ -149,7 +150,7 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 	pd_buf_addf(b, "%sFindings%s (%zu, most important first):\n\n", m->bold, m->bold,
 		    c->n_findings);
 	for (size_t i = 0; i < c->n_top; i++) {
-		pd_buf_addf(b, "%s%s%s%s ", m->item, m->code_open,
+		pd_buf_addf(b, "%zu. %s%s%s ", i + 1, m->code_open,
 			    pd_finding_kind_name(c->findings[i].kind), m->code_close);
 		m->esc(b, c->findings[i].text);
 		pd_buf_addch(b, '\n');

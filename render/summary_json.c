@@ -109,6 +109,7 @@ static void inference_of_delta(struct pd_jw *w, const struct pd_delta *d)
 	else
 		pd_jw_null(w, "baselines_needed");
 	pd_jw_bool(w, "headline", d->headline);
+	pd_jw_bool(w, "gates", d->gates);
 	if (r->valid & PD_INFER_HAS_ABS)
 		interval_obj(w, "abs", r->delta_abs, r->lo_abs, r->hi_abs);
 	else

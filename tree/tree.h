@@ -560,9 +560,13 @@ struct pd_delta {
 	 * (verdict inconclusive, inf.reason PD_INFER_TOPOLOGY) */
 	int topology;
 	enum pd_verdict verdict;
-	enum pd_outcome outcome; /* its JUnit testcase: FAIL for a regression the topology does
-				    not explain, or when a failing finding states it, and the
-				    gate is on */
+	/* its own verdict decides its JUnit testcase: a top-level delta (a drill-down, a node
+	   under its role or atop under its REST twin, is read within its parent, whose
+	   testcase is the question; it fails only when a failing finding states it) */
+	int gates;
+	enum pd_outcome outcome; /* its JUnit testcase: FAIL for a regression of a delta that
+				    gates, or when a failing finding states it, and the gate is
+				    on */
 	long finding;            /* the first failing finding (ranked) stating this metric,
 				    scope and phase, else the first, or -1 */
 	struct pd_stated stated; /* what the outputs state of it */

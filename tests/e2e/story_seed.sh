@@ -161,9 +161,9 @@ has "$TMP/out" '^  3 +what changed on the kv nodes.*atop/memcached_cpu'
 has "$TMP/out" "^  7 .*KPI $kb -> $kt \\($kpct%\\)"
 has "$TMP/bf/index.html" 'id="points"'
 has "$TMP/bf/summary.md" '^\*\*The questions of this event\*\*'
-has "$TMP/bf/summary.md" '^1\. `event-errors`'
-has "$TMP/bf/summary.md" '^1\. `hard-failover-live-node`'
-has "$TMP/bf/summary.jira" '^# \{\{kpi-change\}\}'
+has "$TMP/bf/summary.md" '^[0-9]+\. `event-errors`'
+has "$TMP/bf/summary.md" '^[0-9]+\. `hard-failover-live-node`'
+has "$TMP/bf/summary.jira" '^[0-9]+\. \{\{kpi-change\}\}'
 
 # a clean pair: neither new finding
 expect_code 0 "$PERFDELTA" compare "$B" "$SEED/baseline-aa" -o "$TMP/aa" --quiet
