@@ -222,6 +222,8 @@ struct pd_kpi_rules {
 	double off_pct[PD_KPI_N_RULES]; /* (kpi - est) / est in %, NAN with est */
 	unsigned match;                 /* bits (1 << rule) of the rules within tol_pct */
 	int nearest;                    /* the rule with the smallest |off_pct|, -1 when none */
+	double tol_pct; /* how near a rule must come to reproduce the KPI: the served rate's
+			   own noise and the KPI's rounding (pd_kpi_tolerance) */
 };
 
 /* What the series tell, as rates over the run (requests / [access] time, req/s). */
