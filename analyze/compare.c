@@ -570,6 +570,8 @@ void pd_comparison_free(struct pd_comparison *c)
 		free(c->findings[i].metric);
 		pd_scope_ref_free(&c->findings[i].scope);
 		free(c->findings[i].text);
+		free(c->findings[i].words);
+		free(c->findings[i].advice);
 		free(c->findings[i].smooth_pct);
 	}
 	free(c->findings);

@@ -1,6 +1,7 @@
 #include "kpi.h"
 #include "compare_impl.h"
 #include "findings_story.h"
+#include "words.h"
 #include "policy.h"
 #include "sampling.h"
 #include "window.h"
@@ -470,6 +471,10 @@ static void kpi_finding(struct pd_comparison *c, const struct pd_kpi_facts *k,
 	f->direction = diff > 0 ? 1 : -1;
 	f->delta_pct = diff;
 	f->value = k->kpi->value;
+	f->n.kpi.of_base = k != &c->kpi_target;
+	f->n.kpi.has_rules[!f->n.kpi.of_base] = k->has_rules;
+	f->n.kpi.rules[!f->n.kpi.of_base] = k->rules;
+	f->n.kpi.change.target_served = thr; /* the served rate it is set against */
 	struct pd_buf b = PD_BUF_INIT;
 	pd_buf_addf(&b,
 		    "The %s's reported throughput KPI %s = %.1f is %.1f%% %s the cluster-wide "
@@ -765,4 +770,5 @@ void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *op
 	if (c->n_findings > 1)
 		qsort(c->findings, c->n_findings, sizeof(*c->findings), cmp_finding);
 	delta_outcomes(c, opts->gate);
+	pd_words_findings(c);
 }

@@ -14,6 +14,16 @@ static const char *const rule_text[] = {
 	[PD_KPI_ACTIVE_NODES] = "the active n1ql nodes only (from August 2022)",
 };
 
+const char *pd_kpi_rule_words(enum pd_kpi_rule r)
+{
+	static const char *const words[] = {
+		[PD_KPI_FIRST_NODE] = "the first query node only",
+		[PD_KPI_EVERY_NODE] = "every query node",
+		[PD_KPI_ACTIVE_NODES] = "the query nodes still in the cluster at the end only",
+	};
+	return words[r];
+}
+
 /* The first node's share is known when it is the removed one or the only survivor. */
 static double first_node(const struct pd_kpi_in *in)
 {

@@ -43,6 +43,9 @@ int pd_kpi_inputs(struct pd_kpi_in *out, double *share_out, const struct pd_run 
  * the run has fewer than two samples of n1ql_stats/query_requests there. */
 double pd_kpi_tolerance(const struct pd_run *run, const struct pd_timebase *tb, double kpi);
 
+/* A rule as a sentence names what it counts: "the first query node only", ... */
+const char *pd_kpi_rule_words(enum pd_kpi_rule r);
+
 /* Each rule's estimate and whether it reproduces kpi within tol_pct. */
 void pd_kpi_reconcile(struct pd_kpi_rules *out, const struct pd_kpi_in *in, double kpi,
 		      double tol_pct);

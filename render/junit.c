@@ -165,7 +165,7 @@ static void point_cases(struct pd_buf *b, struct tally *t, const struct pd_compa
 		struct pd_buf name = PD_BUF_INIT, details = PD_BUF_INIT;
 		pd_buf_addf(&name, "%s %s", a->label, a->question);
 		link(&details, l, "points");
-		testcase(b, t, "perfdelta.questions", name.ptr, a->outcome, a->brief,
+		testcase(b, t, "perfdelta.questions", name.ptr, a->outcome, a->words,
 			 details.ptr);
 		pd_buf_release(&name);
 		pd_buf_release(&details);

@@ -79,9 +79,13 @@ static void points(struct pd_buf *b, const struct markup *m, const struct pd_com
 	for (size_t p = 0; p < c->n_questions; p++) {
 		const struct pd_question *a = &c->questions[p];
 		struct pd_buf t = PD_BUF_INIT;
-		pd_buf_addf(&t, "%s %s %s", a->label, a->question, a->brief);
+		pd_buf_addf(&t, "%s %s %s", a->label, a->question, a->words);
 		pd_buf_adds(b, "- ");
 		m->esc(b, t.ptr);
+		if (a->advice) {
+			pd_buf_addf(b, " %sTo do:%s ", m->bold, m->bold);
+			m->esc(b, a->advice);
+		}
 		pd_buf_addch(b, '\n');
 		pd_buf_release(&t);
 	}
@@ -121,8 +125,7 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 	pd_buf_addf(b, "\n\nVerdict: %s%s%s (threshold %.1f%%, ", m->bold,
 		    pd_verdict_name(c->verdict), m->bold, c->threshold_pct);
 	pd_buf_add_count(b, c->n_deltas, "delta", NULL);
-	pd_buf_addf(b, "; %s; family: %s; %s)\n\n", c->method, c->family,
-		    pd_infer_noise_text(c->noise));
+	pd_buf_adds(b, "; how they were judged: at the end)\n\n");
 	report_link(b, m, l->report_url);
 	for (size_t i = 0; i < c->warnings.n; i++) {
 		pd_buf_addf(b, "%sWarning%s: ", m->bold, m->bold);
@@ -203,11 +206,26 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 	}
 }
 
+/* The statistics, below the answers: one sentence, docs/report.md for the rest. */
+static void method(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c)
+{
+	struct pd_buf t = PD_BUF_INIT;
+	pd_buf_addf(&t,
+		    "How the changes were judged: %s; family: %s; %s (docs/report.md in "
+		    "perfdelta explains the method).",
+		    c->method, c->family, pd_infer_noise_text(c->noise));
+	pd_buf_addch(b, '\n');
+	m->esc(b, t.ptr);
+	pd_buf_addch(b, '\n');
+	pd_buf_release(&t);
+}
+
 void pd_markup_md(struct pd_buf *out, const struct pd_comparison *c,
 		  const struct pd_labels *labels)
 {
 	summary(out, &md, c, labels);
 	table(out, &md, c);
+	method(out, &md, c);
 }
 
 void pd_markup_jira(struct pd_buf *out, const struct pd_comparison *c,
@@ -215,4 +233,5 @@ void pd_markup_jira(struct pd_buf *out, const struct pd_comparison *c,
 {
 	summary(out, &jira, c, labels);
 	table(out, &jira, c);
+	method(out, &jira, c);
 }

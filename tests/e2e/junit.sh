@@ -77,7 +77,7 @@ nfail=$(grep -c '<failure' "$TMP/fwd/junit.xml")
 if [ "$nfail" -lt 45 ] && [ "$nfail" -gt 20 ]; then ok; else fail "$nfail failing testcases"; fi
 # the event's questions (analyze/questions.c) are testcases of an event run; the runs'
 # comparability always is
-has "$TMP/fwd/junit.xml" 'classname="perfdelta.questions" name="3 what changed on the kv nodes, before and after the hard-failover\?"><failure'
+has "$TMP/fwd/junit.xml" 'classname="perfdelta.questions" name="3 what changed on the kv nodes, before and after the hard failover\?"><failure'
 has "$TMP/fwd/junit.xml" 'classname="perfdelta.comparison" name="the runs are comparable"><system-out>'
 hasnt "$TMP/aa/junit.xml" 'perfdelta.questions'
 # short testcases linking to the report: the anchors exist in index.html
