@@ -130,15 +130,24 @@ static int pull_locked(const char *dir, const struct pd_strv *what,
 	return rc;
 }
 
-/* Holds dir's cache entry for this process: an exclusive flock on "dir.lock", waited for
- * while another compare pulls the same entry (the kernel drops it if that one dies), so
- * two compares of one URL pull it once and the second reuses it. Returns the lock's fd. */
+/* Holds the cache entry ROOT/KIND/NAME for this process: an exclusive flock on
+ * ROOT/locks/KIND_NAME.lock, waited for while another compare pulls the same entry (the
+ * kernel drops it if that one dies), so two compares of one URL pull it once and the
+ * second reuses it. Returns the lock's fd. */
 static int lock_entry(const char *dir, int quiet, struct pd_err *err)
 {
 	struct pd_buf path = PD_BUF_INIT;
-	int fd;
-	int e = 0;
-	pd_buf_addf(&path, "%s.lock", dir);
+	const char *name = strrchr(dir, '/'), *kind = name;
+	int fd, e = 0;
+	while (kind > dir && kind[-1] != '/')
+		kind--;
+	pd_buf_addf(&path, "%.*slocks", (int)(kind - dir), dir);
+	if (mkdir(path.ptr, 0700) < 0 && errno != EEXIST) {
+		pd_err_at(err, PD_EIO, path.ptr, 0, 0, "cannot create: %s", strerror(errno));
+		pd_buf_release(&path);
+		return PD_EIO;
+	}
+	pd_buf_addf(&path, "/%.*s_%s.lock", (int)(name - kind), kind, name + 1);
 	fd = open(path.ptr, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (!quiet)

@@ -20,8 +20,8 @@ struct pd_fetch_builds {
  * po->perfdb), or, with builds (one per snapshot, else PD_EINVAL), the snapshot pulled
  * with its build's Jenkins outputs into CACHE/builds/<build>_snapshot_<name>. A bundle
  * already there is reused; else perfdelta-pull (beside perfdelta) pulls it with po's
- * options, under an flock of "<entry>.lock" so that concurrent compares pull an entry
- * once. CACHE is $PERFDELTA_CACHE, else $XDG_CACHE_HOME/perfdelta, else
+ * options, under an flock of CACHE/locks/<kind>_<name>.lock so that concurrent compares pull an
+ * entry once. CACHE is $PERFDELTA_CACHE, else $XDG_CACHE_HOME/perfdelta, else
  * $HOME/.cache/perfdelta. */
 int pd_fetch_args(struct pd_strv *out, const char *const *args, size_t n,
 		  const struct pd_plan_opts *po, const struct pd_fetch_builds *builds,

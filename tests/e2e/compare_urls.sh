@@ -88,7 +88,7 @@ for i in 1 2; do
   eval "P$i=\$!"
   # the second starts once the first holds the entry's lock
   if [ $i = 1 ]; then
-    for _ in $(seq 200); do ls "$TMP/cache3/builds/"*.lock >/dev/null 2>&1 && break; sleep 0.05; done
+    for _ in $(seq 200); do ls "$TMP/cache3/locks/"*.lock >/dev/null 2>&1 && break; sleep 0.05; done
   fi
 done
 for p in "$P1" "$P2"; do
