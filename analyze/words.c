@@ -94,6 +94,8 @@ static void before_it(struct pd_buf *b, const struct pd_comparison *c,
 		pd_buf_addf(b, " (already %s ", pre->delta_pct > 0 ? "+" : "-");
 		pd_words_pct(b, pre->delta_pct);
 		pd_buf_adds(b, " before it)");
+	} else if (pre->topology) {
+		pd_buf_adds(b, ", where before it the runs differed only by their topology");
 	} else {
 		pd_buf_adds(b, ", where the runs had agreed before it");
 	}

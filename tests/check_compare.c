@@ -480,6 +480,41 @@ START_TEST(test_compare_kpi_facts_once)
 }
 END_TEST
 
+/* A role's total whose per-node reading disagrees in sign is the topology's to read, not a
+ * regression (issue 20). The seed's query CPU before the event (metrics_rest_api_processes,
+ * role:n1ql, pre): one query node in the baseline, two active in the target, so the total
+ * rescales to one node by r = 1 / 2; summary.md's table gave 1224.4 % -> 1428.1 %,
+ * (1428.1 - 1224.4) / 1224.4 = +16.6 % in total, (1.166 x 0.5 - 1) = -41.7 % per node. */
+START_TEST(test_compare_total_against_per_node_is_ambiguous)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_comparison *c = compare(a, b);
+	long vi = pd_comparison_view(
+		c, "metrics_rest_api_processes/cbq-engine_sysproc_cpu_utilization", PD_AT_ROLE,
+		PD_SVC_N1QL, NULL);
+	ck_assert_int_ge(vi, 0);
+	const struct pd_delta *d = pd_comparison_delta(c, (size_t)vi, PD_PHASE_PRE);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_double_eq_tol(d->delta_pct, 16.6, 0.1);
+	ck_assert_double_eq_tol(d->node_pct, ((1 + d->delta_pct / 100) * 0.5 - 1) * 100, 1e-9);
+	ck_assert_double_eq_tol(d->node_pct, -41.7, 0.1);
+	ck_assert_int_eq(d->verdict, PD_VERDICT_INCONCLUSIVE);
+	ck_assert_int_eq(d->inf.reason, PD_INFER_TOPOLOGY_AMBIGUOUS);
+	ck_assert(d->topology && !d->gates);
+	ck_assert_str_eq(pd_infer_reason_name(d->inf.reason), "topology-ambiguous");
+	/* and no finding states it */
+	for (size_t i = 0; i < c->n_findings; i++)
+		ck_assert(c->findings[i].delta != (long)(d - c->deltas));
+	/* after the event both runs have one query node: the same metric's total and per-node
+	 * readings are one, no ambiguity */
+	d = pd_comparison_delta(c, (size_t)vi, PD_PHASE_POST);
+	ck_assert(d && d->inf.reason != PD_INFER_TOPOLOGY_AMBIGUOUS);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 /* The first screen's words (analyze/words.c): the seed's findings as an engineer says them.
  * memcached on the kv nodes over the whole run: 1119.9 % -> 1293.1 % (the role's means),
  * (1293.1 - 1119.9) / 1119.9 = +15.47 %: "15 %" (whole numbers from 10 % up); the query
@@ -706,6 +741,7 @@ Suite *pd_suite_compare(void)
 	tcase_add_test(tc, test_compare_index_metric_summarised);
 	tcase_add_test(tc, test_compare_kpi_facts_once);
 	tcase_add_test(tc, test_compare_words_of_the_seed);
+	tcase_add_test(tc, test_compare_total_against_per_node_is_ambiguous);
 	tcase_add_test(tc, test_compare_node_cpu_is_a_mean_over_active_nodes);
 	tcase_add_test(tc, test_compare_event_errors_hold_when_the_event_moves);
 	tcase_add_test(tc, test_compare_empty_or_absent_series_is_a_gap);

@@ -25,6 +25,7 @@ const char *pd_infer_reason_name(enum pd_infer_reason r)
 		[PD_INFER_CONSTANT] = "constant",
 		[PD_INFER_TOPOLOGY] = "topology",
 		[PD_INFER_RUN_MARGIN] = "within-run-to-run-margin",
+		[PD_INFER_TOPOLOGY_AMBIGUOUS] = "topology-ambiguous",
 	};
 	return (unsigned)r < sizeof(names) / sizeof(*names) ? names[r] : "?";
 }

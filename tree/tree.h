@@ -128,7 +128,10 @@ enum pd_infer_reason {
 	PD_INFER_ZERO_BASELINE, /* no percentage and no absolute rule */
 	PD_INFER_CONSTANT,      /* both windows hold one same value (verdict same) */
 	PD_INFER_TOPOLOGY,      /* set by the caller: the topology explains the difference */
-	PD_INFER_RUN_MARGIN     /* past the threshold, not past threshold + run-to-run margin */
+	PD_INFER_RUN_MARGIN,    /* past the threshold, not past threshold + run-to-run margin */
+	PD_INFER_TOPOLOGY_AMBIGUOUS /* set by the caller: a role's total and its per-node
+				       reading disagree in sign (+17 % in total, -42 % per node)
+				     */
 };
 const char *pd_infer_reason_name(enum pd_infer_reason r); /* "straddles-threshold", ... */
 
