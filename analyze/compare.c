@@ -4,6 +4,8 @@
 #include "findings_story.h"
 #include "policy.h"
 #include "questions.h"
+#include "story.h"
+#include "timebase.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
 
@@ -128,7 +130,7 @@ static void check_order(struct pd_comparison *c)
 			     "none: did you mean to swap them? (perfdelta compare BASELINE "
 			     "TARGET)",
 			     pd_timebase_event_name(c->tb_base.event),
-			     c->tb_base.node[0] ? c->tb_base.node : "a node");
+			     c->tb_base.node ? c->tb_base.node : "a node");
 	if (same_run(c->base, c->target))
 		pd_strv_addf(&c->warnings, "the baseline and the target are the same run%s",
 			     c->base->jenkins.present ? " (the same Jenkins build)"
@@ -221,7 +223,7 @@ static void align_events(struct pd_comparison *c)
 {
 	const struct pd_timebase *b = &c->tb_base, *t = &c->tb_target;
 	const char *kind = pd_timebase_event_name(b->event),
-		   *node = b->node[0] ? b->node : "a node";
+		   *node = b->node ? b->node : "a node";
 	c->base_grid_t0_ms = b->t0_ms;
 	c->base_shift_s = 0;
 	c->event_side = t->event != PD_EVENT_NONE ? 1 : 0;
@@ -571,6 +573,8 @@ void pd_comparison_free(struct pd_comparison *c)
 		pd_scope_ref_free(&c->findings[i].scope);
 		free(c->findings[i].text);
 		free(c->findings[i].words);
+		if (c->findings[i].kind == PD_FIND_HARD_FAILOVER_LIVE)
+			pd_story_live_release(&c->findings[i].n.live);
 		free(c->findings[i].advice);
 		free(c->findings[i].smooth_pct);
 	}
@@ -579,7 +583,11 @@ void pd_comparison_free(struct pd_comparison *c)
 	pd_strv_free(&c->warnings);
 	pd_strv_free(&c->matching);
 	free(c->bases);
+	for (size_t j = 1; c->tb_more && j < c->n_bases; j++)
+		pd_timebase_release(&c->tb_more[j - 1]);
 	free(c->tb_more);
+	pd_timebase_release(&c->tb_base);
+	pd_timebase_release(&c->tb_target);
 	free(c->kpi_bases);
 	pd_questions_free(c);
 	free(c->kpi_windows);

@@ -10,8 +10,10 @@ int pd_facts_of(struct pd_facts *out, const struct pd_run *run,
 {
 	int rc;
 	memset(out, 0, sizeof(*out));
-	if ((rc = pd_timebase_resolve(&out->tb, run, flags, err)) < 0)
+	if ((rc = pd_timebase_resolve(&out->tb, run, flags, err)) < 0) {
+		pd_timebase_release(&out->tb);
 		return rc;
+	}
 	out->throughput = pd_kpi_served(run, &out->tb);
 	out->interval_ms = pd_sampling_run_interval_ms(run);
 	out->n_series = run->n_series;
@@ -28,6 +30,7 @@ int pd_facts_of(struct pd_facts *out, const struct pd_run *run,
 void pd_facts_release(struct pd_facts *f)
 {
 	free(f->series);
+	pd_timebase_release(&f->tb);
 	f->series = NULL;
 	f->n_series = 0;
 }

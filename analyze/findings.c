@@ -579,7 +579,7 @@ static void gap_note(struct gaps *g, const char *collector, const char *metric,
 
 static int removed_node(const struct pd_timebase *tb, const char *host)
 {
-	return tb->event != PD_EVENT_NONE && host && !strcmp(host, tb->node);
+	return tb->event != PD_EVENT_NONE && host && tb->node && !strcmp(host, tb->node);
 }
 
 /* A series' hole on a live node: its longest gap or its early stop (against the run's

@@ -96,14 +96,13 @@ static char *errors_text(const struct pd_comparison *c, const struct pd_event_er
 	struct pd_buf b = PD_BUF_INIT;
 	if (up)
 		pd_buf_addf(&b, "%.0f queries failed at the %s of %s", s->t->count,
-			    pd_timebase_event_name(tb->event),
-			    tb->node[0] ? tb->node : "a node");
+			    pd_timebase_event_name(tb->event), tb->node ? tb->node : "a node");
 	else
 		pd_buf_addf(&b,
 			    "The failed queries are gone: %.0f in the target against %.0f in "
 			    "the baseline at the %s of %s",
 			    s->t->count, s->b->count, pd_timebase_event_name(tb->event),
-			    tb->node[0] ? tb->node : "a node");
+			    tb->node ? tb->node : "a node");
 	pd_buf_addf(&b,
 		    " (n1ql_stats/query_errors, a rate, integrated from %.0f s to %.0f s: the "
 		    "event, its rebalance and the settling time",
@@ -285,15 +284,17 @@ static void live_finding(struct pd_comparison *c, int base)
 	const struct pd_timebase *tb = base ? &c->tb_base : &c->tb_target;
 	struct pd_live_node ln;
 	pd_story_live_node(&ln, base ? c->base : c->target, tb, NULL);
-	if (ln.verdict != PD_LIVE_YES || !selected(c, "atop/cbq-engine_cpu"))
+	if (ln.verdict != PD_LIVE_YES || !selected(c, "atop/cbq-engine_cpu")) {
+		pd_story_live_release(&ln);
 		return;
+	}
 	struct pd_finding *f = story_add(c, PD_FIND_HARD_FAILOVER_LIVE, "atop/cbq-engine_cpu",
 					 PD_AT_NODE, ln.host, 0);
 	if (!base)
 		f->view = pd_comparison_view(c, "atop/cbq-engine_cpu", PD_AT_REMOVED, 0, NULL);
 	f->has_phase = 1, f->phase = PD_PHASE_PRE;
 	f->value = ln.cpu;
-	f->n.live = ln;
+	f->n.live = ln; /* the finding owns its host */
 	f->text = live_text(&ln, base, errors_in(c, base),
 			    data_node(base ? c->base : c->target, ln.host));
 	f->outcome = PD_OUTCOME_PASS;

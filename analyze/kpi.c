@@ -187,10 +187,10 @@ static int per_node(struct pd_kpi_in *out, double *share, const struct pd_run *r
 		pre_all += pre;
 		if (run->spec_n1ql.n && !strcmp(run->spec_n1ql.v[0], h))
 			first = all;
-		if (tb->node[0] && !strcmp(tb->node, h))
+		if (tb->node && !strcmp(tb->node, h))
 			removed = all, pre_removed = pre;
 	}
-	*share = pre_all > 0 && tb->node[0] ? pre_removed / pre_all : NAN;
+	*share = pre_all > 0 && tb->node ? pre_removed / pre_all : NAN;
 	out->first = first, out->removed = removed;
 	return out->per_node = 1;
 }
@@ -213,7 +213,7 @@ int pd_kpi_inputs(struct pd_kpi_in *out, double *share_out, const struct pd_run 
 {
 	size_t n1ql = 0;
 	double len = (double)(tb->end_ms - tb->t0_ms) / 1000.0, share = NAN;
-	int event = tb->event != PD_EVENT_NONE && tb->node[0];
+	int event = tb->event != PD_EVENT_NONE && tb->node;
 	memset(out, 0, sizeof(*out));
 	out->first = NAN;
 	if (share_out)

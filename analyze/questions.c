@@ -204,7 +204,7 @@ static void ask_all(struct pd_comparison *c, const struct pd_timebase *tb)
 					     [PD_EVENT_HARD] = "hard failover",
 					     [PD_EVENT_GRACEFUL] = "graceful failover",
 					     [PD_EVENT_REBALANCE_OUT] = "rebalance-out"};
-	const char *ev = events[tb->event], *node = tb->node[0] ? tb->node : NULL;
+	const char *ev = events[tb->event], *node = tb->node;
 	unsigned roles = roles_of(c);
 	ask(c, PD_Q_REQUESTS_LOST, 0, "were requests lost at the %s of %s?", ev,
 	    node ? node : "a node");

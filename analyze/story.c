@@ -160,8 +160,8 @@ static int is_hard(struct pd_live_node *out, const struct pd_run *run)
 	const char *type = run->cfg.shutdown_type;
 	if (f) {
 		out->kind_source = PD_SOURCE_CONSOLE;
-		if (f->node)
-			snprintf(out->host, sizeof(out->host), "%s", f->node);
+		if (f->node && f->node[0])
+			out->host = pd_xstrdup(f->node);
 		return f->kind == PD_EV_FAILOVER_HARD;
 	}
 	if (ejects_node(run)) {
@@ -265,6 +265,12 @@ static enum pd_live_verdict live_verdict(const struct pd_live_node *ln,
 	return PD_LIVE_YES;
 }
 
+void pd_story_live_release(struct pd_live_node *ln)
+{
+	free(ln->host);
+	ln->host = NULL;
+}
+
 void pd_story_live_node(struct pd_live_node *out, const struct pd_run *run,
 			const struct pd_timebase *tb, const struct pd_live_opts *opts)
 {
@@ -278,9 +284,9 @@ void pd_story_live_node(struct pd_live_node *out, const struct pd_run *run,
 		return;
 	}
 	int hard = is_hard(out, run);
-	if (!out->host[0])
-		snprintf(out->host, sizeof(out->host), "%s", tb->node);
-	if (!out->host[0]) {
+	if (!out->host && tb->node)
+		out->host = pd_xstrdup(tb->node);
+	if (!out->host) {
 		out->verdict = hard ? PD_LIVE_NO_NODE : PD_LIVE_NOT_HARD;
 		return;
 	}

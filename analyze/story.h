@@ -84,10 +84,14 @@ struct pd_live_opts {
  * n1ql_requests counter above 0), and its atop or net series going on for more than N
  * intervals after the event; on the Prometheus path its scraped series must not go on
  * for more than N intervals after the event (else PD_LIVE_STAYED: it never left). The node is
- * the failover line's, else tb->node. opts NULL: PD_LIVE_OPTS_INIT. Every check that has its
- * series is measured, even after a failed one, so a "no" still carries its numbers. */
+ * the failover line's, else tb->node (copied: out owns it). opts NULL: PD_LIVE_OPTS_INIT. Every
+ * check that has its series is measured, even after a failed one, so a "no" still carries its
+ * numbers. */
 void pd_story_live_node(struct pd_live_node *out, const struct pd_run *run,
 			const struct pd_timebase *tb, const struct pd_live_opts *opts);
+
+/* Frees what ln owns (its host): after pd_story_live_node, unless a finding took it. */
+void pd_story_live_release(struct pd_live_node *ln);
 
 /* The largest worker, instance or bucket count read from a test config. */
 #define PD_STORY_MAX_COUNT 1000000L

@@ -187,8 +187,8 @@ static const char *last_n1ql(const struct pd_run *run)
 
 static void set_node(struct pd_timebase *tb, const char *host)
 {
-	if (host && !tb->node[0])
-		snprintf(tb->node, sizeof(tb->node), "%s", host);
+	if (host && host[0] && !tb->node)
+		tb->node = pd_xstrdup(host);
 }
 
 /* The node an event removes: a failover line's, a rebalance's first ejected; NULL for
@@ -224,7 +224,7 @@ static void more_events(struct pd_timebase *tb, const struct pd_run *run,
 		const char *node = removes(e);
 		double t = tb->has_offset ? local_to_t(tb, e->local_s) : NAN;
 		if (!node || e->line <= first->line || follows_failover(run, e) ||
-		    (e->kind == PD_EV_REBALANCE_START && !strcmp(node, tb->node)) ||
+		    (e->kind == PD_EV_REBALANCE_START && tb->node && !strcmp(node, tb->node)) ||
 		    (!isnan(t) && (t < 0 || t > len)))
 			continue;
 		if (tb->n_more < PD_TIMEBASE_MORE) {
@@ -335,6 +335,7 @@ static int series_agrees(const struct pd_timebase *tb, const struct pd_run *run,
 static void describe_agreement(struct pd_timebase *tb, const struct pd_run *run)
 {
 	char list[200] = "";
+	struct pd_buf b = PD_BUF_INIT;
 	double tol = (double)tb->interval_ms / 1000.0;
 	int agree = 1;
 	add_estimate(list, sizeof(list), "console", tb->ev_console);
@@ -349,9 +350,11 @@ static void describe_agreement(struct pd_timebase *tb, const struct pd_run *run)
 	    fabs(tb->ev_config.value - tb->event_s) > tol)
 		agree = 0;
 	tb->disagree = !agree;
-	snprintf(tb->agreement, sizeof(tb->agreement), "%s within one interval (%.0f s): %s",
-		 agree ? "sources agree" : "sources DISAGREE by more than", tol,
-		 list[0] ? list : "no source");
+	pd_buf_addf(&b, "%s within one interval (%.0f s): %s",
+		    agree ? "sources agree" : "sources DISAGREE by more than", tol,
+		    list[0] ? list : "no source");
+	free(tb->agreement);
+	tb->agreement = pd_buf_detach(&b);
 }
 
 /* An estimate the event can be taken from: inside the phase; one outside is dropped
@@ -392,6 +395,15 @@ static int choose_event(struct pd_timebase *tb, const struct pd_time_flags *flag
 		tb->event = PD_EVENT_NONE; /* no time inside the phase: no event */
 	}
 	return 0;
+}
+
+void pd_timebase_release(struct pd_timebase *tb)
+{
+	if (!tb)
+		return;
+	free(tb->node);
+	free(tb->agreement);
+	tb->node = tb->agreement = NULL;
 }
 
 int pd_timebase_resolve(struct pd_timebase *out, const struct pd_run *run,
@@ -451,7 +463,8 @@ static void more_notes(struct pd_strv *out, const struct pd_timebase *tb, const 
 			pd_buf_addf(&b, " at %.0f s", tb->more[i].t_s);
 	}
 	pd_buf_addf(&b, "%s; the phases come from the first (%s at %.0f s)",
-		    tb->n_more > PD_TIMEBASE_MORE ? " ..." : "", tb->node, tb->event_s);
+		    tb->n_more > PD_TIMEBASE_MORE ? " ..." : "", tb->node ? tb->node : "a node",
+		    tb->event_s);
 	pd_strv_add(out, b.ptr);
 	pd_buf_release(&b);
 }
@@ -461,13 +474,15 @@ void pd_timebase_notes(struct pd_strv *out, const struct pd_timebase *tb, const 
 	dropped_notes(out, tb, who);
 	if (tb->event == PD_EVENT_NONE)
 		return;
-	const char *list = strstr(tb->agreement, "): ");
+	const char *list = tb->agreement ? strstr(tb->agreement, "): ") : NULL;
 	if (tb->disagree)
 		pd_strv_addf(out,
 			     "the %s's event sources disagree by more than one interval (%.0f "
 			     "s): %s; the event time is taken from the %s, %.1f s",
 			     who, (double)tb->interval_ms / 1000,
-			     list ? list + 3 : tb->agreement,
+			     list            ? list + 3
+			     : tb->agreement ? tb->agreement
+					     : "",
 			     pd_timebase_source_name(tb->event_source), tb->event_s);
 	if (tb->line_node)
 		pd_strv_addf(
@@ -477,7 +492,7 @@ void pd_timebase_notes(struct pd_strv *out, const struct pd_timebase *tb, const 
 			who, tb->line_node,
 			tb->line_in_spec ? "which is not the node its rebalance ejects"
 					 : "which is not in the spec",
-			tb->node);
+			tb->node ? tb->node : "unknown");
 	if (tb->n_more)
 		more_notes(out, tb, who);
 }

@@ -7,8 +7,12 @@
 #include "../core/err.h"
 #include "../core/model.h"
 
-/* Resolves the time base of run. PD_EINVAL when a flag contradicts the run (an event time
- * outside the phase); a run without an event gets event PD_EVENT_NONE. */
+/* Frees what tb owns (its node and agreement); tb may be NULL. */
+void pd_timebase_release(struct pd_timebase *tb);
+
+/* Resolves the time base of run (the caller releases it, even after a failure). PD_EINVAL when
+ * a flag contradicts the run (an event time outside the phase); a run without an event gets
+ * event PD_EVENT_NONE. */
 int pd_timebase_resolve(struct pd_timebase *out, const struct pd_run *run,
 			const struct pd_time_flags *flags, struct pd_err *err);
 

@@ -155,7 +155,8 @@ static void note_base_nodes(struct pd_comparison *c, struct matching *m)
 		int used = 0;
 		for (size_t i = 0; i < t->n_nodes; i++)
 			used |= m->base[0][i] == &b->nodes[k];
-		if (c->base_event && !strcmp(b->nodes[k].host, c->tb_base.node))
+		if (c->base_event && c->tb_base.node &&
+		    !strcmp(b->nodes[k].host, c->tb_base.node))
 			m->removed_base = (long)k;
 		if (!used)
 			pd_strv_addf(&c->matching, "%s: %s only in the baseline%s",
@@ -176,7 +177,8 @@ static void match_nodes(struct pd_comparison *c, struct matching *m)
 	}
 	for (size_t i = 0; i < t->n_nodes; i++) {
 		const struct pd_node *tn = &t->nodes[i], *bn = m->base[0][i];
-		if (c->event_side > 0 && !strcmp(tn->host, c->tb_target.node))
+		if (c->event_side > 0 && c->tb_target.node &&
+		    !strcmp(tn->host, c->tb_target.node))
 			m->removed = (long)i;
 		pd_strv_addf(&c->matching, "%s: %s %s %s%s", tn->role, bn ? bn->host : "-",
 			     bn ? "matches" : "(none) for", tn->host,

@@ -139,7 +139,7 @@ static void errors_words(struct pd_buf *b, const struct pd_comparison *c,
 	const struct pd_story_count *base = &f->n.errors.base_errors;
 	const char *node = pd_comparison_event(c)->node;
 	pd_buf_addf(b, "%.0f queries failed at the %s%s%s", f->value, event_noun(c),
-		    node[0] ? " of " : "", node);
+		    node ? " of " : "", node ? node : "");
 	if (base->ok && base->count < 0.5)
 		pd_buf_adds(b, ", none in the baseline");
 	else if (base->ok)

@@ -506,10 +506,10 @@ static void event_cell(struct pd_buf *b, const struct pd_timebase *tb)
 		return;
 	}
 	pd_buf_addf(b, "%s of <code>", pd_timebase_event_name(tb->event));
-	esc(b, tb->node[0] ? tb->node : "?");
+	esc(b, tb->node ? tb->node : "?");
 	pd_buf_addf(b, "</code> at <b>%.1f s</b> (from %s)<br>", tb->event_s,
 		    pd_timebase_source_name(tb->event_source));
-	esc(b, tb->agreement);
+	esc(b, tb->agreement ? tb->agreement : "");
 }
 
 static void clock_cell(struct pd_buf *b, const struct pd_timebase *tb)

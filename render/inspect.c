@@ -274,7 +274,8 @@ static void text_timebase(struct pd_buf *b, const struct pd_facts *f)
 		pd_buf_adds(b, " of ");
 		pd_esc_text(b, or_dash(tb->node));
 		pd_buf_addf(b, " at %.1f s (from %s)\n  agreement    %s", tb->event_s,
-			    pd_timebase_source_name(tb->event_source), tb->agreement);
+			    pd_timebase_source_name(tb->event_source),
+			    tb->agreement ? tb->agreement : "-");
 		if (tb->rebalance_end_s.ok)
 			pd_buf_addf(b, "\n  rebalance    ends at %.1f s",
 				    tb->rebalance_end_s.value);
@@ -426,14 +427,14 @@ static void json_timebase(struct pd_jw *w, const struct pd_facts *f)
 	json_estimate(w, "offset_build_s", tb->offset_build);
 	pd_jw_open(w, "event", '{');
 	pd_jw_str(w, "kind", pd_timebase_event_name(tb->event));
-	pd_jw_str(w, "node", tb->node[0] ? tb->node : NULL);
+	pd_jw_str(w, "node", tb->node);
 	pd_jw_num(w, "t_s", tb->event != PD_EVENT_NONE ? tb->event_s : NAN);
 	pd_jw_str(w, "source", pd_timebase_source_name(tb->event_source));
 	json_estimate(w, "console_s", tb->ev_console);
 	json_estimate(w, "series_s", tb->ev_series);
 	json_estimate(w, "config_s", tb->ev_config);
 	json_estimate(w, "rebalance_end_s", tb->rebalance_end_s);
-	pd_jw_str(w, "agreement", tb->agreement[0] ? tb->agreement : NULL);
+	pd_jw_str(w, "agreement", tb->agreement);
 	pd_jw_close(w, '}');
 	json_estimate(w, "series_throughput", f->throughput);
 	pd_jw_close(w, '}');

@@ -144,7 +144,7 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 		const struct pd_timebase *tb = pd_comparison_event(c);
 		pd_buf_addf(b, "%sEvent%s: %s of ", m->bold, m->bold,
 			    pd_timebase_event_name(tb->event));
-		m->esc(b, tb->node);
+		m->esc(b, tb->node ? tb->node : "an unknown node");
 		pd_buf_addf(b, " at %.1f s (from %s%s)\n\n", c->event_t_s,
 			    pd_timebase_source_name(tb->event_source),
 			    c->event_side < 0 ? ", in the baseline" : "");

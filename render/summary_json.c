@@ -45,10 +45,10 @@ static void event_obj(struct pd_jw *w, const struct pd_comparison *c)
 	int none = !c->has_event;
 	pd_jw_open(w, "event", '{');
 	pd_jw_str(w, "kind", pd_timebase_event_name(none ? PD_EVENT_NONE : tb->event));
-	pd_jw_str(w, "node", tb->node[0] ? tb->node : NULL);
+	pd_jw_str(w, "node", tb->node);
 	pd_jw_num(w, "t_s", c->event_t_s);
 	pd_jw_str(w, "source", none ? NULL : pd_timebase_source_name(tb->event_source));
-	pd_jw_str(w, "agreement", tb->agreement[0] ? tb->agreement : NULL);
+	pd_jw_str(w, "agreement", tb->agreement);
 	pd_jw_str(w, "run", none ? NULL : c->event_side < 0 ? "baseline" : "target");
 	pd_jw_close(w, '}');
 }

@@ -50,7 +50,7 @@ static struct pd_timebase timebase(double event_s, double rebalance_end_s)
 	tb.t0_ms = T0, tb.end_ms = T0 + 1200000, tb.interval_ms = 5000;
 	tb.event = PD_EVENT_HARD, tb.event_s = event_s;
 	tb.rebalance_end_s = (struct pd_estimate){1, rebalance_end_s};
-	snprintf(tb.node, sizeof(tb.node), "%s", HOST);
+	tb.node = (char *)HOST; /* borrowed: the tests never release tb */
 	return tb;
 }
 
@@ -260,6 +260,7 @@ START_TEST(test_story_live_node_hard_failover)
 	ck_assert_double_eq(ln.ssh_last_s, 1200);
 	ck_assert_double_eq(ln.ssh_after_s, 900);
 	pd_run_free(run);
+	pd_story_live_release(&ln);
 }
 END_TEST
 
@@ -277,12 +278,15 @@ START_TEST(test_story_silent_node_is_no_finding)
 	/* REST ends at 285 s: 15 s (3 intervals) before is still alive, by the rule's edge;
 	 * with 2 intervals (10 s) it is silent */
 	run = failover_run(PD_EV_FAILOVER_HARD, 285, 800, 1200);
+	pd_story_live_release(&ln);
 	pd_story_live_node(&ln, run, &tb, NULL);
 	ck_assert_int_eq(ln.verdict, PD_LIVE_YES);
 	struct pd_live_opts o = {.rest_intervals = 2, .cpu_floor = 10};
+	pd_story_live_release(&ln);
 	pd_story_live_node(&ln, run, &tb, &o);
 	ck_assert_int_eq(ln.verdict, PD_LIVE_SILENT);
 	pd_run_free(run);
+	pd_story_live_release(&ln);
 }
 END_TEST
 
@@ -296,17 +300,21 @@ START_TEST(test_story_graceful_idle_and_gone_are_no_finding)
 	ck_assert_double_eq(ln.rest_before_s, 5);
 	pd_run_free(run);
 	run = failover_run(PD_EV_FAILOVER_HARD, 295, 4, 1200); /* 4 % < the 10 % floor */
+	pd_story_live_release(&ln);
 	pd_story_live_node(&ln, run, &tb, NULL);
 	ck_assert_int_eq(ln.verdict, PD_LIVE_IDLE);
 	pd_run_free(run);
 	run = failover_run(PD_EV_FAILOVER_HARD, 295, 800, 310); /* ssh ends 10 s after */
+	pd_story_live_release(&ln);
 	pd_story_live_node(&ln, run, &tb, NULL);
 	ck_assert_int_eq(ln.verdict, PD_LIVE_SSH_STOPPED);
 	ck_assert_double_eq(ln.ssh_after_s, 10);
 	tb.event = PD_EVENT_NONE;
+	pd_story_live_release(&ln);
 	pd_story_live_node(&ln, run, &tb, NULL);
 	ck_assert_int_eq(ln.verdict, PD_LIVE_NO_EVENT);
 	pd_run_free(run);
+	pd_story_live_release(&ln);
 }
 END_TEST
 
@@ -323,9 +331,11 @@ START_TEST(test_story_live_node_from_config_or_rebalance_out)
 	ck_assert_int_eq(ln.kind_source, PD_SOURCE_CONFIG);
 	ck_assert_str_eq(ln.host, HOST);
 	pd_strv_add(&run->events[1].ejected, HOST); /* the console shows a rebalance-out */
+	pd_story_live_release(&ln);
 	pd_story_live_node(&ln, run, &tb, NULL);
 	ck_assert_int_eq(ln.verdict, PD_LIVE_NOT_HARD);
 	pd_run_free(run);
+	pd_story_live_release(&ln);
 }
 END_TEST
 
@@ -475,6 +485,7 @@ START_TEST(test_story_seed_tells_the_ticket)
 	pd_story_live_node(&ln, t, &tb, NULL);
 	ck_assert_str_eq(pd_live_verdict_name(ln.verdict), "yes");
 	ck_assert_str_eq(ln.host, HOST);
+	pd_story_live_release(&ln);
 	pd_story_live_node(&ln, b, &tbb, NULL);
 	ck_assert_int_eq(ln.verdict, PD_LIVE_NO_EVENT);
 	struct pd_kpi_change kc;
@@ -488,6 +499,9 @@ START_TEST(test_story_seed_tells_the_ticket)
 	ck_assert(cl.closed);
 	pd_run_free(b);
 	pd_run_free(t);
+	pd_story_live_release(&ln);
+	pd_timebase_release(&tb);
+	pd_timebase_release(&tbb);
 }
 END_TEST
 

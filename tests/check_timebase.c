@@ -54,6 +54,7 @@ START_TEST(test_timebase_offset_from_series_pacific)
 	/* the series' first sample above 0 is k = 61: 305 s + 100 ms jitter (61 % 3 = 1) */
 	ck_assert_double_eq_tol(tb.ev_series.value, 305.1, 0.001);
 	pd_run_free(run);
+	pd_timebase_release(&tb);
 }
 END_TEST
 
@@ -66,6 +67,7 @@ START_TEST(test_timebase_same_event_in_india_time)
 	ck_assert_int_eq(tb.offset_s, 19800);
 	ck_assert_double_eq_tol(tb.event_s, 300.0, 0.001);
 	pd_run_free(run);
+	pd_timebase_release(&tb);
 }
 END_TEST
 
@@ -84,6 +86,7 @@ START_TEST(test_timebase_offset_from_build_start)
 	ck_assert_int_eq(tb.offset_s, -28800);
 	ck_assert_double_eq_tol(tb.event_s, 300.0, 0.001);
 	pd_run_free(run);
+	pd_timebase_release(&tb);
 }
 END_TEST
 
@@ -99,8 +102,10 @@ START_TEST(test_timebase_flag_overrides_and_is_checked)
 	ck_assert_int_eq(tb.event_source, PD_SOURCE_FLAG);
 	ck_assert_double_eq(tb.event_s, 250.0);
 	f.event_time_s = 5000; /* past the 1200 s phase */
+	pd_timebase_release(&tb);
 	ck_assert_int_eq(pd_timebase_resolve(&tb, run, &f, &err), PD_EINVAL);
 	pd_run_free(run);
+	pd_timebase_release(&tb);
 }
 END_TEST
 
@@ -143,6 +148,7 @@ START_TEST(test_timebase_event_outside_the_phase_is_dropped)
 		      "%s", n);
 	free(n);
 	pd_run_free(run);
+	pd_timebase_release(&tb);
 }
 END_TEST
 
@@ -168,6 +174,7 @@ START_TEST(test_timebase_sources_that_disagree_are_said)
 		      "%s", n);
 	free(n);
 	pd_run_free(run);
+	pd_timebase_release(&tb);
 }
 END_TEST
 
@@ -191,6 +198,7 @@ START_TEST(test_timebase_failover_node_must_be_in_the_spec)
 		      "%s", n);
 	free(n);
 	pd_run_free(run);
+	pd_timebase_release(&tb);
 }
 END_TEST
 
@@ -218,6 +226,7 @@ START_TEST(test_timebase_a_second_failover_is_named)
 		      "%s", n);
 	free(n);
 	pd_run_free(run);
+	pd_timebase_release(&tb);
 }
 END_TEST
 

@@ -77,12 +77,14 @@ struct pd_timebase {
 	struct pd_estimate offset_build;  /* raw offset from the first line vs build start, s */
 
 	enum pd_timebase_event event;
-	char node[64];  /* the node failed over or removed, "" if unknown */
+	char *node;     /* the node failed over or removed, NULL if unknown; owned
+			   (pd_timebase_release) */
 	double event_s; /* seconds from t0 */
 	enum pd_source event_source;
 	struct pd_estimate ev_console, ev_series, ev_config; /* each source's event time, s */
 	struct pd_estimate rebalance_end_s; /* end of the rebalance, s from t0 */
-	char agreement[320];                /* one line: how the sources agree, or where not */
+	char *agreement; /* one line: how the sources agree, or where not; NULL without an
+			    event; owned */
 
 	/* what was not used, and why (pd_timebase_notes says it in sentences) */
 	int disagree;          /* a source lies more than one interval from event_s */
@@ -318,9 +320,9 @@ const char *pd_live_verdict_name(enum pd_live_verdict v); /* "yes", "no-event", 
 struct pd_live_node {
 	enum pd_live_verdict verdict;
 	enum pd_source kind_source; /* console (a failover line) or config (shutdown_type) */
-	char host[64];              /* the node failed over */
-	double event_s;             /* the event, s from t0 */
-	double interval_s;          /* the sampling interval the windows are counted in */
+	char *host; /* the node failed over, NULL if unknown; owned (pd_story_live_release) */
+	double event_s;    /* the event, s from t0 */
+	double interval_s; /* the sampling interval the windows are counted in */
 	int has_rest;
 	double rest_last_s;   /* last ns_server_system (or scraped Prometheus) sample at or
 				 before the event, s */
