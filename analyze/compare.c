@@ -386,6 +386,8 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 			err, PD_ECOMPARE,
 			"cannot compare: a run has fewer than two samples per series");
 	c->step_s = (double)step / 1000;
+	c->removed_node[0] = c->tb_base.event != PD_EVENT_NONE ? c->tb_base.node : NULL;
+	c->removed_node[1] = c->tb_target.event != PD_EVENT_NONE ? c->tb_target.node : NULL;
 	kpi_facts(c);
 	align_events(c);
 	/* shifted, the target's phases are the frame; else the longer run's */

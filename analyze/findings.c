@@ -747,6 +747,18 @@ static void delta_outcomes(struct pd_comparison *c, int gate)
 	}
 }
 
+/* The event story's metrics a finding is about: shown open. */
+static void story_open(struct pd_comparison *c)
+{
+	for (size_t i = 0; c->shift && i < c->shift->n; i++) {
+		struct pd_nodeshift_metric *m = &c->shift->m[i];
+		m->open = 0;
+		for (size_t k = 0; k < c->n_findings && !m->open; k++)
+			m->open = c->findings[k].metric &&
+				  !strcmp(c->findings[k].metric, m->metric);
+	}
+}
+
 void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	reason_findings(c);
@@ -773,4 +785,5 @@ void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *op
 		qsort(c->findings, c->n_findings, sizeof(*c->findings), cmp_finding);
 	delta_outcomes(c, opts->gate);
 	pd_words_findings(c);
+	story_open(c);
 }

@@ -532,8 +532,7 @@ static void cell_jenkins(struct pd_buf *b, const struct pd_comparison *c, int t)
 }
 static void cell_nodes(struct pd_buf *b, const struct pd_comparison *c, int t)
 {
-	nodes_cell(b, t ? c->target : c->base,
-		   t && c->tb_target.event != PD_EVENT_NONE ? c->tb_target.node : NULL);
+	nodes_cell(b, t ? c->target : c->base, c->removed_node[t ? 1 : 0]);
 }
 static void cell_kpis(struct pd_buf *b, const struct pd_comparison *c, int t)
 {
@@ -751,14 +750,6 @@ static void shift_row(struct pd_buf *b, const struct pd_comparison *c,
 	}
 }
 
-static int has_finding(const struct pd_comparison *c, const char *metric)
-{
-	for (size_t i = 0; i < c->n_findings; i++)
-		if (c->findings[i].metric && !strcmp(c->findings[i].metric, metric))
-			return 1;
-	return 0;
-}
-
 /* The event within the target: per node before against after, beside the baseline. */
 static void event_story(struct pd_buf *b, const struct pd_comparison *c)
 {
@@ -774,8 +765,7 @@ static void event_story(struct pd_buf *b, const struct pd_comparison *c)
 		   "node, the removed one included.</p>\n");
 	for (size_t i = 0; i < c->shift->n; i++) {
 		const struct pd_nodeshift_metric *m = &c->shift->m[i];
-		pd_buf_addf(b, "<details class=\"story\"%s><summary>",
-			    has_finding(c, m->metric) ? " open" : "");
+		pd_buf_addf(b, "<details class=\"story\"%s><summary>", m->open ? " open" : "");
 		esc(b, m->metric);
 		pd_buf_adds(b, "</summary><table><tr><th>node</th><th>target pre</th>"
 			       "<th>target post</th><th>post vs pre</th><th>baseline post</th>"

@@ -695,6 +695,9 @@ struct pd_comparison {
 	const struct pd_run **bases;        /* every baseline, bases[0] == base; borrowed */
 	size_t n_bases;
 	struct pd_timebase tb_base, tb_target;
+	/* the node each run's own event removed, [0] the baseline's, [1] the target's (its
+	   time base's node, borrowed), NULL when it has none: the Runs table marks it */
+	const char *removed_node[2];
 	struct pd_timebase *tb_more; /* the other baselines' (n_bases - 1) */
 	/* the run whose event defines the phases: +1 the target, -1 the baseline (a failover
 	 * run given as the baseline: the findings come back mirrored), 0 none */
@@ -796,6 +799,8 @@ struct pd_nodeshift_metric {
 	struct pd_nodeshift_row *rows; /* the surviving nodes in the spec's order, the
 					  removed node, the survivors, every node */
 	size_t n_rows;
+	int open; /* a finding is about this metric: its part of the event story is shown
+		     open (analyze/findings.c) */
 };
 
 struct pd_nodeshift {

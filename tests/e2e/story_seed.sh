@@ -187,6 +187,16 @@ has "$TMP/bf/summary.md" '^[0-9]+\. `event-errors`'
 has "$TMP/bf/summary.md" '^[0-9]+\. `hard-failover-live-node`'
 has "$TMP/bf/summary.jira" '^[0-9]+\. \{\{kpi-change\}\}'
 
+# tree facts the HTML reads (issue 20): the event story's metrics that a finding is about
+# open (the seed's findings name atop/cbq-engine_cpu and _rss, not beam.smp), and the Runs
+# table marks the node each run's own event removed, the baseline's too when it holds the
+# failover (compared the other way round)
+has "$TMP/bf/index.html" '<details class="story" open><summary>atop/cbq-engine_rss<'
+has "$TMP/bf/index.html" '<details class="story"><summary>atop/beam.smp_cpu<'
+"$PERFDELTA" compare "$F" "$B" -o "$TMP/fb" --quiet 2>/dev/null
+n=$(grep -c '<code>172\.23\.100\.40</code> <b>removed</b>' "$TMP/fb/index.html")
+[ "$n" -ge 1 ] && ok || fail "the mirrored Runs table does not mark 172.23.100.40 removed"
+
 # a clean pair: neither new finding
 expect_code 0 "$PERFDELTA" compare "$B" "$SEED/baseline-aa" -o "$TMP/aa" --quiet
 hasnt "$TMP/aa/summary.json" '"kind":"(event-errors|hard-failover-live-node)"'
