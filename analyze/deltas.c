@@ -269,22 +269,25 @@ static int per_node_held(const struct pd_delta *d, double thr)
 }
 
 /* A role's total whose per-node reading says the opposite (the seed's query CPU before
- * the event: +16.6 % in total, -41.7 % per node, two query nodes against one): whether
- * the role did more or each node did less is the topology's to say, not the build's
- * (issue 20). */
-static int ambiguous(const struct pd_delta *d)
+ * the event: +16.6 % in total, -41.7 % per node, two query nodes against one), both
+ * past the threshold and either reading a verdict: whether the role did more or each node did
+ * less is the topology's to say, not the build's (issue 20). */
+static int ambiguous(const struct pd_delta *d, double thr)
 {
 	return !isnan(d->node_pct) && !isnan(d->delta_pct) &&
-	       (d->verdict == PD_VERDICT_REGRESSION || d->verdict == PD_VERDICT_IMPROVEMENT) &&
-	       (d->delta_pct > 0) != (d->node_pct > 0);
+	       (d->delta_pct > 0) != (d->node_pct > 0) && fabs(d->delta_pct) > thr &&
+	       fabs(d->node_pct) > thr &&
+	       (d->verdict == PD_VERDICT_REGRESSION || d->verdict == PD_VERDICT_IMPROVEMENT ||
+		d->node_lo > thr || d->node_hi < -thr);
 }
 
 /* A difference the topology explains, or leaves ambiguous, is no regression nor
  * improvement (DESIGN 4 "Topology"): inconclusive, saying why. */
 static void explain_topology(struct pd_delta *d, int ambiguous)
 {
-	if (!d->topology ||
-	    (d->verdict != PD_VERDICT_REGRESSION && d->verdict != PD_VERDICT_IMPROVEMENT))
+	int verdict =
+		d->verdict == PD_VERDICT_REGRESSION || d->verdict == PD_VERDICT_IMPROVEMENT;
+	if (!d->topology || (!verdict && !ambiguous))
 		return;
 	d->verdict = PD_VERDICT_INCONCLUSIVE;
 	d->inf.verdict = PD_INFER_INCONCLUSIVE;
@@ -317,7 +320,8 @@ static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
 			pd_infer_judge(&d->inf, &d->side_base, &d->side_target, &rule, &fam);
 		settle(d);
 		per_node(d, &c->views[d->view]);
-		int amb = !per_node_held(d, rule.threshold_pct) && ambiguous(d);
+		int amb = !per_node_held(d, rule.threshold_pct) &&
+			  ambiguous(d, rule.threshold_pct);
 		d->topology |= per_node_held(d, rule.threshold_pct) || amb;
 		explain_topology(d, amb);
 	}
