@@ -20,23 +20,70 @@ static struct pd_chart *new_chart(struct pd_chart_plan *plan, enum pd_chart_kind
 	return ch;
 }
 
-/* "metric  (scope, sum of 6 nodes)" and tail, cut to the title's room. */
-static void chart_title(struct pd_chart *ch, const struct pd_view *v, const char *tail)
+/* Copies s into title (size bytes), cut to at most max characters (UTF-8), the cut
+ * marked with an ellipsis. */
+static void fit(char *title, size_t size, const char *s, size_t max)
+{
+	size_t chars = 0, i = 0, cut = 0;
+	for (; s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && chars++ == max - 1)
+			cut = i; /* where the last character that fits with the ellipsis ends */
+	if (chars <= max)
+		snprintf(title, size, "%s", s);
+	else
+		snprintf(title, size, "%.*s\xe2\x80\xa6", (int)cut, s);
+}
+
+/* The title of chart ch: "metric  (scope, sum of 6 nodes)", the metric without its
+ * collector when that does not fit (the page's heading names it), then cut. */
+static void chart_title(struct pd_chart *ch, const struct pd_view *v)
 {
 	struct pd_buf b = PD_BUF_INIT;
-	pd_buf_addf(&b, "%s  (%s, ", v->metric, v->scope.name);
-	pd_render_agg(&b, v);
-	pd_buf_addf(&b, ")%s", tail);
-	snprintf(ch->title, sizeof(ch->title), "%s", b.ptr);
+	size_t max = pd_chart_title_chars(ch->kind);
+	const char *m = strchr(v->metric, '/');
+	for (int pass = 0; pass < 2; pass++) {
+		pd_buf_truncate(&b, 0);
+		pd_buf_addf(&b, "%s  (%s, ", pass && m ? m + 1 : v->metric, v->scope.name);
+		pd_render_agg(&b, v);
+		pd_buf_adds(&b, ")");
+		if (b.len <= max)
+			break;
+	}
+	fit(ch->title, sizeof(ch->title), b.ptr, max);
 	pd_buf_release(&b);
+}
+
+size_t pd_chart_title_chars(enum pd_chart_kind kind)
+{
+	int small = kind == PD_CHART_NODE || kind == PD_CHART_METRIC;
+	int width = small ? PD_CHART_SMALL_W : PD_CHART_W;
+	int font = small ? PD_CHART_SMALL_FONT : PD_CHART_FONT;
+	/* gnuplot's sans-serif averages 0.6 em a character; 12 px of the width stay free on
+	 * each side */
+	return (size_t)((width - 24) * 10 / (font * 6));
+}
+
+/* The y axis's label for a unit: a rate is "per second", never "/s" or "count". */
+static const char *axis_unit(enum pd_unit u)
+{
+	switch (u) {
+	case PD_UNIT_PER_SEC:
+		return "per second";
+	case PD_UNIT_COUNT:
+		return "count";
+	default:
+		return pd_unit_name(u);
+	}
 }
 
 /* Bytes are drawn in MiB or GiB: axis ticks of 2.3e+09 are hard to read. Returns the
  * divisor for the values of v and sets the axis label. */
 static double byte_scale(const struct pd_view *v, const char **ylabel)
 {
-	static const char *const units[2][2] = {{"MiB", "GiB"}, {"MiB/s", "GiB/s"}};
+	static const char *const units[2][2] = {{"MiB", "GiB"},
+						{"MiB per second", "GiB per second"}};
 	double hi = 0;
+	*ylabel = axis_unit(v->unit);
 	if (v->unit != PD_UNIT_BYTES && v->unit != PD_UNIT_BYTES_PER_SEC)
 		return 1;
 	for (size_t i = 0; i < v->n; i++)
@@ -118,9 +165,13 @@ static void view_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 		snprintf(ch->file, sizeof(ch->file), "f%02ld.svg", finding + 1);
 	else
 		snprintf(ch->file, sizeof(ch->file), "m%03zu.svg", vi);
-	chart_title(ch, v, "");
-	snprintf(ch->alt, sizeof(ch->alt), "%s", ch->title);
-	const char *ylabel = pd_unit_name(v->unit);
+	chart_title(ch, v);
+	snprintf(ch->alt, sizeof(ch->alt), "%s  (%s, ", v->metric, v->scope.name);
+	struct pd_buf agg = PD_BUF_INIT;
+	pd_render_agg(&agg, v);
+	snprintf(ch->alt + strlen(ch->alt), sizeof(ch->alt) - strlen(ch->alt), "%s)", agg.ptr);
+	pd_buf_release(&agg);
+	const char *ylabel;
 	double scale = byte_scale(v, &ylabel);
 	if (!removed)
 		add_line(plan, ch, k++, v->base, v->n, v->step_s, max, "baseline", 0, scale);
@@ -153,7 +204,7 @@ static void node_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 		       size_t max)
 {
 	const struct pd_view *v = &c->views[vi];
-	const char *host = view_host(v), *m = strchr(v->metric, '/');
+	const char *host = view_host(v);
 	const struct pd_node *node = pd_run_node(c->target, host);
 	const char *role = node ? node->role : "?";
 	int removed = v->scope.kind == PD_AT_REMOVED;
@@ -162,11 +213,13 @@ static void node_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 	ch->host = host;
 	ch->data = pd_xmalloc(2 * 2 * max * sizeof(double));
 	snprintf(ch->file, sizeof(ch->file), "n%03zu.svg", vi);
-	snprintf(ch->title, sizeof(ch->title), "%s  %s (%s%s)", m ? m + 1 : v->metric, host,
-		 role, removed ? ", removed" : "");
+	struct pd_buf t = PD_BUF_INIT; /* the metric is the heading above: host and role */
+	pd_buf_addf(&t, "%s  %s%s", host, role, removed ? ", removed" : "");
+	fit(ch->title, sizeof(ch->title), t.ptr, pd_chart_title_chars(PD_CHART_NODE));
+	pd_buf_release(&t);
 	snprintf(ch->alt, sizeof(ch->alt), "%s on %s (%s%s)", v->metric, host, role,
 		 removed ? ", the removed node: target only" : "");
-	const char *ylabel = pd_unit_name(v->unit);
+	const char *ylabel;
 	double scale = byte_scale(v, &ylabel);
 	if (!removed)
 		add_line(plan, ch, k++, v->base, v->n, v->step_s, max, "baseline", 0, scale);
@@ -194,6 +247,16 @@ static long node_view(const struct pd_comparison *c, const char *metric,
 	return draws(c, vi, n->host) ? vi : -1;
 }
 
+/* Whether view vi is zero in both runs: noted in the plan's fold, not charted. */
+static int folded(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t vi)
+{
+	if (!c->views[vi].zero)
+		return 0;
+	PD_GROW(plan->folded, plan->cap_folded, plan->n_folded + 1);
+	plan->folded[plan->n_folded++] = (struct pd_chart_fold){vi, view_host(&c->views[vi])};
+	return 1;
+}
+
 /* The charts of one metric, views [lo, hi): its cluster view (and an index metric's
  * indexes that moved most, in their rank's order), else one per target node in the spec's
  * order (the removed node is the spec's last n1ql node). */
@@ -202,17 +265,18 @@ static void metric_charts(struct pd_chart_plan *plan, const struct pd_comparison
 {
 	for (size_t vi = lo; vi < hi; vi++)
 		if (c->views[vi].scope.kind == PD_AT_CLUSTER) {
-			view_chart(plan, c, vi, PD_CHART_METRIC, -1, max);
+			if (!folded(plan, c, vi))
+				view_chart(plan, c, vi, PD_CHART_METRIC, -1, max);
 			for (int r = 1; r <= PD_INDEX_TOP; r++)
 				for (size_t k = vi + 1; k < hi; k++)
-					if (c->views[k].top == r)
+					if (c->views[k].top == r && !folded(plan, c, k))
 						view_chart(plan, c, k, PD_CHART_METRIC, -1,
 							   max);
 			return;
 		}
 	for (size_t i = 0; i < c->target->n_nodes; i++) {
 		long vi = node_view(c, c->views[lo].metric, &c->target->nodes[i]);
-		if (vi >= 0)
+		if (vi >= 0 && !folded(plan, c, (size_t)vi))
 			node_chart(plan, c, (size_t)vi, max);
 	}
 }
@@ -265,20 +329,12 @@ void pd_chart_plan_metrics(struct pd_chart_plan *plan, const struct pd_compariso
 	wire(plan);
 }
 
-long pd_chart_finding_owner(const struct pd_comparison *c, size_t f)
-{
-	for (size_t g = 0; g < f; g++)
-		if (c->findings[g].view == c->findings[f].view)
-			return (long)g;
-	return (long)f;
-}
-
 size_t pd_chart_plan_findings(struct pd_chart_plan *plan, const struct pd_comparison *c,
 			      size_t max_points)
 {
 	size_t first = plan->n;
 	for (size_t f = 0; f < c->n_findings; f++) {
-		if (c->findings[f].view < 0 || pd_chart_finding_owner(c, f) != (long)f)
+		if (c->findings[f].view < 0 || c->findings[f].chart != (long)f)
 			continue;
 		view_chart(plan, c, (size_t)c->findings[f].view, PD_CHART_FINDING, (long)f,
 			   max_points);
@@ -294,6 +350,7 @@ void pd_chart_plan_free(struct pd_chart_plan *plan)
 	for (size_t i = 0; i < plan->n; i++)
 		free(plan->charts[i].data);
 	free(plan->charts);
+	free(plan->folded);
 	free(plan->t);
 	memset(plan, 0, sizeof(*plan));
 }

@@ -417,8 +417,13 @@ static void findings(struct pd_buf *b, const struct pd_comparison *c,
 		pd_buf_adds(b, "</p>");
 		charts_link(b, c, plan, c->findings[f].metric);
 		int open = 0;
-		long owner = pd_chart_finding_owner(c, f);
-		for (size_t i = 0; i < plan->n; i++) {
+		long owner = c->findings[f].chart;
+		if (owner >= 0 && owner != (long)f) /* one chart per fact: drawn once */
+			pd_buf_addf(b,
+				    "<p class=\"charts-link\">Its chart is with <a "
+				    "href=\"#finding-%ld\">finding %ld</a>.</p>",
+				    owner + 1, owner + 1);
+		for (size_t i = 0; owner == (long)f && i < plan->n; i++) {
 			if (plan->charts[i].finding != owner)
 				continue;
 			pd_buf_adds(b, open ? "" : "<div class=\"charts\">");
@@ -976,6 +981,30 @@ static void index_summary(struct pd_buf *b, const struct pd_view *v)
 			    "charted: the total. Every index's change is in summary.json.</p>");
 }
 
+/* The series zero in both runs, in one line instead of their charts (pd_view.zero). */
+static void zero_line(struct pd_buf *b, const struct pd_comparison *c,
+		      const struct pd_chart_plan *plan)
+{
+	if (!plan->n_folded)
+		return;
+	pd_buf_adds(b, "<p class=\"sub\" id=\"zero\">Zero in both runs (not charted): ");
+	for (size_t i = 0; i < plan->n_folded; i++) {
+		const struct pd_view *v = &c->views[plan->folded[i].view];
+		const char *host = plan->folded[i].host;
+		const struct pd_node *n = host ? pd_run_node(c->target, host) : NULL;
+		pd_buf_adds(b, i ? ", " : "");
+		esc(b, v->metric);
+		pd_buf_adds(b, host ? " on " : " (");
+		esc(b, host ? host : v->scope.name);
+		if (n) {
+			pd_buf_adds(b, " (");
+			esc(b, n->role);
+		}
+		pd_buf_adds(b, host && !n ? "" : ")");
+	}
+	pd_buf_adds(b, ".</p>\n");
+}
+
 static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 			  const struct pd_chart_plan *plan, const char *const *svg)
 {
@@ -991,6 +1020,7 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 		c->base_shift_s != 0 ? "on their events (the time axis is the target's)"
 				     : "at the start of the phase");
 	legend(b);
+	zero_line(b, c, plan);
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct pd_chart *ch = &plan->charts[i];
 		const char *m = c->views[ch->view].metric;

@@ -290,8 +290,8 @@ static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w,
 }
 
 /* The x axis over [0, span], every chart of a report on the same one (a removed node's
- * series that stops early too), with about `want` ticks at a round step, labelled in s,
- * min or h (a tick of "43200" says nothing). */
+ * series that stops early too), with about `want` ticks at a round step, labelled in
+ * seconds: the unit every time of the report's text is in (issue 22: one time unit). */
 static void x_axis(struct pd_buf *b, double span, int want)
 {
 	static const double steps[] = {5,   10,   15,   30,   60,    120,   300,   600,
@@ -305,12 +305,9 @@ static void x_axis(struct pd_buf *b, double span, int want)
 	pd_buf_adds(b, "set xrange [0:");
 	num(b, span);
 	pd_buf_adds(b, "]\n");
-	const char *unit = step >= 3600 ? "h" : step >= 60 ? "min" : "s";
-	double per = step >= 3600 ? 3600 : step >= 60 ? 60 : 1;
 	pd_buf_adds(b, "set xtics (");
 	for (double t = 0; t <= span + step / 1000; t += step) {
-		pd_buf_addf(b, "%s'%g%s%s' ", t > 0 ? ", " : "", t / per, t > 0 ? " " : "",
-			    t > 0 ? unit : "");
+		pd_buf_addf(b, "%s'%.0f%s' ", t > 0 ? ", " : "", t, t > 0 ? " s" : "");
 		num(b, t);
 	}
 	pd_buf_adds(b, ")\n");

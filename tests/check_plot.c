@@ -259,8 +259,8 @@ START_TEST(test_plot_script_compact_from_zero)
 	has(s, "\nset offsets 0, 0, graph 0.08, graph 0\n");
 	/* 0 .. 72 over 3 ticks (105 px of frame, one per 30): a step of 25 */
 	has(s, "\nset ytics 25\n");
-	/* 1200 s over about 4 ticks: every 5 min */
-	has(s, "\nset xtics ('0' 0, '5 min' 300, '10 min' 600, '15 min' 900, '20 min' 1200)\n");
+	/* 1200 s over about 4 ticks: every 300 s, in seconds as the report's text says times */
+	has(s, "\nset xtics ('0' 0, '300 s' 300, '600 s' 600, '900 s' 900, '1200 s' 1200)\n");
 	has(s, "\nset label 'post' at first 1200, graph 1 right ");
 	ck_assert_ptr_null(strstr(s, "NaN with lines"));
 	pd_plot_discard(&job);

@@ -521,6 +521,9 @@ struct pd_view {
 	size_t indexes, moved;
 	int top; /* an index view: its rank among the moved by size of change, 1 ..
 		    PD_INDEX_TOP (charted); 0 otherwise */
+	/* every sample of every run is 0 (each run has one at least): folded into the line
+	   "zero in both runs: ..." instead of a chart (analyze/chartfacts.c) */
+	int zero;
 };
 
 /* The one figure every output states for a change (analyze/deltas.c): the change of
@@ -638,6 +641,9 @@ struct pd_finding {
 	   read); NaN where undefined; NULL without a view or for the removed node */
 	double *smooth_pct;
 	double smooth_s;
+	/* the finding whose card draws this one's view: the first (by rank) about that view,
+	   itself or an earlier one; -1 without a view (analyze/chartfacts.c) */
+	long chart;
 };
 
 struct pd_nodeshift;

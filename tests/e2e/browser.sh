@@ -39,7 +39,11 @@ if [ -s "$TMP/shown" ] && cmp -s "$TMP/shown" "$TMP/drawn"; then ok; else fail "
 cat >"$TMP/series.py" <<'EOF'
 import html, json, re, sys
 run = json.load(open(sys.argv[1]))
-alts = [html.unescape(a) for a in re.findall(r'<img [^>]*alt="([^"]*)"', open(sys.argv[2]).read())]
+dom = open(sys.argv[2]).read()
+alts = [html.unescape(a) for a in re.findall(r'<img [^>]*alt="([^"]*)"', dom)]
+# a series zero in both runs is named in the fold line instead of charted
+zero = re.search(r'<p class="sub" id="zero">Zero in both runs \(not charted\): ([^<]*)\.</p>', dom)
+alts += html.unescape(zero.group(1)).split(", ") if zero else []
 missing, seen = [], 0
 for s in run["series"]:
     if s["collector"] == "active_tasks" or s["scope"] == "client":
@@ -49,7 +53,7 @@ for s in run["series"]:
     if s["server"]:
         want = lambda a: a.startswith(name + " on " + s["server"] + " (")
     else:
-        want = lambda a: a.startswith(name + "  (cluster")
+        want = lambda a: a.startswith(name + "  (cluster") or a == name + " (cluster)"
     if not any(want(a) for a in alts):
         missing.append(name + " " + str(s["server"]))
 print(seen, "series;", len(missing), "without a chart:", " ".join(missing[:5]))

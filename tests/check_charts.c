@@ -1,0 +1,243 @@
+/* What the charts show (issue 22 "Charts"): decided on the tree in analyze/chartfacts.c,
+ * planned by render/charts.c. The seed's facts used here are those its generator puts in
+ * (fixtures/seed-README.md), never read back from perfdelta's output. */
+#include "check_suites.h"
+
+#include "analyze/compare.h"
+#include "core/model.h"
+#include "render/charts.h"
+
+#include <math.h>
+#include <string.h>
+
+static struct pd_comparison *compare(struct pd_run *a, struct pd_run *b)
+{
+	struct pd_comparison *c = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
+	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), 0);
+	return c;
+}
+
+/* The series collector/metric of run on host (NULL: the one without a server). */
+static struct pd_series *series(struct pd_run *run, const char *collector, const char *metric,
+				const char *host)
+{
+	for (size_t i = 0; i < run->n_series; i++) {
+		struct pd_series *s = run->series[i];
+		if (!strcmp(s->collector, collector) && !strcmp(s->metric, metric) &&
+		    (host ? s->server && !strcmp(s->server, host) : !s->server))
+			return s;
+	}
+	ck_abort_msg("no %s/%s on %s", collector, metric, host ? host : "the cluster");
+	return NULL;
+}
+
+static void zero(struct pd_series *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		s->v[i] = 0;
+}
+
+/* The plan's chart of metric that draws host (NULL: a cluster chart), or NULL. */
+static const struct pd_chart *chart_of(const struct pd_comparison *c,
+				       const struct pd_chart_plan *plan, const char *metric,
+				       const char *host)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct pd_chart *ch = &plan->charts[i];
+		if ((ch->kind == PD_CHART_NODE || ch->kind == PD_CHART_METRIC) &&
+		    !strcmp(c->views[ch->view].metric, metric) &&
+		    (host ? ch->host && !strcmp(ch->host, host) : !ch->host))
+			return ch;
+	}
+	return NULL;
+}
+
+/* A series that is 0 throughout in both runs is no chart: it is in the plan's fold, with
+ * the node its chart would have drawn; zero in one run only, it is still drawn. */
+START_TEST(test_charts_zero_in_both_runs_folded)
+{
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
+	const char *h = "172.23.100.210", *h2 = "172.23.100.211";
+	zero(series(a, "atop", "projector_cpu", h));
+	zero(series(b, "atop", "projector_cpu", h));
+	zero(series(b, "atop", "projector_cpu", h2)); /* the baseline's is not */
+	struct pd_comparison *c = compare(a, b);
+	struct pd_chart_plan plan;
+	pd_chart_plan_metrics(&plan, c, 120);
+	ck_assert_ptr_null(chart_of(c, &plan, "atop/projector_cpu", h));
+	ck_assert_ptr_nonnull(chart_of(c, &plan, "atop/projector_cpu", h2));
+	ck_assert_ptr_nonnull(chart_of(c, &plan, "atop/projector_cpu", "172.23.100.212"));
+	size_t hits = 0;
+	for (size_t i = 0; i < plan.n_folded; i++) {
+		const struct pd_view *v = &c->views[plan.folded[i].view];
+		ck_assert(v->zero);
+		if (!strcmp(v->metric, "atop/projector_cpu")) {
+			ck_assert_str_eq(plan.folded[i].host, h);
+			hits++;
+		}
+	}
+	ck_assert_uint_eq(hits, 1);
+	pd_chart_plan_free(&plan);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+/* Rates are "per second" whatever their collector: ns_server's bucket stats and the
+ * indexer's counters are rates (cbagent stores ns_server's per-second samples), as are
+ * n1ql_stats'; connections are counts, memory bytes. */
+START_TEST(test_charts_units_per_kind)
+{
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
+	struct pd_comparison *c = compare(a, b);
+	struct pd_chart_plan plan;
+	pd_chart_plan_metrics(&plan, c, 120);
+	static const struct {
+		const char *metric, *host, *label;
+	} want[] = {
+		{"ns_server/ops", NULL, "per second"},
+		{"secondary_stats/index_num_requests", NULL, "per second"},
+		{"n1ql_stats/query_requests", NULL, "per second"},
+		{"net/ESTABLISHED", "172.23.100.210", "count"},
+		{"ns_server/cpu_utilization_rate", NULL, "%"},
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
+		const struct pd_chart *ch = chart_of(c, &plan, want[i].metric, want[i].host);
+		ck_assert_msg(ch != NULL, "no chart of %s", want[i].metric);
+		ck_assert_str_eq(ch->plot.ylabel, want[i].label);
+	}
+	const struct pd_chart *rss = chart_of(c, &plan, "atop/memcached_rss", "172.23.100.210");
+	ck_assert(!strcmp(rss->plot.ylabel, "MiB") || !strcmp(rss->plot.ylabel, "GiB"));
+	pd_chart_plan_free(&plan);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+/* UTF-8 characters of s. */
+static size_t chars(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* Every title fits its chart: at most (width - 24) / (0.6 x font) characters (DejaVu
+ * Sans, gnuplot's sans-serif, averages under 0.6 em a character over digits, lower case
+ * and punctuation), and the removed node's says so in full. */
+START_TEST(test_charts_titles_fit)
+{
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
+	struct pd_comparison *c = compare(a, b);
+	struct pd_chart_plan plan;
+	pd_chart_plan_metrics(&plan, c, 120);
+	pd_chart_plan_findings(&plan, c, 360);
+	size_t removed = 0;
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct pd_chart *ch = &plan.charts[i];
+		double font = ch->plot.compact ? 12 : 13;
+		double room = (ch->plot.width - 24) / (0.6 * font);
+		ck_assert_msg(chars(ch->title) <= room, "%s: \"%s\" is %zu > %.0f characters",
+			      ch->file, ch->title, chars(ch->title), room);
+		if (ch->host && !strcmp(ch->host, "172.23.100.40")) {
+			ck_assert_ptr_nonnull(strstr(ch->title, "n1ql#2, removed"));
+			removed++;
+		}
+	}
+	ck_assert_uint_gt(removed, 10); /* atop, net, metrics_rest_api_processes, ... */
+	pd_chart_plan_free(&plan);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+/* One chart per fact: the seed's throughput series states three findings (the KPI's
+ * scope, the KPI's change, the recovery); its chart is drawn once, by the first of them,
+ * and every finding about a view names that first one. */
+START_TEST(test_charts_one_chart_per_fact)
+{
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
+	struct pd_comparison *c = compare(a, b);
+	struct pd_chart_plan plan;
+	pd_chart_plan_metrics(&plan, c, 120);
+	pd_chart_plan_findings(&plan, c, 360);
+	size_t about = 0;
+	long first = -1;
+	for (size_t f = 0; f < c->n_findings; f++) {
+		const struct pd_finding *fi = &c->findings[f];
+		if (fi->view < 0 ||
+		    strcmp(c->views[fi->view].metric, "n1ql_stats/query_requests"))
+			continue;
+		first = first < 0 ? (long)f : first;
+		about++;
+		ck_assert_int_eq(fi->chart, first);
+	}
+	ck_assert_uint_ge(about, 3);
+	for (size_t i = 0; i < plan.n; i++)
+		for (size_t j = i + 1; j < plan.n; j++)
+			ck_assert_msg(plan.charts[i].kind != PD_CHART_FINDING ||
+					      plan.charts[j].kind != PD_CHART_FINDING ||
+					      plan.charts[i].view != plan.charts[j].view,
+				      "%s and %s draw one view", plan.charts[i].file,
+				      plan.charts[j].file);
+	pd_chart_plan_free(&plan);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+/* No empty difference chart: the failed queries are 0 throughout the baseline, so no
+ * percentage of it is defined and the event-errors finding has no difference over time;
+ * every difference chart drawn has a point. */
+START_TEST(test_charts_no_empty_difference)
+{
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
+	struct pd_comparison *c = compare(a, b);
+	struct pd_chart_plan plan;
+	pd_chart_plan_metrics(&plan, c, 120);
+	pd_chart_plan_findings(&plan, c, 360);
+	size_t errors = 0, deltas = 0;
+	for (size_t f = 0; f < c->n_findings; f++)
+		if (c->findings[f].kind == PD_FIND_EVENT_ERRORS) {
+			ck_assert_ptr_null(c->findings[f].smooth_pct);
+			errors++;
+		}
+	ck_assert_uint_eq(errors, 1);
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct pd_chart *ch = &plan.charts[i];
+		size_t finite = 0;
+		if (ch->kind != PD_CHART_DELTA)
+			continue;
+		deltas++;
+		for (size_t k = 0; k < ch->lines[0].n; k++)
+			finite += isfinite(ch->lines[0].v[k]) != 0;
+		ck_assert_msg(finite > 0, "%s has no point", ch->file);
+	}
+	ck_assert_uint_gt(deltas, 3);
+	pd_chart_plan_free(&plan);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+Suite *pd_suite_charts(void)
+{
+	Suite *s = suite_create("charts");
+	TCase *tc = tcase_create("charts");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_charts_zero_in_both_runs_folded);
+	tcase_add_test(tc, test_charts_units_per_kind);
+	tcase_add_test(tc, test_charts_titles_fit);
+	tcase_add_test(tc, test_charts_one_chart_per_fact);
+	tcase_add_test(tc, test_charts_no_empty_difference);
+	suite_add_tcase(s, tc);
+	return s;
+}
