@@ -17,6 +17,7 @@ static struct pd_chart *new_chart(struct pd_chart_plan *plan, enum pd_chart_kind
 	ch->kind = kind;
 	ch->finding = finding;
 	ch->view = view;
+	ch->panels = 1;
 	return ch;
 }
 
@@ -226,6 +227,7 @@ static void node_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 	add_line(plan, ch, k++, v->target, v->n, v->step_s, max,
 		 removed ? "removed node (target)" : "target", removed ? 2 : 1, scale);
 	finish(ch, plan, c, ylabel, k);
+	ch->plot.frame = removed ? "#d62728" : NULL; /* the page's mark of the removed node */
 }
 
 /* Whether view vi (or -1) draws host alone. */
@@ -257,11 +259,39 @@ static int folded(struct pd_chart_plan *plan, const struct pd_comparison *c, siz
 	return 1;
 }
 
+/* Makes the charts [first, plan->n) the panels of one SVG, the first one's file. */
+static void panels(struct pd_chart_plan *plan, size_t first)
+{
+	size_t n = plan->n - first;
+	struct pd_chart *ch = &plan->charts[first];
+	int w = n ? ch->plot.width : 0, h = n ? ch->plot.height : 0, gw, gh;
+	if (!n)
+		return;
+	pd_plot_panels_size(&gw, &gh, w, h, n, PD_CHART_COLS);
+	for (size_t k = 0; k < n; k++) {
+		ch[k].panel = k, ch[k].panels = n;
+		ch[k].grid_w = gw, ch[k].grid_h = gh;
+		memcpy(ch[k].file, ch[0].file, sizeof(ch[k].file));
+	}
+}
+
+static void metric_views(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t lo,
+			 size_t hi, size_t max);
+
 /* The charts of one metric, views [lo, hi): its cluster view (and an index metric's
  * indexes that moved most, in their rank's order), else one per target node in the spec's
  * order (the removed node is the spec's last n1ql node). */
 static void metric_charts(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t lo,
 			  size_t hi, size_t max)
+{
+	size_t first = plan->n;
+	metric_views(plan, c, lo, hi, max);
+	panels(plan, first);
+}
+
+/* The charts of metric_charts, each alone. */
+static void metric_views(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t lo,
+			 size_t hi, size_t max)
 {
 	for (size_t vi = lo; vi < hi; vi++)
 		if (c->views[vi].scope.kind == PD_AT_CLUSTER) {

@@ -16,6 +16,8 @@ enum pd_chart_kind { PD_CHART_FINDING, PD_CHART_DELTA, PD_CHART_METRIC, PD_CHART
 #define PD_CHART_H       270
 #define PD_CHART_SMALL_W 364
 #define PD_CHART_SMALL_H 180
+/* Panels to a row of a metric's SVG: three fill the page's 1124 px column. */
+#define PD_CHART_COLS 3
 /* Their titles' font sizes in pixels (render/plot.c: 12 on a compact chart, else 13). */
 #define PD_CHART_FONT       13
 #define PD_CHART_SMALL_FONT 12
@@ -28,6 +30,11 @@ struct pd_chart {
 	char title[400];
 	char alt[400];    /* what it shows, in words, for the page: metric, node, aggregation */
 	const char *host; /* PD_CHART_NODE: the node it draws (borrowed); NULL otherwise */
+	/* the charts of one metric in the Metrics section are the panels of one SVG (its
+	 * first chart's file, PD_CHART_COLS to a row, grid_w x grid_h pixels in all): this
+	 * one is panel `panel` of `panels` (0 of 1 for a chart alone) */
+	size_t panel, panels;
+	int grid_w, grid_h;
 	struct pd_plot_chart plot;
 	struct pd_plot_line lines[3];
 	double *data; /* owned: the decimated arrays of every line */

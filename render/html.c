@@ -27,6 +27,8 @@ static const char css[] =
 	".charts{display:flex;flex-wrap:wrap;gap:8px;margin-top:10px}"
 	".charts img{border:1px solid #eceff3;border-radius:4px;background:#fff}"
 	".charts img.removed{border-color:#d62728}"
+	".charts img{max-width:100%;height:auto}"
+	".charts img.panels{border:0;border-radius:0;background:none}"
 	".metric h3{font-size:13px;margin:14px 0 0;font-weight:600}"
 	".swatch{display:inline-block;width:18px;height:0;vertical-align:middle;margin:0 4px "
 	"0 10px;border-top:2px solid}"
@@ -46,6 +48,7 @@ static const char css[] =
 	".sw-base{border-color:#5b7fa8}.sw-target{border-color:#e8740c}"
 	".sw-removed{border-color:#d62728;border-top-style:dashed}"
 	".sw-event{border-color:#3b3b3b;border-top-style:dashed}"
+	".sw-gap{border-color:#9db2cb;border-top-width:5px;width:10px}"
 	"details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
 	"code{font-size:12.5px;background:#eef1f6;padding:0 4px;border-radius:3px}"
 	".agg{color:#6b7585;font-size:11.5px}"
@@ -106,15 +109,25 @@ static void svg_uri(struct pd_buf *b, const char *svg)
 	}
 }
 
+/* A chart's image: one SVG for all the panels of a metric (pd_chart.panels), its alt
+ * text each panel's, "; " apart. */
 static void chart_img(struct pd_buf *b, const struct pd_chart_plan *plan,
 		      const char *const *svg, const struct pd_chart *ch)
 {
 	size_t i = (size_t)(ch - plan->charts);
-	pd_buf_addf(b, "<img width=\"%d\" height=\"%d\"%s alt=\"", ch->plot.width,
-		    ch->plot.height,
-		    ch->kind == PD_CHART_NODE && ch->lines[0].style == 2 ? " class=\"removed\""
-									 : "");
-	esc(b, ch->alt);
+	if (ch->panel)
+		return;
+	pd_buf_addf(b, "<img width=\"%d\" height=\"%d\"%s alt=\"",
+		    ch->panels > 1 ? ch->grid_w : ch->plot.width,
+		    ch->panels > 1 ? ch->grid_h : ch->plot.height,
+		    ch->panels > 1 ? " class=\"panels\""
+		    : ch->kind == PD_CHART_NODE && ch->lines[0].style == 2
+			    ? " class=\"removed\""
+			    : "");
+	for (size_t k = 0; k < ch->panels; k++) {
+		pd_buf_adds(b, k ? "; " : "");
+		esc(b, ch[k].alt);
+	}
 	if (svg && svg[i]) {
 		pd_buf_adds(b, "\" src=\"");
 		svg_uri(b, svg[i]);
@@ -932,7 +945,9 @@ static void legend(struct pd_buf *b)
 		       "<span class=\"swatch sw-base\"></span>baseline"
 		       "<span class=\"swatch sw-target\"></span>target"
 		       "<span class=\"swatch sw-removed\"></span>removed node (target)"
-		       "<span class=\"swatch sw-event\"></span>event</p>\n");
+		       "<span class=\"swatch sw-event\"></span>event"
+		       "<span class=\"swatch sw-gap\"></span>no sample (a gap: the line "
+		       "breaks)</p>\n");
 }
 
 /* Opens the section of a collector: "atop (63 charts)". */

@@ -253,17 +253,24 @@ static void key_and_range(struct pd_buf *b, const struct pd_plot_chart *c)
 
 /* The terminal is set once per size: gnuplot's "reset" keeps it, and setting it again
  * for every chart cost an eighth of gnuplot's time. */
-static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w, int h)
+static void terminal(struct pd_plot_job *job, int w, int h)
 {
-	struct pd_buf *b = &job->script;
-	pd_buf_adds(b, "reset\n");
 	if (job->width != w || job->height != h)
-		pd_buf_addf(b,
+		pd_buf_addf(&job->script,
 			    "set encoding utf8\n"
 			    "set terminal svg size %d,%d fixed noenhanced font 'sans-serif,11' "
 			    "linewidth 1 background '#ffffff'\n",
 			    w, h);
 	job->width = w, job->height = h;
+}
+
+/* A chart's settings from "reset": the terminal (see terminal()), title, axes' looks,
+ * legend and line styles. */
+static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w, int h)
+{
+	struct pd_buf *b = &job->script;
+	pd_buf_adds(b, "reset\n");
+	terminal(job, w, h);
 	pd_buf_adds(b, "set title ");
 	pd_plot_quote(b, c->title ? c->title : "");
 	/* the title, then the phase labels above the frame (bands()) */
@@ -401,6 +408,47 @@ static void event(struct pd_buf *b, const struct pd_plot_chart *c)
 		b, ", graph 1 nohead linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 front\n");
 }
 
+/* Emits one gap mark over [a, z] (at least px wide) in colour. */
+static void gap_mark(struct pd_buf *b, double a, double z, double px, const char *color)
+{
+	if (z - a < px)
+		a = (a + z - px) / 2, z = a + px;
+	pd_buf_adds(b, "set object rectangle from first ");
+	num(b, a);
+	pd_buf_adds(b, ", graph 0 to first ");
+	num(b, z);
+	pd_buf_addf(b, ", graph 0.04 front fillcolor rgb '%s' fillstyle solid 0.6 noborder\n",
+		    color);
+}
+
+/* Where line l has no sample between two it has: a mark along the bottom of the frame in
+ * the line's colour, so that a break reads as missing samples and never as the dashes of
+ * the removed node or the event (issue 22); marks less than a pixel (px) apart are one.
+ * Before its first sample and after its last there is no gap: the series is absent.
+ * Returns whether it marked any. */
+static int gap_marks(struct pd_buf *b, const struct pd_plot_line *l, double px)
+{
+	int st = l->style >= 0 && (size_t)l->style < N_STYLES ? l->style : 0, any = 0;
+	double last = NAN, start = NAN, a = NAN, z = NAN;
+	for (size_t i = 0; i < l->n; i++) {
+		if (!isfinite(l->t[i]) || !isfinite(l->v[i])) {
+			start = isnan(start) ? last : start; /* NaN until a sample was seen */
+			continue;
+		}
+		if (!isnan(start) && !isnan(a) && start - z <= px)
+			z = l->t[i]; /* joins the pending mark */
+		else if (!isnan(start)) {
+			if (!isnan(a))
+				gap_mark(b, a, z, px, line_styles[st].color);
+			a = start, z = l->t[i], any = 1;
+		}
+		last = l->t[i], start = NAN;
+	}
+	if (!isnan(a))
+		gap_mark(b, a, z, px, line_styles[st].color);
+	return any;
+}
+
 /* Where a line's points sit in the job's data: records from byte skip. */
 struct extent {
 	size_t skip, records;
@@ -430,7 +478,7 @@ static struct extent add_points(struct pd_buf *data, const struct pd_plot_line *
 
 /* The lines that have points, each read from the points file gnuplot has on fd. */
 static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct extent *e,
-		 int fd)
+		 int fd, int gaps)
 {
 	const char *sep = "plot";
 	for (size_t i = 0; i < c->n_lines; i++) {
@@ -453,6 +501,11 @@ static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct e
 			    sep);
 		pd_plot_quote(b, c->event_label ? c->event_label : "event");
 	}
+	if (gaps && !c->compact) /* the gap marks, in the legend */
+		pd_buf_addf(b,
+			    ", \\\n    NaN with boxes fillcolor rgb '%s' fillstyle solid 0.6 "
+			    "noborder title 'no sample'",
+			    line_styles[0].color);
 	pd_buf_addch(b, '\n');
 }
 
@@ -487,36 +540,102 @@ static void mark(struct pd_plot_job *job, const char *file)
 	snprintf(m->file, sizeof(m->file), "%s", file);
 }
 
-void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, const char *dir)
+/* A chart's size, within gnuplot's bounds. */
+static void chart_size(const struct pd_plot_chart *c, int *w, int *h)
 {
-	assert(chart->file);
-	int w = chart->width > 0 ? chart->width : DEFAULT_WIDTH;
-	int h = chart->height > 0 ? chart->height : DEFAULT_HEIGHT;
-	w = w < MIN_SIZE ? MIN_SIZE : w > MAX_SIZE ? MAX_SIZE : w;
-	h = h < MIN_SIZE ? MIN_SIZE : h > MAX_SIZE ? MAX_SIZE : h;
+	*w = c->width > 0 ? c->width : DEFAULT_WIDTH;
+	*h = c->height > 0 ? c->height : DEFAULT_HEIGHT;
+	*w = *w < MIN_SIZE ? MIN_SIZE : *w > MAX_SIZE ? MAX_SIZE : *w;
+	*h = *h < MIN_SIZE ? MIN_SIZE : *h > MAX_SIZE ? MAX_SIZE : *h;
+}
+
+/* The commands and points of one chart after its settings (frame()): its axes, phases,
+ * event and lines, or "no data". */
+static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int w)
+{
 	size_t max = 2 * (size_t)w, drawn = 0;
 	double *dt = pd_xmalloc(max * sizeof(*dt)), *dv = pd_xmalloc(max * sizeof(*dv));
 	struct extent *e = pd_xcalloc(chart->n_lines + 1, sizeof(*e));
-
-	mark(job, chart->file);
-	frame(job, chart, w, h);
-	x_axis(&job->script, span_of(chart), chart->compact ? 4 : 6);
-	set_output(&job->script, dir, chart->file);
+	double span = span_of(chart);
+	int gaps = 0;
+	x_axis(&job->script, span, chart->compact ? 4 : 6);
 	bands(&job->script, chart);
 	event(&job->script, chart);
 	for (size_t i = 0; i < chart->n_lines; i++) {
 		e[i] = add_points(&job->data, &chart->lines[i], max, dt, dv);
 		drawn += e[i].records > 0;
+		gaps |= gap_marks(&job->script, &chart->lines[i], span / w);
 	}
 	ytics(&job->script, chart);
 	if (drawn)
-		plot(&job->script, chart, e, job->part ? FD_SEQ_DATA : FD_DATA);
+		plot(&job->script, chart, e, job->part ? FD_SEQ_DATA : FD_DATA, gaps);
 	else
 		no_data(&job->script, chart);
-	pd_buf_adds(&job->script, "unset output\n");
 	free(e);
 	free(dt);
 	free(dv);
+}
+
+void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, const char *dir)
+{
+	assert(chart->file);
+	int w, h;
+	chart_size(chart, &w, &h);
+	mark(job, chart->file);
+	frame(job, chart, w, h);
+	set_output(&job->script, dir, chart->file);
+	draw(job, chart, w);
+	pd_buf_adds(&job->script, "unset output\n");
+}
+
+void pd_plot_panels_size(int *w, int *h, int panel_w, int panel_h, size_t n, size_t cols)
+{
+	size_t rows = (n + cols - 1) / cols, c = n < cols ? n : cols;
+	*w = (int)c * panel_w + ((int)c - 1) * PD_PLOT_PANEL_GAP;
+	*h = (int)rows * panel_h + ((int)rows - 1) * PD_PLOT_PANEL_GAP;
+}
+
+/* Panel k's place on the canvas of W x H: gnuplot's origin and size in screen fractions,
+ * and its card's frame (a hairline, coloured when the panel asks). */
+static void place(struct pd_buf *b, const struct pd_plot_chart *c, size_t k, size_t cols, int w,
+		  int h, int W, int H)
+{
+	/* in whole pixels from the bottom left, then fractions: no -0 at an edge */
+	int left = (int)(k % cols) * (w + PD_PLOT_PANEL_GAP);
+	int bottom = H - (int)(k / cols) * (h + PD_PLOT_PANEL_GAP) - h;
+	double x0 = (double)left / W, y0 = (double)bottom / H;
+	double x1 = (double)(left + w) / W, y1 = (double)(bottom + h) / H;
+	pd_buf_addf(b, "set origin %.6f, %.6f\nset size %.6f, %.6f\n", x0, y0, x1 - x0,
+		    y1 - y0);
+	/* half a pixel inside, so that the whole line is on the canvas */
+	pd_buf_addf(b,
+		    "set object rectangle from screen %.6f, %.6f to screen %.6f, %.6f front "
+		    "fillstyle empty border linecolor rgb '%s' linewidth %s\n",
+		    x0 + 0.5 / W, y0 + 0.5 / H, x1 - 0.5 / W, y1 - 0.5 / H,
+		    c->frame ? c->frame : "#dfe3e8", c->frame ? "2" : "1");
+}
+
+void pd_plot_script_panels(struct pd_plot_job *job, const struct pd_plot_chart *const *charts,
+			   size_t n, size_t cols, const char *dir)
+{
+	assert(n > 0 && cols > 0 && charts[0]->file);
+	if (n == 1) {
+		pd_plot_script(job, charts[0], dir);
+		return;
+	}
+	int w, h, W, H;
+	chart_size(charts[0], &w, &h);
+	pd_plot_panels_size(&W, &H, w, h, n, cols);
+	mark(job, charts[0]->file);
+	terminal(job, W, H); /* the canvas's */
+	set_output(&job->script, dir, charts[0]->file);
+	pd_buf_adds(&job->script, "set multiplot\n");
+	for (size_t k = 0; k < n; k++) {
+		frame(job, charts[k], W, H); /* "reset" keeps the terminal and the multiplot */
+		place(&job->script, charts[k], k, cols, w, h, W, H);
+		draw(job, charts[k], w);
+	}
+	pd_buf_adds(&job->script, "unset multiplot\nunset output\n");
 }
 
 /* --- trimming its output ---------------------------------------------------------- */

@@ -8,6 +8,8 @@
 #include "render/charts.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct pd_comparison *compare(struct pd_run *a, struct pd_run *b)
@@ -146,6 +148,7 @@ START_TEST(test_charts_titles_fit)
 			      ch->file, ch->title, chars(ch->title), room);
 		if (ch->host && !strcmp(ch->host, "172.23.100.40")) {
 			ck_assert_ptr_nonnull(strstr(ch->title, "n1ql#2, removed"));
+			ck_assert_str_eq(ch->plot.frame, "#d62728"); /* framed in red */
 			removed++;
 		}
 	}
@@ -228,6 +231,119 @@ START_TEST(test_charts_no_empty_difference)
 }
 END_TEST
 
+/* The finding chart of metric at scope (its first line is the baseline). */
+static const struct pd_chart *finding_chart(const struct pd_comparison *c,
+					    const struct pd_chart_plan *plan,
+					    const char *metric, const char *scope)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct pd_chart *ch = &plan->charts[i];
+		const struct pd_view *v = &c->views[ch->view];
+		if (ch->kind == PD_CHART_FINDING && !strcmp(v->metric, metric) &&
+		    !strcmp(v->scope.name, scope))
+			return ch;
+	}
+	ck_abort_msg("no finding chart of %s at %s", metric, scope);
+	return NULL;
+}
+
+/* Whether line l has no point within half a step of t (a break there). */
+static int breaks_at(const struct pd_plot_line *l, double t, double step)
+{
+	for (size_t k = 0; k < l->n; k++)
+		if (fabs(l->t[k] - t) <= step / 2 && isfinite(l->v[k]))
+			return 0;
+	return 1;
+}
+
+/* A sum of nodes with a missing sample breaks there, and the break is marked as a gap in
+ * the baseline's colour under it, the line solid (dashtype 1: dashes are the removed node
+ * and the event). The seed's baseline net/ESTABLISHED on .210 loses its sample nearest
+ * 600 s; the survivors' sum of the finding chart then has no point there, which it had. */
+START_TEST(test_charts_sum_gap_is_a_marked_break)
+{
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
+	struct pd_comparison *c = compare(a, b);
+	struct pd_chart_plan plan;
+	pd_chart_plan_metrics(&plan, c, 120);
+	pd_chart_plan_findings(&plan, c, 360);
+	struct pd_series *s = series(a, "net", "ESTABLISHED", "172.23.100.210");
+	size_t k = 0;
+	for (size_t i = 0; i < s->n; i++) /* the sample nearest 600 s on the grid */
+		if (llabs(s->t_ms[i] - c->base_grid_t0_ms - 600000) <
+		    llabs(s->t_ms[k] - c->base_grid_t0_ms - 600000))
+			k = i;
+	double t = (double)(s->t_ms[k] - c->base_grid_t0_ms) / 1000, step = c->step_s;
+	const struct pd_chart *ch = finding_chart(c, &plan, "net/ESTABLISHED", "survivors");
+	ck_assert_str_eq(ch->lines[0].label, "baseline");
+	ck_assert(!breaks_at(&ch->lines[0], t, step));
+	pd_chart_plan_free(&plan);
+	pd_comparison_free(c);
+
+	memmove(&s->t_ms[k], &s->t_ms[k + 1], (s->n - k - 1) * sizeof(*s->t_ms));
+	memmove(&s->v[k], &s->v[k + 1], (s->n - k - 1) * sizeof(*s->v));
+	s->n--;
+	c = compare(a, b);
+	pd_chart_plan_metrics(&plan, c, 120);
+	pd_chart_plan_findings(&plan, c, 360);
+	ch = finding_chart(c, &plan, "net/ESTABLISHED", "survivors");
+	ck_assert(breaks_at(&ch->lines[0], t, step));
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	pd_plot_script(&job, &ch->plot, "");
+	int marked = 0;
+	for (const char *p = job.script.ptr;
+	     (p = strstr(p, "set object rectangle from first ")); p++) {
+		double lo, hi;
+		char color[16];
+		if (sscanf(p,
+			   "set object rectangle from first %lf, graph 0 to first %lf, graph "
+			   "0.04 front fillcolor rgb '%7s'",
+			   &lo, &hi, color) == 3 &&
+		    lo < t && t < hi && !strcmp(color, "#5b7fa8"))
+			marked = 1;
+	}
+	ck_assert(marked);
+	ck_assert_ptr_nonnull(strstr(job.script.ptr,
+				     "set style line 1 linecolor rgb '#5b7fa8' linewidth 1.6 "
+				     "dashtype 1\n"));
+	pd_plot_discard(&job);
+	pd_chart_plan_free(&plan);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+/* One SVG per metric (issue 21: a chart file cost gnuplot more in the kernel than its
+ * drawing): the Metrics section's charts of one metric are consecutive panels 0 .. n-1 of
+ * one file, and there are as many files as metrics charted. */
+START_TEST(test_charts_one_file_per_metric)
+{
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
+	struct pd_comparison *c = compare(a, b);
+	struct pd_chart_plan plan;
+	pd_chart_plan_metrics(&plan, c, 120);
+	size_t files = 0, metrics = 0, most = 0;
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct pd_chart *ch = &plan.charts[i];
+		const char *m = c->views[ch->view].metric;
+		metrics += !i || strcmp(m, c->views[plan.charts[i - 1].view].metric);
+		files += !i || strcmp(ch->file, plan.charts[i - 1].file);
+		ck_assert_uint_eq(ch->panel, i && !strcmp(ch->file, plan.charts[i - 1].file)
+						     ? plan.charts[i - 1].panel + 1
+						     : 0);
+		ck_assert_uint_lt(ch->panel, ch->panels);
+		most = ch->panels > most ? ch->panels : most;
+	}
+	ck_assert_uint_eq(files, metrics);
+	ck_assert_uint_ge(most, 7); /* a metric of every node: the seed's 7 target nodes */
+	pd_chart_plan_free(&plan);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 Suite *pd_suite_charts(void)
 {
 	Suite *s = suite_create("charts");
@@ -238,6 +354,8 @@ Suite *pd_suite_charts(void)
 	tcase_add_test(tc, test_charts_titles_fit);
 	tcase_add_test(tc, test_charts_one_chart_per_fact);
 	tcase_add_test(tc, test_charts_no_empty_difference);
+	tcase_add_test(tc, test_charts_sum_gap_is_a_marked_break);
+	tcase_add_test(tc, test_charts_one_file_per_metric);
 	suite_add_tcase(s, tc);
 	return s;
 }
