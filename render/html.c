@@ -1008,7 +1008,17 @@ static void zero_line(struct pd_buf *b, const struct pd_comparison *c,
 		const char *host = plan->folded[i].host;
 		const struct pd_node *n = host ? pd_run_node(c->target, host) : NULL;
 		pd_buf_adds(b, i ? ", " : "");
+		/* a metric with no chart left: its anchor (junit.xml's links) is here */
+		int anchor =
+			!has_metric_charts(c, plan, v->metric) &&
+			(!i || strcmp(c->views[plan->folded[i - 1].view].metric, v->metric));
+		if (anchor) {
+			pd_buf_adds(b, "<span id=\"metric-");
+			esc(b, v->metric);
+			pd_buf_adds(b, "\">");
+		}
 		esc(b, v->metric);
+		pd_buf_adds(b, anchor ? "</span>" : "");
 		pd_buf_adds(b, host ? " on " : " (");
 		esc(b, host ? host : v->scope.name);
 		if (n) {

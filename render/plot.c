@@ -408,27 +408,26 @@ static void event(struct pd_buf *b, const struct pd_plot_chart *c)
 		b, ", graph 1 nohead linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 front\n");
 }
 
-/* Emits one gap mark over [a, z] (at least px wide) in colour. */
-static void gap_mark(struct pd_buf *b, double a, double z, double px, const char *color)
+/* Where a line's points sit in the job's data: records from byte skip. */
+struct extent {
+	size_t skip, records;
+};
+
+/* Appends one gap [a, z] (at least px wide) to the data as a float64 pair. */
+static void gap_pair(struct pd_buf *data, double a, double z, double px)
 {
 	if (z - a < px)
 		a = (a + z - px) / 2, z = a + px;
-	pd_buf_adds(b, "set object rectangle from first ");
-	num(b, a);
-	pd_buf_adds(b, ", graph 0 to first ");
-	num(b, z);
-	pd_buf_addf(b, ", graph 0.04 front fillcolor rgb '%s' fillstyle solid 0.6 noborder\n",
-		    color);
+	double pair[2] = {a, z};
+	pd_buf_add(data, (const char *)pair, sizeof(pair));
 }
 
-/* Where line l has no sample between two it has: a mark along the bottom of the frame in
- * the line's colour, so that a break reads as missing samples and never as the dashes of
- * the removed node or the event (issue 22); marks less than a pixel (px) apart are one.
- * Before its first sample and after its last there is no gap: the series is absent.
- * Returns whether it marked any. */
-static int gap_marks(struct pd_buf *b, const struct pd_plot_line *l, double px)
+/* Where line l has no sample between two it has, as (start, end) pairs in the data from
+ * the last sample before to the first after; gaps less than a pixel (px) apart are one.
+ * Before its first sample and after its last there is no gap: the series is absent. */
+static struct extent add_gaps(struct pd_buf *data, const struct pd_plot_line *l, double px)
 {
-	int st = l->style >= 0 && (size_t)l->style < N_STYLES ? l->style : 0, any = 0;
+	struct extent e = {data->len, 0};
 	double last = NAN, start = NAN, a = NAN, z = NAN;
 	for (size_t i = 0; i < l->n; i++) {
 		if (!isfinite(l->t[i]) || !isfinite(l->v[i])) {
@@ -436,23 +435,43 @@ static int gap_marks(struct pd_buf *b, const struct pd_plot_line *l, double px)
 			continue;
 		}
 		if (!isnan(start) && !isnan(a) && start - z <= px)
-			z = l->t[i]; /* joins the pending mark */
+			z = l->t[i]; /* joins the pending gap */
 		else if (!isnan(start)) {
 			if (!isnan(a))
-				gap_mark(b, a, z, px, line_styles[st].color);
-			a = start, z = l->t[i], any = 1;
+				gap_pair(data, a, z, px), e.records++;
+			a = start, z = l->t[i];
 		}
 		last = l->t[i], start = NAN;
 	}
 	if (!isnan(a))
-		gap_mark(b, a, z, px, line_styles[st].color);
-	return any;
+		gap_pair(data, a, z, px), e.records++;
+	return e;
 }
 
-/* Where a line's points sit in the job's data: records from byte skip. */
-struct extent {
-	size_t skip, records;
-};
+/* The gaps of each line (gap[i]): a mark along the bottom of the frame under each, in the
+ * line's colour, drawn on the y2 axis held to [0, 1], so that a break reads as missing
+ * samples and never as the dashes of the removed node or the event (issue 22). One plot
+ * element per line, whatever its number of gaps: gnuplot's cost is per command. */
+static void gap_marks(struct pd_buf *b, const struct pd_plot_chart *c, const struct extent *gap,
+		      int fd, int titled)
+{
+	for (size_t i = 0; i < c->n_lines; i++) {
+		int st = c->lines[i].style >= 0 && (size_t)c->lines[i].style < N_STYLES
+				 ? c->lines[i].style
+				 : 0;
+		if (!gap[i].records)
+			continue;
+		pd_buf_addf(
+			b,
+			", \\\n    '/dev/fd/%d' binary skip=%zu record=%zu "
+			"format='%%float64%%float64' using (($1+$2)/2):(0.02):1:2:(0):(0.04) "
+			"axes x1y2 with boxxyerror fillcolor rgb '%s' fillstyle solid 0.6 "
+			"noborder %s",
+			fd, gap[i].skip, gap[i].records, line_styles[st].color,
+			titled ? "title 'no sample'" : "notitle");
+		titled = 0;
+	}
+}
 
 /* Appends line l to the data as (t, v) float64 pairs, a (NaN, NaN) pair where a gap
  * begins (gnuplot breaks the line there: never first, last or twice); returns where they
@@ -478,7 +497,7 @@ static struct extent add_points(struct pd_buf *data, const struct pd_plot_line *
 
 /* The lines that have points, each read from the points file gnuplot has on fd. */
 static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct extent *e,
-		 int fd, int gaps)
+		 int fd, const struct extent *gap)
 {
 	const char *sep = "plot";
 	for (size_t i = 0; i < c->n_lines; i++) {
@@ -501,11 +520,7 @@ static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct e
 			    sep);
 		pd_plot_quote(b, c->event_label ? c->event_label : "event");
 	}
-	if (gaps && !c->compact) /* the gap marks, in the legend */
-		pd_buf_addf(b,
-			    ", \\\n    NaN with boxes fillcolor rgb '%s' fillstyle solid 0.6 "
-			    "noborder title 'no sample'",
-			    line_styles[0].color);
+	gap_marks(b, c, gap, fd, !c->compact);
 	pd_buf_addch(b, '\n');
 }
 
@@ -555,7 +570,8 @@ static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int
 {
 	size_t max = 2 * (size_t)w, drawn = 0;
 	double *dt = pd_xmalloc(max * sizeof(*dt)), *dv = pd_xmalloc(max * sizeof(*dv));
-	struct extent *e = pd_xcalloc(chart->n_lines + 1, sizeof(*e));
+	struct extent *e = pd_xcalloc(2 * chart->n_lines + 1, sizeof(*e));
+	struct extent *gap = e + chart->n_lines;
 	double span = span_of(chart);
 	int gaps = 0;
 	x_axis(&job->script, span, chart->compact ? 4 : 6);
@@ -564,11 +580,14 @@ static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int
 	for (size_t i = 0; i < chart->n_lines; i++) {
 		e[i] = add_points(&job->data, &chart->lines[i], max, dt, dv);
 		drawn += e[i].records > 0;
-		gaps |= gap_marks(&job->script, &chart->lines[i], span / w);
 	}
+	for (size_t i = 0; i < chart->n_lines; i++)
+		gaps += (gap[i] = add_gaps(&job->data, &chart->lines[i], span / w)).records > 0;
 	ytics(&job->script, chart);
+	if (gaps)
+		pd_buf_adds(&job->script, "set y2range [0:1]\n");
 	if (drawn)
-		plot(&job->script, chart, e, job->part ? FD_SEQ_DATA : FD_DATA, gaps);
+		plot(&job->script, chart, e, job->part ? FD_SEQ_DATA : FD_DATA, gap);
 	else
 		no_data(&job->script, chart);
 	free(e);

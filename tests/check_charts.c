@@ -290,18 +290,17 @@ START_TEST(test_charts_sum_gap_is_a_marked_break)
 	ck_assert(breaks_at(&ch->lines[0], t, step));
 	struct pd_plot_job job = PD_PLOT_JOB_INIT;
 	pd_plot_script(&job, &ch->plot, "");
+	/* the baseline's gap marks: (start, end) pairs of its boxxyerror element */
+	const char *p = strstr(job.script.ptr, "with boxxyerror fillcolor rgb '#5b7fa8'");
+	while (p && p > job.script.ptr && strncmp(p, "'/dev/fd/", 9))
+		p--;
+	size_t skip = 0, records = 0;
+	ck_assert(p &&
+		  sscanf(p, "'/dev/fd/%*d' binary skip=%zu record=%zu", &skip, &records) == 2);
+	const double *g = (const double *)(job.data.ptr + skip);
 	int marked = 0;
-	for (const char *p = job.script.ptr;
-	     (p = strstr(p, "set object rectangle from first ")); p++) {
-		double lo, hi;
-		char color[16];
-		if (sscanf(p,
-			   "set object rectangle from first %lf, graph 0 to first %lf, graph "
-			   "0.04 front fillcolor rgb '%7s'",
-			   &lo, &hi, color) == 3 &&
-		    lo < t && t < hi && !strcmp(color, "#5b7fa8"))
-			marked = 1;
-	}
+	for (size_t r = 0; r < records; r++)
+		marked |= g[2 * r] < t && t < g[2 * r + 1];
 	ck_assert(marked);
 	ck_assert_ptr_nonnull(strstr(job.script.ptr,
 				     "set style line 1 linecolor rgb '#5b7fa8' linewidth 1.6 "

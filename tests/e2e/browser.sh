@@ -43,8 +43,8 @@ dom = open(sys.argv[2]).read()
 # a metric's charts are the panels of one image: its alt text names each, "; " apart
 alts = [p for a in re.findall(r'<img [^>]*alt="([^"]*)"', dom) for p in html.unescape(a).split("; ")]
 # a series zero in both runs is named in the fold line instead of charted
-zero = re.search(r'<p class="sub" id="zero">Zero in both runs \(not charted\): ([^<]*)\.</p>', dom)
-alts += html.unescape(zero.group(1)).split(", ") if zero else []
+zero = re.search(r'<p class="sub" id="zero">Zero in both runs \(not charted\): (.*?)\.</p>', dom)
+alts += html.unescape(re.sub(r'<[^>]*>', '', zero.group(1))).split(", ") if zero else []
 missing, seen = [], 0
 for s in run["series"]:
     if s["collector"] == "active_tasks" or s["scope"] == "client":
