@@ -3,79 +3,54 @@
  * series made that quadratic). The deltas are found by binary search: they are made in
  * (view, phase) order. */
 #include "tree.h"
+#include "../core/buf.h"
+#include "../core/strmap.h"
 #include "../core/xalloc.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The project's one hash table (core/strmap.h: seeded, so names in an input cannot be
+ * made to collide) keyed by the parts of a scope that tell views of one metric apart. */
 struct pd_view_index {
-	size_t *slot; /* view index + 1; 0 empty */
-	size_t mask;
+	struct pd_strmap map; /* key -> view index */
 };
 
-static uint64_t mix(uint64_t h, const char *s)
-{
-	for (; s && *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
-/* The parts of a scope that tell views of one metric apart: the service of a role, the
- * host of a node or an index (one removed view per metric: its host is not part of the
- * key). */
-static uint64_t key_hash(const char *metric, enum pd_scope_kind kind, unsigned service,
-			 const char *host)
-{
-	uint64_t h = mix(0xcbf29ce484222325ULL, metric);
-	h = (h ^ (uint64_t)kind) * 0x100000001b3ULL;
-	h = (h ^ (kind == PD_AT_ROLE ? service : 0)) * 0x100000001b3ULL;
-	return kind == PD_AT_NODE || kind == PD_AT_INDEX ? mix(h ^ 0xff, host) : h;
-}
-
-static int key_eq(const struct pd_view *v, const char *metric, enum pd_scope_kind kind,
-		  unsigned service, const char *host)
-{
-	if (v->scope.kind != kind || strcmp(v->metric, metric))
-		return 0;
-	if (kind == PD_AT_ROLE)
-		return v->scope.service == service;
-	if (kind == PD_AT_NODE || kind == PD_AT_INDEX)
-		return host && v->scope.host && !strcmp(v->scope.host, host);
-	return 1;
-}
-
-static size_t *probe(const struct pd_comparison *c, const char *metric, enum pd_scope_kind kind,
+/* key: the scope kind; for a role its service; the metric and its NUL; for a node or an
+ * index its host (one removed view per metric: its host is not part of the key). The
+ * metric holds no NUL, so two keys are equal only for equal parts. */
+static void make_key(struct pd_buf *key, const char *metric, enum pd_scope_kind kind,
 		     unsigned service, const char *host)
 {
-	const struct pd_view_index *ix = c->view_index;
-	size_t i = (size_t)key_hash(metric, kind, service, host) & ix->mask;
-	while (ix->slot[i] && !key_eq(&c->views[ix->slot[i] - 1], metric, kind, service, host))
-		i = (i + 1) & ix->mask;
-	return &ix->slot[i];
+	pd_buf_truncate(key, 0);
+	pd_buf_addch(key, (char)kind);
+	if (kind == PD_AT_ROLE)
+		pd_buf_add(key, &service, sizeof(service));
+	pd_buf_add(key, metric, strlen(metric) + 1);
+	if ((kind == PD_AT_NODE || kind == PD_AT_INDEX) && host)
+		pd_buf_adds(key, host);
 }
 
 void pd_comparison_index(struct pd_comparison *c)
 {
-	size_t cap = 16;
 	pd_comparison_unindex(c);
-	while (cap < 2 * c->n_views)
-		cap *= 2;
-	c->view_index = pd_xmalloc(sizeof(*c->view_index));
-	c->view_index->slot = pd_xcalloc(cap, sizeof(size_t));
-	c->view_index->mask = cap - 1;
+	struct pd_view_index *ix = pd_xmalloc(sizeof(*ix));
+	struct pd_buf key = PD_BUF_INIT;
+	*ix = (struct pd_view_index){PD_STRMAP_INIT};
 	for (size_t i = 0; i < c->n_views; i++) {
 		const struct pd_view *v = &c->views[i];
-		size_t *s = probe(c, v->metric, v->scope.kind, v->scope.service, v->scope.host);
-		if (!*s) /* the first view with the key, as a pass in order finds */
-			*s = i + 1;
+		make_key(&key, v->metric, v->scope.kind, v->scope.service, v->scope.host);
+		pd_strmap_put(&ix->map, key.ptr, key.len, i); /* keeps the first */
 	}
+	pd_buf_release(&key);
+	c->view_index = ix;
 }
 
 void pd_comparison_unindex(struct pd_comparison *c)
 {
 	if (c->view_index)
-		free(c->view_index->slot);
+		pd_strmap_free(&c->view_index->map);
 	free(c->view_index);
 	c->view_index = NULL;
 }
@@ -85,7 +60,11 @@ long pd_comparison_view(const struct pd_comparison *c, const char *metric,
 {
 	if (!c->view_index || !metric)
 		return -1;
-	return (long)*probe(c, metric, kind, service, host) - 1;
+	struct pd_buf key = PD_BUF_INIT; /* local: the statistics' threads look views up */
+	make_key(&key, metric, kind, service, host);
+	size_t v = pd_strmap_get(&c->view_index->map, key.ptr, key.len);
+	pd_buf_release(&key);
+	return v == PD_STRMAP_NONE ? -1 : (long)v;
 }
 
 const struct pd_delta *pd_comparison_delta(const struct pd_comparison *c, size_t view,

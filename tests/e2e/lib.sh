@@ -20,3 +20,11 @@ lines() { local n; n=$(wc -l <"$1"); if [ "$n" = "$2" ]; then ok; else fail "$(b
 finish() { echo "$((checks - fails)) passed, $fails failed"; [ "$fails" = 0 ]; }
 # hasf FILE STRING: FILE holds STRING literally
 hasf() { if grep -qF -- "$2" "$1"; then ok; else fail "$(basename "$1") lacks '$2'"; fi; }
+# wait_for SECS CMD...: retries CMD every 50 ms until it succeeds or SECS pass (a deadline,
+# never a fixed sleep); returns CMD's last status
+wait_for() {
+  local end=$(($(date +%s) + $1)); shift
+  until "$@"; do [ "$(date +%s)" -lt "$end" ] || return 1; sleep 0.05; done
+}
+# now_ns: the wall clock in nanoseconds
+now_ns() { date +%s%N; }
