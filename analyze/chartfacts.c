@@ -1,6 +1,7 @@
 /* What the charts show, decided once on the tree (issue 22): a series that is zero in
- * both runs is a line of the report's fold, not a chart, and a fact is drawn once, by the
- * first finding that states it. Every renderer reads these fields; none decides them. */
+ * both runs is a line of the report's fold, not a chart; a series of one run is drawn and
+ * the other's absence said; and a fact is drawn once, by the first finding that states
+ * it. Every renderer reads these fields; none decides them. */
 #include "compare_impl.h"
 
 #include <math.h>
@@ -31,10 +32,22 @@ static int all_zero(const struct pd_view *v)
 	return 1;
 }
 
+/* +1 only the target has samples, -1 only the baselines, 0 both (or neither). */
+static int one_run(const struct pd_view *v)
+{
+	int base = 0;
+	for (size_t j = 0; j < v->n_bases && !base; j++)
+		base = grid_kind(v->bases[j], v->n) != 0;
+	int target = grid_kind(v->target, v->n) != 0;
+	return v->scope.kind == PD_AT_REMOVED || base == target ? 0 : target ? 1 : -1;
+}
+
 void pd_chartfacts_views(struct pd_comparison *c)
 {
-	for (size_t i = 0; i < c->n_views; i++)
+	for (size_t i = 0; i < c->n_views; i++) {
 		c->views[i].zero = all_zero(&c->views[i]);
+		c->views[i].one_run = one_run(&c->views[i]);
+	}
 }
 
 /* Whether a difference over time has a point to draw. */

@@ -132,6 +132,17 @@ static int nonnegative(const struct pd_chart *ch, size_t n_lines)
 	return 1;
 }
 
+/* A series of one run: the chart says which run lacks it, and so does its alt text. */
+static void one_run_note(struct pd_chart *ch, const struct pd_view *v)
+{
+	static const char *const notes[] = {"not in the target run", "", "not in the baseline"};
+	size_t len = strlen(ch->alt);
+	if (!v->one_run)
+		return;
+	ch->plot.note = notes[v->one_run + 1];
+	snprintf(ch->alt + len, sizeof(ch->alt) - len, ": %s", ch->plot.note);
+}
+
 static void finish(struct pd_chart *ch, const struct pd_chart_plan *plan,
 		   const struct pd_comparison *c, const char *ylabel, size_t n_lines)
 {
@@ -147,6 +158,8 @@ static void finish(struct pd_chart *ch, const struct pd_chart_plan *plan,
 	ch->plot.y_zero = ch->kind != PD_CHART_DELTA && nonnegative(ch, n_lines);
 	/* a shifted baseline is drawn on the target's clock */
 	ch->plot.xlabel = c->base_shift_s != 0 ? "seconds from the target's phase start" : NULL;
+	if (ch->kind != PD_CHART_DELTA)
+		one_run_note(ch, &c->views[ch->view]);
 }
 
 /* Both runs of view vi, and, on a finding's chart, the removed node apart when it has

@@ -575,6 +575,13 @@ static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int
 	double span = span_of(chart);
 	int gaps = 0;
 	x_axis(&job->script, span, chart->compact ? 4 : 6);
+	if (chart->note) {
+		pd_buf_adds(&job->script, "set label ");
+		pd_plot_quote(&job->script, chart->note);
+		pd_buf_adds(&job->script,
+			    " at graph 0.98, graph 0.88 right front textcolor rgb "
+			    "'#5f6b78'\n");
+	}
 	bands(&job->script, chart);
 	event(&job->script, chart);
 	for (size_t i = 0; i < chart->n_lines; i++) {

@@ -41,6 +41,8 @@ struct pd_plot_chart {
 	int compact;             /* a small chart: no legend (the page gives it once) */
 	int y_zero;              /* the values are >= 0: the y axis starts at 0 */
 	const char *frame;       /* a panel's card frame colour ("#d62728"), NULL: grey */
+	const char *note;        /* a line in the frame's top right corner ("not in the
+				    target"), NULL: none; escaped */
 };
 
 /* Largest-triangle-three-buckets decimation of (t, v)[0..n) to at most max points,

@@ -524,6 +524,10 @@ struct pd_view {
 	/* every sample of every run is 0 (each run has one at least): folded into the line
 	   "zero in both runs: ..." instead of a chart (analyze/chartfacts.c) */
 	int zero;
+	/* the series is in one run only: +1 the target's (no baseline has a sample), -1 the
+	   baselines' (the target has none); 0 both, or the removed node's own view
+	   (analyze/chartfacts.c): drawn, the other run's absence said */
+	int one_run;
 };
 
 /* The one figure every output states for a change (analyze/deltas.c): the change of
