@@ -46,6 +46,10 @@ void pd_indexes_rank(struct pd_comparison *c);
 void pd_chartfacts_views(struct pd_comparison *c);
 void pd_chartfacts_findings(struct pd_comparison *c);
 
+/* latency.c: c->latency, the runs' latency distributions where they have them (after the
+ * phases). */
+void pd_latency_build(struct pd_comparison *c);
+
 /* findings.c: the ranked findings of c. */
 void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *opts);
 

@@ -342,6 +342,36 @@ static void delta_chart(struct pd_chart_plan *plan, const struct pd_comparison *
 	finish(ch, plan, c, "%", 1);
 }
 
+/* The latency distribution l of both runs (pd_comparison.latency), index i: the share
+ * of requests slower than each bound, baseline against target. */
+static void latency_chart(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t i)
+{
+	const struct pd_latency *l = &c->latency[i];
+	struct pd_chart *ch = new_chart(plan, PD_CHART_LATENCY, -1, 0);
+	size_t n = l->n;
+	ch->data = pd_xmalloc(3 * n * sizeof(double) + 1);
+	memcpy(ch->data, l->x, n * sizeof(double));
+	memcpy(ch->data + n, l->base, n * sizeof(double));
+	memcpy(ch->data + 2 * n, l->target, n * sizeof(double));
+	memcpy(ch->xticks, l->x, n * sizeof(double));
+	snprintf(ch->file, sizeof(ch->file), "latency%02zu.svg", i + 1);
+	snprintf(ch->title, sizeof(ch->title), "requests slower than each bound (%s)",
+		 pd_phase_name(l->phase));
+	snprintf(ch->alt, sizeof(ch->alt),
+		 "%s: the share of requests slower than each bound over the %s phase, "
+		 "baseline against target",
+		 l->metric, pd_phase_name(l->phase));
+	ch->lines[0] = (struct pd_plot_line){"baseline", ch->data, ch->data + n, n, 0};
+	ch->lines[1] = (struct pd_plot_line){"target", ch->data, ch->data + 2 * n, n, 1};
+	ch->plot = (struct pd_plot_chart){.ylabel = "% of requests",
+					  .n_lines = 2,
+					  .event_s = NAN,
+					  .width = PD_CHART_W,
+					  .height = PD_CHART_H,
+					  .y_zero = 1,
+					  .n_xticks = n};
+}
+
 static void wire(struct pd_chart_plan *plan)
 {
 	for (size_t i = 0; i < plan->n; i++) {
@@ -350,6 +380,9 @@ static void wire(struct pd_chart_plan *plan)
 		ch->plot.title = ch->title;
 		ch->plot.lines = ch->lines;
 		ch->plot.bands = plan->bands;
+		ch->plot.xticks = ch->xticks;
+		if (ch->kind == PD_CHART_LATENCY) /* no phases on its axis */
+			ch->plot.n_bands = 0;
 	}
 }
 
@@ -384,6 +417,8 @@ size_t pd_chart_plan_findings(struct pd_chart_plan *plan, const struct pd_compar
 		if (c->findings[f].smooth_pct)
 			delta_chart(plan, c, f, max_points);
 	}
+	for (size_t i = 0; i < c->n_latency; i++)
+		latency_chart(plan, c, i);
 	wire(plan);
 	return first;
 }

@@ -7,7 +7,13 @@
 
 /* A finding's charts, and the per-series charts of the Metrics section: one per node of
  * a per-node series (PD_CHART_NODE), one per cluster-scope series (PD_CHART_METRIC). */
-enum pd_chart_kind { PD_CHART_FINDING, PD_CHART_DELTA, PD_CHART_METRIC, PD_CHART_NODE };
+enum pd_chart_kind {
+	PD_CHART_FINDING,
+	PD_CHART_DELTA,
+	PD_CHART_METRIC,
+	PD_CHART_NODE,
+	PD_CHART_LATENCY /* a latency distribution of both runs (pd_comparison.latency) */
+};
 
 /* The sizes charts are drawn at, in pixels, which are the sizes the page shows them at
  * (a scaled chart shrinks its 11 px tick labels): two finding charts side by side in a
@@ -37,7 +43,8 @@ struct pd_chart {
 	int grid_w, grid_h;
 	struct pd_plot_chart plot;
 	struct pd_plot_line lines[3];
-	double *data; /* owned: the decimated arrays of every line */
+	double xticks[PD_LATENCY_POINTS]; /* PD_CHART_LATENCY: its bounds */
+	double *data;                     /* owned: the decimated arrays of every line */
 };
 
 struct pd_chart_plan {

@@ -1030,6 +1030,24 @@ static void zero_line(struct pd_buf *b, const struct pd_comparison *c,
 	pd_buf_adds(b, ".</p>\n");
 }
 
+/* The runs' latency distributions (pd_comparison.latency), before the series. */
+static void latency_charts(struct pd_buf *b, const struct pd_chart_plan *plan,
+			   const char *const *svg)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		if (plan->charts[i].kind != PD_CHART_LATENCY)
+			continue;
+		pd_buf_adds(b,
+			    "<div class=\"metric\" id=\"latency\"><h3>Query latency</h3>"
+			    "<p class=\"sub\">The share of requests slower than each bound "
+			    "(n1ql_stats/query_requests_&lt;bound&gt;ms over query_requests), "
+			    "baseline against target: the lower the line, the faster the "
+			    "queries.</p><div class=\"charts\">");
+		chart_img(b, plan, svg, &plan->charts[i]);
+		pd_buf_adds(b, "</div></div>\n");
+	}
+}
+
 static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 			  const struct pd_chart_plan *plan, const char *const *svg)
 {
@@ -1046,6 +1064,7 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 				     : "at the start of the phase");
 	legend(b);
 	zero_line(b, c, plan);
+	latency_charts(b, plan, svg);
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct pd_chart *ch = &plan->charts[i];
 		const char *m = c->views[ch->view].metric;

@@ -320,6 +320,22 @@ static void x_axis(struct pd_buf *b, double span, int want)
 	pd_buf_adds(b, ")\n");
 }
 
+/* An x axis of bounds in ms on a log scale, one tick at each (pd_plot_chart.xticks). */
+static void ms_axis(struct pd_buf *b, const struct pd_plot_chart *c)
+{
+	double lo = c->xticks[0], hi = c->xticks[c->n_xticks - 1];
+	pd_buf_adds(b, "set logscale x\nset xrange [");
+	num(b, lo / 1.4);
+	pd_buf_addch(b, ':');
+	num(b, hi * 1.4);
+	pd_buf_adds(b, "]\nset xtics (");
+	for (size_t k = 0; k < c->n_xticks; k++) {
+		pd_buf_addf(b, "%s'%g ms' ", k ? ", " : "", c->xticks[k]);
+		num(b, c->xticks[k]);
+	}
+	pd_buf_adds(b, ")\n");
+}
+
 /* A round step for about `want` ticks over range: 1, 2, 2.5 or 5 times a power of 10. */
 static double nice_step(double range, int want)
 {
@@ -508,8 +524,9 @@ static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct e
 		pd_buf_addf(
 			b,
 			"%s '/dev/fd/%d' binary skip=%zu record=%zu "
-			"format='%%float64%%float64' using 1:2 with lines linestyle %d title ",
-			sep, fd, e[i].skip, e[i].records, st + 1);
+			"format='%%float64%%float64' using 1:2 with %s linestyle %d%s title ",
+			sep, fd, e[i].skip, e[i].records, c->n_xticks ? "linespoints" : "lines",
+			st + 1, c->n_xticks ? " pointtype 7 pointsize 0.8" : "");
 		pd_plot_quote(b, l->label ? l->label : "");
 		sep = ", \\\n    ";
 	}
@@ -574,7 +591,10 @@ static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int
 	struct extent *gap = e + chart->n_lines;
 	double span = span_of(chart);
 	int gaps = 0;
-	x_axis(&job->script, span, chart->compact ? 4 : 6);
+	if (chart->n_xticks)
+		ms_axis(&job->script, chart);
+	else
+		x_axis(&job->script, span, chart->compact ? 4 : 6);
 	if (chart->note) {
 		pd_buf_adds(&job->script, "set label ");
 		pd_plot_quote(&job->script, chart->note);

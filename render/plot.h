@@ -43,6 +43,10 @@ struct pd_plot_chart {
 	const char *frame;       /* a panel's card frame colour ("#d62728"), NULL: grey */
 	const char *note;        /* a line in the frame's top right corner ("not in the
 				    target"), NULL: none; escaped */
+	/* an x axis that is no time: a log scale with a tick at each of xticks[0..n_xticks)
+	 * labelled "<x> ms", and the points marked (a distribution of a few points) */
+	const double *xticks;
+	size_t n_xticks;
 };
 
 /* Largest-triangle-three-buckets decimation of (t, v)[0..n) to at most max points,

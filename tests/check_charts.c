@@ -401,6 +401,48 @@ START_TEST(test_charts_one_run_series_drawn)
 }
 END_TEST
 
+/* The latency distribution (issue 22: a percentile or histogram view): the seed's
+ * generator puts 14, 3.1, 0.42 and 0 requests a second over 250, 500, 1000 and 5000 ms
+ * against 3916 a second in all (fixtures/seed-README.md), so the baseline's share slower
+ * than each bound after the event is 0.358 %, 0.079 %, 0.011 % and 0 (within the
+ * generator's noise, 15 %); one chart draws both runs, its x axis the bounds. */
+START_TEST(test_charts_latency_distribution)
+{
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
+	struct pd_comparison *c = compare(a, b);
+	static const double bound[] = {250, 500, 1000, 5000};
+	static const double want[] = {100 * 14 / 3916.0, 100 * 3.1 / 3916.0,
+				      100 * 0.42 / 3916.0, 0};
+	ck_assert_uint_eq(c->n_latency, 1);
+	const struct pd_latency *l = &c->latency[0];
+	ck_assert_int_eq(l->phase, PD_PHASE_POST);
+	ck_assert_uint_eq(l->n, 4);
+	for (size_t k = 0; k < 4; k++) {
+		ck_assert_double_eq(l->x[k], bound[k]);
+		ck_assert_double_eq_tol(l->base[k], want[k], 0.15 * want[k] + 1e-9);
+		ck_assert(isfinite(l->target[k]));
+	}
+	struct pd_chart_plan plan;
+	pd_chart_plan_metrics(&plan, c, 120);
+	pd_chart_plan_findings(&plan, c, 360);
+	size_t charts = 0;
+	for (size_t i = 0; i < plan.n; i++)
+		if (plan.charts[i].kind == PD_CHART_LATENCY) {
+			const struct pd_chart *ch = &plan.charts[i];
+			charts++;
+			ck_assert_uint_eq(ch->plot.n_xticks, 4);
+			ck_assert_double_eq(ch->plot.xticks[3], 5000);
+			ck_assert_str_eq(ch->lines[0].label, "baseline");
+			ck_assert_str_eq(ch->lines[1].label, "target");
+		}
+	ck_assert_uint_eq(charts, 1);
+	pd_chart_plan_free(&plan);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 Suite *pd_suite_charts(void)
 {
 	Suite *s = suite_create("charts");
@@ -414,6 +456,7 @@ Suite *pd_suite_charts(void)
 	tcase_add_test(tc, test_charts_sum_gap_is_a_marked_break);
 	tcase_add_test(tc, test_charts_one_file_per_metric);
 	tcase_add_test(tc, test_charts_one_run_series_drawn);
+	tcase_add_test(tc, test_charts_latency_distribution);
 	suite_add_tcase(s, tc);
 	return s;
 }

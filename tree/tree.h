@@ -732,6 +732,23 @@ struct pd_comparison {
 	size_t n_questions;
 	struct pd_kpi_pair *kpi_windows; /* windowed KPIs of the target with their baseline */
 	size_t n_kpi_windows;
+	/* the latency distributions of both runs, where the runs have one
+	   (analyze/latency.c): a chart each */
+	struct pd_latency *latency;
+	size_t n_latency;
+};
+
+/* A latency distribution of the baseline against the target over one phase (issue 22:
+ * cbmonitor's comparison page has a percentile view). From n1ql_stats' query_requests_
+ * {250,500,1000,5000}ms, the rates of requests slower than each bound, over
+ * query_requests: the share of requests slower than x[k] ms, in % (a survival curve). */
+#define PD_LATENCY_POINTS 8
+struct pd_latency {
+	const char *metric; /* the series it is read from ("n1ql_stats/query_requests_*ms") */
+	enum pd_phase phase;
+	size_t n;                                                  /* points */
+	double x[PD_LATENCY_POINTS];                               /* the bound, ms */
+	double base[PD_LATENCY_POINTS], target[PD_LATENCY_POINTS]; /* % slower; NaN: none */
 };
 
 /* ---- the event per node (analyze/nodeshift.h) ---- */
