@@ -249,24 +249,21 @@ static double obm_var_mean(const double *v, size_t n, double mean, size_t b)
 	return bb * ss / ((nb - bb) * (nb - bb + 1));
 }
 
-void pd_infer_side_of(struct pd_infer_side *out, const struct pd_sample *s)
+/* The model of n values v (sorted: the same, in order), on their own scale. */
+static void fit_side(struct pd_infer_side *out, const double *v, const double *sorted, size_t n)
 {
-	size_t n = s->n;
-	*out = (struct pd_infer_side){.n = n, .n_eff = (double)n};
-	if (n == 0)
-		return;
 	double sum = 0, ss = 0, lag = 0;
 	for (size_t i = 0; i < n; i++)
-		sum += s->v[i];
+		sum += v[i];
 	out->mean = sum / (double)n;
-	out->gap = min_gap(s->sorted, n);
+	out->gap = min_gap(sorted, n);
 	if (n < 2)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		double d = s->v[i] - out->mean;
+		double d = v[i] - out->mean;
 		ss += d * d;
 		if (i + 1 < n)
-			lag += d * (s->v[i + 1] - out->mean);
+			lag += d * (v[i + 1] - out->mean);
 	}
 	double r = ss > 0 ? lag / ss : 0;
 	r += (1 + 3 * r) / (double)n; /* Kendall (1954): E r = phi - (1 + 3 phi) / n */
@@ -274,10 +271,50 @@ void pd_infer_side_of(struct pd_infer_side *out, const struct pd_sample *s)
 	double s2 = ss / (double)(n - 1), f = pd_infer_ar1_factor(out->phi, n);
 	/* the largest of three readings (infer.h, "The model") */
 	out->var_mean = s2 * f / (double)n;
-	out->var_mean = fmax(out->var_mean, arp_lrv(s->v, n, out->mean) / (double)n);
+	out->var_mean = fmax(out->var_mean, arp_lrv(v, n, out->mean) / (double)n);
 	if (n / 8 >= 2)
-		out->var_mean = fmax(out->var_mean, obm_var_mean(s->v, n, out->mean, n / 8));
+		out->var_mean = fmax(out->var_mean, obm_var_mean(v, n, out->mean, n / 8));
 	out->n_eff = out->var_mean > 0 ? s2 / out->var_mean : (double)n;
+}
+
+/* The exponent a window of largest magnitude a is read at: 0 inside 2^-200..2^200 (its
+ * squares and sums of squares are finite and normal), else a's own (scaled, the largest
+ * value is in [0.5, 1)). */
+static int exp2_of(double a)
+{
+	int e = 0;
+	if (a > 0 && isfinite(a))
+		frexp(a, &e);
+	return e > 200 || e < -200 ? e : 0;
+}
+
+void pd_infer_side_of(struct pd_infer_side *out, const struct pd_sample *s)
+{
+	size_t n = s->n;
+	*out = (struct pd_infer_side){.n = n, .n_eff = (double)n};
+	if (n == 0)
+		return;
+	out->exp2 = exp2_of(fmax(fabs(s->sorted[0]), fabs(s->sorted[n - 1])));
+	if (!out->exp2) {
+		fit_side(out, s->v, s->sorted, n);
+		return;
+	}
+	/* a copy times 2^-exp2: exact (a power of two), so only the scale changes */
+	double *v = pd_xmalloc(2 * n * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = ldexp(s->v[i], -out->exp2), v[n + i] = ldexp(s->sorted[i], -out->exp2);
+	fit_side(out, v, v + n, n);
+	free(v);
+}
+
+double pd_infer_level(const struct pd_infer_side *s)
+{
+	return ldexp(s->mean, s->exp2);
+}
+
+double pd_infer_se_mean(const struct pd_infer_side *s)
+{
+	return ldexp(sqrt(s->var_mean), s->exp2);
 }
 
 /* ---- judging ---- */
@@ -288,6 +325,7 @@ struct estimate {
 	double est, se, df;  /* df 0: normal */
 	double base, target; /* levels */
 	double seconds;      /* the target window, for counts */
+	int exp2;            /* levels and absolute figures are of the values times 2^-exp2 */
 };
 
 static double quantile_of(double p, double df)
@@ -384,6 +422,17 @@ static void sanitize(struct pd_infer_result *out)
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_FEW_SAMPLES;
 }
 
+/* The figures in the metric's unit, from the values times 2^-exp2 they were computed on
+ * (exact: a power of two; past the largest double they are dropped by sanitize()). */
+static void unscale(struct pd_infer_result *out, int exp2)
+{
+	double *unit[] = {&out->base_level, &out->target_level, &out->delta_abs,
+			  &out->lo_abs,     &out->hi_abs,       &out->delta_count,
+			  &out->lo_count,   &out->hi_count,     &out->mde_abs};
+	for (size_t i = 0; exp2 && i < sizeof(unit) / sizeof(*unit); i++)
+		*unit[i] = ldexp(*unit[i], exp2);
+}
+
 /* From the estimate to the interval, the p-value and the verdict. */
 static void finish(struct pd_infer_result *out, const struct estimate *e,
 		   const struct pd_infer_rule *rule, const struct pd_infer_family *fam)
@@ -404,6 +453,7 @@ static void finish(struct pd_infer_result *out, const struct estimate *e,
 		out->mde_abs = fabs(e->base) * out->mde_pct / 100;
 	}
 	verdict_of(out, rule);
+	unscale(out, e->exp2);
 	sanitize(out);
 }
 
@@ -492,9 +542,10 @@ static size_t min_n_of(const struct pd_infer_rule *rule)
 	return rule->min_n ? rule->min_n : 10;
 }
 
-void pd_infer_judge(struct pd_infer_result *out, const struct pd_infer_side *base,
-		    const struct pd_infer_side *target, const struct pd_infer_rule *rule,
-		    const struct pd_infer_family *fam)
+/* pd_infer_judge on two windows read at one exponent (base->exp2 = target->exp2). */
+static void judge_at(struct pd_infer_result *out, const struct pd_infer_side *base,
+		     const struct pd_infer_side *target, const struct pd_infer_rule *rule,
+		     const struct pd_infer_family *fam)
 {
 	start(out, fam, 1);
 	if (base->n < 2 || target->n < 2)
@@ -504,14 +555,16 @@ void pd_infer_judge(struct pd_infer_result *out, const struct pd_infer_side *bas
 		g = fabs(target->mean - base->mean); /* each side constant */
 	struct estimate e = {.base = base->mean,
 			     .target = target->mean,
-			     .seconds = (double)target->n * rule->step_s};
+			     .seconds = (double)target->n * rule->step_s,
+			     .exp2 = target->exp2};
 	double vb = fmax(base->var_mean, floor_of(g)), vt = fmax(target->var_mean, floor_of(g));
 	double q = pd_infer_qnorm(1 - fam->alpha / (double)out->m / 2);
 	if (silent_base(base, rule) && e.seconds > 0) {
 		/* events against silence: the count's own (Poisson) noise */
 		e.scale = PD_INFER_ABSOLUTE;
 		e.est = target->mean;
-		e.se = sqrt(fmax(target->mean * e.seconds, 0) + 1) / e.seconds;
+		double events = ldexp(target->mean * e.seconds, e.exp2); /* in the unit */
+		e.se = ldexp(sqrt(fmax(events, 0) + 1), -e.exp2) / e.seconds;
 	} else {
 		choose_scale(&e, vb, vt, q);
 	}
@@ -528,29 +581,84 @@ void pd_infer_judge(struct pd_infer_result *out, const struct pd_infer_side *bas
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_FEW_SAMPLES;
 }
 
+/* The exponent two windows are compared at: the larger of theirs, leaving out a window
+ * that holds only zeros (it has no scale). */
+static int exp2_join(int a, int a_zero, int b, int b_zero)
+{
+	if (a_zero || b_zero)
+		return a_zero ? (b_zero ? 0 : b) : a;
+	return a > b ? a : b;
+}
+
+static int side_zero(const struct pd_infer_side *s)
+{
+	return s->mean == 0 && s->gap == 0;
+}
+
+/* s read at exponent e: mean, var_mean and gap of its values times 2^-e. */
+static struct pd_infer_side side_at(const struct pd_infer_side *s, int e)
+{
+	struct pd_infer_side r = *s;
+	r.mean = ldexp(s->mean, s->exp2 - e);
+	r.var_mean = ldexp(s->var_mean, 2 * (s->exp2 - e));
+	r.gap = ldexp(s->gap, s->exp2 - e);
+	r.exp2 = e;
+	return r;
+}
+
+void pd_infer_judge(struct pd_infer_result *out, const struct pd_infer_side *base,
+		    const struct pd_infer_side *target, const struct pd_infer_rule *rule,
+		    const struct pd_infer_family *fam)
+{
+	int e = exp2_join(base->exp2, side_zero(base), target->exp2, side_zero(target));
+	struct pd_infer_side b = side_at(base, e), t = side_at(target, e);
+	struct pd_infer_rule r = *rule;
+	r.abs_threshold = ldexp(rule->abs_threshold, -e);
+	judge_at(out, &b, &t, &r, fam);
+}
+
 /* ---- replicated baselines ---- */
+
+/* The exponent k windows are read at together (exp2_join over them). */
+static int exp2_of_sides(const struct pd_infer_side *s, size_t k)
+{
+	int e = 0, zero = 1;
+	for (size_t i = 0; i < k; i++) {
+		e = exp2_join(e, zero, s[i].exp2, side_zero(&s[i]));
+		zero &= side_zero(&s[i]);
+	}
+	return e;
+}
+
+/* A baseline's run statistic: log(mean) on the log scale, else its mean. */
+static double run_stat(const struct pd_infer_side *b, int log_scale)
+{
+	return log_scale ? log(b->mean) : b->mean;
+}
 
 void pd_infer_spread_of(struct pd_infer_spread *out, const struct pd_infer_side *base, size_t k)
 {
 	*out = (struct pd_infer_spread){.k = k, .log_scale = k > 0, .n_min = k ? base[0].n : 0};
+	out->exp2 = exp2_of_sides(base, k);
 	for (size_t i = 0; i < k; i++) {
-		out->log_scale &= base[i].mean > 0;
-		out->gap = pooled_gap(out->gap, base[i].gap);
+		struct pd_infer_side b = side_at(&base[i], out->exp2);
+		out->log_scale &= b.mean > 0;
+		out->gap = pooled_gap(out->gap, b.gap);
 		out->n_min = base[i].n < out->n_min ? base[i].n : out->n_min;
-		out->base_level += base[i].mean / (double)k;
+		out->base_level += b.mean / (double)k;
 	}
 	double sum = 0, ss = 0;
 	for (size_t i = 0; i < k; i++) {
-		double x = out->log_scale ? log(base[i].mean) : base[i].mean;
-		double w = fmax(base[i].var_mean, floor_of(out->gap));
-		sum += x;
+		struct pd_infer_side b = side_at(&base[i], out->exp2);
+		double w = fmax(b.var_mean, floor_of(out->gap));
+		sum += run_stat(&b, out->log_scale);
 		out->within_abs += w / (double)k;
-		out->within +=
-			(out->log_scale ? w / (base[i].mean * base[i].mean) : w) / (double)k;
+		out->within += (out->log_scale ? w / (b.mean * b.mean) : w) / (double)k;
 	}
 	out->center = k ? sum / (double)k : 0;
 	for (size_t i = 0; i < k; i++) {
-		double x = out->log_scale ? log(base[i].mean) : base[i].mean;
+		struct pd_infer_side b = side_at(&base[i], out->exp2);
+		double x = run_stat(&b, out->log_scale);
 		ss += (x - out->center) * (x - out->center);
 	}
 	out->s2 = k >= 2 ? ss / (double)(k - 1) : 0;
@@ -644,25 +752,20 @@ static void estimate_abs(struct estimate *e, const struct pd_infer_spread *sp, d
 	}
 }
 
-void pd_infer_judge_reps(struct pd_infer_result *out, const struct pd_infer_spread *spread,
-			 const struct pd_infer_prior *prior, const struct pd_infer_side *target,
-			 const struct pd_infer_rule *rule, const struct pd_infer_family *fam)
+/* pd_infer_judge_reps on a spread and a target read at one exponent (k >= 2). */
+static void judge_reps_at(struct pd_infer_result *out, const struct pd_infer_spread *spread,
+			  const struct pd_infer_prior *prior,
+			  const struct pd_infer_side *target, const struct pd_infer_rule *rule,
+			  const struct pd_infer_family *fam)
 {
-	if (spread->k < 2) {
-		struct pd_infer_side b = {.n = spread->n_min,
-					  .mean = spread->base_level,
-					  .var_mean = spread->within_abs,
-					  .gap = spread->gap};
-		pd_infer_judge(out, &b, target, rule, fam);
-		return;
-	}
 	start(out, fam, spread->k);
 	if (spread->n_min < 2 || target->n < 2)
 		return;
 	double g = pooled_gap(spread->gap, target->gap);
 	double vt = fmax(target->var_mean, floor_of(g)), a = fam->alpha / (double)out->m;
 	struct estimate e = {.target = target->mean,
-			     .seconds = (double)target->n * rule->step_s};
+			     .seconds = (double)target->n * rule->step_s,
+			     .exp2 = target->exp2};
 	if (spread->log_scale)
 		estimate_rel(&e, spread, prior, vt, a);
 	else
@@ -675,4 +778,42 @@ void pd_infer_judge_reps(struct pd_infer_result *out, const struct pd_infer_spre
 			pd_infer_qnorm(1 - a / 2), rule->threshold_pct);
 	if (spread->n_min < min_n_of(rule) || target->n < min_n_of(rule))
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_FEW_SAMPLES;
+}
+
+/* sp read at exponent e (as side_at). */
+static struct pd_infer_spread spread_at(const struct pd_infer_spread *sp, int e)
+{
+	struct pd_infer_spread r = *sp;
+	int d = sp->exp2 - e;
+	r.base_level = ldexp(sp->base_level, d);
+	r.gap = ldexp(sp->gap, d);
+	r.within_abs = ldexp(sp->within_abs, 2 * d);
+	if (!sp->log_scale)
+		r.center = ldexp(sp->center, d), r.s2 = ldexp(sp->s2, 2 * d);
+	else if (d)
+		r.center += (double)d * 0.6931471805599453; /* log 2 */
+	r.exp2 = e;
+	return r;
+}
+
+void pd_infer_judge_reps(struct pd_infer_result *out, const struct pd_infer_spread *spread,
+			 const struct pd_infer_prior *prior, const struct pd_infer_side *target,
+			 const struct pd_infer_rule *rule, const struct pd_infer_family *fam)
+{
+	if (spread->k < 2) {
+		struct pd_infer_side b = {.n = spread->n_min,
+					  .mean = spread->base_level,
+					  .var_mean = spread->within_abs,
+					  .gap = spread->gap,
+					  .exp2 = spread->exp2};
+		pd_infer_judge(out, &b, target, rule, fam);
+		return;
+	}
+	int zero = spread->base_level == 0 && spread->gap == 0 && spread->s2 == 0;
+	int e = exp2_join(spread->exp2, zero, target->exp2, side_zero(target));
+	struct pd_infer_spread sp = spread_at(spread, e);
+	struct pd_infer_side t = side_at(target, e);
+	struct pd_infer_rule r = *rule;
+	r.abs_threshold = ldexp(rule->abs_threshold, -e);
+	judge_reps_at(out, &sp, prior, &t, &r, fam);
 }

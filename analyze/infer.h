@@ -16,6 +16,12 @@
  *    level drifts (phi <= 0, so AR(1) says white noise);
  *  - overlapping batch means, batches of n / 8 (Meketon and Schmeiser 1984), when n >= 16:
  *    it sees a slow cycle or a drift within the window that no low-order AR fits.
+ * Scale (issue 21): a window whose largest magnitude is outside 2^-200..2^200 (1e-60..1e60)
+ * is modelled on a copy times 2^-e, e its exponent, and two windows are compared at the
+ * larger exponent; figures in the unit are scaled back at the end. A power of two changes
+ * no digit, so a doubling at 1e200 (whose squares overflow) or at 1e-310 (whose squares
+ * underflow) gives the verdict and percentages of a doubling at 1; windows of ordinary size
+ * are read as they are, to the bit.
  * Each costs O(n) (AR(p): 17 autocovariances). Sides whose values sit on a grid get a floor:
  * the mean's variance is at least (g / 2)^2 / 12, g the smallest nonzero gap between distinct
  * values (pooled over the two sides), so a quantized series never gives a [0, 0] interval; only
@@ -144,6 +150,11 @@ void pd_infer_side_of(struct pd_infer_side *out, const struct pd_sample *s);
 
 /* The finite-n AR(1) inflation F(phi, n) of the variance of a mean (1 at phi 0). */
 double pd_infer_ar1_factor(double phi, size_t n);
+
+/* s's mean and its standard error in the metric's unit (mean and sqrt(var_mean) times
+ * 2^exp2; the standard error is +inf past the largest double). */
+double pd_infer_level(const struct pd_infer_side *s);
+double pd_infer_se_mean(const struct pd_infer_side *s);
 
 /* The family a delta is judged in: m top-level deltas, family-wise error alpha. */
 struct pd_infer_family {

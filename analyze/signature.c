@@ -1,6 +1,7 @@
 /* A run's signature from its comparison with itself (signature.h). */
 #include "signature.h"
 
+#include "infer.h"
 #include "story.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
@@ -66,7 +67,7 @@ static double phase_mean(const struct pd_comparison *c, long vi, enum pd_phase p
 	for (size_t i = 0; i < c->n_deltas && vi >= 0; i++)
 		if (c->deltas[i].view == (size_t)vi && c->deltas[i].phase == p &&
 		    c->deltas[i].side_target.n)
-			return c->deltas[i].side_target.mean;
+			return pd_infer_level(&c->deltas[i].side_target);
 	return NAN;
 }
 
@@ -82,8 +83,8 @@ static void window_features(struct pd_signature *s, const struct pd_comparison *
 		pd_buf_truncate(&name, 0);
 		pd_buf_addf(&name, "%s|%s|%s", v->metric, v->scope.name,
 			    pd_phase_name(d->phase));
-		pd_signature_add(s, name.ptr, d->side_target.mean,
-				 sqrt(d->side_target.var_mean));
+		pd_signature_add(s, name.ptr, pd_infer_level(&d->side_target),
+				 pd_infer_se_mean(&d->side_target));
 	}
 	pd_buf_release(&name);
 }

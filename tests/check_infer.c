@@ -552,6 +552,122 @@ START_TEST(test_infer_near_zero_baseline_is_absolute)
 }
 END_TEST
 
+/* ---- values at the ends of the double range (issue 21) ---- */
+
+#define N_EXT 240
+
+/* u[i] = 1 + 0.01 sin(i) + 0.005 (-1)^i: a level of 1 with 1 % noise. */
+static void unit_noise(double *u, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		u[i] = 1 + 0.01 * sin((double)i) + (i % 2 ? 0.005 : -0.005);
+}
+
+/* Judges x (times 2^e) against 2 x (times 2^e), margin of a 1 % run-to-run sd. */
+static void judge_doubling(struct pd_infer_result *r, const double *x, size_t n, int e)
+{
+	double b[N_EXT], t[N_EXT];
+	for (size_t i = 0; i < n; i++)
+		b[i] = ldexp(x[i], e), t[i] = ldexp(2 * x[i], e);
+	struct pd_infer_side sb, st;
+	struct pd_infer_rule rule = rule5;
+	rule.margin_pct = 2.7718, rule.run_sd = 0.01;
+	side_of(&sb, b, n), side_of(&st, t, n);
+	pd_infer_judge(r, &sb, &st, &rule, &(struct pd_infer_family){40, 0.05});
+}
+
+/* A window's statistics do not depend on its power-of-two scale: the result at 2^e is the
+ * result at 2^0 (the hand-checked range of the tests above) with the figures in the unit
+ * times 2^e, up to the rounding of a figure in the unit to the doubles there (below 2^-1022,
+ * multiples of 2^-1074). Squaring 1e200 overflows (1e400), squaring 1e-200 underflows:
+ * before issue 21 a doubling at 1e200 gave an infinite variance and an inconclusive
+ * verdict. */
+static void assert_unit(double scaled, double ref, int e)
+{
+	double tol = 1e-12 * fabs(ref) + ldexp(1, -1074 - e);
+	ck_assert_msg(fabs(ldexp(scaled, -e) - ref) <= tol, "at 2^%d: %.17g against %.17g", e,
+		      ldexp(scaled, -e), ref);
+}
+
+static void assert_scaled(const struct pd_infer_result *r, const struct pd_infer_result *u,
+			  int e)
+{
+	ck_assert_msg(all_finite(r), "at 2^%d", e);
+	ck_assert_int_eq(r->verdict, u->verdict);
+	ck_assert_int_eq(r->scale, u->scale);
+	ck_assert_double_eq_tol(r->delta_pct, u->delta_pct, 1e-9);
+	ck_assert_double_eq_tol(r->lo_pct, u->lo_pct, 1e-9);
+	ck_assert_double_eq_tol(r->hi_pct, u->hi_pct, 1e-9);
+	ck_assert_double_eq_tol(r->mde_pct, u->mde_pct, 1e-9);
+	assert_unit(r->delta_abs, u->delta_abs, e);
+	assert_unit(r->base_level, u->base_level, e);
+	assert_unit(r->mde_abs, u->mde_abs, e);
+}
+
+START_TEST(test_infer_doubling_at_any_scale)
+{
+	double u[N_EXT], big[N_EXT], sub[N_EXT], mean = 0;
+	struct pd_infer_result r, ru;
+	unit_noise(u, N_EXT);
+	/* a doubling is +100 % exactly (2 x is exact), and a regression */
+	judge_doubling(&ru, u, N_EXT, 0);
+	ck_assert_int_eq(ru.verdict, PD_INFER_REGRESSION);
+	ck_assert_double_eq_tol(ru.delta_pct, 100, 1e-9);
+	const int es[] = {700, 1020, -700, -1022};
+	for (size_t i = 0; i < sizeof(es) / sizeof(*es); i++) {
+		judge_doubling(&r, u, N_EXT, es[i]);
+		assert_scaled(&r, &ru, es[i]);
+	}
+	/* 1e200 and 2e200: the change is the baseline's level, 1e200 times mean(u) */
+	for (size_t i = 0; i < N_EXT; i++)
+		big[i] = 1e200 * u[i], mean += u[i] / N_EXT;
+	judge_doubling(&r, big, N_EXT, 0);
+	ck_assert(all_finite(&r));
+	ck_assert_int_eq(r.verdict, PD_INFER_REGRESSION);
+	ck_assert_double_eq_tol(r.delta_pct, 100, 1e-9);
+	ck_assert_double_eq_tol(r.delta_abs / 1e200, mean, 1e-12);
+	ck_assert_double_eq_tol(r.lo_pct, ru.lo_pct, 1e-6);
+	/* subnormals: 100..199 times the smallest double (2^-1074) against twice that; the
+	 * same integers at scale 1 give the reference */
+	for (size_t i = 0; i < N_EXT; i++)
+		sub[i] = (double)(100 + (i * 37) % 100);
+	judge_doubling(&ru, sub, N_EXT, 0);
+	judge_doubling(&r, sub, N_EXT, -1074);
+	assert_scaled(&r, &ru, -1074);
+	ck_assert_int_eq(r.verdict, PD_INFER_REGRESSION);
+}
+END_TEST
+
+/* Three baselines at 2^700 (about 5e210) and a target twice their level: the same verdict
+ * and percentages as at 2^0. */
+START_TEST(test_infer_replicated_doubling_at_any_scale)
+{
+	double u[N_EXT], v[N_EXT];
+	struct pd_infer_result r[2];
+	unit_noise(u, N_EXT);
+	for (int s = 0; s < 2; s++) {
+		int e = s ? 700 : 0;
+		struct pd_infer_side base[3], t;
+		struct pd_infer_spread sp;
+		struct pd_infer_prior none = {0};
+		for (int k = 0; k < 3; k++) {
+			for (size_t i = 0; i < N_EXT; i++)
+				v[i] = ldexp(u[(i + 10 * (size_t)k) % N_EXT] * (1 + 0.01 * k),
+					     e);
+			side_of(&base[k], v, N_EXT);
+		}
+		for (size_t i = 0; i < N_EXT; i++)
+			v[i] = ldexp(2 * u[i], e);
+		side_of(&t, v, N_EXT);
+		pd_infer_spread_of(&sp, base, 3);
+		pd_infer_judge_reps(&r[s], &sp, &none, &t, &rule5,
+				    &(struct pd_infer_family){10, 0.05});
+	}
+	ck_assert_int_eq(r[0].verdict, PD_INFER_REGRESSION);
+	assert_scaled(&r[1], &r[0], 700);
+}
+END_TEST
+
 Suite *pd_suite_infer(void)
 {
 	Suite *s = suite_create("infer");
@@ -574,6 +690,8 @@ Suite *pd_suite_infer(void)
 	tcase_add_test(tc, test_infer_single_baseline_says_threshold_stands_in);
 	tcase_add_test(tc, test_infer_margin_and_mde_by_hand);
 	tcase_add_test(tc, test_infer_near_zero_baseline_is_absolute);
+	tcase_add_test(tc, test_infer_doubling_at_any_scale);
+	tcase_add_test(tc, test_infer_replicated_doubling_at_any_scale);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -108,6 +108,10 @@ struct pd_infer_side {
 	double phi;      /* lag-1 autocorrelation, bias-corrected, in [0, 0.99] */
 	double n_eff;    /* s^2 / var_mean: the independent values the mean is worth */
 	double gap;      /* smallest nonzero gap between distinct values; 0 when constant */
+	/* mean, var_mean and gap are of the values times 2^-exp2 (exact): exp2 is 0 unless the
+	 * window's largest magnitude is outside 2^-200..2^200, where squares would overflow or
+	 * underflow (pd_infer_level() and pd_infer_se_mean() give them in the unit) */
+	int exp2;
 };
 
 enum pd_infer_verdict {
@@ -182,6 +186,9 @@ struct pd_infer_spread {
 	double gap;        /* smallest nonzero gap over the k windows */
 	size_t n_min;      /* fewest samples in a baseline window */
 	double base_level; /* mean of the k baseline means */
+	/* every figure is of the values times 2^-exp2 (as pd_infer_side's; on the log scale,
+	 * center is the mean of log(level times 2^-exp2)) */
+	int exp2;
 };
 
 /* ---- sampling and facts of one run (analyze/sampling.h, analyze/facts.h) ---- */

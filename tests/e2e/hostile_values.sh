@@ -26,6 +26,36 @@ for k in max:negmax sub:max negmax:sub; do
   else fail "$k: no report with charts"; fi
 done
 
+# a doubling at 1e200 (issue 21): every memcached_rss sample times 1e190 in the baseline and
+# 2e190 in the target (about 6e199 a node) is the seed's change doubled, a regression:
+# 100 (2 (1 + d) - 1) % for the seed's own d, and summary.json stays JSON (no inf, no nan)
+scale() {
+  find "$1/perfdb" -path '*atop*' -name memcached_rss.json | while read -r f; do
+    python3 -c 'import json, sys
+p, k = sys.argv[1], float(sys.argv[2])
+json.dump([[t, v * k] for t, v in json.load(open(p))], open(p, "w"))' "$f" "$2"
+  done
+}
+copy vb "$B"; copy vf "$F"
+scale "$TMP/vb" 1e190; scale "$TMP/vf" 2e190
+has "$(find "$TMP/vb/perfdb" -path '*atop*' -name memcached_rss.json | head -1)" "e\+199"
+expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/seed" --quiet
+expect_code 1 "$PERFDELTA" compare "$TMP/vb" "$TMP/vf" -o "$TMP/big" --quiet
+if python3 - "$TMP/seed/summary.json" "$TMP/big/summary.json" <<'PY'; then ok; else fail "1e200 doubling"; fi
+import json, sys
+def strict(p):  # Python reads NaN and Infinity unless told not to
+    return json.load(open(p), parse_constant=lambda c: sys.exit(p + ": " + c))
+seed, big = (strict(p) for p in sys.argv[1:])
+key = lambda d: (d["metric"], d["scope"], d["phase"])
+ref = {key(d): d for d in seed["deltas"] if d["metric"] == "atop/memcached_rss"}
+got = [d for d in big["deltas"] if d["metric"] == "atop/memcached_rss"]
+assert got and len(got) == len(ref), (len(got), len(ref))
+for d in got:
+    want = 100 * (2 * (1 + ref[key(d)]["delta_pct"] / 100) - 1)
+    assert d["verdict"] == "regression", (key(d), d["verdict"], d["reason"])
+    assert abs(d["delta_pct"] - want) < 1e-6 * want, (key(d), d["delta_pct"], want)
+PY
+
 # a KPI of 1e400 (json.dumps of a Python int that large; cJSON reads +inf)
 copy vf "$F"
 sed -i '0,/^    "value": .*/s//    "value": 1e400/' "$TMP/vf/jenkins/consoleText"
