@@ -253,15 +253,15 @@ static void key_and_range(struct pd_buf *b, const struct pd_plot_chart *c)
 
 /* The terminal is set once per size: gnuplot's "reset" keeps it, and setting it again
  * for every chart cost an eighth of gnuplot's time. */
-static void terminal(struct pd_plot_job *job, int w, int h)
+static void terminal(struct pd_plot_job *job, int w, int h, int clear)
 {
-	if (job->width != w || job->height != h)
+	if (job->width != w || job->height != h || job->clear != clear)
 		pd_buf_addf(&job->script,
 			    "set encoding utf8\n"
 			    "set terminal svg size %d,%d fixed noenhanced font 'sans-serif,11' "
-			    "linewidth 1 background '#ffffff'\n",
-			    w, h);
-	job->width = w, job->height = h;
+			    "linewidth 1%s\n",
+			    w, h, clear ? "" : " background '#ffffff'");
+	job->width = w, job->height = h, job->clear = clear;
 }
 
 /* A chart's settings from "reset": the terminal (see terminal()), title, axes' looks,
@@ -270,7 +270,7 @@ static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w,
 {
 	struct pd_buf *b = &job->script;
 	pd_buf_adds(b, "reset\n");
-	terminal(job, w, h);
+	terminal(job, w, h, job->clear && job->width == w && job->height == h);
 	pd_buf_adds(b, "set title ");
 	pd_plot_quote(b, c->title ? c->title : "");
 	/* the title, then the phase labels above the frame (bands()) */
@@ -653,6 +653,10 @@ static void place(struct pd_buf *b, const struct pd_plot_chart *c, size_t k, siz
 	double x1 = (double)(left + w) / W, y1 = (double)(bottom + h) / H;
 	pd_buf_addf(b, "set origin %.6f, %.6f\nset size %.6f, %.6f\n", x0, y0, x1 - x0,
 		    y1 - y0);
+	pd_buf_addf(b,
+		    "set object rectangle from screen %.6f, %.6f to screen %.6f, %.6f behind "
+		    "fillcolor rgb '#ffffff' fillstyle solid 1.0 noborder\n",
+		    x0, y0, x1, y1);
 	/* half a pixel inside, so that the whole line is on the canvas */
 	pd_buf_addf(b,
 		    "set object rectangle from screen %.6f, %.6f to screen %.6f, %.6f front "
@@ -673,7 +677,7 @@ void pd_plot_script_panels(struct pd_plot_job *job, const struct pd_plot_chart *
 	chart_size(charts[0], &w, &h);
 	pd_plot_panels_size(&W, &H, w, h, n, cols);
 	mark(job, charts[0]->file);
-	terminal(job, W, H); /* the canvas's */
+	terminal(job, W, H, 1); /* the canvas's: clear between the cards, as the page is */
 	set_output(&job->script, dir, charts[0]->file);
 	pd_buf_adds(&job->script, "set multiplot\n");
 	for (size_t k = 0; k < n; k++) {

@@ -80,6 +80,7 @@ struct pd_plot_job {
 	struct pd_buf script, data;
 	int part;                   /* 0, or 1 once started with a sequel */
 	int width, height;          /* of the terminal set last; 0 before the first chart */
+	int clear;                  /* the terminal set last has no background (panels) */
 	struct pd_plot_mark *marks; /* per chart, to name the one gnuplot failed on */
 	size_t n_marks, cap_marks;
 	size_t lines, counted;      /* script lines counted so far, up to byte `counted` */
