@@ -449,8 +449,10 @@ static void kpi_explain(struct pd_buf *out, const struct pd_kpi_facts *k,
 		return;
 	pd_buf_addf(out,
 		    " The requests that %s served before its failover at %.0f s (%.0f%% of the "
-		    "query load then, by cbq-engine CPU) come to %.0f req/s over the run.",
-		    tb->node, tb->event_s, 100 * k->removed_share, k->in.removed);
+		    "query load then, by %s) come to %.0f req/s over the run.",
+		    tb->node, tb->event_s, 100 * k->removed_share,
+		    k->in.per_node ? "its own n1ql_requests counter" : "cbq-engine CPU",
+		    k->in.removed);
 	pd_kpi_describe(out, &k->rules);
 }
 

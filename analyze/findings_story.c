@@ -236,21 +236,35 @@ static int data_node(const struct pd_run *run, const char *host)
 	return 0;
 }
 
+/* What showed the node serving: its clients' connections (net), or on the Prometheus
+ * path, which carries no net, its own request counter. */
+static void live_load(struct pd_buf *b, const struct pd_live_node *ln)
+{
+	if (ln->has_conn && ln->conn > 0)
+		pd_buf_addf(b, "with %.0f established connections", ln->conn);
+	else
+		pd_buf_addf(b, "serving %.0f req/s by its own n1ql_requests counter", ln->req);
+}
+
 static char *live_text(const struct pd_live_node *ln, int base, double failed, int data)
 {
 	struct pd_buf b = PD_BUF_INIT;
-	pd_buf_addf(
-		&b,
-		"The %s's event was a hard failover (POST /controller/failOver, from the %s) "
-		"of %s while it was still serving: it answered the REST monitoring "
-		"(ns_server_system) %.0f s before the event, its cbq-engine ran at %.0f%% CPU "
-		"with %.0f established connections (medians of the last %.0f s), and its "
-		"ssh-based series (atop, net) go on %.0f s after it. Hard failover is meant "
-		"for a node that has become unavailable: the queries in flight on %s were "
-		"cut off",
-		run_word(base), pd_timebase_source_name(ln->kind_source), ln->host,
-		ln->rest_before_s, ln->cpu, ln->conn, ln->interval_s * (double)ln->cpu_n,
-		ln->ssh_after_s, ln->host);
+	pd_buf_addf(&b,
+		    "The %s's event was a hard failover (POST /controller/failOver, from the "
+		    "%s) of %s while it was still serving: it answered the %s %.0f s before "
+		    "the event, its cbq-engine ran at %.0f%% CPU ",
+		    run_word(base), pd_timebase_source_name(ln->kind_source), ln->host,
+		    ln->prometheus ? "Prometheus scrape (its scraped series stop there)"
+				   : "REST monitoring (ns_server_system)",
+		    ln->rest_before_s, ln->cpu);
+	live_load(&b, ln);
+	pd_buf_addf(&b,
+		    " (medians of the last %.0f s), and its %s go on %.0f s after it. Hard "
+		    "failover is meant for a node that has become unavailable: the queries in "
+		    "flight on %s were cut off",
+		    ln->interval_s * (double)ln->cpu_n,
+		    ln->prometheus ? "pushed atop series" : "ssh-based series (atop, net)",
+		    ln->ssh_after_s, ln->host);
 	if (!isnan(failed))
 		pd_buf_addf(&b, " (the event-errors finding: %.0f failed)", failed);
 	pd_buf_adds(&b, ". A graceful failover lets them finish and drains the node first: "
@@ -467,10 +481,10 @@ void pd_findings_story_brief(struct pd_buf *b, const struct pd_comparison *c,
 {
 	switch (f->kind) {
 	case PD_FIND_HARD_FAILOVER_LIVE:
-		pd_buf_addf(b,
-			    "hard failover of %s while it served (cbq-engine %.0f%% CPU, %.0f "
-			    "connections)",
-			    f->scope.host, f->n.live.cpu, f->n.live.conn);
+		pd_buf_addf(b, "hard failover of %s while it served (cbq-engine %.0f%% CPU, ",
+			    f->scope.host, f->n.live.cpu);
+		pd_buf_addf(b, f->n.live.has_conn ? "%.0f connections)" : "%.0f req/s)",
+			    f->n.live.has_conn ? f->n.live.conn : f->n.live.req);
 		break;
 	case PD_FIND_EVENT_ERRORS:
 		pd_buf_addf(b, "%.0f failed queries in the target", f->value);

@@ -11,9 +11,12 @@ static const char *const rule_text[] = {
 	[PD_KPI_ACTIVE_NODES] = "the active n1ql nodes only (from August 2022)",
 };
 
-/* The first node's share is known when it is the removed one or the only survivor. */
+/* The first node's share is known from its own counter, else when it is the removed one
+ * or the only survivor. */
 static double first_node(const struct pd_kpi_in *in)
 {
+	if (in->per_node)
+		return in->first;
 	if (in->removed_is_first)
 		return in->removed;
 	return in->n_active == 1 ? in->total - in->removed : NAN;
@@ -114,12 +117,70 @@ static double cpu_share(const struct pd_run *run, const struct pd_timebase *tb,
 	return sum > 0 ? mine / sum : NAN;
 }
 
+/* The requests a node's own counter counted with from_ms < t <= to_ms: each rate of
+ * prometheus/n1ql_requests times the step it covers (the counter's increase; the first
+ * rate covers one sampling interval). */
+static double counted(const struct pd_series *s, int64_t from_ms, int64_t to_ms)
+{
+	double sum = 0;
+	int64_t step = pd_sampling_interval_ms(s);
+	for (size_t i = 0; i < s->n; i++)
+		if (s->t_ms[i] > from_ms && s->t_ms[i] <= to_ms)
+			sum += s->v[i] * (double)(i ? s->t_ms[i] - s->t_ms[i - 1] : step) /
+			       1000.0;
+	return sum;
+}
+
+/* The Prometheus path's scope (issue 25): which node served what, from every n1ql node's
+ * own n1ql_requests series (a removed node's stops when it leaves), spread over the run
+ * as perfrunner divides requests.count by the access time; 0 when a node lacks one. */
+static int per_node(struct pd_kpi_in *out, double *share, const struct pd_run *run,
+		    const struct pd_timebase *tb, double len)
+{
+	int64_t ev = tb->event == PD_EVENT_NONE ? tb->end_ms : at_ms(tb, tb->event_s);
+	double pre_all = 0, pre_removed = 0, first = NAN, removed = 0;
+	for (size_t i = 0; i < run->n_nodes; i++) {
+		const char *h = run->nodes[i].host;
+		const struct pd_series *s =
+			pd_run_series(run, "prometheus", "n1ql_requests", h);
+		if (!(run->nodes[i].services & PD_SVC_N1QL))
+			continue;
+		if (!s)
+			return 0;
+		double all = counted(s, tb->t0_ms - 1, tb->end_ms) / len;
+		double pre = counted(s, tb->t0_ms - 1, ev);
+		pre_all += pre;
+		if (run->spec_n1ql.n && !strcmp(run->spec_n1ql.v[0], h))
+			first = all;
+		if (tb->node[0] && !strcmp(tb->node, h))
+			removed = all, pre_removed = pre;
+	}
+	*share = pre_all > 0 && tb->node[0] ? pre_removed / pre_all : NAN;
+	out->first = first, out->removed = removed;
+	return out->per_node = 1;
+}
+
+/* The perfdb path's scope: n1ql_stats is cluster-wide, so the removed node's requests are
+ * its share of cbq-engine CPU times the query rate before the event. */
+static void by_cpu(struct pd_kpi_in *out, double *share, const struct pd_run *run,
+		   const struct pd_timebase *tb, double len)
+{
+	double pre = pd_sampling_window_mean(
+		pd_run_series(run, "n1ql_stats", "query_requests", NULL), tb->t0_ms,
+		at_ms(tb, tb->event_s));
+	*share = cpu_share(run, tb, tb->node);
+	if (isfinite(*share) && isfinite(pre))
+		out->removed = *share * pre * tb->event_s / len;
+}
+
 int pd_kpi_inputs(struct pd_kpi_in *out, double *share_out, const struct pd_run *run,
 		  const struct pd_timebase *tb, struct pd_estimate served)
 {
 	size_t n1ql = 0;
 	double len = (double)(tb->end_ms - tb->t0_ms) / 1000.0, share = NAN;
+	int event = tb->event != PD_EVENT_NONE && tb->node[0];
 	memset(out, 0, sizeof(*out));
+	out->first = NAN;
 	if (share_out)
 		*share_out = NAN;
 	if (!served.ok)
@@ -128,17 +189,16 @@ int pd_kpi_inputs(struct pd_kpi_in *out, double *share_out, const struct pd_run 
 		n1ql += (run->nodes[i].services & PD_SVC_N1QL) != 0;
 	out->total = served.value;
 	out->n_active = n1ql;
-	if (tb->event == PD_EVENT_NONE || !tb->node[0] || !(len > 0))
+	if (!(len > 0))
 		return 1;
-	out->n_active = n1ql ? n1ql - 1 : 0;
-	out->removed_is_first = run->spec_n1ql.n && !strcmp(run->spec_n1ql.v[0], tb->node);
-	share = cpu_share(run, tb, tb->node);
-	double pre = pd_sampling_window_mean(
-		pd_run_series(run, "n1ql_stats", "query_requests", NULL), tb->t0_ms,
-		at_ms(tb, tb->event_s));
-	if (isfinite(share) && isfinite(pre))
-		out->removed = share * pre * tb->event_s / len;
-	if (share_out)
+	if (event) {
+		out->n_active = n1ql ? n1ql - 1 : 0;
+		out->removed_is_first =
+			run->spec_n1ql.n && !strcmp(run->spec_n1ql.v[0], tb->node);
+	}
+	if (!(run->prometheus && per_node(out, &share, run, tb, len)) && event)
+		by_cpu(out, &share, run, tb, len);
+	if (share_out && event)
 		*share_out = share;
 	return 1;
 }

@@ -26,12 +26,15 @@ const struct pd_kpi *pd_kpi_throughput(const struct pd_run *run);
 struct pd_estimate pd_kpi_served(const struct pd_run *run, const struct pd_timebase *tb);
 
 /* What the series say about the rules in run: total is served, removed the requests the
- * event's node served before it left, spread over the run: its share of the n1ql nodes'
- * summed median atop/cbq-engine_cpu from t0 to the event (n1ql_stats is cluster-wide:
- * there is no per-node request count) x the mean query rate before the event x event_s /
- * the run's length. share_out (may be NULL) gets that share, NaN when unknown. A run
- * without an event (or without the node's CPU) removes nothing; n_active counts the
- * run's n1ql nodes less the removed one. Returns 0 when served is not ok. */
+ * event's node served before it left, spread over the run. On the Prometheus path, when
+ * every n1ql node has its own prometheus/n1ql_requests series (per_node), removed and
+ * first are those nodes' own counted requests / the run's length and the share is the
+ * removed node's of the requests before the event. Else (perfdb: n1ql_stats is
+ * cluster-wide) removed is its share of the n1ql nodes' summed median
+ * atop/cbq-engine_cpu from t0 to the event x the mean query rate before the event x
+ * event_s / the run's length. share_out (may be NULL) gets that share, NaN when unknown.
+ * A run without an event (or without the node's CPU) removes nothing; n_active counts
+ * the run's n1ql nodes less the removed one. Returns 0 when served is not ok. */
 int pd_kpi_inputs(struct pd_kpi_in *out, double *share_out, const struct pd_run *run,
 		  const struct pd_timebase *tb, struct pd_estimate served);
 

@@ -198,15 +198,30 @@ static int last_sample(int64_t *t_ms, const struct pd_run *run, const char *coll
 	return found;
 }
 
+/* The host's last REST-read sample at or before until_ms: ns_server_system's, and on the
+ * Prometheus path every scraped series of it (they stop when it leaves, as REST's do). */
+static int last_rest(int64_t *t_ms, const struct pd_run *run, const char *host,
+		     int64_t until_ms)
+{
+	int64_t t2 = 0;
+	int found = last_sample(t_ms, run, "ns_server_system", host, until_ms);
+	if (run->prometheus && last_sample(&t2, run, "prometheus", host, until_ms) &&
+	    (!found || t2 > *t_ms))
+		*t_ms = t2, found = 1;
+	return found;
+}
+
 static void rest_and_ssh(struct pd_live_node *out, const struct pd_run *run,
 			 const struct pd_timebase *tb)
 {
 	int64_t ev = at_ms(tb, out->event_s), t = 0, t2 = 0;
-	out->has_rest = last_sample(&t, run, "ns_server_system", out->host, ev);
+	out->has_rest = last_rest(&t, run, out->host, ev);
 	if (out->has_rest) {
 		out->rest_last_s = to_s(tb, t);
 		out->rest_before_s = out->event_s - out->rest_last_s;
 	}
+	if (run->prometheus && last_rest(&t, run, out->host, INT64_MAX))
+		out->scraped_after_s = to_s(tb, t) - out->event_s;
 	int atop = last_sample(&t, run, "atop", out->host, INT64_MAX);
 	int net = last_sample(&t2, run, "net", out->host, INT64_MAX);
 	out->has_ssh = atop || net;
@@ -227,6 +242,9 @@ static void load_before(struct pd_live_node *out, const struct pd_run *run,
 	out->has_conn = pd_sampling_window_median(
 		&out->conn, NULL, pd_run_series(run, "net", "ESTABLISHED", out->host), from,
 		to);
+	out->has_req = pd_sampling_window_median(
+		&out->req, NULL, pd_run_series(run, "prometheus", "n1ql_requests", out->host),
+		from, to);
 }
 
 static enum pd_live_verdict live_verdict(const struct pd_live_node *ln,
@@ -235,10 +253,15 @@ static enum pd_live_verdict live_verdict(const struct pd_live_node *ln,
 	double recent = o->rest_intervals * ln->interval_s;
 	if (!ln->has_rest || ln->rest_before_s > recent)
 		return PD_LIVE_SILENT;
-	if (!ln->has_cpu || ln->cpu < o->cpu_floor || !ln->has_conn || !(ln->conn > 0))
+	/* serving: clients connected, or (no net on the Prometheus path) its own counter
+	 * counting requests */
+	int serving = (ln->has_conn && ln->conn > 0) || (ln->has_req && ln->req > 0);
+	if (!ln->has_cpu || ln->cpu < o->cpu_floor || !serving)
 		return PD_LIVE_IDLE;
 	if (!ln->has_ssh || ln->ssh_after_s <= recent)
 		return PD_LIVE_SSH_STOPPED;
+	if (ln->prometheus && ln->scraped_after_s > recent)
+		return PD_LIVE_STAYED;
 	return PD_LIVE_YES;
 }
 
@@ -261,6 +284,7 @@ void pd_story_live_node(struct pd_live_node *out, const struct pd_run *run,
 		out->verdict = hard ? PD_LIVE_NO_NODE : PD_LIVE_NOT_HARD;
 		return;
 	}
+	out->prometheus = run->prometheus;
 	rest_and_ssh(out, run, tb);
 	load_before(out, run, tb, o->rest_intervals);
 	out->verdict = hard ? live_verdict(out, o) : PD_LIVE_NOT_HARD;

@@ -77,12 +77,15 @@ struct pd_live_opts {
  * console's first failover line says "Failing over node:" (PD_EV_FAILOVER_HARD); without
  * any failover line, the test's n1ql_shutdown_type = hard_failover (a rebalance-out in
  * the console, i.e. a rebalance that ejects a node, counts as not hard). Alive: a REST
- * sample (ns_server_system, any metric of the host) within N intervals before the
- * event, the median cbq-engine CPU just before at or above the floor and the median
- * established connections above 0, and its atop or net series going on for more than N
- * intervals after the event. The node is the failover line's, else tb->node. opts NULL:
- * PD_LIVE_OPTS_INIT. Every check that has its series is measured, even after a failed
- * one, so a "no" still carries its numbers. */
+ * sample (ns_server_system, any metric of the host; on the Prometheus path also its
+ * scraped series, which stop when it leaves) within N intervals before the event, the
+ * median cbq-engine CPU just before at or above the floor and the median established
+ * connections above 0 (the Prometheus path has no net: the median rate of the node's own
+ * n1ql_requests counter above 0), and its atop or net series going on for more than N
+ * intervals after the event; on the Prometheus path its scraped series must not go on
+ * for more than N intervals after the event (else PD_LIVE_STAYED: it never left). The node is
+ * the failover line's, else tb->node. opts NULL: PD_LIVE_OPTS_INIT. Every check that has its
+ * series is measured, even after a failed one, so a "no" still carries its numbers. */
 void pd_story_live_node(struct pd_live_node *out, const struct pd_run *run,
 			const struct pd_timebase *tb, const struct pd_live_opts *opts);
 

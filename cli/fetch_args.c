@@ -7,11 +7,14 @@
 #include "core/xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -87,9 +90,8 @@ static void pull_args(struct pd_strv *a, const struct pd_plan_opts *po)
 	pd_strv_add(a, "--retries"), pd_strv_addf(a, "%u", po->retries);
 }
 
-/* Runs perfdelta-pull with what (its source arguments) into dir, unless dir is there. */
-static int pull_into(const char *dir, const struct pd_strv *what, const struct pd_plan_opts *po,
-		     int quiet, struct pd_err *err)
+static int pull_locked(const char *dir, const struct pd_strv *what,
+		       const struct pd_plan_opts *po, int quiet, struct pd_err *err)
 {
 	struct pd_strv a = {0};
 	struct stat st;
@@ -128,6 +130,55 @@ static int pull_into(const char *dir, const struct pd_strv *what, const struct p
 	return rc;
 }
 
+/* Holds the cache entry ROOT/KIND/NAME for this process: an exclusive flock on
+ * ROOT/locks/KIND_NAME.lock, waited for while another compare pulls the same entry (the
+ * kernel drops it if that one dies), so two compares of one URL pull it once and the
+ * second reuses it. Returns the lock's fd. */
+static int lock_entry(const char *dir, int quiet, struct pd_err *err)
+{
+	struct pd_buf path = PD_BUF_INIT;
+	const char *name = strrchr(dir, '/'), *kind = name;
+	int fd, e = 0;
+	while (kind > dir && kind[-1] != '/')
+		kind--;
+	pd_buf_addf(&path, "%.*slocks", (int)(kind - dir), dir);
+	if (mkdir(path.ptr, 0700) < 0 && errno != EEXIST) {
+		pd_err_at(err, PD_EIO, path.ptr, 0, 0, "cannot create: %s", strerror(errno));
+		pd_buf_release(&path);
+		return PD_EIO;
+	}
+	pd_buf_addf(&path, "/%.*s_%s.lock", (int)(name - kind), kind, name + 1);
+	fd = open(path.ptr, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (!quiet)
+			fprintf(stderr, "perfdelta: waiting for another perfdelta pulling %s\n",
+				dir);
+		while ((e = flock(fd, LOCK_EX)) < 0 && errno == EINTR)
+			;
+	}
+	if (fd < 0 || e < 0) {
+		pd_err_at(err, PD_EIO, path.ptr, 0, 0, "cannot lock: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = PD_EIO;
+	}
+	pd_buf_release(&path);
+	return fd;
+}
+
+/* Runs perfdelta-pull with what (its source arguments) into dir, unless dir is there;
+ * under dir's lock. */
+static int pull_into(const char *dir, const struct pd_strv *what, const struct pd_plan_opts *po,
+		     int quiet, struct pd_err *err)
+{
+	int fd = lock_entry(dir, quiet, err), rc;
+	if (fd < 0)
+		return fd;
+	rc = pull_locked(dir, what, po, quiet, err);
+	close(fd); /* releases the lock; the lock file stays, reused by the next compare */
+	return rc;
+}
+
 /* "snapshot=A&snapshot=B" of a cbmonitor comparison URL, in order. */
 static void snapshots_of(struct pd_strv *out, const char *url)
 {
@@ -151,9 +202,10 @@ static char *perfdb_of(const char *url)
 	return pd_buf_detach(&b);
 }
 
+/* One snapshot of a comparison URL, with its build when build is not NULL. */
 static int one_snapshot(struct pd_strv *out, const struct pd_buf *root, const char *url,
-			const char *snap, const struct pd_plan_opts *po, int quiet,
-			struct pd_err *err)
+			const char *snap, const char *build, const struct pd_plan_opts *po,
+			int quiet, struct pd_err *err)
 {
 	struct pd_strv what = {0};
 	struct pd_plan_opts p = *po;
@@ -162,7 +214,12 @@ static int one_snapshot(struct pd_strv *out, const struct pd_buf *root, const ch
 	int rc;
 	if (perfdb)
 		p.perfdb = perfdb;
-	pd_buf_addf(&dir, "%s/snapshots/", root->ptr);
+	pd_buf_addf(&dir, "%s/%s/", root->ptr, build ? "builds" : "snapshots");
+	if (build) {
+		as_name(&dir, build);
+		pd_buf_adds(&dir, "_snapshot_");
+		pd_strv_add(&what, "--jenkins"), pd_strv_add(&what, build);
+	}
 	as_name(&dir, snap);
 	pd_strv_add(&what, "--snapshot"), pd_strv_add(&what, snap);
 	rc = pull_into(dir.ptr, &what, &p, quiet, err);
@@ -185,23 +242,39 @@ static int subdir(const struct pd_buf *root, const char *sub, struct pd_err *err
 	return rc;
 }
 
+/* Whether url's snapshots and builds make sense together: 0, else PD_EINVAL. */
+static int check_url(const char *url, const struct pd_strv *snaps, const struct pd_buf *name,
+		     const struct pd_fetch_builds *b, struct pd_err *err)
+{
+	if (!name->len) /* else the cache's builds/ itself would be "reused" as the run */
+		return pd_err_at(err, PD_EINVAL, url, 0, 0,
+				 "expected a Jenkins build URL or a cbmonitor comparison URL");
+	if (strstr(url, "/reports/html/") && !snaps->n)
+		return pd_err_at(err, PD_EINVAL, url, 0, 0,
+				 "a cbmonitor URL without snapshot=");
+	if (b->n && b->n != snaps->n)
+		return pd_err_at(err, PD_EINVAL, url, 0, 0,
+				 "--jenkins names the builds of a cbmonitor comparison URL's "
+				 "snapshots, one each: %zu snapshot(s), %zu build(s)",
+				 snaps->n, b->n);
+	return 0;
+}
+
 static int one_url(struct pd_strv *out, const struct pd_buf *root, const char *url,
-		   const struct pd_plan_opts *po, int quiet, struct pd_err *err)
+		   const struct pd_plan_opts *po, const struct pd_fetch_builds *b, int quiet,
+		   struct pd_err *err)
 {
 	struct pd_strv snaps = {0}, what = {0};
 	struct pd_buf dir = PD_BUF_INIT;
 	int rc = 0;
 	snapshots_of(&snaps, url);
 	as_name(&dir, url);
-	if (!dir.len) /* else the cache's builds/ itself would be "reused" as the run */
-		rc = pd_err_at(err, PD_EINVAL, url, 0, 0,
-			       "expected a Jenkins build URL or a cbmonitor comparison URL");
-	else if (strstr(url, "/reports/html/") && !snaps.n)
-		rc = pd_err_at(err, PD_EINVAL, url, 0, 0, "a cbmonitor URL without snapshot=");
+	rc = check_url(url, &snaps, &dir, b, err);
 	pd_buf_truncate(&dir, 0);
 	for (size_t i = 0; rc == 0 && i < snaps.n; i++)
-		rc = subdir(root, "snapshots", err) ||
-		     one_snapshot(out, root, url, snaps.v[i], po, quiet, err);
+		rc = subdir(root, b->n ? "builds" : "snapshots", err) ||
+		     one_snapshot(out, root, url, snaps.v[i], b->n ? b->v[i] : NULL, po, quiet,
+				  err);
 	if (rc == 0 && !snaps.n && (rc = subdir(root, "builds", err)) == 0) {
 		pd_buf_addf(&dir, "%s/builds/", root->ptr);
 		as_name(&dir, url);
@@ -215,10 +288,12 @@ static int one_url(struct pd_strv *out, const struct pd_buf *root, const char *u
 }
 
 int pd_fetch_args(struct pd_strv *out, const char *const *args, size_t n,
-		  const struct pd_plan_opts *po, int quiet, struct pd_err *err)
+		  const struct pd_plan_opts *po, const struct pd_fetch_builds *builds,
+		  int quiet, struct pd_err *err)
 {
 	struct pd_buf root = PD_BUF_INIT;
-	int rc = 0;
+	const struct pd_fetch_builds none = {NULL, 0};
+	int rc = 0, comparison = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		if (!is_url(args[i])) {
 			pd_strv_add(out, args[i]);
@@ -226,8 +301,15 @@ int pd_fetch_args(struct pd_strv *out, const char *const *args, size_t n,
 		}
 		if (!root.len && (rc = cache_root(&root, err)) < 0)
 			break;
-		rc = one_url(out, &root, args[i], po, quiet, err);
+		comparison |= strstr(args[i], "snapshot=") != NULL;
+		rc = one_url(out, &root, args[i], po,
+			     strstr(args[i], "snapshot=") ? builds : &none, quiet, err);
 	}
+	if (rc == 0 && builds->n && !comparison)
+		rc = pd_err_set(
+			err, PD_EINVAL,
+			"compare's --jenkins names the builds of a cbmonitor comparison "
+			"URL's snapshots: give the build URLs as arguments instead");
 	pd_buf_release(&root);
 	return rc;
 }

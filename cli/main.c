@@ -155,6 +155,9 @@ struct opts {
 	int pull_history;       /* pull --history: add the bundle pulled to the history */
 	const char *history_db; /* --db URL for it, or NULL */
 	const char *snapshots[MAX_GLOBS];
+	const char *builds[MAX_GLOBS]; /* every --jenkins: pull's one; compare's name the
+					  snapshots of a cbmonitor comparison URL */
+	size_t n_builds;
 };
 
 struct flag;
@@ -392,6 +395,15 @@ static int set_snapshot(struct opts *o, const struct flag *f, const char *val)
 	return 0;
 }
 
+static int set_jenkins(struct opts *o, const struct flag *f, const char *val)
+{
+	if (o->n_builds == MAX_GLOBS)
+		return usage_error("%s is limited to %d builds", f->name, MAX_GLOBS);
+	o->builds[o->n_builds++] = val;
+	o->pull.jenkins = o->builds[0];
+	return 0;
+}
+
 static int set_jenkins_api(struct opts *o, const struct flag *f, const char *val)
 {
 	if (strcmp(val, "json") && strcmp(val, "xml"))
@@ -516,12 +528,12 @@ static const struct flag flags[] = {
 	 .help = "print the time of each stage (parse, analyze, render)"},
 	{.name = "--jenkins",
 	 .arg = "URL",
-	 .parse = set_str,
-	 .field = OPT(pull.jenkins),
-	 .cmds = CMD_PULL,
+	 .parse = set_jenkins,
+	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .help = "the build (.../job/J/N/); credentials from the environment\n"
-		 "(PERFDELTA_JENKINS_USER, PERFDELTA_JENKINS_TOKEN) or --netrc"},
+		 "(PERFDELTA_JENKINS_USER, PERFDELTA_JENKINS_TOKEN) or --netrc;\n"
+		 "compare: one per snapshot of a cbmonitor comparison URL, in order"},
 	{.name = "--jenkins-api",
 	 .arg = "json|xml",
 	 .parse = set_jenkins_api,
@@ -971,9 +983,10 @@ static int cmd_compare(const struct opts *o)
 	struct pd_strv paths = {0};
 	struct pd_err err = PD_ERR_INIT;
 	int rc;
+	struct pd_fetch_builds b = {o->builds, o->n_builds};
 	if (!o->out)
 		return usage_error("%s", "compare needs an output directory: -o DIR");
-	if (pd_fetch_args(&paths, o->args, (size_t)o->n_args, &o->pull, o->quiet, &err) < 0)
+	if (pd_fetch_args(&paths, o->args, (size_t)o->n_args, &o->pull, &b, o->quiet, &err) < 0)
 		rc = report_error(&err);
 	else if (paths.n < 2)
 		rc = usage_error("%s", "compare needs two run bundles or more: perfdelta "
@@ -1085,6 +1098,8 @@ static int cmd_pull(const struct opts *o, char **argv)
 	struct pull_ui ui = {isatty(2) && !o->quiet, o->quiet, 0, 0, {0}};
 	if (o->n_args)
 		return usage_error("unexpected argument '%s'", o->args[0]);
+	if (o->n_builds > 1)
+		return usage_error("%s", "pull takes one --jenkins");
 	if (!o->out)
 		return usage_error("%s", "pull needs a bundle directory: -o RUN_DIR");
 	po.out = o->out;

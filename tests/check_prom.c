@@ -5,9 +5,12 @@
 #include "core/buf.h"
 #include "core/metric.h"
 #include "parse/prom.h"
+#include "analyze/kpi.h"
 #include "analyze/kpi_windows.h"
+#include "analyze/story.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -286,6 +289,120 @@ START_TEST(test_prom_kpi_windows_pair_by_id_and_window)
 }
 END_TEST
 
+/* Three query nodes scraped every 10 s from T = 1793630400 to T + 100 s; the spec lists
+ * .55 first. .40 is failed over at 40 s: its scraped series stop there. Counters:
+ *   .55: 0, 1000, ... 10000         -> 100 req/s throughout: 10 000 requests
+ *   .40: 5000, 8000, ... 17000 (to 40 s) -> 300 req/s: 12 000 requests, all before 40 s
+ *   .41: 0 .. 4000 (100 req/s to 40 s), then +2500 a step (250 req/s): 19 000 requests
+ * Spread over the 100 s run: first node 100, removed 120, every node 410 req/s (the
+ * summed rates 500 x 4 steps and 350 x 6 steps average (2000 + 2100) / 10 = 410 too);
+ * the active nodes 410 - 120 = 290. Before the event .40 served 12 000 of 20 000: 0.6.
+ * Each node's pushed atop cbq-engine CPU is 200 % to 100 s, so cbq-engine CPU would
+ * say a third (and the first node unknown with two survivors). */
+static void counter(struct pd_buf *b, const char *host, const double *v, size_t n)
+{
+	pd_buf_addf(b,
+		    "%s{\"metric\":{\"__name__\":\"n1ql_requests\",\"instance\":\"%s:8091\","
+		    "\"job\":\"" JOB "\"},\"values\":[",
+		    b->len > strlen(HEAD) ? "," : "", host);
+	for (size_t i = 0; i < n; i++)
+		pd_buf_addf(b, "%s[%zu,\"%g\"]", i ? "," : "", 1793630400 + 10 * i, v[i]);
+	pd_buf_adds(b, "]}");
+}
+
+static void atop_cpu(struct pd_buf *b, const char *host)
+{
+	pd_buf_addf(b,
+		    ",{\"metric\":{\"__name__\":\"perf_cbq_engine_cpu\",\"collector\":"
+		    "\"atop\",\"instance\":\"%s\",\"job\":\"" JOB "\"},\"values\":[",
+		    host);
+	for (size_t i = 0; i <= 10; i++)
+		pd_buf_addf(b, "%s[%zu,\"200\"]", i ? "," : "", 1793630400 + 10 * i);
+	pd_buf_adds(b, "]}");
+}
+
+static struct pd_run *three_nodes(struct pd_timebase *tb, const char *removed)
+{
+	static const char *const hosts[] = {"172.23.100.55", "172.23.100.40", "172.23.100.41"};
+	double a[11], b[5], c[11];
+	struct pd_buf json = PD_BUF_INIT;
+	for (int i = 0; i <= 10; i++)
+		a[i] = 1000.0 * i, c[i] = i <= 4 ? 1000.0 * i : 4000 + 2500.0 * (i - 4);
+	for (int i = 0; i <= 4; i++)
+		b[i] = 5000 + 3000.0 * i;
+	pd_buf_adds(&json, HEAD);
+	counter(&json, hosts[0], a, 11), counter(&json, hosts[1], b, 5);
+	counter(&json, hosts[2], c, 11);
+	for (int i = 0; i < 3; i++)
+		atop_cpu(&json, hosts[i]);
+	pd_buf_adds(&json, TAIL);
+	const char *answers[] = {json.ptr};
+	struct pd_run *run = run_of(answers, 1);
+	pd_buf_release(&json);
+	run->prometheus = 1;
+	run->cfg.shutdown_type = strdup("hard_failover");
+	for (int i = 0; i < 3; i++) {
+		pd_run_add_node(run, hosts[i], strlen(hosts[i]))->services = PD_SVC_N1QL;
+		pd_strv_add(&run->spec_n1ql, hosts[i]);
+	}
+	*tb = (struct pd_timebase){.t0_ms = 1793630400000LL,
+				   .end_ms = 1793630500000LL,
+				   .interval_ms = 10000,
+				   .event = PD_EVENT_HARD,
+				   .event_s = 40};
+	snprintf(tb->node, sizeof(tb->node), "%s", removed);
+	return run;
+}
+
+START_TEST(test_prom_kpi_scope_from_each_nodes_counter)
+{
+	struct pd_timebase tb;
+	struct pd_run *run = three_nodes(&tb, "172.23.100.40");
+	struct pd_kpi_in in;
+	struct pd_kpi_rules r;
+	double share;
+	struct pd_estimate served = pd_kpi_served(run, &tb);
+	ck_assert(served.ok);
+	ck_assert_double_eq_tol(served.value, 410, 1e-9);
+	ck_assert(pd_kpi_inputs(&in, &share, run, &tb, served));
+	ck_assert(in.per_node);
+	ck_assert_double_eq_tol(in.removed, 120, 1e-9);
+	ck_assert_double_eq_tol(in.first, 100, 1e-9);
+	ck_assert_double_eq_tol(share, 0.6, 1e-12);
+	ck_assert_uint_eq(in.n_active, 2);
+	pd_kpi_reconcile(&r, &in, 290, 1);
+	ck_assert_uint_eq(r.match, 1u << PD_KPI_ACTIVE_NODES);
+	ck_assert_double_eq_tol(r.est[PD_KPI_FIRST_NODE], 100, 1e-9);
+	pd_kpi_reconcile(&r, &in, 100, 1);
+	ck_assert_uint_eq(r.match, 1u << PD_KPI_FIRST_NODE);
+	pd_run_free(run);
+}
+END_TEST
+
+/* "Still serving" on the Prometheus path, which has no net series: .40's own counter
+ * (300 req/s in the 30 s before the event) and its scraped series stopping at the event
+ * (its pushed atop goes on 60 s). .55 named as the failed node instead: its scraped
+ * series go on 60 s after the "event", so it never left. */
+START_TEST(test_prom_still_serving_from_the_nodes_own_counter)
+{
+	struct pd_timebase tb;
+	struct pd_run *run = three_nodes(&tb, "172.23.100.40");
+	struct pd_live_node ln;
+	pd_story_live_node(&ln, run, &tb, NULL);
+	ck_assert_str_eq(pd_live_verdict_name(ln.verdict), "yes");
+	ck_assert(!ln.has_conn && ln.has_req && ln.prometheus);
+	ck_assert_double_eq_tol(ln.req, 300, 1e-9);
+	ck_assert_double_eq_tol(ln.rest_before_s, 0, 1e-9);
+	ck_assert_double_eq_tol(ln.ssh_after_s, 60, 1e-9);
+	pd_run_free(run);
+	run = three_nodes(&tb, "172.23.100.55");
+	pd_story_live_node(&ln, run, &tb, NULL);
+	ck_assert_str_eq(pd_live_verdict_name(ln.verdict), "stayed");
+	ck_assert_double_eq_tol(ln.scraped_after_s, 60, 1e-9);
+	pd_run_free(run);
+}
+END_TEST
+
 Suite *pd_suite_prom(void)
 {
 	Suite *s = suite_create("prom");
@@ -298,6 +415,8 @@ Suite *pd_suite_prom(void)
 	tcase_add_test(tc, test_prom_nan_samples_skipped_and_said);
 	tcase_add_test(tc, test_prom_snapshot_metadata);
 	tcase_add_test(tc, test_prom_kpi_windows_pair_by_id_and_window);
+	tcase_add_test(tc, test_prom_kpi_scope_from_each_nodes_counter);
+	tcase_add_test(tc, test_prom_still_serving_from_the_nodes_own_counter);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -237,6 +237,9 @@ struct pd_kpi_in {
 	double removed;       /* of which the removed node served (0 when none was removed) */
 	int removed_is_first; /* the removed node is the spec's first n1ql node */
 	size_t n_active;      /* n1ql nodes still in the cluster at the end */
+	int per_node;         /* removed and first come from each node's own request counter
+				 (prometheus/n1ql_requests), not from a share of cbq-engine CPU */
+	double first;         /* per_node: the spec's first n1ql node's requests over the run */
 };
 
 /* The KPI facts of one run, made once per comparison by analyze/kpi.c (the one owner:
@@ -298,7 +301,9 @@ enum pd_live_verdict {
 	PD_LIVE_NO_NODE,  /* the failed node is unknown */
 	PD_LIVE_SILENT,   /* no REST sample in the last rest_intervals before the event */
 	PD_LIVE_IDLE,     /* cbq-engine CPU under the floor or no connections (or no series) */
-	PD_LIVE_SSH_STOPPED /* atop/net end within N intervals of the event: the host went */
+	PD_LIVE_SSH_STOPPED, /* atop/net end within N intervals of the event: the host went */
+	PD_LIVE_STAYED       /* Prometheus path: its scraped series go on more than N intervals
+				after the event, so it never left the cluster */
 };
 const char *pd_live_verdict_name(enum pd_live_verdict v); /* "yes", "no-event", ... */
 
@@ -312,13 +317,20 @@ struct pd_live_node {
 	double event_s;             /* the event, s from t0 */
 	double interval_s;          /* the sampling interval the windows are counted in */
 	int has_rest;
-	double rest_last_s;   /* last ns_server_system sample at or before the event, s */
+	double rest_last_s;   /* last ns_server_system (or scraped Prometheus) sample at or
+				 before the event, s */
 	double rest_before_s; /* event_s - rest_last_s: how long before the event it answered */
 	int has_cpu;
 	double cpu;   /* median of atop/cbq-engine_cpu just before the event, % */
 	size_t cpu_n; /* samples it is the median of */
 	int has_conn;
 	double conn; /* median of net/ESTABLISHED just before the event */
+	int has_req;
+	double req;     /* median of its own prometheus/n1ql_requests rate just before the
+			   event, req/s (the Prometheus path, which carries no net) */
+	int prometheus; /* the Prometheus path: "REST" is its scraped series, "ssh" its
+			   pushed atop series */
+	double scraped_after_s; /* prometheus: its last scraped sample - event_s */
 	int has_ssh;
 	double ssh_last_s;  /* the last atop or net sample of the host, s */
 	double ssh_after_s; /* ssh_last_s - event_s: how long the ssh series went on */
