@@ -317,6 +317,49 @@ double pd_infer_se_mean(const struct pd_infer_side *s)
 	return ldexp(sqrt(s->var_mean), s->exp2);
 }
 
+/* ---- the run floor of short windows ---- */
+
+void pd_infer_floor_add(struct pd_infer_floor *f, const double *x, size_t N, size_t n)
+{
+	double mean = 0, w = 0, ss = 0;
+	if (n < 2 || N < 2 * n)
+		return;
+	for (size_t i = 0; i < N; i++)
+		mean += x[i] / (double)N;
+	if (!(mean > 0) || !isfinite(mean))
+		return;
+	for (size_t i = 0; i < n; i++)
+		w += x[i] / mean;
+	for (size_t j = 0;; j++) { /* w: the sum of block j, relative to the mean */
+		double d = w / (double)n - 1;
+		ss += d * d;
+		if (j + n >= N)
+			break;
+		w += (x[j + n] - x[j]) / mean;
+	}
+	/* Meketon and Schmeiser's Var(block mean), N ss / ((N - n)(N - n + 1)), times the
+	 * stretch's N - n + 1 blocks (its weight in the pool) */
+	double nb = (double)N, bb = (double)n;
+	if (!isfinite(ss))
+		return;
+	f->sum += nb * ss / (nb - bb);
+	f->blocks += nb - bb + 1;
+}
+
+double pd_infer_floor_of(const struct pd_infer_floor *f)
+{
+	return f->blocks > 0 ? f->sum / f->blocks : 0;
+}
+
+void pd_infer_side_floor(struct pd_infer_side *s, double rel)
+{
+	double v = rel * s->mean * s->mean;
+	if (!(v > s->var_mean) || !isfinite(v))
+		return;
+	s->n_eff = s->n_eff * s->var_mean / v;
+	s->var_mean = v;
+}
+
 /* ---- judging ---- */
 
 /* The one statistic a verdict reads: estimate and standard error on a scale. */

@@ -668,6 +668,37 @@ START_TEST(test_infer_replicated_doubling_at_any_scale)
 }
 END_TEST
 
+/* The run floor by hand. x = 1 2 3 4, windows of n = 2: mean 2.5, relative values 0.4 0.8
+ * 1.2 1.6, block means 0.6 1.0 1.4 (3 blocks), deviations -0.4 0 0.4, ss = 0.32; Meketon
+ * and Schmeiser's Var(block mean) = N ss / ((N - n)(N - n + 1)) = 4 (0.32) / (2 3) =
+ * 0.2133333. A second stretch at another level, 10 10 30 30 (a shift between phases is
+ * not noise: each stretch is relative to its own mean 20): 0.5 0.5 1.5 1.5, blocks 0.5 1.0
+ * 1.5, ss = 0.5, Var = 4 (0.5) / 6 = 0.3333333; pooled by blocks (3 each): 0.2733333. */
+START_TEST(test_infer_run_floor_by_hand)
+{
+	const double x[] = {1, 2, 3, 4}, y[] = {10, 10, 30, 30}, neg[] = {-1, -2, -3, -4};
+	struct pd_infer_floor f = {0};
+	pd_infer_floor_add(&f, x, 4, 2);
+	ck_assert_double_eq_tol(pd_infer_floor_of(&f), 4 * 0.32 / 6, 1e-12);
+	pd_infer_floor_add(&f, y, 4, 2);
+	ck_assert_double_eq_tol(pd_infer_floor_of(&f), (4 * 0.32 / 6 + 4 * 0.5 / 6) / 2, 1e-12);
+	/* too short for two windows, or a mean not positive: nothing added */
+	pd_infer_floor_add(&f, x, 3, 2);
+	pd_infer_floor_add(&f, neg, 4, 2);
+	ck_assert_double_eq_tol(f.blocks, 6, 1e-15);
+	struct pd_infer_floor none = {0};
+	ck_assert_double_eq_tol(pd_infer_floor_of(&none), 0, 1e-15);
+	/* a side of mean 50 and Var(mean) 4 under a relative floor of 0.01: 0.01 50^2 = 25,
+	 * n_eff 10 -> 10 (4 / 25) = 1.6; a floor under its own variance changes nothing */
+	struct pd_infer_side sd = {.n = 90, .mean = 50, .var_mean = 4, .n_eff = 10};
+	pd_infer_side_floor(&sd, 0.01);
+	ck_assert_double_eq_tol(sd.var_mean, 25, 1e-12);
+	ck_assert_double_eq_tol(sd.n_eff, 1.6, 1e-12);
+	pd_infer_side_floor(&sd, 0.001);
+	ck_assert_double_eq_tol(sd.var_mean, 25, 1e-12);
+}
+END_TEST
+
 Suite *pd_suite_infer(void)
 {
 	Suite *s = suite_create("infer");
@@ -691,6 +722,7 @@ Suite *pd_suite_infer(void)
 	tcase_add_test(tc, test_infer_margin_and_mde_by_hand);
 	tcase_add_test(tc, test_infer_near_zero_baseline_is_absolute);
 	tcase_add_test(tc, test_infer_doubling_at_any_scale);
+	tcase_add_test(tc, test_infer_run_floor_by_hand);
 	tcase_add_test(tc, test_infer_replicated_doubling_at_any_scale);
 	suite_add_tcase(s, tc);
 	return s;
