@@ -125,8 +125,9 @@ static const struct pd_infer_rule rule_cpu = {
 /* The model judged (the calibration prints one row set per mode): before issue 23 (AR(1),
  * no margin), issue 23's first model (no run floor), the run floor (today's), and the run
  * floor with Student t at 21 df (the alternative, two sides of 1.5 (8 - 1) df each: the
- * degrees of freedom of batch means of n / 8, Welch's sum). */
-enum mode { MODE_AR1, MODE_NO_FLOOR, MODE_FLOOR, MODE_FLOOR_T, MODE_N };
+ * degrees of freedom of batch means of n / 8, Welch's sum), and today's without the
+ * run-to-run margin (what the margin costs and what it prevents). */
+enum mode { MODE_AR1, MODE_NO_FLOOR, MODE_FLOOR, MODE_FLOOR_T, MODE_NO_MARGIN, MODE_N };
 static enum mode mode;
 static const double *run_rest; /* the baseline run after its window, run_n points */
 static size_t run_n;
@@ -155,7 +156,10 @@ static void judge(struct tally *t, const double *bx, const double *tx, size_t n)
 	side_of(&sb, b, n), side_of(&sa, a, n), side_of(&ss, s, n);
 	if (mode == MODE_AR1)
 		as_ar1(&sb), as_ar1(&sa), as_ar1(&ss), rule.margin_pct = 0;
-	if (mode >= MODE_FLOOR && run_rest) { /* as analyze/deltas.c: the run's other phase */
+	if (mode == MODE_NO_MARGIN)
+		rule.margin_pct = 0;
+	if ((mode == MODE_FLOOR || mode == MODE_FLOOR_T || mode == MODE_NO_MARGIN) &&
+	    run_rest) { /* as analyze/deltas.c: the run's other phase */
 		double rest[MAX_POINTS];
 		struct pd_infer_floor f = {0};
 		for (size_t i = 0; i < run_n; i++)
@@ -244,7 +248,8 @@ START_TEST(test_noise_calibration_real_and_synthetic)
 {
 	static const char *names[] = {"AR(1), no margin (before issue 23)",
 				      "max of three + margin, no run floor",
-				      "+ run floor (today's)", "+ run floor, t at 21 df"};
+				      "+ run floor (today's)", "+ run floor, t at 21 df",
+				      "+ run floor, no margin (the margin's cost)"};
 	const size_t ns[] = {240, 90};
 	load_all();
 	for (int m = 0; m < MODE_N; m++)
