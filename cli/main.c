@@ -10,6 +10,7 @@
 #include "core/src.h"
 #include "core/xalloc.h"
 #include "parse/bundle.h"
+#include "parse/spread.h"
 #include "cli/drive.h"
 #include "cli/exec.h"
 #include "cli/fetch_args.h"
@@ -158,6 +159,7 @@ struct opts {
 	const char *builds[MAX_GLOBS]; /* every --jenkins: pull's one; compare's name the
 					  snapshots of a cbmonitor comparison URL */
 	size_t n_builds;
+	const char *run_spread; /* --run-spread FILE */
 };
 
 struct flag;
@@ -482,6 +484,14 @@ static const struct flag flags[] = {
 	 .cmds = CMD_REPORTS,
 	 .section = SEC_COMPARE,
 	 .help = "exit 1 on a regression (default) or never"},
+	{.name = "--run-spread",
+	 .arg = "FILE",
+	 .parse = set_path,
+	 .field = OPT(run_spread),
+	 .cmds = CMD_COMPARE,
+	 .section = SEC_COMPARE,
+	 .help = "one baseline: the run-to-run sd of each metric, from a history\n"
+		 "(perfdelta-history writes it for compare --db URL; docs/history.md)"},
 	{.name = "--label-baseline",
 	 .arg = "L",
 	 .parse = set_str,
@@ -917,6 +927,21 @@ static const char *report_url(const struct opts *o)
 }
 
 /* Compares the last of paths[0..n) (the target) with the others (its baselines). */
+/* --run-spread FILE into copts (s keeps what they point at). */
+static int load_spreads(struct pd_spreads *s, struct pd_compare_opts *copts, const char *path,
+			const struct pd_limits *lim, struct pd_err *err)
+{
+	struct pd_buf text = PD_BUF_INIT;
+	int rc = pd_file_read(&text, path, lim->max_file_bytes, err);
+	if (rc == 0) {
+		struct pd_src src = {text.ptr, text.len, path, lim};
+		rc = pd_spreads_parse(s, &src, err);
+	}
+	copts->run_spread = s->v, copts->n_run_spread = rc == 0 ? s->n : 0;
+	pd_buf_release(&text);
+	return rc;
+}
+
 static int compare_runs(const struct opts *o, const char *const *paths, size_t n,
 			const char *out)
 {
@@ -927,6 +952,7 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	int progress = !o->quiet && isatty(2);
 	struct pd_drive_times times = {0};
 	struct pd_compare_opts copts = o->cmp;
+	struct pd_spreads spreads = {0};
 	double parse_s = pd_clock_now();
 	if (pd_outdir_check(out, pd_str_ends_with(out, ".html"), &err) < 0) {
 		rc = report_error(&err); /* before any work */
@@ -934,7 +960,9 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	}
 	if (progress)
 		fprintf(stderr, "perfdelta: reading the runs\n");
-	if (pd_bundle_load_many(runs, paths, n, &o->lim, &err) < 0) {
+	if (pd_bundle_load_many(runs, paths, n, &o->lim, &err) < 0 ||
+	    (o->run_spread &&
+	     load_spreads(&spreads, &copts, o->run_spread, &o->lim, &err) < 0)) {
 		rc = report_error(&err);
 		goto done;
 	}
@@ -970,6 +998,7 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	rc = verdict_exit(o, c);
 done:
 	pd_comparison_free(c);
+	pd_spreads_free(&spreads);
 	for (size_t i = 0; i < n; i++)
 		pd_run_free(runs[i]);
 	free(runs);
