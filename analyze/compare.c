@@ -360,14 +360,13 @@ static void inferred_warning(struct pd_comparison *c, const struct pd_run *run, 
 }
 
 /* Every run's KPI facts, once: every finding and output reads them. */
-static void kpi_facts(struct pd_comparison *c, const struct pd_compare_opts *opts)
+static void kpi_facts(struct pd_comparison *c)
 {
 	c->kpi_bases = pd_xcalloc(c->n_bases, sizeof(*c->kpi_bases));
-	pd_kpi_facts_of(&c->kpi_target, c->target, &c->tb_target, opts->threshold_pct);
-	pd_kpi_facts_of(&c->kpi_bases[0], c->base, &c->tb_base, opts->threshold_pct);
+	pd_kpi_facts_of(&c->kpi_target, c->target, &c->tb_target);
+	pd_kpi_facts_of(&c->kpi_bases[0], c->base, &c->tb_base);
 	for (size_t j = 1; j < c->n_bases; j++)
-		pd_kpi_facts_of(&c->kpi_bases[j], c->bases[j], &c->tb_more[j - 1],
-				opts->threshold_pct);
+		pd_kpi_facts_of(&c->kpi_bases[j], c->bases[j], &c->tb_more[j - 1]);
 }
 
 static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opts,
@@ -385,7 +384,7 @@ static int time_bases(struct pd_comparison *c, const struct pd_compare_opts *opt
 			err, PD_ECOMPARE,
 			"cannot compare: a run has fewer than two samples per series");
 	c->step_s = (double)step / 1000;
-	kpi_facts(c, opts);
+	kpi_facts(c);
 	align_events(c);
 	/* shifted, the target's phases are the frame; else the longer run's */
 	int64_t target_ms = c->tb_target.end_ms - c->tb_target.t0_ms;
@@ -573,6 +572,8 @@ void pd_comparison_free(struct pd_comparison *c)
 		free(c->findings[i].metric);
 		pd_scope_ref_free(&c->findings[i].scope);
 		free(c->findings[i].text);
+		free(c->findings[i].words);
+		free(c->findings[i].advice);
 		free(c->findings[i].smooth_pct);
 	}
 	free(c->findings);

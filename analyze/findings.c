@@ -1,6 +1,7 @@
 #include "kpi.h"
 #include "compare_impl.h"
 #include "findings_story.h"
+#include "words.h"
 #include "policy.h"
 #include "sampling.h"
 #include "window.h"
@@ -472,6 +473,10 @@ static void kpi_finding(struct pd_comparison *c, const struct pd_kpi_facts *k,
 	f->direction = diff > 0 ? 1 : -1;
 	f->delta_pct = diff;
 	f->value = k->kpi->value;
+	f->n.kpi.of_base = k != &c->kpi_target;
+	f->n.kpi.has_rules[!f->n.kpi.of_base] = k->has_rules;
+	f->n.kpi.rules[!f->n.kpi.of_base] = k->rules;
+	f->n.kpi.change.target_served = thr; /* the served rate it is set against */
 	struct pd_buf b = PD_BUF_INIT;
 	pd_buf_addf(&b,
 		    "The %s's reported throughput KPI %s = %.1f is %.1f%% %s the cluster-wide "
@@ -712,14 +717,19 @@ static long finding_delta(const struct pd_comparison *c, const struct pd_finding
 }
 
 /* Each delta is one question of the JUnit report, asked in every comparison of runs with
- * its metric: it fails when it regresses (the topology's change does not) or a failing
- * finding states it; its finding is the first failing one that states it, else the first. */
+ * its metric: a top-level delta fails when it regresses (the topology's change does not);
+ * a drill-down (a node under its role, atop under its REST twin, an index under its
+ * metric) is the detail of its parent's question and fails only when a failing finding
+ * states it, so that one regression of a role fails one testcase rather than one per node
+ * and per collector (docs/reference.md, "Publishing in Jenkins"). Its finding is the first
+ * failing one that states it, else the first. */
 static void delta_outcomes(struct pd_comparison *c, int gate)
 {
 	for (size_t i = 0; i < c->n_deltas; i++) {
 		struct pd_delta *d = &c->deltas[i];
 		d->finding = -1;
-		d->outcome = gate && d->verdict == PD_VERDICT_REGRESSION && !d->topology
+		d->gates = !d->drill && !d->topology;
+		d->outcome = gate && d->gates && d->verdict == PD_VERDICT_REGRESSION
 				     ? PD_OUTCOME_FAIL
 				     : PD_OUTCOME_PASS;
 	}
@@ -762,4 +772,5 @@ void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *op
 	if (c->n_findings > 1)
 		qsort(c->findings, c->n_findings, sizeof(*c->findings), cmp_finding);
 	delta_outcomes(c, opts->gate);
+	pd_words_findings(c);
 }

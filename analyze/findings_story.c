@@ -311,7 +311,8 @@ static void kpi_gap(struct pd_buf *b, const struct pd_finding *f)
 		pd_buf_addf(b, " The %s's KPI is %+.1f%% from its own series (%.0f req/s).",
 			    run_word(!i), 100 * (kpi[i] - served[i].value) / served[i].value,
 			    served[i].value);
-		if (fabs(kpi[i] - served[i].value) > 0.01 * served[i].value)
+		/* counting every node is what the series measure: nothing to explain */
+		if (!(f->n.kpi.rules[i].match & (1u << PD_KPI_EVERY_NODE)))
 			pd_kpi_describe(b, &f->n.kpi.rules[i]);
 	}
 }

@@ -1,7 +1,10 @@
 #include "kpi.h"
+#include "infer.h"
 #include "sampling.h"
+#include "../core/xalloc.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const rule_text[] = {
@@ -10,6 +13,16 @@ static const char *const rule_text[] = {
 		"every n1ql node of the spec, removed ones included (July to August 2022)",
 	[PD_KPI_ACTIVE_NODES] = "the active n1ql nodes only (from August 2022)",
 };
+
+const char *pd_kpi_rule_words(enum pd_kpi_rule r)
+{
+	static const char *const words[] = {
+		[PD_KPI_FIRST_NODE] = "the first query node only",
+		[PD_KPI_EVERY_NODE] = "every query node",
+		[PD_KPI_ACTIVE_NODES] = "the query nodes still in the cluster at the end only",
+	};
+	return words[r];
+}
 
 /* The first node's share is known from its own counter, else when it is the removed one
  * or the only survivor. */
@@ -31,6 +44,7 @@ void pd_kpi_reconcile(struct pd_kpi_rules *out, const struct pd_kpi_in *in, doub
 	out->est[PD_KPI_ACTIVE_NODES] = in->total - in->removed;
 	out->match = 0;
 	out->nearest = -1;
+	out->tol_pct = tol_pct;
 	for (int r = 0; r < PD_KPI_N_RULES; r++) {
 		double e = out->est[r];
 		out->off_pct[r] = isfinite(e) && e > 0 ? 100 * (kpi - e) / e : NAN;
@@ -45,32 +59,53 @@ void pd_kpi_reconcile(struct pd_kpi_rules *out, const struct pd_kpi_in *in, doub
 	}
 }
 
-static void list_matches(struct pd_buf *b, const struct pd_kpi_rules *r)
+/* The rules of bits, "A and B" (each rule's text). */
+static void list_rules(struct pd_buf *b, unsigned bits)
 {
 	int k = 0;
 	for (int i = 0; i < PD_KPI_N_RULES; i++)
-		if (r->match & (1u << i))
-			pd_buf_addf(b, "%s%s (%.0f req/s, %.1f%% from the KPI)",
-				    k++ ? " and over " : "", rule_text[i], r->est[i],
-				    r->off_pct[i]);
+		if (bits & (1u << i))
+			pd_buf_addf(b, "%s%s", k++ ? " and over " : "", rule_text[i]);
+}
+
+/* The rules as near to the KPI as the nearest one (equal estimates: one figure). */
+static unsigned nearest_rules(const struct pd_kpi_rules *r)
+{
+	unsigned bits = 0;
+	for (int i = 0; r->nearest >= 0 && i < PD_KPI_N_RULES; i++)
+		if (r->est[i] == r->est[r->nearest])
+			bits |= 1u << i;
+	return bits;
 }
 
 void pd_kpi_describe(struct pd_buf *b, const struct pd_kpi_rules *r)
 {
 	if (r->match) {
+		int m = 0;
+		while (!(r->match & (1u << m)))
+			m++;
 		pd_buf_adds(b, " It matches perfrunner summing requests.count over ");
-		list_matches(b, r);
+		list_rules(b, r->match);
+		pd_buf_addf(b,
+			    " (%.0f req/s, %.1f%% from the KPI, within the %.1f%% the "
+			    "measurement leaves open).",
+			    r->est[m], r->off_pct[m], r->tol_pct);
+		return;
+	}
+	pd_buf_adds(b, " No rule of perfrunner's three reproduces it");
+	if (!isnan(r->tol_pct))
+		pd_buf_addf(b,
+			    " within the %.1f%% the measurement leaves open (the served "
+			    "rate's noise and the KPI's rounding)",
+			    r->tol_pct);
+	if (r->nearest < 0) {
 		pd_buf_adds(b, ".");
 		return;
 	}
-	pd_buf_adds(b, " No rule of perfrunner's three reproduces it:");
-	for (int i = 0, k = 0; i < PD_KPI_N_RULES; i++)
-		if (!isnan(r->off_pct[i]))
-			pd_buf_addf(b, "%s %s gives %.0f req/s", k++ ? ";" : "", rule_text[i],
-				    r->est[i]);
-	if (r->nearest >= 0)
-		pd_buf_addf(b, "; the nearest is %.1f%% from the KPI", r->off_pct[r->nearest]);
-	pd_buf_adds(b, ".");
+	pd_buf_adds(b, ": the closest, summing requests.count over ");
+	list_rules(b, nearest_rules(r));
+	pd_buf_addf(b, ", gives %.0f req/s, %.1f%% off.", r->est[r->nearest],
+		    fabs(r->off_pct[r->nearest]));
 }
 
 const struct pd_kpi *pd_kpi_throughput(const struct pd_run *run)
@@ -203,8 +238,31 @@ int pd_kpi_inputs(struct pd_kpi_in *out, double *share_out, const struct pd_run 
 	return 1;
 }
 
+double pd_kpi_tolerance(const struct pd_run *run, const struct pd_timebase *tb, double kpi)
+{
+	const struct pd_series *s = pd_run_series(run, "n1ql_stats", "query_requests", NULL);
+	size_t n = 0;
+	double *t = pd_xmalloc((s ? s->n : 0) * sizeof(*t) + 1),
+	       *v = pd_xmalloc((s ? s->n : 0) * sizeof(*v) + 1),
+	       *sorted = pd_xmalloc((s ? s->n : 0) * sizeof(*sorted) + 1), tol = NAN;
+	for (size_t i = 0; s && i < s->n; i++)
+		if (s->t_ms[i] >= tb->t0_ms && s->t_ms[i] <= tb->end_ms && isfinite(s->v[i]))
+			t[n] = (double)(s->t_ms[i] - tb->t0_ms) / 1000.0, v[n++] = s->v[i];
+	if (n >= 2) {
+		struct pd_sample x;
+		struct pd_infer_side side;
+		pd_stats_sample_prepare(&x, t, v, n, sorted);
+		pd_infer_side_of(&side, &x);
+		if (side.mean > 0)
+			tol = 100 * pd_infer_qnorm(0.995) * sqrt(side.var_mean) / side.mean +
+			      100 * 0.05 / fabs(kpi);
+	}
+	free(t), free(v), free(sorted);
+	return tol;
+}
+
 void pd_kpi_facts_of(struct pd_kpi_facts *out, const struct pd_run *run,
-		     const struct pd_timebase *tb, double tol_pct)
+		     const struct pd_timebase *tb)
 {
 	memset(out, 0, sizeof(*out));
 	out->kpi = pd_kpi_throughput(run);
@@ -212,7 +270,8 @@ void pd_kpi_facts_of(struct pd_kpi_facts *out, const struct pd_run *run,
 	out->has_in = pd_kpi_inputs(&out->in, &out->removed_share, run, tb, out->served);
 	out->has_rules = out->kpi && out->has_in;
 	if (out->has_rules)
-		pd_kpi_reconcile(&out->rules, &out->in, out->kpi->value, tol_pct);
+		pd_kpi_reconcile(&out->rules, &out->in, out->kpi->value,
+				 pd_kpi_tolerance(run, tb, out->kpi->value));
 }
 
 static double pct_change(double from, double to)

@@ -38,6 +38,17 @@ struct pd_estimate pd_kpi_served(const struct pd_run *run, const struct pd_timeb
 int pd_kpi_inputs(struct pd_kpi_in *out, double *share_out, const struct pd_run *run,
 		  const struct pd_timebase *tb, struct pd_estimate served);
 
+/* How near (in %) a rule's estimate must come to the KPI to reproduce it: what the
+ * measurement itself leaves open, the 99 % two-sided half-width of the served rate's mean
+ * over tb's phase (its long-run noise, analyze/infer.h) relative to that mean, plus the
+ * KPI's rounding (showfast values carry one decimal: 0.05 / kpi). A rule further off does
+ * not reproduce it, however near: the seed's 3.8 % is many times its 0.3 %. NaN when
+ * the run has fewer than two samples of n1ql_stats/query_requests there. */
+double pd_kpi_tolerance(const struct pd_run *run, const struct pd_timebase *tb, double kpi);
+
+/* A rule as a sentence names what it counts: "the first query node only", ... */
+const char *pd_kpi_rule_words(enum pd_kpi_rule r);
+
 /* Each rule's estimate and whether it reproduces kpi within tol_pct. */
 void pd_kpi_reconcile(struct pd_kpi_rules *out, const struct pd_kpi_in *in, double kpi,
 		      double tol_pct);
@@ -46,10 +57,9 @@ void pd_kpi_reconcile(struct pd_kpi_rules *out, const struct pd_kpi_in *in, doub
  * (with each rule's figure and the nearest's distance). */
 void pd_kpi_describe(struct pd_buf *b, const struct pd_kpi_rules *r);
 
-/* The KPI facts of run (its time base tb): the rules judged within tol_pct (the
- * comparison's threshold). */
+/* The KPI facts of run (its time base tb): the rules judged within pd_kpi_tolerance. */
 void pd_kpi_facts_of(struct pd_kpi_facts *out, const struct pd_run *run,
-		     const struct pd_timebase *tb, double tol_pct);
+		     const struct pd_timebase *tb);
 
 /* The KPI change from base's facts to target's (either may lack a KPI: ok = 0, the
  * served rates are still filled). */

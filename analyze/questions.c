@@ -1,6 +1,7 @@
 #include "questions.h"
 #include "findings_story.h"
 #include "../core/buf.h"
+#include "../core/metric.h"
 #include "../core/xalloc.h"
 
 #include <stdarg.h>
@@ -104,7 +105,7 @@ static int missing(struct pd_buf *b, const struct pd_comparison *c, const struct
 			       : (pd_buf_addf(
 					  b,
 					  "no series of the %s nodes matched between the runs",
-					  pd_service_name(q->service)),
+					  pd_metric_role_label(q->service)),
 				  1);
 	case PD_Q_CLUSTER_CHANGE:
 		return has_view(c, NULL, PD_AT_CLUSTER, 0) ||
@@ -134,6 +135,32 @@ static int missing(struct pd_buf *b, const struct pd_comparison *c, const struct
 	return 0;
 }
 
+/* Whether an earlier question than q gives advice already. */
+static int advised(const struct pd_comparison *c, const struct pd_question *q,
+		   const char *advice)
+{
+	for (const struct pd_question *p = c->questions; p < q; p++)
+		if (p->advice && !strcmp(p->advice, advice))
+			return 1;
+	return 0;
+}
+
+/* q's answer in an engineer's words, from its findings' (analyze/words.c), and the first
+ * action they imply that no earlier question gives. */
+static void answer_words(struct pd_comparison *c, struct pd_question *q, const char *none)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	for (size_t i = 0; i < q->n; i++) {
+		const struct pd_finding *f = &c->findings[q->finding[i]];
+		pd_buf_addf(&b, "%s%s (finding %zu)", i ? "; " : "", f->words,
+			    q->finding[i] + 1);
+		if (!q->advice && f->advice && !advised(c, q, f->advice))
+			q->advice = pd_xstrdup(f->advice);
+	}
+	pd_buf_adds(&b, q->n ? "" : none);
+	q->words = pd_buf_detach(&b);
+}
+
 /* The findings that answer q and its brief, or "not answered" and why. */
 static void answer(struct pd_comparison *c, struct pd_question *q)
 {
@@ -156,6 +183,7 @@ static void answer(struct pd_comparison *c, struct pd_question *q)
 		pd_buf_addf(&b, "not answered: %s", why.ptr);
 	pd_buf_release(&why);
 	q->brief = pd_buf_detach(&b);
+	answer_words(c, q, q->brief); /* no finding: the brief is already plain */
 }
 
 /* The first services of both runs' nodes. */
@@ -172,8 +200,11 @@ static unsigned roles_of(const struct pd_comparison *c)
 /* The questions this event and these roles raise, in reading order. */
 static void ask_all(struct pd_comparison *c, const struct pd_timebase *tb)
 {
-	const char *ev = pd_timebase_event_name(tb->event),
-		   *node = tb->node[0] ? tb->node : NULL;
+	static const char *const events[] = {[PD_EVENT_NONE] = "event",
+					     [PD_EVENT_HARD] = "hard failover",
+					     [PD_EVENT_GRACEFUL] = "graceful failover",
+					     [PD_EVENT_REBALANCE_OUT] = "rebalance-out"};
+	const char *ev = events[tb->event], *node = tb->node[0] ? tb->node : NULL;
 	unsigned roles = roles_of(c);
 	ask(c, PD_Q_REQUESTS_LOST, 0, "were requests lost at the %s of %s?", ev,
 	    node ? node : "a node");
@@ -184,7 +215,7 @@ static void ask_all(struct pd_comparison *c, const struct pd_timebase *tb)
 		if (roles & svc)
 			ask(c, PD_Q_ROLE_CHANGE, svc,
 			    "what changed on the %s nodes, before and after the %s?",
-			    pd_service_name(svc), ev);
+			    pd_metric_role_label(svc), ev);
 	ask(c, PD_Q_CLUSTER_CHANGE, 0,
 	    "what changed for the cluster as a whole, before and after the %s?", ev);
 	if ((roles & PD_SVC_N1QL) || c->kpi_target.kpi || c->kpi_bases[0].kpi) {
@@ -210,6 +241,8 @@ void pd_questions_free(struct pd_comparison *c)
 		free(c->questions[i].label);
 		free(c->questions[i].question);
 		free(c->questions[i].brief);
+		free(c->questions[i].words);
+		free(c->questions[i].advice);
 	}
 	free(c->questions);
 	c->questions = NULL;

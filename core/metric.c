@@ -20,9 +20,102 @@ struct rule {
 	 * pkg/plugin/bundled-dashboards/products/couchbase-perf.json:584, :2151) */
 	const char *prom;
 	enum pd_prom_how prom_how;
+	/* how an engineer names it (analyze/words.c): what it measures ("CPU"), the verb of
+	 * its sentence ("used": "memcached used 15 % more CPU"; NULL: "<label> was 15 %
+	 * higher"), and whether the name before pattern is a process ("memcached_cpu") */
+	const char *label;
+	const char *verb;
+	int proc;
 };
 
 static const struct rule rules[] = {
+	/* the words of the metrics the findings are about (the first rule with a label
+	 * names it; a metric no rule names keeps its own name) */
+	{.collector = "atop",
+	 .how = SUFFIX,
+	 .pattern = "_cpu",
+	 .label = "CPU",
+	 .verb = "used",
+	 .proc = 1},
+	{.collector = "atop",
+	 .how = SUFFIX,
+	 .pattern = "_rss",
+	 .label = "memory (RSS)",
+	 .verb = "used",
+	 .proc = 1},
+	{.collector = "atop",
+	 .how = SUFFIX,
+	 .pattern = "_vsize",
+	 .label = "virtual memory",
+	 .verb = "used",
+	 .proc = 1},
+	{.collector = "metrics_rest_api_processes",
+	 .how = SUFFIX,
+	 .pattern = "_sysproc_cpu_utilization",
+	 .label = "CPU",
+	 .verb = "used",
+	 .proc = 1},
+	{.collector = "metrics_rest_api_processes",
+	 .how = SUFFIX,
+	 .pattern = "_sysproc_mem_resident",
+	 .label = "memory (RSS)",
+	 .verb = "used",
+	 .proc = 1},
+	{.collector = "ns_server_system",
+	 .how = EXACT,
+	 .pattern = "cpu_utilization",
+	 .label = "CPU",
+	 .verb = "used"},
+	{.collector = "ns_server",
+	 .how = EXACT,
+	 .pattern = "cpu_utilization_rate",
+	 .label = "CPU over all cores",
+	 .verb = "used"},
+	{.collector = "net",
+	 .how = EXACT,
+	 .pattern = "ESTABLISHED",
+	 .label = "established connections",
+	 .verb = "held"},
+	{.collector = "net",
+	 .how = EXACT,
+	 .pattern = "TIME_WAIT",
+	 .label = "connections in TIME_WAIT",
+	 .verb = "held"},
+	{.collector = "net", .how = PREFIX, .pattern = "in_bytes", .label = "inbound traffic"},
+	{.collector = "net",
+	 .how = PREFIX,
+	 .pattern = "out_bytes",
+	 .label = "outbound traffic"},
+	{.collector = "net",
+	 .how = PREFIX,
+	 .pattern = "in_packets",
+	 .label = "inbound packets"},
+	{.collector = "net",
+	 .how = PREFIX,
+	 .pattern = "out_packets",
+	 .label = "outbound packets"},
+	{.how = EXACT, .pattern = "query_requests", .label = "query throughput"},
+	{.how = EXACT, .pattern = "query_selects", .label = "select throughput"},
+	{.how = EXACT, .pattern = "query_errors", .label = "failed queries"},
+	{.how = EXACT, .pattern = "query_invalid_requests", .label = "invalid queries"},
+	{.how = EXACT, .pattern = "query_avg_req_time", .label = "mean query time"},
+	{.how = EXACT, .pattern = "query_avg_svc_time", .label = "mean query service time"},
+	{.how = EXACT, .pattern = "query_requests_250ms", .label = "queries over 250 ms"},
+	{.how = EXACT, .pattern = "query_requests_500ms", .label = "queries over 500 ms"},
+	{.how = EXACT, .pattern = "query_requests_1000ms", .label = "queries over 1 s"},
+	{.how = EXACT, .pattern = "query_requests_5000ms", .label = "queries over 5 s"},
+	{.collector = "ns_server",
+	 .how = EXACT,
+	 .pattern = "ops",
+	 .label = "bucket operations"},
+	{.how = EXACT, .pattern = "curr_connections", .label = "bucket connections"},
+	{.how = EXACT, .pattern = "index_num_requests", .label = "index requests"},
+	{.how = EXACT, .pattern = "index_items_count", .label = "indexed items"},
+	{.how = EXACT,
+	 .pattern = "index_num_docs_pending",
+	 .label = "documents pending indexing"},
+	{.how = EXACT, .pattern = "MemFree", .label = "free memory"},
+	{.how = EXACT, .pattern = "Cached", .label = "page cache"},
 	{.how = CONTAINS, .pattern = "cpu", .unit = PD_UNIT_PERCENT},
 	{.how = SUFFIX, .pattern = "_rss", .unit = PD_UNIT_BYTES},
 	{.how = SUFFIX, .pattern = "_vsize", .unit = PD_UNIT_BYTES},
@@ -191,6 +284,43 @@ void pd_metric_twin(struct pd_buf *out, const char *name)
 		break;
 	}
 	pd_buf_release(&collector);
+}
+
+void pd_metric_words(struct pd_metric_words *out, const char *name)
+{
+	const char *slash = strchr(name, '/');
+	const char *metric = slash ? slash + 1 : name;
+	struct pd_buf collector = PD_BUF_INIT;
+	pd_buf_add(&collector, name, slash ? (size_t)(slash - name) : 0);
+	*out = (struct pd_metric_words){.proc = PD_BUF_INIT, .label = metric};
+	for (size_t i = 0; i < sizeof(rules) / sizeof(*rules); i++) {
+		const struct rule *r = &rules[i];
+		if (!r->label || !matches(r, collector.ptr, metric))
+			continue;
+		out->label = r->label, out->verb = r->verb;
+		if (r->proc && r->how == SUFFIX)
+			pd_buf_add(&out->proc, metric, strlen(metric) - strlen(r->pattern));
+		break;
+	}
+	pd_buf_release(&collector);
+}
+
+const char *pd_metric_role_label(unsigned service)
+{
+	static const struct {
+		unsigned svc;
+		const char *label;
+	} roles[] = {{PD_SVC_KV, "kv"},
+		     {PD_SVC_N1QL, "query"},
+		     {PD_SVC_INDEX, "index"},
+		     {PD_SVC_FTS, "search"},
+		     {PD_SVC_EVENTING, "eventing"},
+		     {PD_SVC_CBAS, "analytics"},
+		     {PD_SVC_BACKUP, "backup"}};
+	for (size_t i = 0; i < sizeof(roles) / sizeof(*roles); i++)
+		if (roles[i].svc == service)
+			return roles[i].label;
+	return "other";
 }
 
 size_t pd_metric_of_prom(struct pd_prom_target out[2], const char *name)

@@ -19,6 +19,22 @@ int pd_metric_worse(const char *collector, const char *metric);
  * atop/memcached_cpu); appends nothing when it has none. */
 void pd_metric_twin(struct pd_buf *out, const char *name);
 
+/* How an engineer names a metric ("collector/metric"), from the table's label column: the
+ * process it is about (proc, "memcached"; empty for a node's or the cluster's metric),
+ * what it measures (label, "CPU"; the metric's own name when no rule names it, borrowed
+ * from name) and the verb of a sentence about it ("used", "held"; NULL: "<label> was
+ * higher"). The caller releases proc. */
+struct pd_metric_words {
+	struct pd_buf proc;
+	const char *label;
+	const char *verb;
+};
+void pd_metric_words(struct pd_metric_words *out, const char *name);
+
+/* A role as an engineer names it: "kv", "query" (n1ql), "index", "search" (fts),
+ * "eventing", "analytics" (cbas), "backup"; "other" for anything else. */
+const char *pd_metric_role_label(unsigned service);
+
 /* perfrunner's Prometheus path (DESIGN 3.6): how a Prometheus series becomes the metric
  * perfdelta knows (the rows with .prom in core/metric.c's table). */
 enum pd_prom_how {

@@ -235,8 +235,9 @@ static void warnings(struct pd_buf *b, const struct pd_comparison *c)
 	}
 }
 
-/* The top card: the event's questions (analyze/questions.c), each answered by the
- * findings the analysis assigned it, linked to their cards. Only runs with an event. */
+/* The top card: the event's questions (analyze/questions.c), each answered in an
+ * engineer's words by the findings the analysis assigned it, linked to their cards, with
+ * what to do where they imply an action. Only runs with an event. */
 static void top_card(struct pd_buf *b, const struct pd_comparison *c)
 {
 	if (!c->n_questions)
@@ -248,10 +249,14 @@ static void top_card(struct pd_buf *b, const struct pd_comparison *c)
 		pd_buf_addf(b, "<tr><td>%s</td><td>", a->label);
 		esc(b, a->question);
 		pd_buf_adds(b, "</td><td>");
-		esc(b, a->brief);
+		esc(b, a->words);
 		for (size_t i = 0; i < a->n; i++)
 			pd_buf_addf(b, " <a href=\"#finding-%zu\">#%zu</a>", a->finding[i] + 1,
 				    a->finding[i] + 1);
+		if (a->advice) {
+			pd_buf_adds(b, "<br><b>To do:</b> ");
+			esc(b, a->advice);
+		}
 		pd_buf_adds(b, "</td></tr>\n");
 	}
 	pd_buf_adds(b, "</table></div>\n");
@@ -415,6 +420,11 @@ static void findings(struct pd_buf *b, const struct pd_comparison *c,
 			    f + 1, f + 1, pd_finding_kind_name(c->findings[f].kind));
 		esc(b, c->findings[f].text);
 		pd_buf_adds(b, "</p>");
+		if (c->findings[f].advice) {
+			pd_buf_adds(b, "<p><b>To do:</b> ");
+			esc(b, c->findings[f].advice);
+			pd_buf_adds(b, "</p>");
+		}
 		charts_link(b, c, plan, c->findings[f].metric);
 		int open = 0;
 		long owner = pd_chart_finding_owner(c, f);

@@ -78,6 +78,8 @@ static void delta_line(struct pd_buf *b, const struct pd_comparison *c,
 		pd_buf_addf(b, " (%s)", pd_infer_reason_name(r->reason));
 	if (d->topology)
 		pd_buf_adds(b, " (the topology's)");
+	else if (!d->gates)
+		pd_buf_adds(b, " (a drill-down: its parent's testcase is the question)");
 }
 
 /* "metric scope phase" of a delta or a finding. */
@@ -163,7 +165,7 @@ static void point_cases(struct pd_buf *b, struct tally *t, const struct pd_compa
 		struct pd_buf name = PD_BUF_INIT, details = PD_BUF_INIT;
 		pd_buf_addf(&name, "%s %s", a->label, a->question);
 		link(&details, l, "points");
-		testcase(b, t, "perfdelta.questions", name.ptr, a->outcome, a->brief,
+		testcase(b, t, "perfdelta.questions", name.ptr, a->outcome, a->words,
 			 details.ptr);
 		pd_buf_release(&name);
 		pd_buf_release(&details);

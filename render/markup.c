@@ -5,9 +5,12 @@
 #include <math.h>
 #include <string.h>
 
-/* A lightweight markup: how it writes a heading, bold, a list item and a table. */
+/* A lightweight markup: how it writes a heading, bold and a table. Findings are numbered
+ * by hand ("13. "), as the HTML and summary.json number them, in both markups: a raw paste
+ * that cites "(finding 13)" can then be followed (Markdown's "1." on every item renders
+ * the same but reads 1, 1, 1 raw; Jira's "#" numbers only when rendered). */
 struct markup {
-	const char *h2, *bold, *item;
+	const char *h2, *bold;
 	const char *code_open, *code_close;            /* monospace: a finding's kind */
 	const char *link_open, *link_sep, *link_close; /* [text](url), [text|url] */
 	const char *th_open, *th_sep, *th_close, *rule;
@@ -18,7 +21,6 @@ struct markup {
 static const struct markup md = {
 	.h2 = "## ",
 	.bold = "**",
-	.item = "1. ",
 	.code_open = "`",
 	.code_close = "`",
 	.link_open = "[",
@@ -36,7 +38,6 @@ static const struct markup md = {
 static const struct markup jira = {
 	.h2 = "h2. ",
 	.bold = "*",
-	.item = "# ",
 	.code_open = "{{",
 	.code_close = "}}",
 	.link_open = "[",
@@ -78,9 +79,13 @@ static void points(struct pd_buf *b, const struct markup *m, const struct pd_com
 	for (size_t p = 0; p < c->n_questions; p++) {
 		const struct pd_question *a = &c->questions[p];
 		struct pd_buf t = PD_BUF_INIT;
-		pd_buf_addf(&t, "%s %s %s", a->label, a->question, a->brief);
+		pd_buf_addf(&t, "%s %s %s", a->label, a->question, a->words);
 		pd_buf_adds(b, "- ");
 		m->esc(b, t.ptr);
+		if (a->advice) {
+			pd_buf_addf(b, " %sTo do:%s ", m->bold, m->bold);
+			m->esc(b, a->advice);
+		}
 		pd_buf_addch(b, '\n');
 		pd_buf_release(&t);
 	}
@@ -120,8 +125,7 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 	pd_buf_addf(b, "\n\nVerdict: %s%s%s (threshold %.1f%%, ", m->bold,
 		    pd_verdict_name(c->verdict), m->bold, c->threshold_pct);
 	pd_buf_add_count(b, c->n_deltas, "delta", NULL);
-	pd_buf_addf(b, "; %s; family: %s; %s)\n\n", c->method, c->family,
-		    pd_infer_noise_text(c->noise));
+	pd_buf_adds(b, "; how they were judged: at the end)\n\n");
 	report_link(b, m, l->report_url);
 	for (size_t i = 0; i < c->warnings.n; i++) {
 		pd_buf_addf(b, "%sWarning%s: ", m->bold, m->bold);
@@ -149,7 +153,7 @@ static void summary(struct pd_buf *b, const struct markup *m, const struct pd_co
 	pd_buf_addf(b, "%sFindings%s (%zu, most important first):\n\n", m->bold, m->bold,
 		    c->n_findings);
 	for (size_t i = 0; i < c->n_top; i++) {
-		pd_buf_addf(b, "%s%s%s%s ", m->item, m->code_open,
+		pd_buf_addf(b, "%zu. %s%s%s ", i + 1, m->code_open,
 			    pd_finding_kind_name(c->findings[i].kind), m->code_close);
 		m->esc(b, c->findings[i].text);
 		pd_buf_addch(b, '\n');
@@ -202,11 +206,26 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 	}
 }
 
+/* The statistics, below the answers: one sentence, docs/report.md for the rest. */
+static void method(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c)
+{
+	struct pd_buf t = PD_BUF_INIT;
+	pd_buf_addf(&t,
+		    "How the changes were judged: %s; family: %s; %s (docs/report.md in "
+		    "perfdelta explains the method).",
+		    c->method, c->family, pd_infer_noise_text(c->noise));
+	pd_buf_addch(b, '\n');
+	m->esc(b, t.ptr);
+	pd_buf_addch(b, '\n');
+	pd_buf_release(&t);
+}
+
 void pd_markup_md(struct pd_buf *out, const struct pd_comparison *c,
 		  const struct pd_labels *labels)
 {
 	summary(out, &md, c, labels);
 	table(out, &md, c);
+	method(out, &md, c);
 }
 
 void pd_markup_jira(struct pd_buf *out, const struct pd_comparison *c,
@@ -214,4 +233,5 @@ void pd_markup_jira(struct pd_buf *out, const struct pd_comparison *c,
 {
 	summary(out, &jira, c, labels);
 	table(out, &jira, c);
+	method(out, &jira, c);
 }

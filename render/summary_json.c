@@ -109,6 +109,7 @@ static void inference_of_delta(struct pd_jw *w, const struct pd_delta *d)
 	else
 		pd_jw_null(w, "baselines_needed");
 	pd_jw_bool(w, "headline", d->headline);
+	pd_jw_bool(w, "gates", d->gates);
 	if (r->valid & PD_INFER_HAS_ABS)
 		interval_obj(w, "abs", r->delta_abs, r->lo_abs, r->hi_abs);
 	else
@@ -188,6 +189,8 @@ static void finding_obj(struct pd_jw *w, const struct pd_finding *f)
 	pd_jw_num(w, "delta_pct", f->delta_pct);
 	pd_jw_num(w, "value", f->value);
 	pd_jw_str(w, "text", f->text);
+	pd_jw_str(w, "words", f->words);
+	pd_jw_str(w, "recommendation", f->advice);
 	pd_jw_close(w, '}');
 }
 
@@ -272,6 +275,8 @@ static void questions_arr(struct pd_jw *w, const struct pd_comparison *c)
 		pd_jw_str(w, "question", q->question);
 		pd_jw_bool(w, "answered", q->answered);
 		pd_jw_str(w, "answer", q->brief);
+		pd_jw_str(w, "words", q->words);
+		pd_jw_str(w, "recommendation", q->advice);
 		pd_jw_open(w, "findings", '[');
 		for (size_t k = 0; k < q->n; k++)
 			pd_jw_int(w, NULL, (int64_t)q->finding[k] + 1);

@@ -7,7 +7,7 @@ static void esc(struct pd_buf *b, const char *s)
 	pd_esc_text(b, s);
 }
 
-/* The event's questions, each with its answer. */
+/* The event's questions, each with its answer in words and what to do. */
 static void points(struct pd_buf *b, const struct pd_comparison *c)
 {
 	if (!c->n_questions)
@@ -16,10 +16,15 @@ static void points(struct pd_buf *b, const struct pd_comparison *c)
 	for (size_t p = 0; p < c->n_questions; p++) {
 		const struct pd_question *a = &c->questions[p];
 		struct pd_buf t = PD_BUF_INIT;
-		pd_buf_addf(&t, "%s: %s", a->question, a->brief);
+		pd_buf_addf(&t, "%s %s", a->question, a->words);
 		pd_buf_addf(b, "  %-3s ", a->label);
 		esc(b, t.ptr);
 		pd_buf_addch(b, '\n');
+		if (a->advice) {
+			pd_buf_adds(b, "      to do: ");
+			esc(b, a->advice);
+			pd_buf_addch(b, '\n');
+		}
 		pd_buf_release(&t);
 	}
 }
@@ -31,8 +36,7 @@ void pd_terminal_summary(struct pd_buf *b, const struct pd_comparison *c, const 
 	pd_buf_add_count(b, c->n_deltas, "delta", NULL);
 	pd_buf_adds(b, ", ");
 	pd_buf_add_count(b, c->n_findings, "finding", NULL);
-	pd_buf_addf(b, "; threshold %.1f%%, %s correction; %s)\n", c->threshold_pct,
-		    c->correction, pd_infer_noise_text(c->noise));
+	pd_buf_addf(b, "; threshold %.1f%%)\n", c->threshold_pct);
 	for (size_t i = 0; i < c->warnings.n; i++) {
 		pd_buf_adds(b, "warning: ");
 		esc(b, c->warnings.v[i]);
@@ -47,6 +51,12 @@ void pd_terminal_summary(struct pd_buf *b, const struct pd_comparison *c, const 
 	}
 	if (c->n_findings > c->n_top)
 		pd_buf_addf(b, "  ... %zu more in the report\n", c->n_findings - c->n_top);
+	/* the statistics, below the answers: one sentence, docs/report.md for the rest */
+	pd_buf_addf(b,
+		    "judged: a change counts past the %.1f%% threshold when its simultaneous "
+		    "interval (%s correction) clears it; %s (docs/report.md explains the "
+		    "method)\n",
+		    c->threshold_pct, c->correction, pd_infer_noise_text(c->noise));
 	if (is_file)
 		pd_buf_addf(b, "report: %s\n", report);
 	else

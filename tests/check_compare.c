@@ -1,6 +1,7 @@
 #include "check_suites.h"
 
 #include "analyze/compare.h"
+#include "analyze/words.h"
 #include "parse/bundle.h"
 #include "core/xalloc.h"
 
@@ -442,6 +443,11 @@ END_TEST
  *   removed = 0.49350 x 3902.1076 x 299.786 / 1200.022           = 481.063 req/s
  *   first node (.55) = active nodes = 3876.0656 - 481.063        = 3395.002 req/s
  *   KPI 3525 against it: (3525 - 3395.002) / 3395.002            = +3.829 %
+ *   the tolerance a rule must come within: at least the independent-samples 99 %
+ *   half-width of served, 2.5758 x sqrt(20016.27 / 240) / 3876.0656, plus the KPI's
+ *   rounding 0.05 / 3525                                          = 0.608 %
+ *   (the noise model's, with the series' autocorrelation, is larger; 3.8 % is past it:
+ *   no rule reproduces the KPI, where before the threshold's 5 % made two "match")
  * (the README's story: .55 served half before the failover). Before this test kpi-scope
  * divided by the removed node plus a role total that already held it: 33 %, 3554 req/s. */
 START_TEST(test_compare_kpi_facts_once)
@@ -459,10 +465,60 @@ START_TEST(test_compare_kpi_facts_once)
 	const struct pd_finding *change = finding(c, PD_FIND_KPI_CHANGE, NULL, NULL);
 	ck_assert(scope && change);
 	ck_assert_ptr_nonnull(strstr(scope->text, "(49% of the query load then"));
-	ck_assert_ptr_nonnull(strstr(scope->text, "(3395 req/s, 3.8% from the KPI)"));
-	ck_assert_ptr_nonnull(strstr(change->text, "(3395 req/s, 3.8% from the KPI)"));
+	ck_assert_double_ge(k->rules.tol_pct, 0.608);
+	ck_assert_double_lt(k->rules.tol_pct, 3.829);
+	ck_assert_uint_eq(k->rules.match, 0);
+	ck_assert_ptr_null(strstr(scope->text, "matches"));
+	ck_assert_ptr_nonnull(strstr(scope->text, "No rule of perfrunner's three reproduces"));
+	ck_assert_ptr_nonnull(strstr(scope->text, "gives 3395 req/s, 3.8% off."));
+	ck_assert_ptr_nonnull(strstr(change->text, "gives 3395 req/s, 3.8% off."));
 	ck_assert_double_eq(change->n.kpi.rules[1].est[PD_KPI_FIRST_NODE],
 			    k->rules.est[PD_KPI_FIRST_NODE]);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+/* The first screen's words (analyze/words.c): the seed's findings as an engineer says them.
+ * memcached on the kv nodes over the whole run: 1119.9 % -> 1293.1 % (the role's means),
+ * (1293.1 - 1119.9) / 1119.9 = +15.47 %: "15 %" (whole numbers from 10 % up); the query
+ * node's cbq-engine RSS after the event, 1.86 -> 2.03 GiB: +9.1 % to +9.4 % with the
+ * rounding of those figures: "9.x %" (one decimal under 10 %). Percentages as words say them
+ * (pd_words_pct): 9.94 "9.9 %", 9.96 "10 %", -41.7 "42 %". */
+START_TEST(test_compare_words_of_the_seed)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_comparison *c = compare(a, b);
+	struct pd_buf p = PD_BUF_INIT;
+	const struct pd_finding *mc =
+		finding(c, PD_FIND_METRIC_SHIFT, "atop/memcached_cpu", "role:kv");
+	const struct pd_finding *rss =
+		finding(c, PD_FIND_POST_EVENT_MISMATCH, "atop/cbq-engine_rss", NULL);
+	const struct pd_finding *ling = finding(c, PD_FIND_LINGERING, NULL, NULL);
+	ck_assert(mc && rss && ling);
+	ck_assert_str_eq(mc->words,
+			 "memcached on the kv nodes used 15 % more CPU for the whole run");
+	ck_assert_ptr_null(mc->advice);
+	ck_assert_ptr_nonnull(strstr(rss->words, "cbq-engine on the query node used 9."));
+	ck_assert_ptr_nonnull(strstr(rss->words,
+				     " % more memory (RSS) after the failover, where "
+				     "the runs had agreed before it"));
+	ck_assert_ptr_nonnull(strstr(ling->advice, "file a product bug"));
+	pd_words_phase(&p, c, PD_PHASE_PRE);
+	pd_buf_adds(&p, "|");
+	pd_words_phase(&p, c, PD_PHASE_TRANSIENT);
+	pd_buf_adds(&p, "|");
+	pd_words_phase(&p, c, PD_PHASE_WHOLE);
+	pd_buf_adds(&p, "|");
+	pd_words_pct(&p, 9.94);
+	pd_buf_adds(&p, "|");
+	pd_words_pct(&p, 9.96);
+	pd_buf_adds(&p, "|");
+	pd_words_pct(&p, -41.7);
+	ck_assert_str_eq(p.ptr, "before the failover|during the failover|for the whole run|"
+				"9.9 %|10 %|42 %");
+	pd_buf_release(&p);
 	pd_comparison_free(c);
 	pd_run_free(a);
 	pd_run_free(b);
@@ -592,7 +648,7 @@ START_TEST(test_compare_questions_come_from_the_run)
 		ck_assert(c->questions[i].answered);
 	}
 	ck_assert_str_eq(c->questions[0].question,
-			 "were requests lost at the hard-failover of 172.23.100.40?");
+			 "were requests lost at the hard failover of 172.23.100.40?");
 	ck_assert_uint_eq(c->questions[0].n, 2);
 	ck_assert_int_eq(c->findings[c->questions[0].finding[0]].kind, PD_FIND_EVENT_ERRORS);
 	ck_assert_uint_eq(c->questions[2].service, PD_SVC_KV);
@@ -649,6 +705,7 @@ Suite *pd_suite_compare(void)
 	tcase_add_test(tc, test_compare_view_lookup_matches_a_scan);
 	tcase_add_test(tc, test_compare_index_metric_summarised);
 	tcase_add_test(tc, test_compare_kpi_facts_once);
+	tcase_add_test(tc, test_compare_words_of_the_seed);
 	tcase_add_test(tc, test_compare_node_cpu_is_a_mean_over_active_nodes);
 	tcase_add_test(tc, test_compare_event_errors_hold_when_the_event_moves);
 	tcase_add_test(tc, test_compare_empty_or_absent_series_is_a_gap);

@@ -208,6 +208,38 @@ START_TEST(test_metric_direction_and_twin)
 }
 END_TEST
 
+/* The table's label column: how an engineer names a metric (analyze/words.c reads it). */
+START_TEST(test_metric_words_name_process_label_and_verb)
+{
+	struct pd_metric_words w;
+	pd_metric_words(&w, "atop/memcached_cpu");
+	ck_assert_str_eq(w.proc.ptr, "memcached");
+	ck_assert_str_eq(w.label, "CPU");
+	ck_assert_str_eq(w.verb, "used");
+	pd_buf_release(&w.proc);
+	pd_metric_words(&w, "metrics_rest_api_processes/cbq-engine_sysproc_mem_resident");
+	ck_assert_str_eq(w.proc.ptr, "cbq-engine");
+	ck_assert_str_eq(w.label, "memory (RSS)");
+	pd_buf_release(&w.proc);
+	pd_metric_words(&w, "ns_server_system/cpu_utilization"); /* a node's, no process */
+	ck_assert_str_eq(w.proc.ptr, "");
+	ck_assert_str_eq(w.label, "CPU");
+	pd_metric_words(&w, "net/ESTABLISHED");
+	ck_assert_str_eq(w.label, "established connections");
+	ck_assert_str_eq(w.verb, "held");
+	pd_metric_words(&w, "n1ql_stats/query_requests"); /* no verb: "<label> was lower" */
+	ck_assert_str_eq(w.label, "query throughput");
+	ck_assert_ptr_null(w.verb);
+	pd_metric_words(&w, "iostat/sda_util"); /* no rule: its own name */
+	ck_assert_str_eq(w.label, "sda_util");
+	ck_assert_ptr_null(w.verb);
+	ck_assert_str_eq(w.proc.ptr, "");
+	ck_assert_str_eq(pd_metric_role_label(PD_SVC_N1QL), "query");
+	ck_assert_str_eq(pd_metric_role_label(PD_SVC_KV), "kv");
+	ck_assert_str_eq(pd_metric_role_label(0), "other");
+}
+END_TEST
+
 START_TEST(test_gaps_count_missing_samples)
 {
 	struct pd_series s = {0};
@@ -474,6 +506,7 @@ Suite *pd_suite_core(void)
 	Suite *s = suite_create("core");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_buf_addf_grows_past_first_allocation);
+	tcase_add_test(tc, test_metric_words_name_process_label_and_verb);
 	tcase_add_test(tc, test_buf_add_p_says_less_than_below_double_resolution);
 	tcase_add_test(tc, test_err_first_failure_wins_and_formats_place);
 	tcase_add_test(tc, test_err_message_stays_on_one_line);

@@ -1,6 +1,7 @@
 /* analyze/kpi.c: which of perfrunner's three rules reproduces a throughput KPI. */
 #include "check_suites.h"
 #include "analyze/kpi.h"
+#include "core/xalloc.h"
 
 #include <check.h>
 #include <math.h>
@@ -40,7 +41,10 @@ START_TEST(test_kpi_says_when_no_rule_reproduces_it)
 	ck_assert_int_eq(r.nearest, PD_KPI_FIRST_NODE);
 	pd_kpi_describe(&b, &r);
 	ck_assert_ptr_nonnull(strstr(b.ptr, "No rule of perfrunner's three reproduces it"));
-	ck_assert_ptr_nonnull(strstr(b.ptr, "the nearest is -10.2% from the KPI"));
+	ck_assert_ptr_nonnull(strstr(b.ptr, "within the 5.0% the measurement leaves open"));
+	ck_assert_ptr_nonnull(strstr(b.ptr, "the closest, summing requests.count over the "
+					    "first n1ql node of the spec only"));
+	ck_assert_ptr_nonnull(strstr(b.ptr, "gives 3395 req/s, 10.2% off."));
 	ck_assert_ptr_null(strstr(b.ptr, "either way"));
 	pd_buf_release(&b);
 }
@@ -62,6 +66,67 @@ START_TEST(test_kpi_first_node_unknown_with_several_survivors)
 }
 END_TEST
 
+START_TEST(test_kpi_near_is_not_a_match_past_the_tolerance)
+{
+	/* the seed's 3.8 %: within the comparison's 5 % threshold, yet past a tolerance of
+	 * 1.7 % (the seed target's served rate's noise): no rule reproduces it, the closest
+	 * two (same estimate 3395) are named with their distance */
+	struct pd_kpi_in in = {.total = 3876, .removed = 481, .n_active = 1};
+	struct pd_kpi_rules r;
+	struct pd_buf b = PD_BUF_INIT;
+	pd_kpi_reconcile(&r, &in, 3525, 1.7);
+	ck_assert_uint_eq(r.match, 0);
+	ck_assert_double_eq(r.tol_pct, 1.7);
+	pd_kpi_describe(&b, &r);
+	ck_assert_ptr_null(strstr(b.ptr, "matches"));
+	ck_assert_ptr_nonnull(strstr(b.ptr, "first n1ql node of the spec only (2017 to July "
+					    "2022) and over the active n1ql nodes only"));
+	ck_assert_ptr_nonnull(strstr(b.ptr, "gives 3395 req/s, 3.8% off."));
+	pd_buf_release(&b);
+}
+END_TEST
+
+/* A run whose n1ql_stats/query_requests holds v[i % nv] every 5 s over [0, 1200) s. */
+static struct pd_run *served_run(const double *v, size_t nv, struct pd_timebase *tb)
+{
+	struct pd_run *run = pd_run_new("q");
+	struct pd_series *s = pd_xcalloc(1, sizeof(*s));
+	s->db = pd_xstrdup("n1ql_stats"), s->collector = pd_xstrdup("n1ql_stats");
+	s->metric = pd_xstrdup("query_requests"), s->scope = PD_SCOPE_CLUSTER;
+	pd_run_add_series(run, s);
+	for (size_t i = 0; i < 240; i++)
+		pd_series_add(s, 1700000000000 + (int64_t)i * 5000, v[i % nv]);
+	memset(tb, 0, sizeof(*tb));
+	tb->t0_ms = 1700000000000, tb->end_ms = tb->t0_ms + 1195000, tb->interval_ms = 5000;
+	return run;
+}
+
+START_TEST(test_kpi_tolerance_is_the_measurement_noise_and_rounding)
+{
+	struct pd_timebase tb;
+	/* a constant rate: no noise, only the KPI's rounding to one decimal:
+	 * 100 x 0.05 / 3525 = 0.0014184 % */
+	const double flat[] = {3876};
+	struct pd_run *run = served_run(flat, 1, &tb);
+	ck_assert_double_eq_tol(pd_kpi_tolerance(run, &tb, 3525), 0.0014184, 1e-7);
+	pd_run_free(run);
+	/* 3800 and 3952 alternating, 240 samples: mean 3876, s^2 = 240 x 76^2 / 239 =
+	 * 5800.17; the mean's variance at least s^2 / n = 24.167 (independent samples; the
+	 * model takes the largest of its readings, never less), so the 99 % half-width is at
+	 * least 2.5758 x 4.9160 = 12.663 req/s, 0.3267 % of 3876, + 0.0014 % */
+	const double alt[] = {3800, 3952};
+	run = served_run(alt, 2, &tb);
+	double tol = pd_kpi_tolerance(run, &tb, 3525);
+	ck_assert_double_ge(tol, 0.3267 + 0.0014 - 1e-4);
+	ck_assert_double_le(tol, 5); /* and not the threshold stood in for it */
+	pd_run_free(run);
+	/* no series: no tolerance */
+	run = pd_run_new("q");
+	ck_assert(isnan(pd_kpi_tolerance(run, &tb, 3525)));
+	pd_run_free(run);
+}
+END_TEST
+
 Suite *pd_suite_kpi(void)
 {
 	Suite *s = suite_create("kpi");
@@ -69,6 +134,8 @@ Suite *pd_suite_kpi(void)
 	tcase_add_test(tc, test_kpi_names_every_rule_that_reproduces_it);
 	tcase_add_test(tc, test_kpi_says_when_no_rule_reproduces_it);
 	tcase_add_test(tc, test_kpi_first_node_unknown_with_several_survivors);
+	tcase_add_test(tc, test_kpi_near_is_not_a_match_past_the_tolerance);
+	tcase_add_test(tc, test_kpi_tolerance_is_the_measurement_noise_and_rounding);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -38,10 +38,11 @@ START_TEST(test_signature_of_the_seed_failover)
 	ck_assert_str_eq(s->event_node, "172.23.100.40");
 	/* the seed's console puts the failover at 299.8 s (inspect's time base) */
 	ck_assert_double_eq_tol(s->event_s, 299.8, 0.1);
-	/* KPI 3525 is reproduced by the first-node and active-nodes rules (check_kpi) */
+	/* KPI 3525 is reproduced by no rule: the first-node and active-nodes rules give
+	 * 3395, 3.8 % off, past the tolerance the served rate's noise leaves (check_compare's
+	 * test_compare_kpi_facts_once) */
 	ck_assert_double_eq(pd_signature_find(s, "kpi/throughput")->value, 3525);
-	ck_assert_uint_eq(s->kpi_match,
-			  (1u << PD_KPI_FIRST_NODE) | (1u << PD_KPI_ACTIVE_NODES));
+	ck_assert_uint_eq(s->kpi_match, 0);
 	/* the pre-phase mean of the cluster's query rate against the raw samples' mean
 	 * before the event (the grid's points differ from the samples by < 1 s) */
 	const struct pd_sig_feature *f =

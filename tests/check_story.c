@@ -412,8 +412,8 @@ static void kpi_change(struct pd_kpi_change *out, const struct pd_run *b,
 		       const struct pd_timebase *tbt)
 {
 	struct pd_kpi_facts fb, ft;
-	pd_kpi_facts_of(&fb, b, tbb, 5);
-	pd_kpi_facts_of(&ft, t, tbt, 5);
+	pd_kpi_facts_of(&fb, b, tbb);
+	pd_kpi_facts_of(&ft, t, tbt);
 	pd_kpi_change(out, &fb, &ft);
 }
 

@@ -231,6 +231,8 @@ struct pd_kpi_rules {
 	double off_pct[PD_KPI_N_RULES]; /* (kpi - est) / est in %, NAN with est */
 	unsigned match;                 /* bits (1 << rule) of the rules within tol_pct */
 	int nearest;                    /* the rule with the smallest |off_pct|, -1 when none */
+	double tol_pct; /* how near a rule must come to reproduce the KPI: the served rate's
+			   own noise and the KPI's rounding (pd_kpi_tolerance) */
 };
 
 /* What the series tell, as rates over the run (requests / [access] time, req/s). */
@@ -436,9 +438,13 @@ struct pd_question {
 	char *question;   /* one line */
 	int answered;     /* its inputs are there (0: brief says why not) */
 	size_t finding[PD_QUESTION_MAX_FINDINGS];
-	size_t n;    /* the findings that answer it */
-	char *brief; /* the answer with the numbers of its findings, "no finding: ...", or
-			"not answered: <why>" */
+	size_t n;     /* the findings that answer it */
+	char *brief;  /* the answer with the numbers of its findings, "no finding: ...", or
+			 "not answered: <why>" */
+	char *words;  /* the same in an engineer's words (its findings' words, each with
+			 " (finding N)"), what the first screen of every output shows */
+	char *advice; /* the action its findings imply, NULL when none (or an earlier
+			 question already gives the same) */
 	enum pd_outcome outcome; /* its JUnit testcase: the worst of its findings' */
 };
 
@@ -581,9 +587,13 @@ struct pd_delta {
 	 * (verdict inconclusive, inf.reason PD_INFER_TOPOLOGY) */
 	int topology;
 	enum pd_verdict verdict;
-	enum pd_outcome outcome; /* its JUnit testcase: FAIL for a regression the topology does
-				    not explain, or when a failing finding states it, and the
-				    gate is on */
+	/* its own verdict decides its JUnit testcase: a top-level delta (a drill-down, a node
+	   under its role or atop under its REST twin, is read within its parent, whose
+	   testcase is the question; it fails only when a failing finding states it) */
+	int gates;
+	enum pd_outcome outcome; /* its JUnit testcase: FAIL for a regression of a delta that
+				    gates, or when a failing finding states it, and the gate is
+				    on */
 	long finding;            /* the first failing finding (ranked) stating this metric,
 				    scope and phase, else the first, or -1 */
 	struct pd_stated stated; /* what the outputs state of it */
@@ -631,6 +641,7 @@ union pd_finding_numbers {
 		struct pd_kpi_rules rules[2]; /* [0] the baseline's KPI, [1] the target's */
 		int has_rules[2];             /* that run's rules were computed */
 		struct pd_closed_loop base_loop, loop; /* Little's law in each run */
+		int of_base; /* kpi-scope: about the baseline's KPI (rules[0], else rules[1]) */
 	} kpi;
 };
 
@@ -646,12 +657,15 @@ struct pd_finding {
 	double value;     /* NaN when none */
 	double score;     /* higher first */
 	long view;        /* the view that shows it, or -1 */
-	long delta; /* the delta of its metric, scope and phase, or -1 (connections left on the
-		       removed node, a live node failed over ...) */
-	char *text; /* one sentence with the numbers, to paste */
-	int regresses;           /* a change the worse way past the threshold, or connections
-				    left behind above it: the comparison's verdict is a
-				    regression */
+	long delta;  /* the delta of its metric, scope and phase, or -1 (connections left on the
+			removed node, a live node failed over ...) */
+	char *text;  /* one sentence with the numbers, to paste */
+	char *words; /* the same in an engineer's words, for the first screen (analyze/words.c):
+			"memcached on the kv nodes used 16 % more CPU for the whole run" */
+	char *advice;  /* the action it implies ("fix the KPI rule: ..."), NULL when none */
+	int regresses; /* a change the worse way past the threshold, or connections
+			  left behind above it: the comparison's verdict is a
+			  regression */
 	enum pd_outcome outcome; /* FAIL: regresses and the gate is on (--fail-on regression);
 				    ERROR: the runs are not comparable */
 	/* the target against the baseline over time on its view's grid, in % of the

@@ -34,27 +34,50 @@ cases = {}
 for m in re.finditer(r'<testcase classname="([^"]*)" name="([^"]*)"><(failure|error|system-out)', junit):
     cases[html.unescape(m.group(2))] = (m.group(1), m.group(3))
 bad = []
+drill_regressions = drill_failing = 0
+stated = {}
+for d in summary["deltas"]:
+    name = "%s %s %s" % (d["metric"], d["scope"], d["phase"])
+    stated[name] = any(f.get("metric") == d["metric"] and f.get("scope") == d["scope"] and
+                       f.get("phase") == d["phase"] for f in summary["findings"])
 for d in summary["deltas"]:
     name = "%s %s %s" % (d["metric"], d["scope"], d["phase"])
     want_class = "perfdelta." + d["metric"].split("/")[0]
     if name not in cases or cases[name][0] != want_class:
         bad.append("no testcase " + name)
-    elif d["verdict"] == "regression" and not d["topology"] and cases[name][1] != "failure":
+    elif d["gates"] != (d["family"] == "top-level" and not d["topology"]):
+        bad.append("gates is not top-level and not the topology's: " + name)
+    elif d["verdict"] == "regression" and d["gates"] and cases[name][1] != "failure":
         bad.append("passes: " + name)
-    elif d["verdict"] != "regression" and cases[name][1] == "failure" and not any(
-            f.get("metric") == d["metric"] and f.get("scope") == d["scope"] and
-            f.get("phase") == d["phase"] for f in summary["findings"]):
-        bad.append("fails with no regression nor finding: " + name)
-print(len(summary["deltas"]), "deltas,", len(bad), "wrong:", "; ".join(bad[:4]))
-sys.exit(1 if bad or len(summary["deltas"]) < 100 else 0)
+    elif cases[name][1] == "failure" and not (d["verdict"] == "regression" and d["gates"]) \
+            and not stated[name]:
+        bad.append("fails with no regression of its own nor finding: " + name)
+    elif d["verdict"] == "regression" and not d["gates"]:
+        drill_regressions += 1
+        drill_failing += cases[name][1] == "failure"
+print(len(summary["deltas"]), "deltas,", drill_regressions, "drill-down regressions,",
+      drill_failing, "failing (a finding states them),", len(bad), "wrong:", "; ".join(bad[:4]))
+sys.exit(1 if bad or len(summary["deltas"]) < 100 or drill_failing > len(summary["findings"]) else 0)
 PY
 for r in fwd aa; do
   if python3 "$TMP/deltas.py" "$TMP/$r/summary.json" "$TMP/$r/junit.xml" >"$TMP/deltas.out"; then ok
   else fail "$r: $(cat "$TMP/deltas.out")"; fi
 done
+# drill-downs do not gate (docs/reference.md, "Publishing in Jenkins"): the seed's memcached
+# regression on the kv role fails its role's testcase, not one more per kv node; the four kv
+# nodes' drill-downs of the same metric and phase regress too (summary.json) and pass
+has "$TMP/fwd/junit.xml" 'name="metrics_rest_api_processes/memcached_sysproc_cpu_utilization role:kv whole"><failure'
+for n in 172.23.100.210 172.23.100.211 172.23.100.212 172.23.100.213; do
+  has "$TMP/fwd/junit.xml" "name=\"metrics_rest_api_processes/memcached_sysproc_cpu_utilization node:$n whole\"><system-out>[^<]*: regression"
+done
+# failing testcases: far fewer than the regressions (summary.json: the seed has 70
+# regressions, 43 of them drill-downs; the 27 top-level ones fail, 3 drill-downs that a
+# finding states, 6 of the 8 event questions and the removed node's connections: 37)
+nfail=$(grep -c '<failure' "$TMP/fwd/junit.xml")
+if [ "$nfail" -lt 45 ] && [ "$nfail" -gt 20 ]; then ok; else fail "$nfail failing testcases"; fi
 # the event's questions (analyze/questions.c) are testcases of an event run; the runs'
 # comparability always is
-has "$TMP/fwd/junit.xml" 'classname="perfdelta.questions" name="3 what changed on the kv nodes, before and after the hard-failover\?"><failure'
+has "$TMP/fwd/junit.xml" 'classname="perfdelta.questions" name="3 what changed on the kv nodes, before and after the hard failover\?"><failure'
 has "$TMP/fwd/junit.xml" 'classname="perfdelta.comparison" name="the runs are comparable"><system-out>'
 hasnt "$TMP/aa/junit.xml" 'perfdelta.questions'
 # short testcases linking to the report: the anchors exist in index.html

@@ -45,8 +45,15 @@ def stated(d):
 
 
 def listed(lines, pattern):
-    """(kind, text) of each listed finding, in order."""
-    return [(m.group(1), m.group(2)) for m in (re.match(pattern, l) for l in lines) if m]
+    """(kind, text) of each listed finding, in order; with a third group, the number the
+    output gives it, which must be its place in summary.json's findings (1, 2, ...)."""
+    out = []
+    for m in (re.match(pattern, l) for l in lines):
+        if m:
+            check(int(m.group("num")) == len(out) + 1,
+                  f"finding {len(out) + 1} numbered {m.group('num')}")
+            out.append((m.group("kind"), m.group("text")))
+    return out
 
 
 def check_list(name, items, more, J):
@@ -66,7 +73,7 @@ def check_terminal(term, J):
     head = f"verdict: {v} ({count_words(nd, 'delta')}, {count_words(nf, 'finding')};"
     check(term.startswith(head), f"terminal: first line is not {head!r}")
     lines = term.splitlines()
-    items = listed(lines, r"^  \d+\. \[([a-z-]+)\] (.*)$")
+    items = listed(lines, r"^  (?P<num>\d+)\. \[(?P<kind>[a-z-]+)\] (?P<text>.*)$")
     m = re.search(r"^  \.\.\. (\d+) more in the report$", term, re.M)
     return check_list("terminal", items, int(m.group(1)) if m else 0, J)
 
@@ -203,10 +210,10 @@ def main():
     mirror = json.load(open(f"{sys.argv[3]}/summary.json")) if len(sys.argv) > 3 else None
     n_term = check_terminal(term, J)
     n_md, rows_md = check_markup("summary.md", open(f"{out}/summary.md").read(), J, "**",
-                                 r"^\d+\. `([a-z-]+)` (.*)$",
+                                 r"^(?P<num>\d+)\. `(?P<kind>[a-z-]+)` (?P<text>.*)$",
                                  r"^\| (.*?) \| (.*?) \| (.*?) \| .*? \| (.*) \|$")
     n_jira, rows_jira = check_markup("summary.jira", open(f"{out}/summary.jira").read(), J,
-                                     "*", r"^# \{\{([a-z-]+)\}\} (.*)$",
+                                     "*", r"^(?P<num>\d+)\. \{\{(?P<kind>[a-z-]+)\}\} (?P<text>.*)$",
                                      r"^\| (.*?) \| (.*?) \| (.*?) \| .*? \| (.*) \|$")
     n_html = check_html(open(f"{out}/index.html").read(), J)
     check(n_term == n_md == n_jira == n_html, f"the short outputs list {n_term} (terminal), "

@@ -35,7 +35,7 @@ cp "$TMP/out" "$TMP/cmp.txt"
 got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["target"]; print(r["snapshot"], r["monitoring"], "%.3f" % r["series_throughput"])' "$TMP/cmp/summary.json")
 if [ "$got" = "$UUID prometheus $want" ]; then ok; else fail "summary.json target: $got, want $UUID prometheus $want"; fi
 has "$TMP/cmp.txt" '^  2 +does the removed node .*not answered: the removed node has no net/ESTABLISHED series: perfrunner.s Prometheus path carries no net collector'
-has "$TMP/cmp.txt" "^  4 +what changed on the n1ql nodes.*atop/cbq-engine_rss \+9\.[0-9]% on role:n1ql post"
+has "$TMP/cmp.txt" "^  4 +what changed on the query nodes.*cbq-engine on the query node used 9\\.[0-9] % more memory \\(RSS\\) after the failover"
 has "$TMP/cmp.txt" '\[event-errors\] 40 queries failed'
 
 # A perfdb run against a Prometheus run: which path each used, what only one has.

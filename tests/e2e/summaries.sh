@@ -29,11 +29,14 @@ n=$(grep -o '<a href="[^"]*"' "$TMP/md.html" | sort -u | tr '\n' ' ')
 if [ "$n" = '<a href="https://ci.example/job/iris/7/" ' ]; then ok; else fail "links in summary.md: $n"; fi
 has "$jira" '^Report: \[the full report\|https://ci\.example/job/iris/7/\]$'
 hasnt "$jira" '\[post-event-mismatch\]|\[kpi-change\]'
-has "$jira" '^# \{\{post-event-mismatch\}\} '
-# every finding listed, or the count of the rest
+has "$jira" '^1\. \{\{post-event-mismatch\}\} '
+# every finding listed, or the count of the rest; numbered by hand 1, 2, 3 ... as the HTML
+# and summary.json number them, so that a raw paste's "(finding 13)" can be followed
 total=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$TMP/r/summary.json")
 for f in "$md" "$jira"; do
-  listed=$(grep -cE '^(1\.|#) ' "$f")
+  nums=$(grep -oE '^[0-9]+\. ' "$f" | tr -d '. ' | tr '\n' ' ')
+  if [ "$nums" = "1 2 3 4 5 6 7 8 9 10 " ]; then ok; else fail "$(basename "$f") numbers its findings $nums"; fi
+  listed=$(grep -cE '^[0-9]+\. ' "$f")
   more=$(sed -n 's/^\([0-9][0-9]*\) more in the report.*/\1/p' "$f")
   if [ "$((listed + ${more:-0}))" = "$total" ] && [ "$total" -gt 10 ]; then ok
   else fail "$(basename "$f"): $listed listed + ${more:-0} more, $total findings"; fi
