@@ -6,6 +6,7 @@
  * (moved or deleted) is skipped, with a note, and the next earlier run taken. */
 #include "cli/exec.h"
 #include "cli/history.h"
+#include "cli/usage.h"
 
 #include "analyze/history.h"
 #include "analyze/signature.h"
@@ -24,35 +25,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-/* compare's options that take a value (cli/main.c's flags with .arg): the argument after
- * them is not an operand. */
-static const char *const value_flags[] = {"-o",
-					  "--output",
-					  "--threshold",
-					  "--threshold-for",
-					  "--metrics",
-					  "--fail-on",
-					  "--label-baseline",
-					  "--label-target",
-					  "--gnuplot-timeout",
-					  "--event-time",
-					  "--console-utc-offset",
-					  "--baseline-event-time",
-					  "--baseline-console-utc-offset",
-					  "--max-file-size",
-					  "--max-bundle-size",
-					  "--max-samples",
-					  "--max-series",
-					  "--max-line",
-					  "--max-depth"};
-
-static int takes_value(const char *a)
-{
-	for (size_t i = 0; i < sizeof(value_flags) / sizeof(*value_flags); i++)
-		if (!strcmp(a, value_flags[i]))
-			return 1;
-	return 0;
-}
+#define HELP "see perfdelta --help"
 
 /* compare's argv without --baseline-history N and --db URL (into rest, argv[0] and
  * "compare" kept), the operands counted; the target is the last. */
@@ -63,6 +36,9 @@ struct split {
 	int operands;
 };
 
+/* perfdelta hands compare over as "compare OPTIONS -- OPERANDS" (cli/main.c's
+ * history_argv, which knows which options take values): every argument before "--" is
+ * passed on as it is but ours; after it, the operands. */
 static int split_args(struct split *s, int argc, char **argv)
 {
 	int only_operands = 0;
@@ -73,17 +49,14 @@ static int split_args(struct split *s, int argc, char **argv)
 		if (!only_operands &&
 		    (!strcmp(a, "--baseline-history") || !strcmp(a, "--db"))) {
 			if (i + 1 >= argc)
-				return fprintf(stderr, "perfdelta: %s needs a value\n", a),
-				       PD_HX_USAGE;
+				return pd_usage(HELP, "%s needs a value", a);
 			*(!strcmp(a, "--db") ? &s->db : &s->n) = argv[++i];
 			continue;
 		}
 		s->rest[s->n_rest++] = argv[i];
-		if (!only_operands && takes_value(a) && i + 1 < argc)
-			s->rest[s->n_rest++] = argv[++i];
-		else if (!only_operands && !strcmp(a, "--"))
+		if (!only_operands && !strcmp(a, "--"))
 			only_operands = 1;
-		else if (only_operands || a[0] != '-' || !a[1])
+		else if (only_operands)
 			s->target = a, s->operands++;
 	}
 	return 0;
@@ -283,16 +256,12 @@ int pd_cli_baseline_history(int argc, char **argv)
 		rc = s.n ? pd_cli_hx_parse(&o, 2, (char **)n) : s.db ? 0 : PD_HX_USAGE;
 		o.db = s.db;
 	}
-	if (rc == 0 && s.n && s.operands != 1) {
-		fprintf(stderr,
-			"perfdelta: compare --baseline-history N takes one run bundle, the "
-			"target: its baselines come from the history\n");
-		rc = PD_HX_USAGE;
-	}
-	if (rc == 0 && !s.n && s.operands < 2) {
-		fprintf(stderr, "perfdelta: compare --db URL takes a baseline and a target\n");
-		rc = PD_HX_USAGE;
-	}
+	if (rc == 0 && s.n && s.operands != 1)
+		rc = pd_usage(HELP, "%s",
+			      "compare --baseline-history N takes one run bundle, the target: "
+			      "its baselines come from the history");
+	if (rc == 0 && !s.n && s.operands < 2)
+		rc = pd_usage(HELP, "%s", "compare --db URL takes a baseline and a target");
 	if (rc == 0 && baselines(&s, &o, &err) < 0)
 		rc = pd_cli_hx_fail(&err);
 	free(s.rest);

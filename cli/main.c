@@ -15,6 +15,7 @@
 #include "cli/exec.h"
 #include "cli/fetch_args.h"
 #include "cli/pull.h"
+#include "cli/usage.h"
 #include "render/escape.h"
 #include "render/inspect.h"
 #include "render/plot.h"
@@ -191,19 +192,14 @@ struct flag {
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* cli/usage.h's line, pointing at perfdelta --help. */
 static int usage_error(const char *fmt, ...)
 {
-	struct pd_buf msg = PD_BUF_INIT, shown = PD_BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	pd_buf_vaddf(&msg, fmt, ap);
+	int rc = pd_usage_v("see perfdelta --help", fmt, ap);
 	va_end(ap);
-	/* one line, an argument's control bytes as \xNN, as report_error prints */
-	pd_esc_text(&shown, msg.ptr);
-	fprintf(stderr, "perfdelta: %s (see perfdelta --help)\n", shown.ptr);
-	pd_buf_release(&shown);
-	pd_buf_release(&msg);
-	return EXIT_USAGE;
+	return rc;
 }
 
 #define FIELD(o, f, type) ((type *)((char *)(o) + (f)->field))
@@ -796,6 +792,39 @@ static const struct flag *find_flag(const char *a)
 	return NULL;
 }
 
+/* argv for perfdelta-history; compare's as "compare OPTIONS -- OPERANDS": each option
+ * with its value when this table says it takes one (perfdelta-history's own
+ * --baseline-history too), so that perfdelta-history tells operands without a list of
+ * compare's options. Never freed: it is exec'd. */
+static char **history_argv(int argc, char **argv)
+{
+	char **out, **ops;
+	int n = 0, k = 0, operands = 0;
+	if (strcmp(argv[1], "compare"))
+		return argv;
+	out = pd_xcalloc((size_t)argc + 2, sizeof(*out));
+	ops = pd_xcalloc((size_t)argc + 1, sizeof(*ops));
+	out[n++] = argv[0], out[n++] = argv[1];
+	for (int i = 2; i < argc; i++) {
+		const struct flag *f = operands ? NULL : find_flag(argv[i]);
+		int value =
+			(f && f->arg) || (!operands && !strcmp(argv[i], "--baseline-history"));
+		if (!operands && !strcmp(argv[i], "--"))
+			operands = 1;
+		else if (value || (!operands && argv[i][0] == '-' && argv[i][1]))
+			out[n++] = argv[i];
+		else
+			ops[k++] = argv[i];
+		if (value && i + 1 < argc)
+			out[n++] = argv[++i];
+	}
+	out[n++] = "--";
+	for (int i = 0; i < k; i++)
+		out[n++] = ops[i];
+	free(ops);
+	return out;
+}
+
 static int set_command(struct opts *o, const char *a)
 {
 	for (size_t i = 0; i < N_COMMANDS; i++)
@@ -935,7 +964,7 @@ static int load_spreads(struct pd_spreads *s, struct pd_compare_opts *copts, con
 	int rc = pd_file_read(&text, path, lim->max_file_bytes, err);
 	if (rc == 0) {
 		struct pd_src src = {text.ptr, text.len, path, lim};
-		rc = pd_spreads_parse(s, &src, err);
+		rc = pd_spread_parse(s, &src, err);
 	}
 	copts->run_spread = s->v, copts->n_run_spread = rc == 0 ? s->n : 0;
 	pd_buf_release(&text);
@@ -998,7 +1027,7 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	rc = verdict_exit(o, c);
 done:
 	pd_comparison_free(c);
-	pd_spreads_free(&spreads);
+	pd_spread_free(&spreads);
 	for (size_t i = 0; i < n; i++)
 		pd_run_free(runs[i]);
 	free(runs);
@@ -1171,7 +1200,7 @@ int main(int argc, char **argv)
 			 .pull = PD_PLAN_OPTS_INIT};
 	if (pd_cli_is_history(argc, argv)) { /* perfdelta-history: cli/history.c */
 		struct pd_err err = PD_ERR_INIT;
-		pd_cli_exec("perfdelta-history", argv, &err);
+		pd_cli_exec("perfdelta-history", history_argv(argc, argv), &err);
 		return report_error(&err);
 	}
 	int rc = parse_args(&o, argc, argv);

@@ -176,24 +176,23 @@ static int wrong(const struct pd_json_scan *sc, const struct pd_src *src, struct
 	return pd_json_skip(&probe) < 0 ? syntax(&probe, src, err) : bad(err, src, at, what);
 }
 
-/* One [unix_s, "value"] pair, read straight from the answer's bytes. */
+/* One [unix_s, "value"] pair, read straight from the answer's bytes: strtod stops at the
+ * ',' after the time and at the value's closing quote (the answer is NUL-terminated),
+ * and must end exactly there. */
 static int sample(struct pd_prom *p, struct raw *r, struct pd_json_scan *sc)
 {
 	const char *t, *v;
 	size_t tn, vn;
-	char num[64], *end;
+	char *end;
 	double ts, x;
 	if (!pd_json_eat(sc, '[') || pd_json_number(sc, &t, &tn) < 0 || !pd_json_eat(sc, ',') ||
-	    pd_json_string(sc, &v, &vn) < 0 || !pd_json_eat(sc, ']') || tn >= sizeof(num) ||
-	    vn >= sizeof(num))
+	    pd_json_string(sc, &v, &vn) < 0 || !pd_json_eat(sc, ']'))
 		return -1;
-	memcpy(num, t, tn), num[tn] = '\0';
-	ts = strtod(num, NULL);
-	if (!isfinite(ts) || ts < 0 || ts > 1e11)
+	ts = strtod(t, &end);
+	if (end != t + tn || !isfinite(ts) || ts < 0 || ts > 1e11)
 		return -1;
-	memcpy(num, v, vn), num[vn] = '\0';
-	x = strtod(num, &end);
-	if (end == num || *end)
+	x = strtod(v, &end);
+	if (!vn || end != v + vn)
 		return -1;
 	if (!isfinite(x)) {
 		p->n_skipped++;

@@ -36,7 +36,7 @@ static int one_line(struct pd_run_spread *sp, char *s, char *e, size_t *col)
 	return 0;
 }
 
-int pd_spreads_parse(struct pd_spreads *out, const struct pd_src *src, struct pd_err *err)
+int pd_spread_parse(struct pd_spreads *out, const struct pd_src *src, struct pd_err *err)
 {
 	size_t cap = 0, col;
 	char *s, *e, *end;
@@ -56,8 +56,9 @@ int pd_spreads_parse(struct pd_spreads *out, const struct pd_src *src, struct pd
 			e = end;
 		PD_GROW(out->v, cap, out->n + 1);
 		if (one_line(&out->v[out->n], s, e, &col) < 0)
-			return pd_src_error(err, PD_EPARSE, src, (size_t)(s - out->text) + col,
-					    "expected \"<feature> TAB <relative sd> TAB <runs>\"");
+			return pd_src_error(
+				err, PD_EPARSE, src, (size_t)(s - out->text) + col,
+				"expected \"<feature> TAB <relative sd> TAB <runs>\"");
 		*e = '\0';
 		out->n++;
 	}
@@ -69,7 +70,7 @@ int pd_spreads_parse(struct pd_spreads *out, const struct pd_src *src, struct pd
 	return 0;
 }
 
-void pd_spreads_free(struct pd_spreads *s)
+void pd_spread_free(struct pd_spreads *s)
 {
 	free(s->v), free(s->text);
 	memset(s, 0, sizeof(*s));

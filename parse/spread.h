@@ -16,8 +16,8 @@ struct pd_spreads {
 
 /* Reads src into out: a line that is not such a line (a relative sd that is not a finite
  * number >= 0, a count that is not a whole number, a feature twice) is PD_EPARSE at its
- * line. Free with pd_spreads_free (also after an error). */
-int pd_spreads_parse(struct pd_spreads *out, const struct pd_src *src, struct pd_err *err);
-void pd_spreads_free(struct pd_spreads *s);
+ * line. Free with pd_spread_free (also after an error). */
+int pd_spread_parse(struct pd_spreads *out, const struct pd_src *src, struct pd_err *err);
+void pd_spread_free(struct pd_spreads *s);
 
 #endif

@@ -334,7 +334,7 @@ START_TEST(test_history_run_spread_parsed_and_looked_up)
 	struct pd_spreads sp;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_src src = {ok, strlen(ok), "s.tsv", &pd_limits_default};
-	ck_assert_int_eq(pd_spreads_parse(&sp, &src, &err), 0);
+	ck_assert_int_eq(pd_spread_parse(&sp, &src, &err), 0);
 	ck_assert_uint_eq(sp.n, 2);
 	ck_assert_str_eq(sp.v[0].feature, "a/m|role:kv|pre");
 	struct pd_compare_opts o = PD_COMPARE_OPTS_INIT;
@@ -345,16 +345,16 @@ START_TEST(test_history_run_spread_parsed_and_looked_up)
 	ck_assert(isnan(pd_history_run_sd(&o, &v, PD_PHASE_PRE)));
 	v = (struct pd_view){.metric = "a/m", .scope = {.kind = PD_AT_ROLE, .name = "role:kv"}};
 	ck_assert(isnan(pd_history_run_sd(&o, &v, PD_PHASE_PRE))); /* 2 runs */
-	pd_spreads_free(&sp);
+	pd_spread_free(&sp);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		src = (struct pd_src){bad[i].text, strlen(bad[i].text), "s.tsv",
 				      &pd_limits_default};
 		err = (struct pd_err)PD_ERR_INIT;
-		ck_assert_int_eq(pd_spreads_parse(&sp, &src, &err), PD_EPARSE);
+		ck_assert_int_eq(pd_spread_parse(&sp, &src, &err), PD_EPARSE);
 		if (bad[i].col >= 0)
 			ck_assert_msg(err.line == 1 && err.col == bad[i].col,
 				      "case %zu: %ld:%ld", i, err.line, err.col);
-		pd_spreads_free(&sp);
+		pd_spread_free(&sp);
 	}
 }
 END_TEST
