@@ -79,6 +79,26 @@ static void plan_deltas(struct pd_comparison *c)
 
 #define MAX_SIDES 64
 
+/* The run floor of a window of n samples (infer.h, "Short windows"): the relative variance
+ * of an n-sample mean over the first baseline run's pre and post phases, each apart (not
+ * the transient, whose recovery is no noise, nor the whole, which spans the event's
+ * shift); 0 without an event (the window is the whole run). */
+static double run_floor(const struct pd_comparison *c, const struct pd_view *v, size_t n,
+			struct sample *b)
+{
+	static const enum pd_phase at[] = {PD_PHASE_PRE, PD_PHASE_POST};
+	struct pd_infer_floor f = {0};
+	if (!c->has_event || !v->n_bases)
+		return 0;
+	for (size_t i = 0; i < 2; i++) {
+		if (!pd_comparison_has_phase(c, at[i]))
+			continue;
+		collect(b, v->bases[0], v, &c->windows[at[i]]);
+		pd_infer_floor_add(&f, b->v, b->n, n);
+	}
+	return pd_infer_floor_of(&f);
+}
+
 /* The summaries and noise models of one delta; with several baselines, their spread (the
  * baselines with fewer than 10 samples in the window are left out). */
 static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct sample *b,
@@ -102,6 +122,10 @@ static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct
 			pd_stats_summary_of(&d->base, &x);
 		pd_infer_side_of(&sides[k++], &x);
 	}
+	double floor = run_floor(c, v, sides[0].n, b);
+	for (size_t j = 0; j < k; j++)
+		pd_infer_side_floor(&sides[j], floor);
+	pd_infer_side_floor(&d->side_target, floor);
 	d->side_base = sides[0];
 	pd_infer_spread_of(&d->spread, sides, k);
 }

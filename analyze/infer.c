@@ -317,6 +317,49 @@ double pd_infer_se_mean(const struct pd_infer_side *s)
 	return ldexp(sqrt(s->var_mean), s->exp2);
 }
 
+/* ---- the run floor of short windows ---- */
+
+void pd_infer_floor_add(struct pd_infer_floor *f, const double *x, size_t N, size_t n)
+{
+	double mean = 0, w = 0, ss = 0;
+	if (n < 2 || N < 2 * n)
+		return;
+	for (size_t i = 0; i < N; i++)
+		mean += x[i] / (double)N;
+	if (!(mean > 0) || !isfinite(mean))
+		return;
+	for (size_t i = 0; i < n; i++)
+		w += x[i] / mean;
+	for (size_t j = 0;; j++) { /* w: the sum of block j, relative to the mean */
+		double d = w / (double)n - 1;
+		ss += d * d;
+		if (j + n >= N)
+			break;
+		w += (x[j + n] - x[j]) / mean;
+	}
+	/* Meketon and Schmeiser's Var(block mean), N ss / ((N - n)(N - n + 1)), times the
+	 * stretch's N - n + 1 blocks (its weight in the pool) */
+	double nb = (double)N, bb = (double)n;
+	if (!isfinite(ss))
+		return;
+	f->sum += nb * ss / (nb - bb);
+	f->blocks += nb - bb + 1;
+}
+
+double pd_infer_floor_of(const struct pd_infer_floor *f)
+{
+	return f->blocks > 0 ? f->sum / f->blocks : 0;
+}
+
+void pd_infer_side_floor(struct pd_infer_side *s, double rel)
+{
+	double v = rel * s->mean * s->mean;
+	if (!(v > s->var_mean) || !isfinite(v))
+		return;
+	s->n_eff = s->n_eff * s->var_mean / v;
+	s->var_mean = v;
+}
+
 /* ---- judging ---- */
 
 /* The one statistic a verdict reads: estimate and standard error on a scale. */
@@ -368,15 +411,26 @@ static void fill_intervals(struct pd_infer_result *out, const struct estimate *e
 	}
 }
 
-/* Same, regression, improvement or inconclusive from [lo, hi] against +-thr; past the
- * threshold but not past thr + margin (one baseline's run-to-run margin): inconclusive. */
-static void decide(struct pd_infer_result *out, double lo, double hi, double thr, double margin,
-		   int worse)
+/* The part of a run-to-run margin M a change must clear beyond the threshold when the
+ * interval's half-width on that side is h: the two errors are independent and add in
+ * quadrature, sqrt(h^2 + M^2) past the estimate, i.e. sqrt(h^2 + M^2) - h past the
+ * interval's end (0 without a margin). */
+static double margin_past(double h, double margin)
 {
+	return margin > 0 ? hypot(h, margin) - h : 0;
+}
+
+/* Same, regression, improvement or inconclusive from est in [lo, hi] against +-thr; past
+ * the threshold but not by one baseline's run-to-run margin (margin_past): inconclusive. */
+static void decide(struct pd_infer_result *out, const double *est_lo_hi, double thr,
+		   double margin, int worse)
+{
+	double est = est_lo_hi[0], lo = est_lo_hi[1], hi = est_lo_hi[2];
 	out->reason = PD_INFER_DECIDED;
 	if (lo >= -thr && hi <= thr)
 		out->verdict = PD_INFER_SAME;
-	else if (lo > thr + margin || hi < -thr - margin)
+	else if (lo > thr + margin_past(est - lo, margin) ||
+		 hi < -thr - margin_past(hi - est, margin))
 		out->verdict =
 			(lo > thr) == (worse > 0) ? PD_INFER_REGRESSION : PD_INFER_IMPROVEMENT;
 	else if (lo > thr || hi < -thr)
@@ -388,14 +442,16 @@ static void decide(struct pd_infer_result *out, double lo, double hi, double thr
 static void verdict_of(struct pd_infer_result *out, const struct pd_infer_rule *rule)
 {
 	if (out->scale != PD_INFER_ABSOLUTE) {
-		decide(out, out->lo_pct, out->hi_pct, rule->threshold_pct, out->margin_pct,
-		       rule->worse);
+		decide(out, (double[]){out->delta_pct, out->lo_pct, out->hi_pct},
+		       rule->threshold_pct, out->margin_pct, rule->worse);
 	} else if (!rule->has_abs) {
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_ZERO_BASELINE;
 	} else if (rule->rate) {
-		decide(out, out->lo_count, out->hi_count, rule->abs_threshold, 0, rule->worse);
+		decide(out, (double[]){out->delta_count, out->lo_count, out->hi_count},
+		       rule->abs_threshold, 0, rule->worse);
 	} else {
-		decide(out, out->lo_abs, out->hi_abs, rule->abs_threshold, 0, rule->worse);
+		decide(out, (double[]){out->delta_abs, out->lo_abs, out->hi_abs},
+		       rule->abs_threshold, 0, rule->worse);
 	}
 }
 

@@ -1,8 +1,9 @@
 #include "compare.h"
 
 const char pd_compare_method[] =
-	"one noise model per window (the largest of AR(1), AR(p) by AIC and overlapping batch "
-	"means): the change of means (log ratio, ratio, or "
+	"one noise model per window (the largest of AR(1), AR(p) by AIC, overlapping batch "
+	"means and, for a window under half a phase, a floor from the baseline run's other "
+	"phase): the change of means (log ratio, ratio, or "
 	"absolute where the baseline is 0) with its interval, p-value and verdict from one "
 	"statistic, Bonferroni-simultaneous over the family";
 const char pd_compare_family[] =

@@ -490,8 +490,9 @@ END_TEST
  * would bring it under the threshold, by hand. Baseline mean 100 with Var(mean) 0.25,
  * target 107 with 0.25, m = 1 (q = 1.959964): log scale, est = log 1.07 = 0.0676586,
  * se = sqrt(0.25 / 107^2 + 0.25 / 100^2) = sqrt(2.18360e-5 + 2.5e-5) = 0.00684369;
- * lo = 100 (exp(est - q se) - 1) = +5.574 %, so past 5 % but not past 5 + 2.772 %
- * (the margin of a 1 % run-to-run sd: 1.959964 sqrt(2) 1 %). MDE = 100 expm1(q se) =
+ * lo = 100 (exp(est - q se) - 1) = +5.574 %, so past 5 % but not past 5 + 1.691 % (the
+ * margin of a 1 % run-to-run sd, 1.959964 sqrt(2) 1 % = 2.772 %, in quadrature with the
+ * half-width 7 - 5.574 = 1.426: sqrt(1.426^2 + 2.772^2) - 1.426). MDE = 100 expm1(q se) =
  * 1.3504 %. */
 START_TEST(test_infer_margin_and_mde_by_hand)
 {
@@ -511,6 +512,17 @@ START_TEST(test_infer_margin_and_mde_by_hand)
 	ck_assert_int_eq(r.verdict, PD_INFER_INCONCLUSIVE);
 	ck_assert_int_eq(r.reason, PD_INFER_RUN_MARGIN);
 	ck_assert_double_eq_tol(r.margin_pct, 2.7718, 0.0001);
+	/* the margin adds to the interval's half-width in quadrature: target 109, est = log
+	 * 1.09, se = sqrt(0.25 / 109^2 + 0.25 / 100^2) = 0.00678543, lo = 100 expm1(est - q se)
+	 * = 7.55999 %, half-width below h = 9 - 7.55999 = 1.44001; past the threshold by
+	 * sqrt(h^2 + 2.77181^2) - h = 1.68353 (python, math.hypot): lo must pass 6.68353, and
+	 * does (a regression), where a margin added to the end would ask 7.77181 */
+	t.mean = 109;
+	pd_infer_judge(&r, &b, &t, &rule, &(struct pd_infer_family){1, 0.05});
+	ck_assert_double_eq_tol(r.lo_pct, 7.55999, 0.00001);
+	ck_assert_int_eq(r.verdict, PD_INFER_REGRESSION);
+	/* 107 again: lo 5.574, h = 1.426, past by sqrt(1.426^2 + 2.772^2) - 1.426 = 1.691 */
+	t.mean = 107;
 	/* baselines: with k of them the log-scale variance is runs (1 + 1/k) + extra, runs =
 	 * sd^2 + Var(base mean) / 100^2, extra = max(0, target's - base's relative variance).
 	 * Threshold 3 %: the half-width must be under L = (log 1.03 / q)^2 = 2.27436e-4.
@@ -668,6 +680,37 @@ START_TEST(test_infer_replicated_doubling_at_any_scale)
 }
 END_TEST
 
+/* The run floor by hand. x = 1 2 3 4, windows of n = 2: mean 2.5, relative values 0.4 0.8
+ * 1.2 1.6, block means 0.6 1.0 1.4 (3 blocks), deviations -0.4 0 0.4, ss = 0.32; Meketon
+ * and Schmeiser's Var(block mean) = N ss / ((N - n)(N - n + 1)) = 4 (0.32) / (2 3) =
+ * 0.2133333. A second stretch at another level, 10 10 30 30 (a shift between phases is
+ * not noise: each stretch is relative to its own mean 20): 0.5 0.5 1.5 1.5, blocks 0.5 1.0
+ * 1.5, ss = 0.5, Var = 4 (0.5) / 6 = 0.3333333; pooled by blocks (3 each): 0.2733333. */
+START_TEST(test_infer_run_floor_by_hand)
+{
+	const double x[] = {1, 2, 3, 4}, y[] = {10, 10, 30, 30}, neg[] = {-1, -2, -3, -4};
+	struct pd_infer_floor f = {0};
+	pd_infer_floor_add(&f, x, 4, 2);
+	ck_assert_double_eq_tol(pd_infer_floor_of(&f), 4 * 0.32 / 6, 1e-12);
+	pd_infer_floor_add(&f, y, 4, 2);
+	ck_assert_double_eq_tol(pd_infer_floor_of(&f), (4 * 0.32 / 6 + 4 * 0.5 / 6) / 2, 1e-12);
+	/* too short for two windows, or a mean not positive: nothing added */
+	pd_infer_floor_add(&f, x, 3, 2);
+	pd_infer_floor_add(&f, neg, 4, 2);
+	ck_assert_double_eq_tol(f.blocks, 6, 1e-15);
+	struct pd_infer_floor none = {0};
+	ck_assert_double_eq_tol(pd_infer_floor_of(&none), 0, 1e-15);
+	/* a side of mean 50 and Var(mean) 4 under a relative floor of 0.01: 0.01 50^2 = 25,
+	 * n_eff 10 -> 10 (4 / 25) = 1.6; a floor under its own variance changes nothing */
+	struct pd_infer_side sd = {.n = 90, .mean = 50, .var_mean = 4, .n_eff = 10};
+	pd_infer_side_floor(&sd, 0.01);
+	ck_assert_double_eq_tol(sd.var_mean, 25, 1e-12);
+	ck_assert_double_eq_tol(sd.n_eff, 1.6, 1e-12);
+	pd_infer_side_floor(&sd, 0.001);
+	ck_assert_double_eq_tol(sd.var_mean, 25, 1e-12);
+}
+END_TEST
+
 Suite *pd_suite_infer(void)
 {
 	Suite *s = suite_create("infer");
@@ -691,6 +734,7 @@ Suite *pd_suite_infer(void)
 	tcase_add_test(tc, test_infer_margin_and_mde_by_hand);
 	tcase_add_test(tc, test_infer_near_zero_baseline_is_absolute);
 	tcase_add_test(tc, test_infer_doubling_at_any_scale);
+	tcase_add_test(tc, test_infer_run_floor_by_hand);
 	tcase_add_test(tc, test_infer_replicated_doubling_at_any_scale);
 	suite_add_tcase(s, tc);
 	return s;
