@@ -434,6 +434,7 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 	inferred_warning(c, c->target, "target");
 	matching_warning(c);
 	pd_phases_set(c, opts->settle_s);
+	pd_chartfacts_views(c);
 	*out = c;
 	return 0;
 }
@@ -532,6 +533,8 @@ void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *o
 		c->deltas[i].headline = headline(c, &c->deltas[i]);
 	for (size_t f = 0; f < c->n_findings; f++)
 		smooth_finding(c, &c->findings[f]);
+	pd_chartfacts_findings(c);
+	pd_latency_build(c);
 	c->post_same_nodes = c->has_event;
 	for (size_t i = 0; i < c->n_views; i++)
 		if (c->views[i].topology & (1u << PD_PHASE_POST))
@@ -583,6 +586,7 @@ void pd_comparison_free(struct pd_comparison *c)
 	free(c->kpi_bases);
 	pd_questions_free(c);
 	free(c->kpi_windows);
+	free(c->latency);
 	pd_configdiff_free(c->config_diff);
 	pd_nodeshift_free(c->shift);
 	free(c);

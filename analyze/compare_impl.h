@@ -39,6 +39,17 @@ struct pd_finding *pd_findings_add(struct pd_comparison *c, enum pd_finding_kind
  * deltas. */
 void pd_indexes_rank(struct pd_comparison *c);
 
+/* chartfacts.c: what the charts show, decided once for every renderer. _views: each
+ * view's pd_view.zero and .one_run (after the views); _findings: each finding's
+ * pd_finding.chart, and a difference over time without a finite point dropped (smooth_pct NULL:
+ * no empty chart), after the findings are ranked and smoothed. */
+void pd_chartfacts_views(struct pd_comparison *c);
+void pd_chartfacts_findings(struct pd_comparison *c);
+
+/* latency.c: c->latency, the runs' latency distributions where they have them (after the
+ * phases). */
+void pd_latency_build(struct pd_comparison *c);
+
 /* findings.c: the ranked findings of c. */
 void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *opts);
 

@@ -532,6 +532,18 @@ static int skipped(const struct pd_series *s)
 	return !strcmp(s->collector, "active_tasks") || s->scope == PD_SCOPE_CLIENT;
 }
 
+/* Whether the baseline's series k opens a metric the target lacks, one compared. */
+static int base_only(const struct pd_comparison *c, const struct pd_compare_opts *opts,
+		     size_t k)
+{
+	const struct pd_series *s = c->base->series[k];
+	if (k && !strcmp(s->collector, c->base->series[k - 1]->collector) &&
+	    !strcmp(s->metric, c->base->series[k - 1]->metric))
+		return 0;
+	return !skipped(s) && wanted(opts, s) &&
+	       !find_group(c->target, s->collector, s->metric).n;
+}
+
 size_t pd_views_bound(const struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	const struct pd_run *t = c->target;
@@ -547,6 +559,8 @@ size_t pd_views_bound(const struct pd_comparison *c, const struct pd_compare_opt
 			continue;
 		n += (first ? 1 + (size_t)server : 0) + 2 * (size_t)server;
 	}
+	for (size_t k = 0; k < c->base->n_series; k++) /* drawn from the baselines alone */
+		n += base_only(c, opts, k) ? 1 + t->n_nodes : 0;
 	return n;
 }
 
@@ -669,6 +683,46 @@ static void build_group(struct builder *b, const struct pd_series *s)
 		free(b->bgs[j].by_server);
 }
 
+/* A metric only the baselines have (perfrunner's shutdown test turns iostat and meminfo
+ * off): drawn all the same, the target side empty (pd_view.one_run says so), per target
+ * node from its twins' series, or once for the cluster. s is its first baseline series. */
+static void base_only_views(struct builder *b, const struct pd_series *s)
+{
+	struct pd_comparison *c = b->c;
+	struct pd_scope_ref scope = {PD_AT_NONE, 0, NULL, NULL};
+	for (size_t j = 0; j < c->n_bases; j++) {
+		b->bgs[j] = find_group(c->bases[j], s->collector, s->metric);
+		group_index(&b->bgs[j]);
+	}
+	if (s->scope != PD_SCOPE_SERVER && s->scope != PD_SCOPE_BUCKET_SERVER) {
+		pd_scope_ref_set(&scope, PD_AT_CLUSTER, 0, NULL);
+		struct pd_view *v = new_view(c, s, &scope, PD_AGG_ONE);
+		for (size_t r = 0; r < c->n_bases; r++)
+			for (size_t j = 0; j < b->bgs[r].n || j == 0; j++)
+				accumulate(v->bases[r], b->tmp, v->n,
+					   b->bgs[r].n ? b->bgs[r].s[j] : NULL, base_t0(c, r),
+					   b->step_ms, j == 0, INFINITY);
+		v->members = b->bgs[0].n ? b->bgs[0].n : 1;
+	}
+	for (size_t i = 0; i < c->target->n_nodes && scope.kind != PD_AT_CLUSTER; i++) {
+		const struct pd_node *twin = b->m.base[0][i];
+		if ((long)i == b->m.removed || !twin || !group_server(b->bgs[0], twin->host))
+			continue;
+		pd_scope_ref_set(&scope, PD_AT_NODE, 0, c->target->nodes[i].host);
+		struct pd_view *v = new_view(c, s, &scope, PD_AGG_ONE);
+		for (size_t r = 0; r < c->n_bases; r++) {
+			const struct pd_node *bn = b->m.base[r][i];
+			accumulate(v->bases[r], b->tmp, v->n,
+				   bn ? group_server(b->bgs[r], bn->host) : NULL, base_t0(c, r),
+				   b->step_ms, 1, INFINITY);
+		}
+		add_node_name(v, c->target->nodes[i].host);
+	}
+	for (size_t j = 0; j < c->n_bases; j++)
+		free(b->bgs[j].by_server);
+	pd_scope_ref_free(&scope);
+}
+
 void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	const struct pd_run *t = c->target;
@@ -678,12 +732,18 @@ void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 	b.tmp = pd_xmalloc(((size_t)(c->length_s / c->step_s) + 1) * sizeof(double));
 	b.idx = pd_xmalloc((t->n_nodes + 1) * sizeof(*b.idx));
 	b.bgs = pd_xmalloc(c->n_bases * sizeof(*b.bgs));
-	for (size_t i = 0; i < t->n_series; i++) {
-		const struct pd_series *s = t->series[i];
-		if (i && !strcmp(s->collector, t->series[i - 1]->collector) &&
+	size_t k = 0; /* the baseline's next series: its metrics the target lacks, in order */
+	for (size_t i = 0; i <= t->n_series; i++) {
+		const struct pd_series *s = i < t->n_series ? t->series[i] : NULL;
+		if (s && i && !strcmp(s->collector, t->series[i - 1]->collector) &&
 		    !strcmp(s->metric, t->series[i - 1]->metric))
 			continue; /* one pass per (collector, metric) group */
-		if (!skipped(s) && wanted(opts, s))
+		for (; k < c->base->n_series &&
+		       (!s || cmp_key(c->base->series[k], s->collector, s->metric) < 0);
+		     k++)
+			if (base_only(c, opts, k))
+				base_only_views(&b, c->base->series[k]);
+		if (s && !skipped(s) && wanted(opts, s))
 			build_group(&b, s);
 	}
 	note_base_only(c, opts);

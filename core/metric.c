@@ -131,6 +131,28 @@ static const struct rule rules[] = {
 	 .how = PREFIX,
 	 .pattern = "query_",
 	 .unit = PD_UNIT_PER_SEC},
+	/* ns_server's bucket stats (/pools/default/buckets/B/stats, and @index-B for
+	 * secondary_stats) give its counters as per-second rates; cbagent keeps the last
+	 * sample (perfrunner cbagent/collectors/ns_server.py:13-22, secondary_stats.py:8-14) */
+	{.collector = "ns_server", .how = EXACT, .pattern = "ops", .unit = PD_UNIT_PER_SEC},
+	{.collector = "ns_server", .how = PREFIX, .pattern = "cmd_", .unit = PD_UNIT_PER_SEC},
+	{.collector = "ns_server", .how = SUFFIX, .pattern = "_hits", .unit = PD_UNIT_PER_SEC},
+	{.collector = "ns_server",
+	 .how = SUFFIX,
+	 .pattern = "_misses",
+	 .unit = PD_UNIT_PER_SEC},
+	{.collector = "secondary_stats",
+	 .how = EXACT,
+	 .pattern = "index_num_requests",
+	 .unit = PD_UNIT_PER_SEC},
+	{.collector = "secondary_stats",
+	 .how = EXACT,
+	 .pattern = "index_num_rows_returned",
+	 .unit = PD_UNIT_PER_SEC},
+	{.collector = "secondary_stats",
+	 .how = EXACT,
+	 .pattern = "index_num_docs_indexed",
+	 .unit = PD_UNIT_PER_SEC},
 	/* throughput and free memory: a fall is worse */
 	{.how = EXACT, .pattern = "query_requests", .worse = -1},
 	{.how = EXACT, .pattern = "query_selects", .worse = -1},

@@ -17,26 +17,74 @@ static struct pd_chart *new_chart(struct pd_chart_plan *plan, enum pd_chart_kind
 	ch->kind = kind;
 	ch->finding = finding;
 	ch->view = view;
+	ch->panels = 1;
 	return ch;
 }
 
-/* "metric  (scope, sum of 6 nodes)" and tail, cut to the title's room. */
-static void chart_title(struct pd_chart *ch, const struct pd_view *v, const char *tail)
+/* Copies s into title (size bytes), cut to at most max characters (UTF-8), the cut
+ * marked with an ellipsis. */
+static void fit(char *title, size_t size, const char *s, size_t max)
+{
+	size_t chars = 0, i = 0, cut = 0;
+	for (; s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && chars++ == max - 1)
+			cut = i; /* where the last character that fits with the ellipsis ends */
+	if (chars <= max)
+		snprintf(title, size, "%s", s);
+	else
+		snprintf(title, size, "%.*s\xe2\x80\xa6", (int)cut, s);
+}
+
+/* The title of chart ch: "metric  (scope, sum of 6 nodes)", the metric without its
+ * collector when that does not fit (the page's heading names it), then cut. */
+static void chart_title(struct pd_chart *ch, const struct pd_view *v)
 {
 	struct pd_buf b = PD_BUF_INIT;
-	pd_buf_addf(&b, "%s  (%s, ", v->metric, v->scope.name);
-	pd_render_agg(&b, v);
-	pd_buf_addf(&b, ")%s", tail);
-	snprintf(ch->title, sizeof(ch->title), "%s", b.ptr);
+	size_t max = pd_chart_title_chars(ch->kind);
+	const char *m = strchr(v->metric, '/');
+	for (int pass = 0; pass < 2; pass++) {
+		pd_buf_truncate(&b, 0);
+		pd_buf_addf(&b, "%s  (%s, ", pass && m ? m + 1 : v->metric, v->scope.name);
+		pd_render_agg(&b, v);
+		pd_buf_adds(&b, ")");
+		if (b.len <= max)
+			break;
+	}
+	fit(ch->title, sizeof(ch->title), b.ptr, max);
 	pd_buf_release(&b);
+}
+
+size_t pd_chart_title_chars(enum pd_chart_kind kind)
+{
+	int small = kind == PD_CHART_NODE || kind == PD_CHART_METRIC;
+	int width = small ? PD_CHART_SMALL_W : PD_CHART_W;
+	int font = small ? PD_CHART_SMALL_FONT : PD_CHART_FONT;
+	/* gnuplot's sans-serif averages 0.6 em a character; 12 px of the width stay free on
+	 * each side */
+	return (size_t)((width - 24) * 10 / (font * 6));
+}
+
+/* The y axis's label for a unit: a rate is "per second", never "/s" or "count". */
+static const char *axis_unit(enum pd_unit u)
+{
+	switch (u) {
+	case PD_UNIT_PER_SEC:
+		return "per second";
+	case PD_UNIT_COUNT:
+		return "count";
+	default:
+		return pd_unit_name(u);
+	}
 }
 
 /* Bytes are drawn in MiB or GiB: axis ticks of 2.3e+09 are hard to read. Returns the
  * divisor for the values of v and sets the axis label. */
 static double byte_scale(const struct pd_view *v, const char **ylabel)
 {
-	static const char *const units[2][2] = {{"MiB", "GiB"}, {"MiB/s", "GiB/s"}};
+	static const char *const units[2][2] = {{"MiB", "GiB"},
+						{"MiB per second", "GiB per second"}};
 	double hi = 0;
+	*ylabel = axis_unit(v->unit);
 	if (v->unit != PD_UNIT_BYTES && v->unit != PD_UNIT_BYTES_PER_SEC)
 		return 1;
 	for (size_t i = 0; i < v->n; i++)
@@ -84,6 +132,17 @@ static int nonnegative(const struct pd_chart *ch, size_t n_lines)
 	return 1;
 }
 
+/* A series of one run: the chart says which run lacks it, and so does its alt text. */
+static void one_run_note(struct pd_chart *ch, const struct pd_view *v)
+{
+	static const char *const notes[] = {"not in the target run", "", "not in the baseline"};
+	size_t len = strlen(ch->alt);
+	if (!v->one_run)
+		return;
+	ch->plot.note = notes[v->one_run + 1];
+	snprintf(ch->alt + len, sizeof(ch->alt) - len, ": %s", ch->plot.note);
+}
+
 static void finish(struct pd_chart *ch, const struct pd_chart_plan *plan,
 		   const struct pd_comparison *c, const char *ylabel, size_t n_lines)
 {
@@ -99,6 +158,8 @@ static void finish(struct pd_chart *ch, const struct pd_chart_plan *plan,
 	ch->plot.y_zero = ch->kind != PD_CHART_DELTA && nonnegative(ch, n_lines);
 	/* a shifted baseline is drawn on the target's clock */
 	ch->plot.xlabel = c->base_shift_s != 0 ? "seconds from the target's phase start" : NULL;
+	if (ch->kind != PD_CHART_DELTA)
+		one_run_note(ch, &c->views[ch->view]);
 }
 
 /* Both runs of view vi, and, on a finding's chart, the removed node apart when it has
@@ -118,9 +179,13 @@ static void view_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 		snprintf(ch->file, sizeof(ch->file), "f%02ld.svg", finding + 1);
 	else
 		snprintf(ch->file, sizeof(ch->file), "m%03zu.svg", vi);
-	chart_title(ch, v, "");
-	snprintf(ch->alt, sizeof(ch->alt), "%s", ch->title);
-	const char *ylabel = pd_unit_name(v->unit);
+	chart_title(ch, v);
+	snprintf(ch->alt, sizeof(ch->alt), "%s  (%s, ", v->metric, v->scope.name);
+	struct pd_buf agg = PD_BUF_INIT;
+	pd_render_agg(&agg, v);
+	snprintf(ch->alt + strlen(ch->alt), sizeof(ch->alt) - strlen(ch->alt), "%s)", agg.ptr);
+	pd_buf_release(&agg);
+	const char *ylabel;
 	double scale = byte_scale(v, &ylabel);
 	if (!removed)
 		add_line(plan, ch, k++, v->base, v->n, v->step_s, max, "baseline", 0, scale);
@@ -153,7 +218,7 @@ static void node_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 		       size_t max)
 {
 	const struct pd_view *v = &c->views[vi];
-	const char *host = view_host(v), *m = strchr(v->metric, '/');
+	const char *host = view_host(v);
 	const struct pd_node *node = pd_run_node(c->target, host);
 	const char *role = node ? node->role : "?";
 	int removed = v->scope.kind == PD_AT_REMOVED;
@@ -162,17 +227,20 @@ static void node_chart(struct pd_chart_plan *plan, const struct pd_comparison *c
 	ch->host = host;
 	ch->data = pd_xmalloc(2 * 2 * max * sizeof(double));
 	snprintf(ch->file, sizeof(ch->file), "n%03zu.svg", vi);
-	snprintf(ch->title, sizeof(ch->title), "%s  %s (%s%s)", m ? m + 1 : v->metric, host,
-		 role, removed ? ", removed" : "");
+	struct pd_buf t = PD_BUF_INIT; /* the metric is the heading above: host and role */
+	pd_buf_addf(&t, "%s  %s%s", host, role, removed ? ", removed" : "");
+	fit(ch->title, sizeof(ch->title), t.ptr, pd_chart_title_chars(PD_CHART_NODE));
+	pd_buf_release(&t);
 	snprintf(ch->alt, sizeof(ch->alt), "%s on %s (%s%s)", v->metric, host, role,
 		 removed ? ", the removed node: target only" : "");
-	const char *ylabel = pd_unit_name(v->unit);
+	const char *ylabel;
 	double scale = byte_scale(v, &ylabel);
 	if (!removed)
 		add_line(plan, ch, k++, v->base, v->n, v->step_s, max, "baseline", 0, scale);
 	add_line(plan, ch, k++, v->target, v->n, v->step_s, max,
 		 removed ? "removed node (target)" : "target", removed ? 2 : 1, scale);
 	finish(ch, plan, c, ylabel, k);
+	ch->plot.frame = removed ? "#d62728" : NULL; /* the page's mark of the removed node */
 }
 
 /* Whether view vi (or -1) draws host alone. */
@@ -194,25 +262,64 @@ static long node_view(const struct pd_comparison *c, const char *metric,
 	return draws(c, vi, n->host) ? vi : -1;
 }
 
+/* Whether view vi is zero in both runs: noted in the plan's fold, not charted. */
+static int folded(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t vi)
+{
+	if (!c->views[vi].zero)
+		return 0;
+	PD_GROW(plan->folded, plan->cap_folded, plan->n_folded + 1);
+	plan->folded[plan->n_folded++] = (struct pd_chart_fold){vi, view_host(&c->views[vi])};
+	return 1;
+}
+
+/* Makes the charts [first, plan->n) the panels of one SVG, the first one's file. */
+static void panels(struct pd_chart_plan *plan, size_t first)
+{
+	size_t n = plan->n - first;
+	struct pd_chart *ch = &plan->charts[first];
+	int w = n ? ch->plot.width : 0, h = n ? ch->plot.height : 0, gw, gh;
+	if (!n)
+		return;
+	pd_plot_panels_size(&gw, &gh, w, h, n, PD_CHART_COLS);
+	for (size_t k = 0; k < n; k++) {
+		ch[k].panel = k, ch[k].panels = n;
+		ch[k].grid_w = gw, ch[k].grid_h = gh;
+		memcpy(ch[k].file, ch[0].file, sizeof(ch[k].file));
+	}
+}
+
+static void metric_views(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t lo,
+			 size_t hi, size_t max);
+
 /* The charts of one metric, views [lo, hi): its cluster view (and an index metric's
  * indexes that moved most, in their rank's order), else one per target node in the spec's
  * order (the removed node is the spec's last n1ql node). */
 static void metric_charts(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t lo,
 			  size_t hi, size_t max)
 {
+	size_t first = plan->n;
+	metric_views(plan, c, lo, hi, max);
+	panels(plan, first);
+}
+
+/* The charts of metric_charts, each alone. */
+static void metric_views(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t lo,
+			 size_t hi, size_t max)
+{
 	for (size_t vi = lo; vi < hi; vi++)
 		if (c->views[vi].scope.kind == PD_AT_CLUSTER) {
-			view_chart(plan, c, vi, PD_CHART_METRIC, -1, max);
+			if (!folded(plan, c, vi))
+				view_chart(plan, c, vi, PD_CHART_METRIC, -1, max);
 			for (int r = 1; r <= PD_INDEX_TOP; r++)
 				for (size_t k = vi + 1; k < hi; k++)
-					if (c->views[k].top == r)
+					if (c->views[k].top == r && !folded(plan, c, k))
 						view_chart(plan, c, k, PD_CHART_METRIC, -1,
 							   max);
 			return;
 		}
 	for (size_t i = 0; i < c->target->n_nodes; i++) {
 		long vi = node_view(c, c->views[lo].metric, &c->target->nodes[i]);
-		if (vi >= 0)
+		if (vi >= 0 && !folded(plan, c, (size_t)vi))
 			node_chart(plan, c, (size_t)vi, max);
 	}
 }
@@ -235,6 +342,36 @@ static void delta_chart(struct pd_chart_plan *plan, const struct pd_comparison *
 	finish(ch, plan, c, "%", 1);
 }
 
+/* The latency distribution l of both runs (pd_comparison.latency), index i: the share
+ * of requests slower than each bound, baseline against target. */
+static void latency_chart(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t i)
+{
+	const struct pd_latency *l = &c->latency[i];
+	struct pd_chart *ch = new_chart(plan, PD_CHART_LATENCY, -1, 0);
+	size_t n = l->n;
+	ch->data = pd_xmalloc(3 * n * sizeof(double) + 1);
+	memcpy(ch->data, l->x, n * sizeof(double));
+	memcpy(ch->data + n, l->base, n * sizeof(double));
+	memcpy(ch->data + 2 * n, l->target, n * sizeof(double));
+	memcpy(ch->xticks, l->x, n * sizeof(double));
+	snprintf(ch->file, sizeof(ch->file), "latency%02zu.svg", i + 1);
+	snprintf(ch->title, sizeof(ch->title), "requests slower than each bound (%s)",
+		 pd_phase_name(l->phase));
+	snprintf(ch->alt, sizeof(ch->alt),
+		 "%s: the share of requests slower than each bound over the %s phase, "
+		 "baseline against target",
+		 l->metric, pd_phase_name(l->phase));
+	ch->lines[0] = (struct pd_plot_line){"baseline", ch->data, ch->data + n, n, 0};
+	ch->lines[1] = (struct pd_plot_line){"target", ch->data, ch->data + 2 * n, n, 1};
+	ch->plot = (struct pd_plot_chart){.ylabel = "% of requests",
+					  .n_lines = 2,
+					  .event_s = NAN,
+					  .width = PD_CHART_W,
+					  .height = PD_CHART_H,
+					  .y_zero = 1,
+					  .n_xticks = n};
+}
+
 static void wire(struct pd_chart_plan *plan)
 {
 	for (size_t i = 0; i < plan->n; i++) {
@@ -243,6 +380,9 @@ static void wire(struct pd_chart_plan *plan)
 		ch->plot.title = ch->title;
 		ch->plot.lines = ch->lines;
 		ch->plot.bands = plan->bands;
+		ch->plot.xticks = ch->xticks;
+		if (ch->kind == PD_CHART_LATENCY) /* no phases on its axis */
+			ch->plot.n_bands = 0;
 	}
 }
 
@@ -265,26 +405,20 @@ void pd_chart_plan_metrics(struct pd_chart_plan *plan, const struct pd_compariso
 	wire(plan);
 }
 
-long pd_chart_finding_owner(const struct pd_comparison *c, size_t f)
-{
-	for (size_t g = 0; g < f; g++)
-		if (c->findings[g].view == c->findings[f].view)
-			return (long)g;
-	return (long)f;
-}
-
 size_t pd_chart_plan_findings(struct pd_chart_plan *plan, const struct pd_comparison *c,
 			      size_t max_points)
 {
 	size_t first = plan->n;
 	for (size_t f = 0; f < c->n_findings; f++) {
-		if (c->findings[f].view < 0 || pd_chart_finding_owner(c, f) != (long)f)
+		if (c->findings[f].view < 0 || c->findings[f].chart != (long)f)
 			continue;
 		view_chart(plan, c, (size_t)c->findings[f].view, PD_CHART_FINDING, (long)f,
 			   max_points);
 		if (c->findings[f].smooth_pct)
 			delta_chart(plan, c, f, max_points);
 	}
+	for (size_t i = 0; i < c->n_latency; i++)
+		latency_chart(plan, c, i);
 	wire(plan);
 	return first;
 }
@@ -294,6 +428,7 @@ void pd_chart_plan_free(struct pd_chart_plan *plan)
 	for (size_t i = 0; i < plan->n; i++)
 		free(plan->charts[i].data);
 	free(plan->charts);
+	free(plan->folded);
 	free(plan->t);
 	memset(plan, 0, sizeof(*plan));
 }

@@ -27,6 +27,8 @@ static const char css[] =
 	".charts{display:flex;flex-wrap:wrap;gap:8px;margin-top:10px}"
 	".charts img{border:1px solid #eceff3;border-radius:4px;background:#fff}"
 	".charts img.removed{border-color:#d62728}"
+	".charts img{max-width:100%;height:auto}"
+	".charts img.panels{border:0;border-radius:0;background:none}"
 	".metric h3{font-size:13px;margin:14px 0 0;font-weight:600}"
 	".swatch{display:inline-block;width:18px;height:0;vertical-align:middle;margin:0 4px "
 	"0 10px;border-top:2px solid}"
@@ -46,6 +48,7 @@ static const char css[] =
 	".sw-base{border-color:#5b7fa8}.sw-target{border-color:#e8740c}"
 	".sw-removed{border-color:#d62728;border-top-style:dashed}"
 	".sw-event{border-color:#3b3b3b;border-top-style:dashed}"
+	".sw-gap{border-color:#9db2cb;border-top-width:5px;width:10px}"
 	"details{margin:10px 0}summary{cursor:pointer;font-weight:600}"
 	"code{font-size:12.5px;background:#eef1f6;padding:0 4px;border-radius:3px}"
 	".agg{color:#6b7585;font-size:11.5px}"
@@ -106,15 +109,25 @@ static void svg_uri(struct pd_buf *b, const char *svg)
 	}
 }
 
+/* A chart's image: one SVG for all the panels of a metric (pd_chart.panels), its alt
+ * text each panel's, "; " apart. */
 static void chart_img(struct pd_buf *b, const struct pd_chart_plan *plan,
 		      const char *const *svg, const struct pd_chart *ch)
 {
 	size_t i = (size_t)(ch - plan->charts);
-	pd_buf_addf(b, "<img width=\"%d\" height=\"%d\"%s alt=\"", ch->plot.width,
-		    ch->plot.height,
-		    ch->kind == PD_CHART_NODE && ch->lines[0].style == 2 ? " class=\"removed\""
-									 : "");
-	esc(b, ch->alt);
+	if (ch->panel)
+		return;
+	pd_buf_addf(b, "<img width=\"%d\" height=\"%d\"%s alt=\"",
+		    ch->panels > 1 ? ch->grid_w : ch->plot.width,
+		    ch->panels > 1 ? ch->grid_h : ch->plot.height,
+		    ch->panels > 1 ? " class=\"panels\""
+		    : ch->kind == PD_CHART_NODE && ch->lines[0].style == 2
+			    ? " class=\"removed\""
+			    : "");
+	for (size_t k = 0; k < ch->panels; k++) {
+		pd_buf_adds(b, k ? "; " : "");
+		esc(b, ch[k].alt);
+	}
 	if (svg && svg[i]) {
 		pd_buf_adds(b, "\" src=\"");
 		svg_uri(b, svg[i]);
@@ -427,8 +440,13 @@ static void findings(struct pd_buf *b, const struct pd_comparison *c,
 		}
 		charts_link(b, c, plan, c->findings[f].metric);
 		int open = 0;
-		long owner = pd_chart_finding_owner(c, f);
-		for (size_t i = 0; i < plan->n; i++) {
+		long owner = c->findings[f].chart;
+		if (owner >= 0 && owner != (long)f) /* one chart per fact: drawn once */
+			pd_buf_addf(b,
+				    "<p class=\"charts-link\">Its chart is with <a "
+				    "href=\"#finding-%ld\">finding %ld</a>.</p>",
+				    owner + 1, owner + 1);
+		for (size_t i = 0; owner == (long)f && i < plan->n; i++) {
 			if (plan->charts[i].finding != owner)
 				continue;
 			pd_buf_adds(b, open ? "" : "<div class=\"charts\">");
@@ -937,7 +955,9 @@ static void legend(struct pd_buf *b)
 		       "<span class=\"swatch sw-base\"></span>baseline"
 		       "<span class=\"swatch sw-target\"></span>target"
 		       "<span class=\"swatch sw-removed\"></span>removed node (target)"
-		       "<span class=\"swatch sw-event\"></span>event</p>\n");
+		       "<span class=\"swatch sw-event\"></span>event"
+		       "<span class=\"swatch sw-gap\"></span>no sample (a gap: the line "
+		       "breaks)</p>\n");
 }
 
 /* Opens the section of a collector: "atop (63 charts)". */
@@ -986,6 +1006,58 @@ static void index_summary(struct pd_buf *b, const struct pd_view *v)
 			    "charted: the total. Every index's change is in summary.json.</p>");
 }
 
+/* The series zero in both runs, in one line instead of their charts (pd_view.zero). */
+static void zero_line(struct pd_buf *b, const struct pd_comparison *c,
+		      const struct pd_chart_plan *plan)
+{
+	if (!plan->n_folded)
+		return;
+	pd_buf_adds(b, "<p class=\"sub\" id=\"zero\">Zero in both runs (not charted): ");
+	for (size_t i = 0; i < plan->n_folded; i++) {
+		const struct pd_view *v = &c->views[plan->folded[i].view];
+		const char *host = plan->folded[i].host;
+		const struct pd_node *n = host ? pd_run_node(c->target, host) : NULL;
+		pd_buf_adds(b, i ? ", " : "");
+		/* a metric with no chart left: its anchor (junit.xml's links) is here */
+		int anchor =
+			!has_metric_charts(c, plan, v->metric) &&
+			(!i || strcmp(c->views[plan->folded[i - 1].view].metric, v->metric));
+		if (anchor) {
+			pd_buf_adds(b, "<span id=\"metric-");
+			esc(b, v->metric);
+			pd_buf_adds(b, "\">");
+		}
+		esc(b, v->metric);
+		pd_buf_adds(b, anchor ? "</span>" : "");
+		pd_buf_adds(b, host ? " on " : " (");
+		esc(b, host ? host : v->scope.name);
+		if (n) {
+			pd_buf_adds(b, " (");
+			esc(b, n->role);
+		}
+		pd_buf_adds(b, host && !n ? "" : ")");
+	}
+	pd_buf_adds(b, ".</p>\n");
+}
+
+/* The runs' latency distributions (pd_comparison.latency), before the series. */
+static void latency_charts(struct pd_buf *b, const struct pd_chart_plan *plan,
+			   const char *const *svg)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		if (plan->charts[i].kind != PD_CHART_LATENCY)
+			continue;
+		pd_buf_adds(b,
+			    "<div class=\"metric\" id=\"latency\"><h3>Query latency</h3>"
+			    "<p class=\"sub\">The share of requests slower than each bound "
+			    "(n1ql_stats/query_requests_&lt;bound&gt;ms over query_requests), "
+			    "baseline against target: the lower the line, the faster the "
+			    "queries.</p><div class=\"charts\">");
+		chart_img(b, plan, svg, &plan->charts[i]);
+		pd_buf_adds(b, "</div></div>\n");
+	}
+}
+
 static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 			  const struct pd_chart_plan *plan, const char *const *svg)
 {
@@ -1001,6 +1073,8 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 		c->base_shift_s != 0 ? "on their events (the time axis is the target's)"
 				     : "at the start of the phase");
 	legend(b);
+	zero_line(b, c, plan);
+	latency_charts(b, plan, svg);
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct pd_chart *ch = &plan->charts[i];
 		const char *m = c->views[ch->view].metric;

@@ -253,17 +253,24 @@ static void key_and_range(struct pd_buf *b, const struct pd_plot_chart *c)
 
 /* The terminal is set once per size: gnuplot's "reset" keeps it, and setting it again
  * for every chart cost an eighth of gnuplot's time. */
+static void terminal(struct pd_plot_job *job, int w, int h, int clear)
+{
+	if (job->width != w || job->height != h || job->clear != clear)
+		pd_buf_addf(&job->script,
+			    "set encoding utf8\n"
+			    "set terminal svg size %d,%d fixed noenhanced font 'sans-serif,11' "
+			    "linewidth 1%s\n",
+			    w, h, clear ? "" : " background '#ffffff'");
+	job->width = w, job->height = h, job->clear = clear;
+}
+
+/* A chart's settings from "reset": the terminal (see terminal()), title, axes' looks,
+ * legend and line styles. */
 static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w, int h)
 {
 	struct pd_buf *b = &job->script;
 	pd_buf_adds(b, "reset\n");
-	if (job->width != w || job->height != h)
-		pd_buf_addf(b,
-			    "set encoding utf8\n"
-			    "set terminal svg size %d,%d fixed noenhanced font 'sans-serif,11' "
-			    "linewidth 1 background '#ffffff'\n",
-			    w, h);
-	job->width = w, job->height = h;
+	terminal(job, w, h, job->clear && job->width == w && job->height == h);
 	pd_buf_adds(b, "set title ");
 	pd_plot_quote(b, c->title ? c->title : "");
 	/* the title, then the phase labels above the frame (bands()) */
@@ -290,8 +297,8 @@ static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w,
 }
 
 /* The x axis over [0, span], every chart of a report on the same one (a removed node's
- * series that stops early too), with about `want` ticks at a round step, labelled in s,
- * min or h (a tick of "43200" says nothing). */
+ * series that stops early too), with about `want` ticks at a round step, labelled in
+ * seconds: the unit every time of the report's text is in (issue 22: one time unit). */
 static void x_axis(struct pd_buf *b, double span, int want)
 {
 	static const double steps[] = {5,   10,   15,   30,   60,    120,   300,   600,
@@ -305,13 +312,26 @@ static void x_axis(struct pd_buf *b, double span, int want)
 	pd_buf_adds(b, "set xrange [0:");
 	num(b, span);
 	pd_buf_adds(b, "]\n");
-	const char *unit = step >= 3600 ? "h" : step >= 60 ? "min" : "s";
-	double per = step >= 3600 ? 3600 : step >= 60 ? 60 : 1;
 	pd_buf_adds(b, "set xtics (");
 	for (double t = 0; t <= span + step / 1000; t += step) {
-		pd_buf_addf(b, "%s'%g%s%s' ", t > 0 ? ", " : "", t / per, t > 0 ? " " : "",
-			    t > 0 ? unit : "");
+		pd_buf_addf(b, "%s'%.0f%s' ", t > 0 ? ", " : "", t, t > 0 ? " s" : "");
 		num(b, t);
+	}
+	pd_buf_adds(b, ")\n");
+}
+
+/* An x axis of bounds in ms on a log scale, one tick at each (pd_plot_chart.xticks). */
+static void ms_axis(struct pd_buf *b, const struct pd_plot_chart *c)
+{
+	double lo = c->xticks[0], hi = c->xticks[c->n_xticks - 1];
+	pd_buf_adds(b, "set logscale x\nset xrange [");
+	num(b, lo / 1.4);
+	pd_buf_addch(b, ':');
+	num(b, hi * 1.4);
+	pd_buf_adds(b, "]\nset xtics (");
+	for (size_t k = 0; k < c->n_xticks; k++) {
+		pd_buf_addf(b, "%s'%g ms' ", k ? ", " : "", c->xticks[k]);
+		num(b, c->xticks[k]);
 	}
 	pd_buf_adds(b, ")\n");
 }
@@ -409,6 +429,66 @@ struct extent {
 	size_t skip, records;
 };
 
+/* Appends one gap [a, z] (at least px wide) to the data as a float64 pair. */
+static void gap_pair(struct pd_buf *data, double a, double z, double px)
+{
+	if (z - a < px)
+		a = (a + z - px) / 2, z = a + px;
+	double pair[2] = {a, z};
+	pd_buf_add(data, (const char *)pair, sizeof(pair));
+}
+
+/* Where line l has no sample between two it has, as (start, end) pairs in the data from
+ * the last sample before to the first after; gaps less than a pixel (px) apart are one.
+ * Before its first sample and after its last there is no gap: the series is absent. */
+static struct extent add_gaps(struct pd_buf *data, const struct pd_plot_line *l, double px)
+{
+	struct extent e = {data->len, 0};
+	double last = NAN, start = NAN, a = NAN, z = NAN;
+	for (size_t i = 0; i < l->n; i++) {
+		if (!isfinite(l->t[i]) || !isfinite(l->v[i])) {
+			start = isnan(start) ? last : start; /* NaN until a sample was seen */
+			continue;
+		}
+		if (!isnan(start) && !isnan(a) && start - z <= px)
+			z = l->t[i]; /* joins the pending gap */
+		else if (!isnan(start)) {
+			if (!isnan(a))
+				gap_pair(data, a, z, px), e.records++;
+			a = start, z = l->t[i];
+		}
+		last = l->t[i], start = NAN;
+	}
+	if (!isnan(a))
+		gap_pair(data, a, z, px), e.records++;
+	return e;
+}
+
+/* The gaps of each line (gap[i]): a mark along the bottom of the frame under each, in the
+ * line's colour, drawn on the y2 axis held to [0, 1], so that a break reads as missing
+ * samples and never as the dashes of the removed node or the event (issue 22). One plot
+ * element per line, whatever its number of gaps: gnuplot's cost is per command. */
+static void gap_marks(struct pd_buf *b, const struct pd_plot_chart *c, const struct extent *gap,
+		      int fd, int titled)
+{
+	for (size_t i = 0; i < c->n_lines; i++) {
+		int st = c->lines[i].style >= 0 && (size_t)c->lines[i].style < N_STYLES
+				 ? c->lines[i].style
+				 : 0;
+		if (!gap[i].records)
+			continue;
+		pd_buf_addf(
+			b,
+			", \\\n    '/dev/fd/%d' binary skip=%zu record=%zu "
+			"format='%%float64%%float64' using (($1+$2)/2):(0.02):1:2:(0):(0.04) "
+			"axes x1y2 with boxxyerror fillcolor rgb '%s' fillstyle solid 0.6 "
+			"noborder %s",
+			fd, gap[i].skip, gap[i].records, line_styles[st].color,
+			titled ? "title 'no sample'" : "notitle");
+		titled = 0;
+	}
+}
+
 /* Appends line l to the data as (t, v) float64 pairs, a (NaN, NaN) pair where a gap
  * begins (gnuplot breaks the line there: never first, last or twice); returns where they
  * are, records 0 when no point is finite. */
@@ -433,7 +513,7 @@ static struct extent add_points(struct pd_buf *data, const struct pd_plot_line *
 
 /* The lines that have points, each read from the points file gnuplot has on fd. */
 static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct extent *e,
-		 int fd)
+		 int fd, const struct extent *gap)
 {
 	const char *sep = "plot";
 	for (size_t i = 0; i < c->n_lines; i++) {
@@ -444,8 +524,9 @@ static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct e
 		pd_buf_addf(
 			b,
 			"%s '/dev/fd/%d' binary skip=%zu record=%zu "
-			"format='%%float64%%float64' using 1:2 with lines linestyle %d title ",
-			sep, fd, e[i].skip, e[i].records, st + 1);
+			"format='%%float64%%float64' using 1:2 with %s linestyle %d%s title ",
+			sep, fd, e[i].skip, e[i].records, c->n_xticks ? "linespoints" : "lines",
+			st + 1, c->n_xticks ? " pointtype 7 pointsize 0.8" : "");
 		pd_plot_quote(b, l->label ? l->label : "");
 		sep = ", \\\n    ";
 	}
@@ -456,6 +537,7 @@ static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct e
 			    sep);
 		pd_plot_quote(b, c->event_label ? c->event_label : "event");
 	}
+	gap_marks(b, c, gap, fd, !c->compact);
 	pd_buf_addch(b, '\n');
 }
 
@@ -490,36 +572,120 @@ static void mark(struct pd_plot_job *job, const char *file)
 	snprintf(m->file, sizeof(m->file), "%s", file);
 }
 
-void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, const char *dir)
+/* A chart's size, within gnuplot's bounds. */
+static void chart_size(const struct pd_plot_chart *c, int *w, int *h)
 {
-	assert(chart->file);
-	int w = chart->width > 0 ? chart->width : DEFAULT_WIDTH;
-	int h = chart->height > 0 ? chart->height : DEFAULT_HEIGHT;
-	w = w < MIN_SIZE ? MIN_SIZE : w > MAX_SIZE ? MAX_SIZE : w;
-	h = h < MIN_SIZE ? MIN_SIZE : h > MAX_SIZE ? MAX_SIZE : h;
+	*w = c->width > 0 ? c->width : DEFAULT_WIDTH;
+	*h = c->height > 0 ? c->height : DEFAULT_HEIGHT;
+	*w = *w < MIN_SIZE ? MIN_SIZE : *w > MAX_SIZE ? MAX_SIZE : *w;
+	*h = *h < MIN_SIZE ? MIN_SIZE : *h > MAX_SIZE ? MAX_SIZE : *h;
+}
+
+/* The commands and points of one chart after its settings (frame()): its axes, phases,
+ * event and lines, or "no data". */
+static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int w)
+{
 	size_t max = 2 * (size_t)w, drawn = 0;
 	double *dt = pd_xmalloc(max * sizeof(*dt)), *dv = pd_xmalloc(max * sizeof(*dv));
-	struct extent *e = pd_xcalloc(chart->n_lines + 1, sizeof(*e));
-
-	mark(job, chart->file);
-	frame(job, chart, w, h);
-	x_axis(&job->script, span_of(chart), chart->compact ? 4 : 6);
-	set_output(&job->script, dir, chart->file);
+	struct extent *e = pd_xcalloc(2 * chart->n_lines + 1, sizeof(*e));
+	struct extent *gap = e + chart->n_lines;
+	double span = span_of(chart);
+	int gaps = 0;
+	if (chart->n_xticks)
+		ms_axis(&job->script, chart);
+	else
+		x_axis(&job->script, span, chart->compact ? 4 : 6);
+	if (chart->note) {
+		pd_buf_adds(&job->script, "set label ");
+		pd_plot_quote(&job->script, chart->note);
+		pd_buf_adds(&job->script,
+			    " at graph 0.98, graph 0.88 right front textcolor rgb "
+			    "'#5f6b78'\n");
+	}
 	bands(&job->script, chart);
 	event(&job->script, chart);
 	for (size_t i = 0; i < chart->n_lines; i++) {
 		e[i] = add_points(&job->data, &chart->lines[i], max, dt, dv);
 		drawn += e[i].records > 0;
 	}
+	for (size_t i = 0; i < chart->n_lines; i++)
+		gaps += (gap[i] = add_gaps(&job->data, &chart->lines[i], span / w)).records > 0;
 	ytics(&job->script, chart);
+	if (gaps)
+		pd_buf_adds(&job->script, "set y2range [0:1]\n");
 	if (drawn)
-		plot(&job->script, chart, e, job->part ? FD_SEQ_DATA : FD_DATA);
+		plot(&job->script, chart, e, job->part ? FD_SEQ_DATA : FD_DATA, gap);
 	else
 		no_data(&job->script, chart);
-	pd_buf_adds(&job->script, "unset output\n");
 	free(e);
 	free(dt);
 	free(dv);
+}
+
+void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, const char *dir)
+{
+	assert(chart->file);
+	int w, h;
+	chart_size(chart, &w, &h);
+	mark(job, chart->file);
+	frame(job, chart, w, h);
+	set_output(&job->script, dir, chart->file);
+	draw(job, chart, w);
+	pd_buf_adds(&job->script, "unset output\n");
+}
+
+void pd_plot_panels_size(int *w, int *h, int panel_w, int panel_h, size_t n, size_t cols)
+{
+	size_t rows = (n + cols - 1) / cols, c = n < cols ? n : cols;
+	*w = (int)c * panel_w + ((int)c - 1) * PD_PLOT_PANEL_GAP;
+	*h = (int)rows * panel_h + ((int)rows - 1) * PD_PLOT_PANEL_GAP;
+}
+
+/* Panel k's place on the canvas of W x H: gnuplot's origin and size in screen fractions,
+ * and its card's frame (a hairline, coloured when the panel asks). */
+static void place(struct pd_buf *b, const struct pd_plot_chart *c, size_t k, size_t cols, int w,
+		  int h, int W, int H)
+{
+	/* in whole pixels from the bottom left, then fractions: no -0 at an edge */
+	int left = (int)(k % cols) * (w + PD_PLOT_PANEL_GAP);
+	int bottom = H - (int)(k / cols) * (h + PD_PLOT_PANEL_GAP) - h;
+	double x0 = (double)left / W, y0 = (double)bottom / H;
+	double x1 = (double)(left + w) / W, y1 = (double)(bottom + h) / H;
+	pd_buf_addf(b, "set origin %.6f, %.6f\nset size %.6f, %.6f\n", x0, y0, x1 - x0,
+		    y1 - y0);
+	pd_buf_addf(b,
+		    "set object rectangle from screen %.6f, %.6f to screen %.6f, %.6f behind "
+		    "fillcolor rgb '#ffffff' fillstyle solid 1.0 noborder\n",
+		    x0, y0, x1, y1);
+	/* half a pixel inside, so that the whole line is on the canvas */
+	pd_buf_addf(b,
+		    "set object rectangle from screen %.6f, %.6f to screen %.6f, %.6f front "
+		    "fillstyle empty border linecolor rgb '%s' linewidth %s\n",
+		    x0 + 0.5 / W, y0 + 0.5 / H, x1 - 0.5 / W, y1 - 0.5 / H,
+		    c->frame ? c->frame : "#dfe3e8", c->frame ? "2" : "1");
+}
+
+void pd_plot_script_panels(struct pd_plot_job *job, const struct pd_plot_chart *const *charts,
+			   size_t n, size_t cols, const char *dir)
+{
+	assert(n > 0 && cols > 0 && charts[0]->file);
+	if (n == 1) {
+		pd_plot_script(job, charts[0], dir);
+		return;
+	}
+	int w, h, W, H;
+	chart_size(charts[0], &w, &h);
+	pd_plot_panels_size(&W, &H, w, h, n, cols);
+	mark(job, charts[0]->file);
+	terminal(job, W, H, 1); /* the canvas's: clear between the cards, as the page is */
+	set_output(&job->script, dir, charts[0]->file);
+	pd_buf_adds(&job->script, "set multiplot\n");
+	for (size_t k = 0; k < n; k++) {
+		frame(job, charts[k], W, H); /* "reset" keeps the terminal and the multiplot */
+		place(&job->script, charts[k], k, cols, w, h, W, H);
+		draw(job, charts[k], w);
+	}
+	pd_buf_adds(&job->script, "unset multiplot\nunset output\n");
 }
 
 /* --- trimming its output ---------------------------------------------------------- */

@@ -40,6 +40,13 @@ struct pd_plot_chart {
 	const char *xlabel;      /* NULL: none, the x ticks say "s" */
 	int compact;             /* a small chart: no legend (the page gives it once) */
 	int y_zero;              /* the values are >= 0: the y axis starts at 0 */
+	const char *frame;       /* a panel's card frame colour ("#d62728"), NULL: grey */
+	const char *note;        /* a line in the frame's top right corner ("not in the
+				    target"), NULL: none; escaped */
+	/* an x axis that is no time: a log scale with a tick at each of xticks[0..n_xticks)
+	 * labelled "<x> ms", and the points marked (a distribution of a few points) */
+	const double *xticks;
+	size_t n_xticks;
 };
 
 /* Largest-triangle-three-buckets decimation of (t, v)[0..n) to at most max points,
@@ -73,6 +80,7 @@ struct pd_plot_job {
 	struct pd_buf script, data;
 	int part;                   /* 0, or 1 once started with a sequel */
 	int width, height;          /* of the terminal set last; 0 before the first chart */
+	int clear;                  /* the terminal set last has no background (panels) */
 	struct pd_plot_mark *marks; /* per chart, to name the one gnuplot failed on */
 	size_t n_marks, cap_marks;
 	size_t lines, counted;      /* script lines counted so far, up to byte `counted` */
@@ -101,6 +109,20 @@ struct pd_plot_job {
  * "no data" (not an error). Same chart after the same charts, same bytes. */
 void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart,
 		    const char *dir);
+
+/* The pixels between two panels of one SVG. */
+#define PD_PLOT_PANEL_GAP 8
+
+/* Appends the commands and points that draw charts[0..n) as the panels of one SVG,
+ * dir/charts[0].file: cols to a row, each at the size of charts[0] and framed as a card,
+ * PD_PLOT_PANEL_GAP pixels apart (one file and one terminal for many charts: a chart file
+ * cost gnuplot more in the kernel than its drawing). n == 1 is pd_plot_script. The canvas
+ * is not held to the bounds of one chart: a 64-node metric is 22 rows high. */
+void pd_plot_script_panels(struct pd_plot_job *job, const struct pd_plot_chart *const *charts,
+			   size_t n, size_t cols, const char *dir);
+
+/* The size of the SVG pd_plot_script_panels draws n panels of w x h into. */
+void pd_plot_panels_size(int *w, int *h, int panel_w, int panel_h, size_t n, size_t cols);
 
 /* Quotes s as a gnuplot single-quoted string (the only kind without backslash escapes,
  * backquote command substitution or @macro expansion; ' is written ''). Control

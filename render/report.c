@@ -64,6 +64,8 @@ static int read_svgs(char ***out, const struct pd_chart_plan *plan, const char *
 	int rc = 0;
 	for (size_t i = 0; i < plan->n && rc == 0; i++) {
 		struct pd_buf b = PD_BUF_INIT, path = PD_BUF_INIT;
+		if (plan->charts[i].panel) /* the SVG of its first panel */
+			continue;
 		pd_buf_addf(&path, "%s/%s", dir, plan->charts[i].file);
 		rc = pd_file_read(&b, path.ptr, SVG_LIMIT, err);
 		if (rc == 0 && !whole_svg(b.ptr, b.len))
@@ -108,17 +110,35 @@ static size_t jobs_for(size_t n)
 	return k;
 }
 
-/* Scripts the charts of the plan [first, last) into job j; gnuplot writes them, the
- * marker lists them. */
+/* Scripts the charts of the plan [first, last) into job j, each SVG with its panels;
+ * gnuplot writes them, the marker lists them. */
 static void script_range(struct pd_report *r, size_t j, size_t first, size_t last)
 {
+	const struct pd_plot_chart **panels = NULL;
+	size_t cap = 0;
 	for (size_t i = first; i < last; i++) {
+		const struct pd_chart *ch = &r->plan.charts[i];
 		struct pd_buf name = PD_BUF_INIT;
-		pd_plot_script(&r->job[j], &r->plan.charts[i].plot, r->dir);
-		pd_buf_addf(&name, "charts/%s", r->plan.charts[i].file);
+		if (ch->panel)
+			continue;
+		PD_GROW(panels, cap, ch->panels);
+		for (size_t k = 0; k < ch->panels; k++)
+			panels[k] = &ch[k].plot;
+		pd_plot_script_panels(&r->job[j], panels, ch->panels, PD_CHART_COLS, r->dir);
+		pd_buf_addf(&name, "charts/%s", ch->file);
 		pd_outdir_claim(&r->out, name.ptr);
 		pd_buf_release(&name);
 	}
+	free(panels);
+}
+
+/* The first chart from k on that begins an SVG (the plan's end when none does): jobs
+ * split the plan there, never inside an SVG's panels. */
+static size_t svg_start(const struct pd_chart_plan *plan, size_t k)
+{
+	while (k < plan->n && plan->charts[k].panel)
+		k++;
+	return k;
 }
 
 static void discard_jobs(struct pd_report *r)
@@ -168,7 +188,8 @@ int pd_report_begin(struct pd_report **out, const struct pd_comparison *c,
 	rc = pd_outdir_mkdir(&r->out, "charts", err);
 	for (size_t j = 0; j < r->n_jobs && rc == 0;
 	     j++) { /* each draws while the next is scripted */
-		script_range(r, j, r->plan.n * j / r->n_jobs, r->plan.n * (j + 1) / r->n_jobs);
+		script_range(r, j, svg_start(&r->plan, r->plan.n * j / r->n_jobs),
+			     svg_start(&r->plan, r->plan.n * (j + 1) / r->n_jobs));
 		rc = pd_plot_start(&r->job[j], j == 0, err);
 	}
 	if (rc < 0)

@@ -164,6 +164,7 @@ static void delta_obj(struct pd_jw *w, const struct pd_comparison *c, const stru
 	pd_jw_str(w, "phase", pd_phase_name(d->phase));
 	pd_jw_str(w, "unit", pd_unit_name(v->unit));
 	agg_keys(w, v);
+	pd_jw_bool(w, "zero_in_both_runs", v->zero);
 	side(w, "baseline", &d->base);
 	side(w, "target", &d->target);
 	pd_jw_num(w, "delta_pct", d->delta_pct);
@@ -303,6 +304,29 @@ static void kpi_windows_arr(struct pd_jw *w, const struct pd_comparison *c)
 	pd_jw_close(w, ']');
 }
 
+/* The runs' latency distributions (analyze/latency.c). */
+static void latency_arr(struct pd_jw *w, const struct pd_comparison *c)
+{
+	pd_jw_open(w, "latency", '[');
+	for (size_t i = 0; i < c->n_latency; i++) {
+		const struct pd_latency *l = &c->latency[i];
+		pd_jw_open(w, NULL, '{');
+		pd_jw_str(w, "metric", l->metric);
+		pd_jw_str(w, "phase", pd_phase_name(l->phase));
+		pd_jw_open(w, "points", '[');
+		for (size_t k = 0; k < l->n; k++) {
+			pd_jw_open(w, NULL, '{');
+			pd_jw_num(w, "bound_ms", l->x[k]);
+			pd_jw_num(w, "baseline_pct", l->base[k]);
+			pd_jw_num(w, "target_pct", l->target[k]);
+			pd_jw_close(w, '}');
+		}
+		pd_jw_close(w, ']');
+		pd_jw_close(w, '}');
+	}
+	pd_jw_close(w, ']');
+}
+
 void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 		     const struct pd_labels *labels)
 {
@@ -342,6 +366,7 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 		finding_obj(&w, &c->findings[i]);
 	pd_jw_close(&w, ']');
 	kpi_windows_arr(&w, c);
+	latency_arr(&w, c);
 	pd_jw_strv(&w, "not_comparable", &c->reasons);
 	pd_jw_strv(&w, "matching", &c->matching);
 	pd_jw_close(&w, '}');

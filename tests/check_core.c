@@ -164,6 +164,15 @@ START_TEST(test_units_from_metric_names)
 	ck_assert_int_eq(pd_metric_unit("net", "ESTABLISHED"), PD_UNIT_COUNT);
 	ck_assert_int_eq(pd_metric_unit("n1ql_stats", "query_requests"), PD_UNIT_PER_SEC);
 	ck_assert_int_eq(pd_metric_unit("n1ql_stats", "query_avg_req_time"), PD_UNIT_MS);
+	/* ns_server serves bucket (and @index-) counters as per-second rates, which cbagent
+	 * stores as they come (cbagent/collectors/ns_server.py, secondary_stats.py) */
+	ck_assert_int_eq(pd_metric_unit("ns_server", "ops"), PD_UNIT_PER_SEC);
+	ck_assert_int_eq(pd_metric_unit("ns_server", "cmd_get"), PD_UNIT_PER_SEC);
+	ck_assert_int_eq(pd_metric_unit("secondary_stats", "index_num_requests"),
+			 PD_UNIT_PER_SEC);
+	ck_assert_int_eq(pd_metric_unit("ns_server", "curr_connections"), PD_UNIT_COUNT);
+	ck_assert_int_eq(pd_metric_unit("secondary_stats", "index_num_docs_pending"),
+			 PD_UNIT_COUNT);
 }
 END_TEST
 

@@ -48,6 +48,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pd_suite_timebase());
 	srunner_add_suite(sr, pd_suite_compare());
 	srunner_add_suite(sr, pd_suite_render());
+	srunner_add_suite(sr, pd_suite_charts());
 	srunner_add_suite(sr, pd_suite_nodeshift());
 	srunner_add_suite(sr, pd_suite_plot());
 	srunner_add_suite(sr, pd_suite_escape());

@@ -185,11 +185,12 @@ static char *small_script(const char *dir)
 				  .event_label = "failover"};
 	struct pd_plot_job job = PD_PLOT_JOB_INIT;
 	pd_plot_script(&job, &c, dir);
-	/* the points, by hand: (0, 1), a (NaN, NaN) break for the gap, (10, 2.5) */
+	/* the points, by hand: (0, 1), a (NaN, NaN) break for the gap, (10, 2.5); then the
+	 * gap itself, from the sample before it to the one after: (0, 10) */
 	const double *d = (const double *)job.data.ptr;
-	ck_assert_uint_eq(job.data.len, 6 * sizeof(double));
+	ck_assert_uint_eq(job.data.len, 8 * sizeof(double));
 	ck_assert(d[0] == 0 && d[1] == 1 && isnan(d[2]) && isnan(d[3]) && d[4] == 10 &&
-		  d[5] == 2.5);
+		  d[5] == 2.5 && d[6] == 0 && d[7] == 10);
 	char *script = pd_buf_detach(&job.script);
 	pd_plot_discard(&job);
 	return script;
@@ -197,7 +198,9 @@ static char *small_script(const char *dir)
 
 static void has(const char *s, const char *want)
 {
-	ck_assert_msg(strstr(s, want) != NULL, "missing \"%s\" in:\n%s", want, s);
+	if (!strstr(s, want)) /* the script can be longer than a check message */
+		fprintf(stderr, "script:\n%s\n", s);
+	ck_assert_msg(strstr(s, want) != NULL, "missing \"%s\"", want);
 }
 
 START_TEST(test_plot_script_small_chart)
@@ -216,6 +219,7 @@ START_TEST(test_plot_script_small_chart)
 	has(s, "\nset output \"./out/charts/c001.svg\"\n");
 	/* the band with a NaN end is left out */
 	has(s, "\nset object rectangle from first 0, graph 0 to first 5, graph 1 behind ");
+	/* the band is the one object (the gap is marked by a plot element, below) */
 	ck_assert_ptr_null(strstr(strstr(s, "set object") + 1, "set object"));
 	/* phase names above the frame, never over the data */
 	has(s, "\nset label 'pre' at first 0, graph 1 left offset character 0.3, 0.55 ");
@@ -225,7 +229,10 @@ START_TEST(test_plot_script_small_chart)
 	has(s, "\nplot '/dev/fd/3' binary skip=0 record=3 format='%float64%float64' "
 	       "using 1:2 with lines linestyle 1 title 'base ''a''', \\\n    "
 	       " NaN with lines linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 title "
-	       "'failover'\nunset output\n");
+	       "'failover', \\\n    '/dev/fd/3' binary skip=48 record=1 "
+	       "format='%float64%float64' using (($1+$2)/2):(0.02):1:2:(0):(0.04) axes x1y2 "
+	       "with boxxyerror fillcolor rgb '#5b7fa8' fillstyle solid 0.6 noborder title "
+	       "'no sample'\nunset output\n");
 	char *again = small_script("out/charts");
 	ck_assert_str_eq(s, again); /* same chart, same bytes */
 	free(again);
@@ -259,8 +266,8 @@ START_TEST(test_plot_script_compact_from_zero)
 	has(s, "\nset offsets 0, 0, graph 0.08, graph 0\n");
 	/* 0 .. 72 over 3 ticks (105 px of frame, one per 30): a step of 25 */
 	has(s, "\nset ytics 25\n");
-	/* 1200 s over about 4 ticks: every 5 min */
-	has(s, "\nset xtics ('0' 0, '5 min' 300, '10 min' 600, '15 min' 900, '20 min' 1200)\n");
+	/* 1200 s over about 4 ticks: every 300 s, in seconds as the report's text says times */
+	has(s, "\nset xtics ('0' 0, '300 s' 300, '600 s' 600, '900 s' 900, '1200 s' 1200)\n");
 	has(s, "\nset label 'post' at first 1200, graph 1 right ");
 	ck_assert_ptr_null(strstr(s, "NaN with lines"));
 	pd_plot_discard(&job);
@@ -602,6 +609,103 @@ START_TEST(test_plot_run_breaks_lines_at_gaps)
 }
 END_TEST
 
+/* Panels: four charts of 364 x 180 three to a row are one SVG of 3 x 364 + 2 x 8 = 1108
+ * by 2 x 180 + 8 = 368 pixels, one output and one terminal; the fourth panel opens the
+ * second row at the left edge (origin 0, 0); the framed one gets its colour. gnuplot
+ * draws them into one well-formed file holding the four titles. */
+START_TEST(test_plot_panels_one_svg)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX", svg[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	double t[] = {0, 600, 1200}, v[] = {1, 2, 3};
+	struct pd_plot_line l = {"x", t, v, 3, 1};
+	static const char *const titles[] = {"p-one", "p-two", "p-three", "p-four"};
+	struct pd_plot_chart c[4];
+	const struct pd_plot_chart *pc[4];
+	for (int k = 0; k < 4; k++) {
+		c[k] = (struct pd_plot_chart){.file = "g.svg",
+					      .title = titles[k],
+					      .lines = &l,
+					      .n_lines = 1,
+					      .event_s = NAN,
+					      .width = 364,
+					      .height = 180,
+					      .compact = 1};
+		pc[k] = &c[k];
+	}
+	c[3].frame = "#d62728";
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	pd_plot_script_panels(&job, pc, 4, 3, dir);
+	const char *s = job.script.ptr;
+	ck_assert_int_eq(count_str(s, "set output "), 1);
+	ck_assert_int_eq(count_str(s, "set terminal "), 1);
+	has(s, "set terminal svg size 1108,368 ");
+	ck_assert_int_eq(count_str(s, "\nset multiplot\n"), 1);
+	ck_assert_int_eq(count_str(s, "\nset origin "), 4);
+	has(s, "\nset origin 0.000000, 0.000000\n");
+	has(s, "border linecolor rgb '#d62728'");
+	ck_assert_int_eq(pd_plot_run(&job, &err), 0);
+	snprintf(svg, sizeof(svg), "%s/g.svg", dir);
+	xmlDocPtr x = read_svg(svg);
+	ck_assert_ptr_nonnull(x);
+	for (int k = 0; k < 4; k++)
+		ck_assert_int_eq(svg_count_text(xmlDocGetRootElement(x), titles[k]), 1);
+	xmlFreeDoc(x);
+	unlink(svg);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* The gap marks of a script: the (start, end) pairs of its boxxyerror element in colour,
+ * read from the job's points (at most max; returns how many). */
+static size_t gap_pairs(const struct pd_plot_job *job, const char *color, double *out,
+			size_t max)
+{
+	char want[64];
+	snprintf(want, sizeof(want), "with boxxyerror fillcolor rgb '%s'", color);
+	const char *p = strstr(job->script.ptr, want), *q = p;
+	size_t skip = 0, records = 0;
+	while (q && q > job->script.ptr && strncmp(q, "'/dev/fd/", 9))
+		q--;
+	if (!p || !q ||
+	    sscanf(q, "'/dev/fd/%*d' binary skip=%zu record=%zu", &skip, &records) != 2)
+		return 0;
+	const double *d = (const double *)(job->data.ptr + skip);
+	for (size_t i = 0; i < 2 * records && i < max; i++)
+		out[i] = d[i];
+	return records;
+}
+
+/* A missing sample is a gap, marked along the bottom of the frame in the line's colour,
+ * from the last sample before it to the first after (never a dash pattern: dashes are the
+ * removed node and the event); before the first sample and after the last there is no
+ * gap; two gaps less than a pixel apart (1200 s / 720 px = 1.67 s) are one mark, and the
+ * legend names the marks. One plot element draws them all (gnuplot's cost is per
+ * command), on the y2 axis held to [0, 1]. */
+START_TEST(test_plot_gap_is_marked_not_dashed)
+{
+	double t[] = {0, 5, 10, 15, 20, 21, 22, 23, 600, 1200, 1205};
+	double v[] = {NAN, 1, NAN, 2, 3, NAN, 3.5, 4, NAN, 5, NAN};
+	struct pd_plot_line l = {"base", t, v, 11, 0};
+	struct pd_plot_chart c = one_line("g.svg", &l);
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	pd_plot_script(&job, &c, "");
+	const char *s = job.script.ptr;
+	double g[8];
+	/* 5..15; 20..22 and 23..1200 are 1 s apart: one mark; 15 to 20 is 5 s: two */
+	ck_assert_uint_eq(gap_pairs(&job, "#5b7fa8", g, 8), 2);
+	ck_assert(g[0] == 5 && g[1] == 15 && g[2] == 20 && g[3] == 1200);
+	ck_assert_int_eq(count_str(s, "with boxxyerror"), 1);
+	has(s, "\nset y2range [0:1]\n");
+	has(s, "axes x1y2 with boxxyerror fillcolor rgb '#5b7fa8' fillstyle solid 0.6 "
+	       "noborder title 'no sample'");
+	has(s, "linestyle 1 title 'base'");
+	has(s, "\nset style line 1 linecolor rgb '#5b7fa8' linewidth 1.6 dashtype 1\n");
+	pd_plot_discard(&job);
+}
+END_TEST
+
 /* gnuplot's error names the chart it was drawing: the second chart's output directory
  * does not exist. */
 START_TEST(test_plot_run_names_the_failing_chart)
@@ -820,6 +924,8 @@ Suite *pd_suite_plot(void)
 	tcase_add_test(tc, test_plot_sequel_error_names_its_chart);
 	tcase_add_test(tc, test_plot_sequel_to_a_dead_gnuplot);
 	tcase_add_test(tc, test_plot_child_gets_no_stray_descriptor);
+	tcase_add_test(tc, test_plot_panels_one_svg);
+	tcase_add_test(tc, test_plot_gap_is_marked_not_dashed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,6 +15,7 @@ Suite *pd_suite_bundle(void);
 Suite *pd_suite_timebase(void);
 Suite *pd_suite_compare(void);
 Suite *pd_suite_render(void);
+Suite *pd_suite_charts(void);
 Suite *pd_suite_nodeshift(void);
 Suite *pd_suite_plot(void);
 Suite *pd_suite_escape(void);

@@ -546,6 +546,13 @@ struct pd_view {
 	size_t indexes, moved;
 	int top; /* an index view: its rank among the moved by size of change, 1 ..
 		    PD_INDEX_TOP (charted); 0 otherwise */
+	/* every sample of every run is 0 (each run has one at least): folded into the line
+	   "zero in both runs: ..." instead of a chart (analyze/chartfacts.c) */
+	int zero;
+	/* the series is in one run only: +1 the target's (no baseline has a sample), -1 the
+	   baselines' (the target has none); 0 both, or the removed node's own view
+	   (analyze/chartfacts.c): drawn, the other run's absence said */
+	int one_run;
 };
 
 /* The one figure every output states for a change (analyze/deltas.c): the change of
@@ -671,6 +678,9 @@ struct pd_finding {
 	   read); NaN where undefined; NULL without a view or for the removed node */
 	double *smooth_pct;
 	double smooth_s;
+	/* the finding whose card draws this one's view: the first (by rank) about that view,
+	   itself or an earlier one; -1 without a view (analyze/chartfacts.c) */
+	long chart;
 };
 
 struct pd_nodeshift;
@@ -755,6 +765,23 @@ struct pd_comparison {
 	size_t n_questions;
 	struct pd_kpi_pair *kpi_windows; /* windowed KPIs of the target with their baseline */
 	size_t n_kpi_windows;
+	/* the latency distributions of both runs, where the runs have one
+	   (analyze/latency.c): a chart each */
+	struct pd_latency *latency;
+	size_t n_latency;
+};
+
+/* A latency distribution of the baseline against the target over one phase (issue 22:
+ * cbmonitor's comparison page has a percentile view). From n1ql_stats' query_requests_
+ * {250,500,1000,5000}ms, the rates of requests slower than each bound, over
+ * query_requests: the share of requests slower than x[k] ms, in % (a survival curve). */
+#define PD_LATENCY_POINTS 8
+struct pd_latency {
+	const char *metric; /* the series it is read from ("n1ql_stats/query_requests_*ms") */
+	enum pd_phase phase;
+	size_t n;                                                  /* points */
+	double x[PD_LATENCY_POINTS];                               /* the bound, ms */
+	double base[PD_LATENCY_POINTS], target[PD_LATENCY_POINTS]; /* % slower; NaN: none */
 };
 
 /* ---- the event per node (analyze/nodeshift.h) ---- */

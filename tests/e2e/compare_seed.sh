@@ -23,7 +23,8 @@ hasnt "$TMP/out1/index.html" '(src|href)="(https?:)?//[^"]*\.(js|css|woff2?)'
 hasnt "$TMP/out1/index.html" '<script'
 
 # the kpi-scope and recovery findings are about one view, the cluster's query rate: its
-# charts are drawn once, under the first of them, and the second's card shows them
+# charts are drawn and shown once, under the first of them, and the second's card links
+# there (one chart per fact)
 has "$TMP/out1/summary.json" '"kind":"kpi-scope","metric":"n1ql_stats/query_requests","scope":"cluster"'
 has "$TMP/out1/summary.json" '"kind":"recovery","metric":"n1ql_stats/query_requests","scope":"cluster"'
 nth() { grep -o '"kind":"[a-z-]*","metric":"[^"]*","scope":"[^"]*"' "$TMP/out1/summary.json" |
@@ -34,8 +35,11 @@ if [ -n "$k" ] && [ -n "$r" ] && [ "$k" -lt "$r" ]; then ok; else fail "kpi-scop
 if [ -e "$TMP/out1/charts/f$rr.svg" ] || [ -e "$TMP/out1/charts/f$rr-delta.svg" ]; then
   fail "finding $r's charts drawn again"
 else ok; fi
-card=$(sed -n "s/.*id=\"finding-$r\"//p" "$TMP/out1/index.html" | grep -o 'src="charts/[^"]*"' | head -2 | tr '\n' ' ')
-if [ "$card" = "src=\"charts/f$kk.svg\" src=\"charts/f$kk-delta.svg\" " ]; then ok; else fail "card $r shows '$card'"; fi
+card=$(sed -n "s/.*id=\"finding-$r\"//p" "$TMP/out1/index.html" | sed 's/<div class="card".*//')
+if ! printf '%s' "$card" | grep -q '<img' && printf '%s' "$card" | grep -q "href=\"#finding-$k\""; then ok
+else fail "card $r shows '$card'"; fi
+n=$(grep -o "src=\"charts/f$kk.svg\"" "$TMP/out1/index.html" | wc -l)
+if [ "$n" = 1 ]; then ok; else fail "chart f$kk.svg shown $n times"; fi
 
 # the same inputs give the same bytes
 expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/out2" --quiet
