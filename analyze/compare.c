@@ -412,7 +412,9 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 	c->correction = "bonferroni";
 	c->method = pd_compare_method;
 	c->family = pd_compare_family;
-	c->noise = c->n_bases >= 2 ? PD_INFER_NOISE_RUNS : PD_INFER_NOISE_WITHIN;
+	c->noise = c->n_bases >= 2      ? PD_INFER_NOISE_RUNS
+		   : opts->n_run_spread ? PD_INFER_NOISE_HISTORY
+					: PD_INFER_NOISE_WITHIN;
 	*out = NULL;
 	if ((rc = time_bases(c, opts, err)) < 0) {
 		pd_comparison_free(c);

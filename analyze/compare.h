@@ -55,6 +55,10 @@ struct pd_compare_opts {
 	 * spread is measured over the first (pd_compare's base) and these */
 	const struct pd_run *const *more_base;
 	size_t n_more_base;
+	/* one baseline: the history's spreads, sorted by feature; a delta whose feature is
+	 * there takes its margin from them (pd_history_run_sd), not its kind's default */
+	const struct pd_run_spread *run_spread;
+	size_t n_run_spread;
 };
 #define PD_COMPARE_OPTS_INIT                                                                   \
 	{                                                                                      \

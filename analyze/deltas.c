@@ -1,4 +1,5 @@
 #include "compare_impl.h"
+#include "history.h"
 #include "policy.h"
 #include "window.h"
 #include "../core/buf.h"
@@ -303,11 +304,19 @@ static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
 		struct pd_delta *d = &c->deltas[i];
 		struct pd_infer_rule rule = rule_of(&c->views[d->view], opts);
 		struct pd_infer_family fam = {c->family_m[d->phase], opts->alpha};
+		/* one baseline and a history: the metric's measured run-to-run sd */
+		double hsd = d->spread.k < 2
+				     ? pd_history_run_sd(opts, &c->views[d->view], d->phase)
+				     : NAN;
+		if (!isnan(hsd))
+			rule.margin_pct = run_margin_pct(hsd), rule.run_sd = hsd;
 		if (d->spread.k >= 2)
 			pd_infer_judge_reps(&d->inf, &d->spread, &prior, &d->side_target, &rule,
 					    &fam);
 		else
 			pd_infer_judge(&d->inf, &d->side_base, &d->side_target, &rule, &fam);
+		if (!isnan(hsd))
+			d->inf.noise = PD_INFER_NOISE_HISTORY;
 		settle(d);
 		per_node(d, &c->views[d->view]);
 		d->topology |= per_node_held(d, rule.threshold_pct);

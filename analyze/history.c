@@ -1,7 +1,9 @@
 /* Change points over a test's history (history.h). */
 #include "history.h"
 
+#include "compare.h"
 #include "edivisive.h"
+#include "../core/buf.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
@@ -142,4 +144,24 @@ void pd_history_spread(struct pd_hist_spread *out, const struct pd_history *h,
 		out->sd = sqrt(ss / (double)(out->n - 1));
 	if (out->n >= 2 && out->mean != 0)
 		out->rel_sd = out->sd / fabs(out->mean);
+}
+
+static int by_feature(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct pd_run_spread *)elem)->feature);
+}
+
+double pd_history_run_sd(const struct pd_compare_opts *opts, const struct pd_view *v,
+			 enum pd_phase p)
+{
+	struct pd_buf name = PD_BUF_INIT;
+	const struct pd_run_spread *s;
+	if (!opts->n_run_spread)
+		return NAN;
+	pd_buf_addf(&name, "%s|%s|%s", v->metric, v->scope.name, pd_phase_name(p));
+	s = bsearch(name.ptr, opts->run_spread, opts->n_run_spread, sizeof(*s), by_feature);
+	pd_buf_release(&name);
+	return s && s->n >= PD_HISTORY_MIN_RUNS && isfinite(s->rel_sd) && s->rel_sd >= 0
+		       ? s->rel_sd
+		       : NAN;
 }

@@ -14,6 +14,7 @@
 #define PD_HISTORY_H
 
 #include "../tree/history.h"
+#include "../tree/tree.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -51,5 +52,14 @@ struct pd_hist_spread {
 /* The spread of feature f of h (made from values by pd_history_analyze). */
 void pd_history_spread(struct pd_hist_spread *out, const struct pd_history *h,
 		       const double *values, size_t f);
+
+struct pd_compare_opts;
+struct pd_view;
+/* The relative run-to-run sd opts->run_spread holds for view's window feature in phase p
+ * ("metric|scope|phase", as analyze/signature.c names it), or NaN when it holds none (a
+ * feature measured over fewer than PD_HISTORY_MIN_RUNS runs is none). */
+double pd_history_run_sd(const struct pd_compare_opts *opts, const struct pd_view *v,
+			 enum pd_phase p);
+#define PD_HISTORY_MIN_RUNS 3
 
 #endif

@@ -59,8 +59,9 @@ int pd_cli_is_history(int argc, char **argv)
 		return 0;
 	if (!strcmp(argv[1], "history") || !strcmp(argv[1], "signature"))
 		return 1;
-	if (!strcmp(argv[1], "compare"))
-		return has_flag(argc, argv, "--baseline-history");
+	if (!strcmp(argv[1], "compare")) /* --db alone: the history's run-to-run spreads */
+		return has_flag(argc, argv, "--baseline-history") ||
+		       has_flag(argc, argv, "--db");
 	if (!strcmp(argv[1], "demo"))
 		return has_flag(argc, argv, "--history");
 	return 0;

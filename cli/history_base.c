@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* memfd_create (glibc 2.27) */
 /* perfdelta-history: `compare --baseline-history N [--db URL] [options] TARGET`: the N
  * most recent earlier runs of the target's test config and build line in the store become
  * the comparison's baselines, and perfdelta compare runs on them (exec, so its output and
@@ -5,48 +6,26 @@
  * (moved or deleted) is skipped, with a note, and the next earlier run taken. */
 #include "cli/exec.h"
 #include "cli/history.h"
+#include "cli/usage.h"
 
+#include "analyze/history.h"
 #include "analyze/signature.h"
 #include "core/buf.h"
+#include "core/file.h"
 #include "core/xalloc.h"
 #include "history/store.h"
 #include "parse/bundle.h"
 #include "render/escape.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
-/* compare's options that take a value (cli/main.c's flags with .arg): the argument after
- * them is not an operand. */
-static const char *const value_flags[] = {"-o",
-					  "--output",
-					  "--threshold",
-					  "--threshold-for",
-					  "--metrics",
-					  "--fail-on",
-					  "--label-baseline",
-					  "--label-target",
-					  "--gnuplot-timeout",
-					  "--event-time",
-					  "--console-utc-offset",
-					  "--baseline-event-time",
-					  "--baseline-console-utc-offset",
-					  "--max-file-size",
-					  "--max-bundle-size",
-					  "--max-samples",
-					  "--max-series",
-					  "--max-line",
-					  "--max-depth"};
-
-static int takes_value(const char *a)
-{
-	for (size_t i = 0; i < sizeof(value_flags) / sizeof(*value_flags); i++)
-		if (!strcmp(a, value_flags[i]))
-			return 1;
-	return 0;
-}
+#define HELP "see perfdelta --help"
 
 /* compare's argv without --baseline-history N and --db URL (into rest, argv[0] and
  * "compare" kept), the operands counted; the target is the last. */
@@ -57,6 +36,9 @@ struct split {
 	int operands;
 };
 
+/* perfdelta hands compare over as "compare OPTIONS -- OPERANDS" (cli/main.c's
+ * history_argv, which knows which options take values): every argument before "--" is
+ * passed on as it is but ours; after it, the operands. */
 static int split_args(struct split *s, int argc, char **argv)
 {
 	int only_operands = 0;
@@ -67,17 +49,14 @@ static int split_args(struct split *s, int argc, char **argv)
 		if (!only_operands &&
 		    (!strcmp(a, "--baseline-history") || !strcmp(a, "--db"))) {
 			if (i + 1 >= argc)
-				return fprintf(stderr, "perfdelta: %s needs a value\n", a),
-				       PD_HX_USAGE;
+				return pd_usage(HELP, "%s needs a value", a);
 			*(!strcmp(a, "--db") ? &s->db : &s->n) = argv[++i];
 			continue;
 		}
 		s->rest[s->n_rest++] = argv[i];
-		if (!only_operands && takes_value(a) && i + 1 < argc)
-			s->rest[s->n_rest++] = argv[++i];
-		else if (!only_operands && !strcmp(a, "--"))
+		if (!only_operands && !strcmp(a, "--"))
 			only_operands = 1;
-		else if (only_operands || a[0] != '-' || !a[1])
+		else if (only_operands)
 			s->target = a, s->operands++;
 	}
 	return 0;
@@ -141,21 +120,92 @@ static size_t pick(const char **out, size_t n, const struct pd_store_run *runs, 
 	return k;
 }
 
-/* Execs perfdelta compare with the baselines put before the target. */
-static int run_compare(const struct split *s, const char **base, size_t k, struct pd_err *err)
+/* The lines of spread_lines (below) from a history's values. */
+static void spread_of(struct pd_buf *out, const double *values, size_t n_runs,
+		      const char *const *names, size_t n_names)
 {
-	char **argv = pd_xcalloc((size_t)s->n_rest + k + 1, sizeof(*argv));
+	struct pd_history h = {0};
+	struct pd_hist_opts ho = PD_HIST_OPTS_INIT;
+	struct pd_hist_spread sp;
+	pd_history_analyze(&h, values, n_runs, n_names, names, &ho);
+	for (size_t f = 0; f < n_names; f++) {
+		pd_history_spread(&sp, &h, values, f);
+		if (sp.n >= PD_HISTORY_MIN_RUNS && isfinite(sp.rel_sd) &&
+		    !strpbrk(names[f], "\t\n"))
+			pd_buf_addf(out, "%s\t%.17g\t%zu\n", names[f], sp.rel_sd, sp.n);
+	}
+	pd_history_release(&h);
+}
+
+/* The runs of the test before t on its build line, the newest SPREAD_WINDOW of them: their
+ * features' run-to-run spreads (pd_history_spread: since each one's last change point) as
+ * --run-spread lines into out, those over at least PD_HISTORY_MIN_RUNS runs. */
+#define SPREAD_WINDOW 100
+static int spread_lines(struct pd_buf *out, struct pd_store *st,
+			const struct pd_store_run *runs, size_t n_runs,
+			const struct pd_signature *t, struct pd_err *err)
+{
+	char *line = pd_store_build_line(t->version), *order = pd_store_build_order(t->version);
+	struct pd_store_run *prior = pd_xcalloc(n_runs + 1, sizeof(*prior)); /* borrowed */
+	char **names = NULL;
+	double *values = NULL;
+	size_t k = 0, n_names = 0, first;
+	int rc = 0;
+	for (size_t i = 0; i < n_runs; i++)
+		if (earlier(&runs[i], t, line, order))
+			prior[k++] = runs[i];
+	first = k > SPREAD_WINDOW ? k - SPREAD_WINDOW : 0;
+	if (k - first >= PD_HISTORY_MIN_RUNS)
+		rc = pd_store_features(st, prior + first, k - first, &names, &n_names, &values,
+				       err);
+	if (rc == 0 && n_names)
+		spread_of(out, values, k - first, (const char *const *)names, n_names);
+	for (size_t i = 0; i < n_names; i++)
+		free(names[i]);
+	free(names), free(values), free(prior), free(line), free(order);
+	return rc;
+}
+
+/* spreads in a memory file that the exec'd compare inherits: "/proc/self/fd/N" into path,
+ * or "" when there are none. */
+static int spread_file(struct pd_buf *path, const struct pd_buf *spreads, struct pd_err *err)
+{
+	int fd;
+	if (!spreads->len)
+		return 0;
+	fd = memfd_create("perfdelta-run-spread", 0); /* no MFD_CLOEXEC: compare reads it */
+	if (fd < 0 || pd_file_write_all(fd, spreads->ptr, spreads->len) < 0)
+		return pd_err_set(err, PD_EIO,
+				  "cannot hand the history's spreads to compare: %s",
+				  strerror(errno));
+	pd_buf_addf(path, "/proc/self/fd/%d", fd);
+	return 0;
+}
+
+/* Execs perfdelta compare with the baselines put before the target, and the history's
+ * run-to-run spreads (for single-baseline verdicts) when there are some. */
+static int run_compare(const struct split *s, const char **base, size_t k,
+		       const struct pd_buf *spreads, struct pd_err *err)
+{
+	char **argv = pd_xcalloc((size_t)s->n_rest + k + 3, sizeof(*argv));
+	struct pd_buf path = PD_BUF_INIT;
 	size_t n = 0;
+	if (spread_file(&path, spreads, err) < 0)
+		return err->code;
 	argv[n++] = s->rest[0], argv[n++] = s->rest[1];
+	if (path.len)
+		argv[n++] = "--run-spread", argv[n++] = path.ptr;
 	for (size_t i = 0; i < k; i++)
 		argv[n++] = (char *)base[i];
 	for (int i = 2; i < s->n_rest; i++)
 		argv[n++] = s->rest[i];
-	fprintf(stderr, "perfdelta: baselines from the history: %zu run%s\n", k,
-		k == 1 ? "" : "s");
+	if (k)
+		fprintf(stderr, "perfdelta: baselines from the history: %zu run%s\n", k,
+			k == 1 ? "" : "s");
 	fflush(stderr);
 	pd_cli_exec_perfdelta(argv, err);
 	free(argv);
+	pd_buf_release(&path);
 	return err->code;
 }
 
@@ -167,6 +217,7 @@ static int baselines(const struct split *s, const struct pd_cli_hx_opts *o, stru
 	struct pd_store_run *runs = NULL;
 	size_t n_runs = 0, k = 0;
 	const char *base[16];
+	struct pd_buf spreads = PD_BUF_INIT;
 	char *url = pd_cli_hx_db_url(o, err);
 	int rc = url ? 0 : err->code;
 	if (rc == 0 && (rc = pd_bundle_load(&run, s->target, &pd_limits_default, err)) == 0 &&
@@ -174,17 +225,18 @@ static int baselines(const struct split *s, const struct pd_cli_hx_opts *o, stru
 	    (rc = pd_store_open(&st, url, err)) == 0 &&
 	    (rc = pd_store_runs(st, t->test_config ? t->test_config : "", &runs, &n_runs,
 				err)) == 0) {
-		k = pick(base, (size_t)o->baselines, runs, n_runs, t);
-		if (!k)
+		k = o->baselines ? pick(base, (size_t)o->baselines, runs, n_runs, t) : 0;
+		if (o->baselines && !k)
 			rc = pd_err_set(
 				err, PD_ENOTFOUND,
 				"the history holds no earlier run of test '%s' on build "
 				"line of %s with its bundle in place: nothing to compare with",
 				t->test_config ? t->test_config : "",
 				t->version ? t->version : "?");
-		else
-			rc = run_compare(s, base, k, err);
+		if (rc == 0 && (rc = spread_lines(&spreads, st, runs, n_runs, t, err)) == 0)
+			rc = run_compare(s, base, k, &spreads, err);
 	}
+	pd_buf_release(&spreads);
 	pd_store_runs_free(runs, n_runs);
 	pd_store_close(st);
 	pd_signature_free(t);
@@ -199,17 +251,17 @@ int pd_cli_baseline_history(int argc, char **argv)
 	struct pd_cli_hx_opts o = {0};
 	struct pd_err err = PD_ERR_INIT;
 	int rc = split_args(&s, argc, argv);
-	if (rc == 0) {
+	if (rc == 0) { /* --db alone: the runs given, the history's spreads */
 		const char *n[] = {"--baseline-history", s.n};
-		rc = s.n ? pd_cli_hx_parse(&o, 2, (char **)n) : PD_HX_USAGE;
+		rc = s.n ? pd_cli_hx_parse(&o, 2, (char **)n) : s.db ? 0 : PD_HX_USAGE;
 		o.db = s.db;
 	}
-	if (rc == 0 && s.operands != 1) {
-		fprintf(stderr,
-			"perfdelta: compare --baseline-history N takes one run bundle, the "
-			"target: its baselines come from the history\n");
-		rc = PD_HX_USAGE;
-	}
+	if (rc == 0 && s.n && s.operands != 1)
+		rc = pd_usage(HELP, "%s",
+			      "compare --baseline-history N takes one run bundle, the target: "
+			      "its baselines come from the history");
+	if (rc == 0 && !s.n && s.operands < 2)
+		rc = pd_usage(HELP, "%s", "compare --db URL takes a baseline and a target");
 	if (rc == 0 && baselines(&s, &o, &err) < 0)
 		rc = pd_cli_hx_fail(&err);
 	free(s.rest);

@@ -1,5 +1,6 @@
 /* perfdelta-history: options, errors, `signature` and `history add`. */
 #include "cli/history.h"
+#include "cli/usage.h"
 
 #include "analyze/signature.h"
 #include "core/buf.h"
@@ -39,21 +40,7 @@ int pd_cli_hx_fail(const struct pd_err *err)
 	return err->code == PD_EINVAL ? PD_HX_USAGE : PD_HX_INPUT;
 }
 
-static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage(const char *fmt, ...)
-{
-	struct pd_buf b = PD_BUF_INIT, e = PD_BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	pd_buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	pd_esc_text(&e, b.ptr);
-	fprintf(stderr, "perfdelta: %s (perfdelta history --help)\n", e.ptr);
-	pd_buf_release(&b);
-	pd_buf_release(&e);
-	return PD_HX_USAGE;
-}
+#define HELP "perfdelta history --help"
 
 static int number(double *out, const char *flag, const char *v, double lo, double hi)
 {
@@ -61,7 +48,7 @@ static int number(double *out, const char *flag, const char *v, double lo, doubl
 	errno = 0;
 	*out = v ? strtod(v, &end) : 0;
 	if (!v || errno || end == v || *end || !(*out >= lo && *out <= hi))
-		return usage("%s expects a number in its range", flag);
+		return pd_usage(HELP, "%s expects a number in its range", flag);
 	return 0;
 }
 
@@ -74,7 +61,7 @@ static int take_value(const char **val, const char *flag, int argc, char **argv,
 		return 0;
 	}
 	if (*i + 1 >= argc)
-		return usage("%s needs a value", flag);
+		return pd_usage(HELP, "%s needs a value", flag);
 	*val = argv[++*i];
 	return 0;
 }
@@ -126,9 +113,9 @@ int pd_cli_hx_parse(struct pd_cli_hx_opts *o, int argc, char **argv)
 		else if (!strcmp(a, "--history")) /* demo --history: the command itself */
 			continue;
 		else if (a[0] == '-' && a[1])
-			return usage("unknown option '%s'", a);
+			return pd_usage(HELP, "unknown option '%s'", a);
 		else if (o->n_args == PD_HX_MAX_ARGS)
-			return usage("%s", "too many runs at once");
+			return pd_usage(HELP, "%s", "too many runs at once");
 		else
 			o->args[o->n_args++] = a;
 	}
@@ -161,7 +148,8 @@ int pd_cli_signature(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (o.n_args != 1)
-		return usage("%s", "signature needs one run bundle: perfdelta signature RUN");
+		return pd_usage(HELP, "%s",
+				"signature needs one run bundle: perfdelta signature RUN");
 	if (signature_of(&s, o.args[0], &err) < 0)
 		return pd_cli_hx_fail(&err);
 	pd_signature_json(&b, s);
@@ -206,8 +194,8 @@ int pd_cli_history_add(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!o.n_args)
-		return usage("%s",
-			     "history add needs run bundles: perfdelta history add RUN...");
+		return pd_usage(HELP, "%s",
+				"history add needs run bundles: perfdelta history add RUN...");
 	if (!(url = pd_cli_hx_db_url(&o, &err)) || pd_store_open(&st, url, &err) < 0 ||
 	    add_all(st, &o, &err) < 0)
 		rc = pd_cli_hx_fail(&err);

@@ -10,10 +10,12 @@
 #include "core/src.h"
 #include "core/xalloc.h"
 #include "parse/bundle.h"
+#include "parse/spread.h"
 #include "cli/drive.h"
 #include "cli/exec.h"
 #include "cli/fetch_args.h"
 #include "cli/pull.h"
+#include "cli/usage.h"
 #include "render/escape.h"
 #include "render/inspect.h"
 #include "render/plot.h"
@@ -158,6 +160,7 @@ struct opts {
 	const char *builds[MAX_GLOBS]; /* every --jenkins: pull's one; compare's name the
 					  snapshots of a cbmonitor comparison URL */
 	size_t n_builds;
+	const char *run_spread; /* --run-spread FILE */
 };
 
 struct flag;
@@ -189,19 +192,14 @@ struct flag {
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* cli/usage.h's line, pointing at perfdelta --help. */
 static int usage_error(const char *fmt, ...)
 {
-	struct pd_buf msg = PD_BUF_INIT, shown = PD_BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	pd_buf_vaddf(&msg, fmt, ap);
+	int rc = pd_usage_v("see perfdelta --help", fmt, ap);
 	va_end(ap);
-	/* one line, an argument's control bytes as \xNN, as report_error prints */
-	pd_esc_text(&shown, msg.ptr);
-	fprintf(stderr, "perfdelta: %s (see perfdelta --help)\n", shown.ptr);
-	pd_buf_release(&shown);
-	pd_buf_release(&msg);
-	return EXIT_USAGE;
+	return rc;
 }
 
 #define FIELD(o, f, type) ((type *)((char *)(o) + (f)->field))
@@ -482,6 +480,14 @@ static const struct flag flags[] = {
 	 .cmds = CMD_REPORTS,
 	 .section = SEC_COMPARE,
 	 .help = "exit 1 on a regression (default) or never"},
+	{.name = "--run-spread",
+	 .arg = "FILE",
+	 .parse = set_path,
+	 .field = OPT(run_spread),
+	 .cmds = CMD_COMPARE,
+	 .section = SEC_COMPARE,
+	 .help = "one baseline: the run-to-run sd of each metric, from a history\n"
+		 "(perfdelta-history writes it for compare --db URL; docs/history.md)"},
 	{.name = "--label-baseline",
 	 .arg = "L",
 	 .parse = set_str,
@@ -786,6 +792,39 @@ static const struct flag *find_flag(const char *a)
 	return NULL;
 }
 
+/* argv for perfdelta-history; compare's as "compare OPTIONS -- OPERANDS": each option
+ * with its value when this table says it takes one (perfdelta-history's own
+ * --baseline-history too), so that perfdelta-history tells operands without a list of
+ * compare's options. Never freed: it is exec'd. */
+static char **history_argv(int argc, char **argv)
+{
+	char **out, **ops;
+	int n = 0, k = 0, operands = 0;
+	if (strcmp(argv[1], "compare"))
+		return argv;
+	out = pd_xcalloc((size_t)argc + 2, sizeof(*out));
+	ops = pd_xcalloc((size_t)argc + 1, sizeof(*ops));
+	out[n++] = argv[0], out[n++] = argv[1];
+	for (int i = 2; i < argc; i++) {
+		const struct flag *f = operands ? NULL : find_flag(argv[i]);
+		int value =
+			(f && f->arg) || (!operands && !strcmp(argv[i], "--baseline-history"));
+		if (!operands && !strcmp(argv[i], "--"))
+			operands = 1;
+		else if (value || (!operands && argv[i][0] == '-' && argv[i][1]))
+			out[n++] = argv[i];
+		else
+			ops[k++] = argv[i];
+		if (value && i + 1 < argc)
+			out[n++] = argv[++i];
+	}
+	out[n++] = "--";
+	for (int i = 0; i < k; i++)
+		out[n++] = ops[i];
+	free(ops);
+	return out;
+}
+
 static int set_command(struct opts *o, const char *a)
 {
 	for (size_t i = 0; i < N_COMMANDS; i++)
@@ -917,6 +956,21 @@ static const char *report_url(const struct opts *o)
 }
 
 /* Compares the last of paths[0..n) (the target) with the others (its baselines). */
+/* --run-spread FILE into copts (s keeps what they point at). */
+static int load_spreads(struct pd_spreads *s, struct pd_compare_opts *copts, const char *path,
+			const struct pd_limits *lim, struct pd_err *err)
+{
+	struct pd_buf text = PD_BUF_INIT;
+	int rc = pd_file_read(&text, path, lim->max_file_bytes, err);
+	if (rc == 0) {
+		struct pd_src src = {text.ptr, text.len, path, lim};
+		rc = pd_spread_parse(s, &src, err);
+	}
+	copts->run_spread = s->v, copts->n_run_spread = rc == 0 ? s->n : 0;
+	pd_buf_release(&text);
+	return rc;
+}
+
 static int compare_runs(const struct opts *o, const char *const *paths, size_t n,
 			const char *out)
 {
@@ -927,6 +981,7 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	int progress = !o->quiet && isatty(2);
 	struct pd_drive_times times = {0};
 	struct pd_compare_opts copts = o->cmp;
+	struct pd_spreads spreads = {0};
 	double parse_s = pd_clock_now();
 	if (pd_outdir_check(out, pd_str_ends_with(out, ".html"), &err) < 0) {
 		rc = report_error(&err); /* before any work */
@@ -934,7 +989,9 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	}
 	if (progress)
 		fprintf(stderr, "perfdelta: reading the runs\n");
-	if (pd_bundle_load_many(runs, paths, n, &o->lim, &err) < 0) {
+	if (pd_bundle_load_many(runs, paths, n, &o->lim, &err) < 0 ||
+	    (o->run_spread &&
+	     load_spreads(&spreads, &copts, o->run_spread, &o->lim, &err) < 0)) {
 		rc = report_error(&err);
 		goto done;
 	}
@@ -970,6 +1027,7 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	rc = verdict_exit(o, c);
 done:
 	pd_comparison_free(c);
+	pd_spread_free(&spreads);
 	for (size_t i = 0; i < n; i++)
 		pd_run_free(runs[i]);
 	free(runs);
@@ -1142,7 +1200,7 @@ int main(int argc, char **argv)
 			 .pull = PD_PLAN_OPTS_INIT};
 	if (pd_cli_is_history(argc, argv)) { /* perfdelta-history: cli/history.c */
 		struct pd_err err = PD_ERR_INIT;
-		pd_cli_exec("perfdelta-history", argv, &err);
+		pd_cli_exec("perfdelta-history", history_argv(argc, argv), &err);
 		return report_error(&err);
 	}
 	int rc = parse_args(&o, argc, argv);

@@ -269,4 +269,13 @@ const struct pd_series *pd_run_series(const struct pd_run *run, const char *coll
 /* Sorts series by (collector, metric, bucket, server) for deterministic output. */
 void pd_run_sort_series(struct pd_run *run);
 
+/* A history's run-to-run spread of one window feature, named as analyze/signature.c names
+ * them ("metric|scope|phase"): its relative sd over n runs (analyze/history.h,
+ * pd_history_spread). */
+struct pd_run_spread {
+	const char *feature;
+	double rel_sd;
+	size_t n;
+};
+
 #endif

@@ -6,6 +6,7 @@
 #include "../core/buf.h"
 #include "../core/metric.h"
 #include "../core/xalloc.h"
+#include "json.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -161,53 +162,143 @@ static struct raw *series_of(struct pd_prom *p, const cJSON *metric, const char 
 	return r;
 }
 
-/* One [unix_s, "value"] pair. */
-static int sample(struct pd_prom *p, struct raw *r, const cJSON *pair)
+static int syntax(const struct pd_json_scan *sc, const struct pd_src *src, struct pd_err *err)
 {
-	const cJSON *t = cJSON_GetArrayItem(pair, 0), *v = cJSON_GetArrayItem(pair, 1);
+	return pd_src_error(err, PD_EPARSE, src, sc->at, "expected a JSON answer");
+}
+
+/* The value at the scanner's place is not what was expected: the syntax error where it
+ * stops being JSON, else (JSON of another shape) what was expected at place at. */
+static int wrong(const struct pd_json_scan *sc, const struct pd_src *src, struct place at,
+		 const char *what, struct pd_err *err)
+{
+	struct pd_json_scan probe = *sc;
+	return pd_json_skip(&probe) < 0 ? syntax(&probe, src, err) : bad(err, src, at, what);
+}
+
+/* One [unix_s, "value"] pair, read straight from the answer's bytes: strtod stops at the
+ * ',' after the time and at the value's closing quote (the answer is NUL-terminated),
+ * and must end exactly there. */
+static int sample(struct pd_prom *p, struct raw *r, struct pd_json_scan *sc)
+{
+	const char *t, *v;
+	size_t tn, vn;
 	char *end;
-	double x;
-	if (!cJSON_IsArray(pair) || cJSON_GetArraySize(pair) != 2 || !cJSON_IsNumber(t) ||
-	    !cJSON_IsString(v) || !isfinite(t->valuedouble) || t->valuedouble < 0 ||
-	    t->valuedouble > 1e11)
+	double ts, x;
+	if (!pd_json_eat(sc, '[') || pd_json_number(sc, &t, &tn) < 0 || !pd_json_eat(sc, ',') ||
+	    pd_json_string(sc, &v, &vn) < 0 || !pd_json_eat(sc, ']'))
 		return -1;
-	x = strtod(v->valuestring, &end);
-	if (end == v->valuestring || *end)
+	ts = strtod(t, &end);
+	if (end != t + tn || !isfinite(ts) || ts < 0 || ts > 1e11)
+		return -1;
+	x = strtod(v, &end);
+	if (!vn || end != v + vn)
 		return -1;
 	if (!isfinite(x)) {
 		p->n_skipped++;
 		return 0;
 	}
-	pd_series_add(&r->s, llround(t->valuedouble * 1000), x);
+	pd_series_add(&r->s, llround(ts * 1000), x);
 	return 0;
 }
 
-static int one_result(struct pd_prom *p, const cJSON *res, struct place at,
-		      const struct pd_src *src, struct pd_err *err)
+/* A result's "values" from the scanner's place into r. */
+static int values(struct pd_prom *p, struct raw *r, struct pd_json_scan *sc, struct place at,
+		  const struct pd_src *src, struct pd_err *err)
 {
-	const cJSON *metric = cJSON_GetObjectItemCaseSensitive(res, "metric");
-	const cJSON *values = cJSON_GetObjectItemCaseSensitive(res, "values"), *it;
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(metric, "__name__");
-	struct raw *r;
-	if (!cJSON_IsObject(metric) || !cJSON_IsArray(values))
-		return bad(err, src, at, "\"metric\" and \"values\" in each result");
-	for (it = metric->child; it; it = it->next)
-		if (!cJSON_IsString(it))
-			return bad(err, src, at, "string label values");
-	if (!cJSON_IsString(name) || !name->valuestring[0])
-		return bad(err, src, at, "a \"__name__\" label");
-	r = series_of(p, metric, name->valuestring);
-	for (it = values->child; it; it = it->next) {
+	if (!pd_json_eat(sc, '['))
+		return wrong(sc, src, at, "\"values\": [samples]", err);
+	if (pd_json_eat(sc, ']'))
+		return 0;
+	do {
+		struct pd_json_scan pair = *sc;
 		at.sample++;
-		if (sample(p, r, it) < 0)
-			return bad(err, src, at, "[unix seconds, \"value\"] samples");
+		if (sample(p, r, sc) < 0)
+			return wrong(&pair, src, at, "[unix seconds, \"value\"] samples", err);
 		if (r->s.n > src->lim->max_samples)
 			return pd_err_at(err, PD_ELIMIT, src->path, 0, 0,
 					 "series %s has more than %zu samples (see "
 					 "--max-samples)",
-					 name->valuestring, src->lim->max_samples);
+					 r->s.metric, src->lim->max_samples);
+	} while (pd_json_eat(sc, ','));
+	return pd_json_eat(sc, ']') ? 0 : syntax(sc, src, err);
+}
+
+/* The series of a result's "metric" object (the text [from, to)): its labels are the
+ * only part of an answer parsed into a tree. */
+static int metric_of(struct raw **out, struct pd_prom *p, const struct pd_src *src, size_t from,
+		     size_t to, struct place at, struct pd_err *err)
+{
+	cJSON *metric = cJSON_ParseWithLength(src->data + from, to - from);
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(metric, "__name__"), *it;
+	int rc = 0;
+	for (it = cJSON_IsObject(metric) ? metric->child : NULL; it && rc == 0; it = it->next)
+		if (!cJSON_IsString(it))
+			rc = bad(err, src, at, "string label values");
+	if (rc == 0 && !cJSON_IsObject(metric))
+		rc = bad(err, src, at, "\"metric\" and \"values\" in each result");
+	else if (rc == 0 && (!cJSON_IsString(name) || !name->valuestring[0]))
+		rc = bad(err, src, at, "a \"__name__\" label");
+	if (rc == 0)
+		*out = series_of(p, metric, name->valuestring);
+	cJSON_Delete(metric);
+	return rc;
+}
+
+/* A result being read: its series once "metric" is read, where its "values" are when
+ * they came first (+ 1; 0: not seen), whether they are read. */
+struct result {
+	struct raw *r;
+	size_t values_at;
+	int read;
+};
+
+/* One member of a result: "values" read at once when "metric" came first (Prometheus'
+ * order), else checked and skipped, to be read after. */
+static int member(struct result *res, struct pd_prom *p, struct pd_json_scan *sc,
+		  struct place at, const struct pd_src *src, struct pd_err *err)
+{
+	const char *k;
+	size_t kn, from;
+	if (pd_json_string(sc, &k, &kn) < 0 || !pd_json_eat(sc, ':'))
+		return syntax(sc, src, err);
+	pd_json_peek(sc);
+	from = sc->at;
+	if (pd_json_is(k, kn, "values") && res->r) {
+		res->read = 1;
+		return values(p, res->r, sc, at, src, err);
 	}
+	if (pd_json_skip(sc) < 0)
+		return syntax(sc, src, err);
+	if (pd_json_is(k, kn, "values"))
+		res->values_at = from + 1;
+	else if (pd_json_is(k, kn, "metric"))
+		return metric_of(&res->r, p, src, from, sc->at, at, err);
 	return 0;
+}
+
+/* One result {"metric": {labels}, "values": [samples]}, its members in any order. */
+static int one_result(struct pd_prom *p, struct pd_json_scan *sc, struct place at,
+		      const struct pd_src *src, struct pd_err *err)
+{
+	struct result res = {0};
+	int rc = 0;
+	if (!pd_json_eat(sc, '{'))
+		return wrong(sc, src, at, "\"metric\" and \"values\" in each result", err);
+	if (pd_json_peek(sc) != '}')
+		do
+			rc = member(&res, p, sc, at, src, err);
+		while (rc == 0 && pd_json_eat(sc, ','));
+	if (rc < 0)
+		return rc;
+	if (!pd_json_eat(sc, '}'))
+		return syntax(sc, src, err);
+	if (!res.r || (!res.read && !res.values_at))
+		return bad(err, src, at, "\"metric\" and \"values\" in each result");
+	if (res.read)
+		return 0;
+	struct pd_json_scan vs = {.s = sc->s, .n = sc->n, .at = res.values_at - 1};
+	return values(p, res.r, &vs, at, src, err);
 }
 
 /* "status": "error" (Prometheus' API, cbmonitor2's docs/cbmonitor-api.md "Error
@@ -232,31 +323,128 @@ static int parse_json(cJSON **out, const struct pd_src *src, struct pd_err *err)
 			    "expected a JSON answer");
 }
 
+/* What an answer's envelope says; each string as written, NULL when absent. */
+struct envelope {
+	const char *status, *type, *error_type, *error;
+	size_t status_n, type_n, error_type_n, error_n;
+	int has_result;
+};
+
+/* A string as pd_json_string gives it (between its quotes), decoded; NULL when absent. */
+static cJSON *decoded(const char *s, size_t n)
+{
+	return s ? cJSON_ParseWithLength(s - 1, n + 2) : NULL;
+}
+
+/* answer_error's message from an envelope read by the scanner. */
+static int envelope_error(const struct envelope *e, const struct pd_src *src,
+			  struct pd_err *err)
+{
+	cJSON *type = decoded(e->error_type, e->error_type_n);
+	cJSON *msg = decoded(e->error, e->error_n);
+	int rc = pd_err_at(err, PD_EPARSE, src->path, 0, 0,
+			   "the Prometheus server answered an error: %.40s: %.150s",
+			   cJSON_IsString(type) ? type->valuestring : "?",
+			   cJSON_IsString(msg) ? msg->valuestring : "(no message)");
+	cJSON_Delete(type), cJSON_Delete(msg);
+	return rc;
+}
+
+/* A member whose value should be a string: its bytes into *s, *n (else left NULL). */
+static int string_member(const char **s, size_t *n, struct pd_json_scan *sc,
+			 const struct pd_src *src, struct pd_err *err)
+{
+	if (pd_json_peek(sc) == '"')
+		return pd_json_string(sc, s, n) < 0 ? syntax(sc, src, err) : 0;
+	return pd_json_skip(sc) < 0 ? syntax(sc, src, err) : 0;
+}
+
+/* data.result: every result, read as it comes. */
+static int results(struct pd_prom *p, struct envelope *e, struct pd_json_scan *sc,
+		   const struct pd_src *src, struct pd_err *err)
+{
+	struct place at = {0, 0};
+	int rc = 0;
+	if ((e->type && !pd_json_is(e->type, e->type_n, "matrix")) || pd_json_peek(sc) != '[')
+		return wrong(sc, src, at, "a \"matrix\" result", err);
+	sc->at++;
+	e->has_result = 1;
+	if (pd_json_eat(sc, ']'))
+		return 0;
+	do {
+		at.result++, at.sample = 0;
+		rc = one_result(p, sc, at, src, err);
+	} while (rc == 0 && pd_json_eat(sc, ','));
+	return rc < 0 ? rc : pd_json_eat(sc, ']') ? 0 : syntax(sc, src, err);
+}
+
+/* Handles one member of an object, the scanner after its key and ':'. */
+typedef int (*member_fn)(struct pd_prom *p, struct envelope *e, const char *k, size_t kn,
+			 struct pd_json_scan *sc, const struct pd_src *src, struct pd_err *err);
+
+static int members(struct pd_prom *p, struct envelope *e, member_fn one,
+		   struct pd_json_scan *sc, const struct pd_src *src, struct pd_err *err)
+{
+	const char *k;
+	size_t kn;
+	int rc = 0;
+	if (!pd_json_eat(sc, '{'))
+		return syntax(sc, src, err);
+	if (pd_json_peek(sc) != '}')
+		do {
+			if (pd_json_string(sc, &k, &kn) < 0 || !pd_json_eat(sc, ':'))
+				return syntax(sc, src, err);
+			rc = one(p, e, k, kn, sc, src, err);
+		} while (rc == 0 && pd_json_eat(sc, ','));
+	return rc < 0 ? rc : pd_json_eat(sc, '}') ? 0 : syntax(sc, src, err);
+}
+
+static int data_member(struct pd_prom *p, struct envelope *e, const char *k, size_t kn,
+		       struct pd_json_scan *sc, const struct pd_src *src, struct pd_err *err)
+{
+	if (pd_json_is(k, kn, "resultType"))
+		return string_member(&e->type, &e->type_n, sc, src, err);
+	if (pd_json_is(k, kn, "result"))
+		return results(p, e, sc, src, err);
+	return pd_json_skip(sc) < 0 ? syntax(sc, src, err) : 0;
+}
+
+static int top_member(struct pd_prom *p, struct envelope *e, const char *k, size_t kn,
+		      struct pd_json_scan *sc, const struct pd_src *src, struct pd_err *err)
+{
+	if (pd_json_is(k, kn, "status"))
+		return string_member(&e->status, &e->status_n, sc, src, err);
+	if (pd_json_is(k, kn, "errorType"))
+		return string_member(&e->error_type, &e->error_type_n, sc, src, err);
+	if (pd_json_is(k, kn, "error"))
+		return string_member(&e->error, &e->error_n, sc, src, err);
+	if (pd_json_is(k, kn, "data") && pd_json_peek(sc) == '{')
+		return members(p, e, data_member, sc, src, err);
+	return pd_json_skip(sc) < 0 ? syntax(sc, src, err) : 0;
+}
+
+/* The answer is scanned once and never held as a tree (struct pd_json_scan): memory is
+ * what the series keep plus one result's labels. */
 int pd_prom_matrix_parse(struct pd_prom *p, const struct pd_src *src, struct pd_err *err)
 {
-	cJSON *json;
-	const cJSON *status, *data, *type, *result, *it;
+	struct pd_json_scan sc = {.s = src->data, .n = src->len};
+	struct envelope e = {0};
 	struct place at = {0, 0};
-	int rc;
-	if ((rc = parse_json(&json, src, err)) < 0)
+	int rc = members(p, &e, top_member, &sc, src, err);
+	int error = e.status && pd_json_is(e.status, e.status_n, "error");
+	if (rc == 0 && pd_json_peek(&sc) >= 0)
+		rc = syntax(&sc, src, err);
+	if (rc < 0 && !error)
 		return rc;
-	status = cJSON_GetObjectItemCaseSensitive(json, "status");
-	data = cJSON_GetObjectItemCaseSensitive(json, "data");
-	type = cJSON_GetObjectItemCaseSensitive(data, "resultType");
-	result = cJSON_GetObjectItemCaseSensitive(data, "result");
-	if (cJSON_IsString(status) && !strcmp(status->valuestring, "error"))
-		rc = answer_error(json, src, err);
-	else if (!cJSON_IsString(status) || strcmp(status->valuestring, "success"))
-		rc = bad(err, src, at, "\"status\": \"success\"");
-	else if (!cJSON_IsString(type) || strcmp(type->valuestring, "matrix") ||
-		 !cJSON_IsArray(result))
-		rc = bad(err, src, at, "a \"matrix\" result");
-	for (it = rc == 0 ? result->child : NULL; it && rc == 0; it = it->next) {
-		at.result++;
-		rc = one_result(p, it, at, src, err);
+	if (error) { /* the server's error, rather than what its answer lacks */
+		*err = (struct pd_err)PD_ERR_INIT;
+		return envelope_error(&e, src, err);
 	}
-	cJSON_Delete(json);
-	return rc;
+	if (!e.status || !pd_json_is(e.status, e.status_n, "success"))
+		return bad(err, src, at, "\"status\": \"success\"");
+	if (!e.has_result || !e.type || !pd_json_is(e.type, e.type_n, "matrix"))
+		return bad(err, src, at, "a \"matrix\" result");
+	return 0;
 }
 
 /* The run's series being built: each a (collector, metric, bucket, server, index) key;

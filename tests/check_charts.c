@@ -290,8 +290,10 @@ START_TEST(test_charts_sum_gap_is_a_marked_break)
 	ck_assert(breaks_at(&ch->lines[0], t, step));
 	struct pd_plot_job job = PD_PLOT_JOB_INIT;
 	pd_plot_script(&job, &ch->plot, "");
-	/* the baseline's gap marks: (start, end) pairs of its boxxyerror element */
-	const char *p = strstr(job.script.ptr, "with boxxyerror fillcolor rgb '#5b7fa8'");
+	/* the baseline's gap marks: segments (a, 0), (z, 0) of its element on the y2 axis,
+	 * (NaN, NaN) between them */
+	const char *p =
+		strstr(job.script.ptr, "axes x1y2 with lines linecolor rgb '#665b7fa8'");
 	while (p && p > job.script.ptr && strncmp(p, "'/dev/fd/", 9))
 		p--;
 	size_t skip = 0, records = 0;
@@ -299,8 +301,9 @@ START_TEST(test_charts_sum_gap_is_a_marked_break)
 		  sscanf(p, "'/dev/fd/%*d' binary skip=%zu record=%zu", &skip, &records) == 2);
 	const double *g = (const double *)(job.data.ptr + skip);
 	int marked = 0;
-	for (size_t r = 0; r < records; r++)
-		marked |= g[2 * r] < t && t < g[2 * r + 1];
+	for (size_t r = 0; r + 1 < records; r++)
+		marked |= !isnan(g[2 * r]) && !isnan(g[2 * r + 2]) && g[2 * r] < t &&
+			  t < g[2 * r + 2];
 	ck_assert(marked);
 	ck_assert_ptr_nonnull(strstr(job.script.ptr,
 				     "set style line 1 linecolor rgb '#5b7fa8' linewidth 1.6 "

@@ -186,11 +186,11 @@ static char *small_script(const char *dir)
 	struct pd_plot_job job = PD_PLOT_JOB_INIT;
 	pd_plot_script(&job, &c, dir);
 	/* the points, by hand: (0, 1), a (NaN, NaN) break for the gap, (10, 2.5); then the
-	 * gap itself, from the sample before it to the one after: (0, 10) */
+	 * gap's mark, from the sample before it to the one after: (0, 0), (10, 0) */
 	const double *d = (const double *)job.data.ptr;
-	ck_assert_uint_eq(job.data.len, 8 * sizeof(double));
+	ck_assert_uint_eq(job.data.len, 10 * sizeof(double));
 	ck_assert(d[0] == 0 && d[1] == 1 && isnan(d[2]) && isnan(d[3]) && d[4] == 10 &&
-		  d[5] == 2.5 && d[6] == 0 && d[7] == 10);
+		  d[5] == 2.5 && d[6] == 0 && d[7] == 0 && d[8] == 10 && d[9] == 0);
 	char *script = pd_buf_detach(&job.script);
 	pd_plot_discard(&job);
 	return script;
@@ -229,10 +229,9 @@ START_TEST(test_plot_script_small_chart)
 	has(s, "\nplot '/dev/fd/3' binary skip=0 record=3 format='%float64%float64' "
 	       "using 1:2 with lines linestyle 1 title 'base ''a''', \\\n    "
 	       " NaN with lines linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 title "
-	       "'failover', \\\n    '/dev/fd/3' binary skip=48 record=1 "
-	       "format='%float64%float64' using (($1+$2)/2):(0.02):1:2:(0):(0.04) axes x1y2 "
-	       "with boxxyerror fillcolor rgb '#5b7fa8' fillstyle solid 0.6 noborder title "
-	       "'no sample'\nunset output\n");
+	       "'failover', \\\n    '/dev/fd/3' binary skip=48 record=2 "
+	       "format='%float64%float64' using 1:(0.02) axes x1y2 with lines linecolor rgb "
+	       "'#665b7fa8' linewidth 5 title 'no sample'\nunset output\n");
 	char *again = small_script("out/charts");
 	ck_assert_str_eq(s, again); /* same chart, same bytes */
 	free(again);
@@ -657,24 +656,26 @@ START_TEST(test_plot_panels_one_svg)
 }
 END_TEST
 
-/* The gap marks of a script: the (start, end) pairs of its boxxyerror element in colour,
- * read from the job's points (at most max; returns how many). */
+/* The gap marks of a script: the (start, end) of each mark of its element in colour
+ * (segments (a, 0), (z, 0) apart by (NaN, NaN) breaks), read from the job's points into
+ * out (at most max / 2 marks); returns how many. */
 static size_t gap_pairs(const struct pd_plot_job *job, const char *color, double *out,
 			size_t max)
 {
 	char want[64];
-	snprintf(want, sizeof(want), "with boxxyerror fillcolor rgb '%s'", color);
+	snprintf(want, sizeof(want), "axes x1y2 with lines linecolor rgb '#66%s'", color + 1);
 	const char *p = strstr(job->script.ptr, want), *q = p;
-	size_t skip = 0, records = 0;
+	size_t skip = 0, records = 0, k = 0;
 	while (q && q > job->script.ptr && strncmp(q, "'/dev/fd/", 9))
 		q--;
 	if (!p || !q ||
 	    sscanf(q, "'/dev/fd/%*d' binary skip=%zu record=%zu", &skip, &records) != 2)
 		return 0;
 	const double *d = (const double *)(job->data.ptr + skip);
-	for (size_t i = 0; i < 2 * records && i < max; i++)
-		out[i] = d[i];
-	return records;
+	for (size_t r = 0; r + 1 < records && k + 1 < max; r++)
+		if (!isnan(d[2 * r]) && !isnan(d[2 * r + 2]))
+			out[k++] = d[2 * r], out[k++] = d[2 * r + 2], r++;
+	return k / 2;
 }
 
 /* A missing sample is a gap, marked along the bottom of the frame in the line's colour,
@@ -682,7 +683,7 @@ static size_t gap_pairs(const struct pd_plot_job *job, const char *color, double
  * removed node and the event); before the first sample and after the last there is no
  * gap; two gaps less than a pixel apart (1200 s / 720 px = 1.67 s) are one mark, and the
  * legend names the marks. One plot element draws them all (gnuplot's cost is per
- * command), on the y2 axis held to [0, 1]. */
+ * command and per byte), a thick line on the y2 axis held to [0, 1]. */
 START_TEST(test_plot_gap_is_marked_not_dashed)
 {
 	double t[] = {0, 5, 10, 15, 20, 21, 22, 23, 600, 1200, 1205};
@@ -696,10 +697,9 @@ START_TEST(test_plot_gap_is_marked_not_dashed)
 	/* 5..15; 20..22 and 23..1200 are 1 s apart: one mark; 15 to 20 is 5 s: two */
 	ck_assert_uint_eq(gap_pairs(&job, "#5b7fa8", g, 8), 2);
 	ck_assert(g[0] == 5 && g[1] == 15 && g[2] == 20 && g[3] == 1200);
-	ck_assert_int_eq(count_str(s, "with boxxyerror"), 1);
+	ck_assert_int_eq(count_str(s, "axes x1y2"), 1);
 	has(s, "\nset y2range [0:1]\n");
-	has(s, "axes x1y2 with boxxyerror fillcolor rgb '#5b7fa8' fillstyle solid 0.6 "
-	       "noborder title 'no sample'");
+	has(s, "axes x1y2 with lines linecolor rgb '#665b7fa8' linewidth 5 title 'no sample'");
 	has(s, "linestyle 1 title 'base'");
 	has(s, "\nset style line 1 linecolor rgb '#5b7fa8' linewidth 1.6 dashtype 1\n");
 	pd_plot_discard(&job);

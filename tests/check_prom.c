@@ -4,6 +4,7 @@
 #include "check_suites.h"
 #include "core/buf.h"
 #include "core/metric.h"
+#include "parse/json.h"
 #include "parse/prom.h"
 #include "analyze/kpi.h"
 #include "analyze/kpi_windows.h"
@@ -205,6 +206,95 @@ START_TEST(test_prom_error_answer_names_the_error)
 	ck_assert_int_eq(parse(p, "{\"status\":\n\"succ", &err), PD_EPARSE);
 	ck_assert_int_eq(err.line, 2); /* the place where the JSON broke */
 	pd_prom_free(p);
+}
+END_TEST
+
+/* The streaming reader takes an answer's members in any order (JSON objects are
+ * unordered): "values" before "metric", "status" and "resultType" last. Same samples as
+ * in Prometheus' order: (600 - 100) / 5 = 100 req/s at 5 s. */
+START_TEST(test_prom_answer_members_in_any_order)
+{
+	static const char *const a =
+		"{\"data\":{\"result\":[{\"values\":[[1793630400,\"100\"],[1793630405,\"600\"]]"
+		","
+		"\"extra\":[{\"x\":[true,false,null,-1.5e3]}],"
+		"\"metric\":{\"job\":\"" JOB "\",\"instance\":\"172.23.100.55\",\"__name__\":"
+		"\"n1ql_requests\"}}],\"resultType\":\"matrix\"},\"status\":\"success\"}";
+	struct pd_run *run = run_of(&a, 1);
+	const struct pd_series *q = must(run, "prometheus", "n1ql_requests", "172.23.100.55");
+	ck_assert_uint_eq(q->n, 1);
+	ck_assert_int_eq(q->t_ms[0], 1793630405000LL);
+	ck_assert_double_eq_tol(q->v[0], 100, 1e-9);
+	pd_run_free(run);
+}
+END_TEST
+
+/* Broken JSON is a syntax error where it breaks (line:col), whatever part it is in; JSON
+ * of another shape is what was expected there, placed by result and sample. HEAD is 60
+ * bytes; the columns: an unterminated string ends at the text's end (line 2, after its
+ * 11 bytes); "01" stops at its "1" (col 101); a control byte in a string at col 103;
+ * trailing "x" at col 105. */
+START_TEST(test_prom_answer_errors_placed)
+{
+	static const struct {
+		const char *text;
+		long line, col; /* 0: a shape error */
+		const char *msg;
+	} cases[] = {
+		{HEAD
+		 "{\"metric\":{\"__name__\":\"up\"},\"values\":[[1,\"2\"],\n[1,\"2]]}" TAIL,
+		 2, 12, "expected a JSON answer"},
+		{HEAD "{\"metric\":{\"__name__\":\"up\"},\"values\":[[01,\"2\"]]}" TAIL, 1, 101,
+		 "expected a JSON answer"},
+		{HEAD "{\"metric\":{\"__name__\":\"up\"},\"values\":[[1,\"\x01\"]]}" TAIL, 1,
+		 103, "expected a JSON answer"},
+		{HEAD "{\"metric\":{\"__name__\":\"up\"},\"values\":[[1,\"2\"],[1]]}" TAIL, 0,
+		 0, "(result 1, sample 2)"},
+		{HEAD "{\"metric\":{\"__name__\":\"up\"},\"values\":[]},{\"values\":[]}" TAIL,
+		 0, 0, "each result in a Prometheus query_range answer (result 2)"},
+		{HEAD "{\"metric\":{\"__name__\":\"up\"},\"values\":[]}" TAIL " x", 1, 105,
+		 "expected a JSON answer"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct pd_prom *p = pd_prom_new();
+		struct pd_err err = PD_ERR_INIT;
+		ck_assert_int_eq(parse(p, cases[i].text, &err), PD_EPARSE);
+		ck_assert_msg(strstr(err.msg, cases[i].msg) != NULL, "case %zu: %s", i,
+			      err.msg);
+		if (cases[i].line)
+			ck_assert_msg(err.line == cases[i].line && err.col == cases[i].col,
+				      "case %zu at %ld:%ld", i, err.line, err.col);
+		pd_prom_free(p);
+	}
+}
+END_TEST
+
+/* The scanner's grammar (RFC 8259): what it accepts and where it stops. */
+START_TEST(test_json_scan_checks_what_it_skips)
+{
+	static const char *const good[] = {"0",     "-0.5e+3", "\"a\\u00e9\\n\"",
+					   "[]",    "{}",      "[1,{\"a\":[null,true]}]",
+					   " \"\" "};
+	static const char *const badv[] = {"01",      "1.",  "-",     "1e",
+					   "\"\\x\"", "\"a", "[1,]",  "{\"a\"}",
+					   "{1:2}",   "tru", "[1 2]", "\"\\u12g4\""};
+	struct pd_json_scan sc;
+	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++) {
+		sc = (struct pd_json_scan){.s = good[i], .n = strlen(good[i])};
+		ck_assert_msg(pd_json_skip(&sc) == 0 && pd_json_peek(&sc) < 0, "%s", good[i]);
+	}
+	for (size_t i = 0; i < sizeof(badv) / sizeof(*badv); i++) {
+		sc = (struct pd_json_scan){.s = badv[i], .n = strlen(badv[i])};
+		ck_assert_msg(pd_json_skip(&sc) < 0 || pd_json_peek(&sc) >= 0, "%s", badv[i]);
+	}
+	/* nesting deeper than PD_JSON_MAX_DEPTH is refused, not recursed into */
+	char deep[2 * PD_JSON_MAX_DEPTH + 4];
+	memset(deep, '[', PD_JSON_MAX_DEPTH + 1),
+		memset(deep + PD_JSON_MAX_DEPTH + 1, ']', PD_JSON_MAX_DEPTH + 1);
+	sc = (struct pd_json_scan){.s = deep, .n = 2 * PD_JSON_MAX_DEPTH + 2};
+	ck_assert_int_lt(pd_json_skip(&sc), 0);
+	sc = (struct pd_json_scan){.s = deep + 1, .n = 2 * PD_JSON_MAX_DEPTH};
+	ck_assert_int_eq(pd_json_skip(&sc), 0);
 }
 END_TEST
 
@@ -413,6 +503,9 @@ Suite *pd_suite_prom(void)
 	tcase_add_test(tc, test_prom_unpush_restores_process_names);
 	tcase_add_test(tc, test_prom_error_answer_names_the_error);
 	tcase_add_test(tc, test_prom_nan_samples_skipped_and_said);
+	tcase_add_test(tc, test_prom_answer_members_in_any_order);
+	tcase_add_test(tc, test_prom_answer_errors_placed);
+	tcase_add_test(tc, test_json_scan_checks_what_it_skips);
 	tcase_add_test(tc, test_prom_snapshot_metadata);
 	tcase_add_test(tc, test_prom_kpi_windows_pair_by_id_and_window);
 	tcase_add_test(tc, test_prom_kpi_scope_from_each_nodes_counter);

@@ -1,10 +1,12 @@
 /* history/: the store on SQLite in process, and change points over a generated history
  * with planted changes (analyze/history.c). PostgreSQL: tests/e2e/history_pg.sh. */
 #include "check_suites.h"
+#include "analyze/compare.h"
 #include "analyze/history.h"
 #include "history/db.h"
 #include "history/gen.h"
 #include "history/store.h"
+#include "parse/spread.h"
 
 #include <check.h>
 #include <math.h>
@@ -314,6 +316,49 @@ START_TEST(test_history_stationary_gives_no_change_point)
 }
 END_TEST
 
+/* --run-spread's lines: parsed, sorted, looked up by a delta's "metric|scope|phase"; a
+ * feature over fewer than PD_HISTORY_MIN_RUNS runs gives none; bad lines are placed at
+ * the bad field's column (1-based: "x\t1e999" has the sd at 3), a line without its
+ * fields at 1, a feature twice nowhere. */
+START_TEST(test_history_run_spread_parsed_and_looked_up)
+{
+	static const char ok[] = "b/m|cluster|post\t0.02\t5\na/m|role:kv|pre\t0.1\t2\n";
+	static const struct {
+		const char *text;
+		long col;
+	} bad[] = {{"x\t1e999\t3", 3},
+		   {"x\t0.1\t-3", 7},
+		   {"x\t0.1", 1},
+		   {"\t0.1\t3", 1},
+		   {"x\t0.1\t3\nx\t0.2\t4", -1}};
+	struct pd_spreads sp;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_src src = {ok, strlen(ok), "s.tsv", &pd_limits_default};
+	ck_assert_int_eq(pd_spread_parse(&sp, &src, &err), 0);
+	ck_assert_uint_eq(sp.n, 2);
+	ck_assert_str_eq(sp.v[0].feature, "a/m|role:kv|pre");
+	struct pd_compare_opts o = PD_COMPARE_OPTS_INIT;
+	o.run_spread = sp.v, o.n_run_spread = sp.n;
+	struct pd_view v = {.metric = "b/m",
+			    .scope = {.kind = PD_AT_CLUSTER, .name = "cluster"}};
+	ck_assert_double_eq(pd_history_run_sd(&o, &v, PD_PHASE_POST), 0.02);
+	ck_assert(isnan(pd_history_run_sd(&o, &v, PD_PHASE_PRE)));
+	v = (struct pd_view){.metric = "a/m", .scope = {.kind = PD_AT_ROLE, .name = "role:kv"}};
+	ck_assert(isnan(pd_history_run_sd(&o, &v, PD_PHASE_PRE))); /* 2 runs */
+	pd_spread_free(&sp);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		src = (struct pd_src){bad[i].text, strlen(bad[i].text), "s.tsv",
+				      &pd_limits_default};
+		err = (struct pd_err)PD_ERR_INIT;
+		ck_assert_int_eq(pd_spread_parse(&sp, &src, &err), PD_EPARSE);
+		if (bad[i].col >= 0)
+			ck_assert_msg(err.line == 1 && err.col == bad[i].col,
+				      "case %zu: %ld:%ld", i, err.line, err.col);
+		pd_spread_free(&sp);
+	}
+}
+END_TEST
+
 Suite *pd_suite_store(void)
 {
 	Suite *s = suite_create("store");
@@ -328,6 +373,7 @@ Suite *pd_suite_store(void)
 	tcase_add_test(tc, test_history_finds_the_planted_changes_and_nothing_else);
 	tcase_add_test(tc, test_history_spread_is_since_the_last_change);
 	tcase_add_test(tc, test_history_stationary_gives_no_change_point);
+	tcase_add_test(tc, test_history_run_spread_parsed_and_looked_up);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -31,6 +31,11 @@ const char *pd_infer_reason_name(enum pd_infer_reason r)
 
 const char *pd_infer_noise_text(enum pd_infer_noise n)
 {
+	if (n == PD_INFER_NOISE_HISTORY)
+		return "one baseline: a change must clear the threshold by a run-to-run margin "
+		       "of 1.96 sqrt(2) times the metric's relative sd over the history's runs "
+		       "of the test since its last change point (its kind's default where the "
+		       "history lacks the metric)";
 	return n == PD_INFER_NOISE_RUNS
 		       ? "judged against the moderated run-to-run variance of the baselines"
 		       : "run-to-run variance not measured: a change must clear the threshold "
@@ -146,5 +151,7 @@ int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p)
 
 const char *pd_tree_noise_name(enum pd_infer_noise n)
 {
-	return n == PD_INFER_NOISE_RUNS ? "between-run" : "within-run";
+	return n == PD_INFER_NOISE_RUNS      ? "between-run"
+	       : n == PD_INFER_NOISE_HISTORY ? "history"
+					     : "within-run";
 }

@@ -136,11 +136,13 @@ enum pd_infer_scale { PD_INFER_LOG_RATIO, PD_INFER_RATIO, PD_INFER_ABSOLUTE };
 
 enum pd_infer_noise {
 	PD_INFER_NOISE_WITHIN, /* one baseline: run-to-run variance not measured */
-	PD_INFER_NOISE_RUNS    /* k >= 2 baselines: moderated run-to-run variance */
+	PD_INFER_NOISE_RUNS,   /* k >= 2 baselines: moderated run-to-run variance */
+	PD_INFER_NOISE_HISTORY /* one baseline, the margin from the history's run-to-run sd of
+				  the metric (pd_compare_opts.run_spread) */
 };
 /* "run-to-run variance not measured; the threshold stands in for it", ... */
 const char *pd_infer_noise_text(enum pd_infer_noise n);
-/* "within-run", "between-run": summary.json's inference.noise */
+/* "within-run", "between-run", "history": summary.json's inference.noise */
 const char *pd_tree_noise_name(enum pd_infer_noise n);
 
 #define PD_INFER_HAS_PCT   1u /* delta_pct, lo_pct, hi_pct */

@@ -50,4 +50,46 @@ has "$TMP/demo/junit.xml" '<testsuite name="perfdelta.history.n1ql_thr_Q3'
 cp "$TMP/demo/summary.json" "$TMP/first.json"
 expect_code 0 "$PERFDELTA" demo --history -o "$TMP/demo"
 cmp -s "$TMP/first.json" "$TMP/demo/summary.json" && ok || fail "demo --history not deterministic"
+# compare --db URL BASE TARGET (issue 24): single-baseline verdicts take their run-to-run
+# margin from the history: 1.96 sqrt(2) x the feature's relative sd over the target's
+# earlier runs (baseline, baseline-aa, baseline-r2: build order, then number), worked
+# out here from their signatures (sample sd, n - 1).
+H="sqlite:$TMP/spread.sqlite"
+expect_code 0 "$PERFDELTA" history add "$SEED/baseline" "$SEED/baseline-aa" "$SEED/baseline-r2" \
+  "$SEED/baseline-r3" --db "$H"
+for r in baseline baseline-aa baseline-r2; do "$PERFDELTA" signature "$SEED/$r" >"$TMP/sig-$r.json"; done
+"$PERFDELTA" compare --db "$H" "$SEED/baseline-r2" "$SEED/baseline-r3" -o "$TMP/hc" --quiet --fail-on never \
+  >"$TMP/hc.txt" 2>&1 || fail "compare --db: $(head -3 "$TMP/hc.txt")"
+validate "$SRC/docs/summary.schema.json" "$TMP/hc/summary.json"
+got=$(python3 - "$TMP/hc/summary.json" "$TMP"/sig-baseline.json "$TMP"/sig-baseline-aa.json "$TMP"/sig-baseline-r2.json <<'PY'
+import json, math, sys
+s = json.load(open(sys.argv[1]))
+runs = [{f["name"]: f["value"] for f in json.load(open(p))["features"]} for p in sys.argv[2:]]
+bad = 0
+for d in s["deltas"]:
+    name = "%s|%s|%s" % (d["metric"], d["scope"], d["phase"])
+    v = [r[name] for r in runs if name in r and r[name] is not None]
+    if len(v) < 3 or d["baselines"] != 1:
+        continue
+    m = sum(v) / len(v)
+    sd = math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1))
+    if m == 0:
+        continue
+    want = 100 * 1.959963984540054 * math.sqrt(2) * sd / abs(m)
+    if d["noise"] != "history" or abs(d["margin_pct"] - want) > 1e-6 * max(1, want):
+        bad += 1
+print(s["inference"]["noise"], bad)
+PY
+)
+if [ "$got" = "history 0" ]; then ok; else fail "compare --db: $got"; fi
+hasf "$TMP/hc/summary.json" '"noise_text":"one baseline: a change must clear the threshold by a run-to-run margin'
+# without the history the same comparison takes the kinds' defaults
+"$PERFDELTA" compare "$SEED/baseline-r2" "$SEED/baseline-r3" -o "$TMP/hc0" --quiet --fail-on never >/dev/null 2>&1
+hasf "$TMP/hc0/summary.json" '"noise":"within-run"'
+hasnt "$TMP/hc0/summary.json" '"noise":"history"'
+# a run-spread file that is not one: exit 3, one line naming its line
+printf 'atop/x|cluster|pre\t-1\t4\n' >"$TMP/bad.tsv"
+expect_code 3 "$PERFDELTA" compare --run-spread "$TMP/bad.tsv" "$SEED/baseline-r2" "$SEED/baseline-r3" -o "$TMP/hc1"
+has "$TMP/err" 'bad\.tsv:1:20: expected "<feature> TAB <relative sd> TAB <runs>"'  # col 20: the sd
+lines "$TMP/err" 1
 finish

@@ -23,6 +23,19 @@ rc=$?
 if [ $rc = 0 ]; then ok; else fail "60 000 results: exit $rc (137/152: over 60 s of CPU) $(tail -1 "$TMP/err")"; fi
 has "$TMP/out" '^  ns_server/kv_ops +bucket bucket=b59999 +n=2 '
 
+# 3. A large answer (40 series x 8 640 samples, 12 h at 5 s, ~8 MB) is scanned, not held
+# as a tree: peak RSS stays under 5x the answer (the input, the samples kept twice and
+# the program); a cJSON tree of the whole answer took ~13x (scripts/bench measures it).
+python3 "$GEN" big "$TMP/big" 40 8640 || fail "gen.py big"
+bytes=$(stat -c %s "$TMP/big/prometheus/bench_gauge.json")
+"$BUILD/pd_bench_measure" "$PERFDELTA" inspect "$TMP/big" >"$TMP/measure" 2>"$TMP/err"
+has "$TMP/measure" " status=0$"
+rss=$(sed -n 's/.*maxrss_kb=\([0-9]*\).*/\1/p' "$TMP/measure")
+echo "hostile_prometheus: peak RSS ${rss:-?} kB for a $((bytes / 1024)) kB answer"
+if grep -q __asan_init "$PERFDELTA"; then
+  ok # ASan's shadow and quarantine are not the reader's
+elif [ -n "$rss" ] && [ "$rss" -lt $((5 * bytes / 1024)) ]; then ok; else fail "peak RSS ${rss:-?} kB, want under 5x the answer's $((bytes / 1024)) kB"; fi
+
 # 2. cbmonitor2's snapshot spanning 1970 to 9999: a query_range per 10 000 steps would be
 # millions of requests; the window is refused (exit 3, nothing left) before any is made.
 python3 "$GEN" jenkins failover "$TMP/jk" || fail "gen.py jenkins"
