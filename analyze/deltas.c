@@ -91,9 +91,13 @@ static double run_floor(const struct pd_comparison *c, const struct pd_view *v, 
 	if (!c->has_event || !v->n_bases)
 		return 0;
 	for (size_t i = 0; i < 2; i++) {
-		if (!pd_comparison_has_phase(c, at[i]))
+		const struct pd_window *w = &c->windows[at[i]];
+		/* a phase whose grid cannot hold 2n points adds nothing: not read */
+		if (!pd_comparison_has_phase(c, at[i]) ||
+		    (v->step_s > 0 &&
+		     (w->end_s - w->start_s) / v->step_s + 1 < 2.0 * (double)n))
 			continue;
-		collect(b, v->bases[0], v, &c->windows[at[i]]);
+		collect(b, v->bases[0], v, w);
 		pd_infer_floor_add(&f, b->v, b->n, n);
 	}
 	return pd_infer_floor_of(&f);

@@ -7,9 +7,15 @@
 size_t pd_window_points(double *t, double *x, const struct pd_view *v, const double *side,
 			double start_s, double end_s)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < v->n; i++) {
+	size_t n = 0, i = 0;
+	/* the grid is in time order: start a step before the window (the test below is the
+	 * exact one) and stop past its end */
+	if (v->step_s > 0 && start_s / v->step_s > 1)
+		i = (size_t)fmin(start_s / v->step_s - 1, (double)v->n);
+	for (; i < v->n; i++) {
 		double ti = (double)i * v->step_s;
+		if (ti >= end_s && v->step_s > 0)
+			break;
 		if (ti < start_s || ti >= end_s || isnan(side[i]))
 			continue;
 		if (t)
