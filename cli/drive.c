@@ -50,6 +50,17 @@ static void lap(double *stage, double *mark)
 	*mark = t;
 }
 
+/* Whether the charts must wait for the measured deltas: an index metric charts the indexes
+ * that moved most (pd_view.top, set by pd_compare_measure), so its charts can only be
+ * planned after it. Other comparisons measure while gnuplot draws. */
+static int charts_need_measure(const struct pd_comparison *c)
+{
+	for (size_t i = 0; i < c->n_views; i++)
+		if (c->views[i].scope.kind == PD_AT_INDEX)
+			return 1;
+	return 0;
+}
+
 int pd_drive_compare(struct pd_comparison **c, const struct pd_run *base,
 		     const struct pd_run *target, const struct pd_compare_opts *copts,
 		     const struct pd_report_opts *o, struct pd_drive_times *times,
@@ -64,11 +75,15 @@ int pd_drive_compare(struct pd_comparison **c, const struct pd_run *base,
 	if ((rc = check_globs(base, target, copts, err)) < 0 ||
 	    (rc = pd_compare_views(c, base, target, copts, err)) < 0)
 		return rc;
+	int early = charts_need_measure(*c);
+	if (early)
+		pd_compare_measure(*c, copts);
 	lap(&times->analyze, &mark);
 	if ((rc = pd_report_begin(&report, *c, o, err)) < 0)
 		return rc;
 	lap(&times->render, &mark);
-	pd_compare_measure(*c, copts); /* while gnuplot draws the per-metric charts */
+	if (!early)
+		pd_compare_measure(*c, copts); /* while gnuplot draws the per-metric charts */
 	lap(&times->analyze, &mark);
 	rc = pd_report_finish(report, err);
 	lap(&times->render, &mark);
