@@ -114,10 +114,14 @@ static int missing(struct pd_buf *b, const struct pd_comparison *c, const struct
 			       : (pd_buf_adds(b, "no series of the whole cluster in both runs"),
 				  1);
 	case PD_Q_KPI_COUNTS:
-		if (!kt->kpi && !kb->kpi)
-			return pd_buf_adds(b,
-					   "neither run reports a throughput KPI (a showfast "
-					   "post of the " PD_KPI_FORM " form)"),
+		if (!kt->kpi || !kb->kpi) /* one run's KPI cannot say whether it moved */
+			return pd_buf_addf(
+				       b,
+				       "%s reports no throughput KPI (a showfast post of the "
+				       "" PD_KPI_FORM " form in its Jenkins outputs)",
+				       !kt->kpi && !kb->kpi ? "neither run"
+				       : !kt->kpi           ? "the target"
+							    : "the baseline"),
 			       1;
 		return kt->served.ok && kb->served.ok
 			       ? 0

@@ -725,6 +725,34 @@ START_TEST(test_compare_missing_inputs_are_not_answered)
 }
 END_TEST
 
+/* A KPI in one run only cannot say whether the KPI moved: the question says "not
+ * answered" and which run has none, never "the runs agree" (as without the target's
+ * jenkins/, where the showfast post is). */
+START_TEST(test_compare_kpi_of_one_run_is_not_answered)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	size_t n_kpis = b->n_kpis;
+	b->n_kpis = 0; /* as without jenkins/: restored before the run is freed */
+	struct pd_comparison *c = compare(a, b);
+	size_t asked = 0;
+	for (size_t i = 0; i < c->n_questions; i++) {
+		const struct pd_question *q = &c->questions[i];
+		if (q->kind != PD_Q_KPI_COUNTS)
+			continue;
+		asked++;
+		ck_assert(!q->answered);
+		ck_assert_ptr_null(strstr(q->brief, "agree"));
+		ck_assert_ptr_nonnull(strstr(q->brief, "not answered: the target reports no "
+						       "throughput KPI"));
+	}
+	ck_assert_uint_eq(asked, 1);
+	pd_comparison_free(c);
+	b->n_kpis = n_kpis;
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 Suite *pd_suite_compare(void)
 {
 	Suite *s = suite_create("compare");
@@ -747,6 +775,7 @@ Suite *pd_suite_compare(void)
 	tcase_add_test(tc, test_compare_empty_or_absent_series_is_a_gap);
 	tcase_add_test(tc, test_compare_questions_come_from_the_run);
 	tcase_add_test(tc, test_compare_missing_inputs_are_not_answered);
+	tcase_add_test(tc, test_compare_kpi_of_one_run_is_not_answered);
 	suite_add_tcase(s, tc);
 	return s;
 }
