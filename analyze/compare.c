@@ -343,6 +343,29 @@ static void matching_warning(struct pd_comparison *c)
 		      : "");
 }
 
+/* A spec whose nodes the run's series do not name (a spec of another cluster, or the
+ * monitoring of one) leaves every per-node and per-role view empty: said, as a matching
+ * failure is, never left to read as nothing changed. */
+static void unmonitored_warning(struct pd_comparison *c, const struct pd_run *run,
+				const char *who)
+{
+	size_t seen = 0;
+	for (size_t i = 0; i < run->n_nodes; i++)
+		for (size_t k = 0; k < run->n_series; k++)
+			if (run->series[k]->server &&
+			    !strcmp(run->series[k]->server, run->nodes[i].host)) {
+				seen++;
+				break;
+			}
+	if (2 * seen >= run->n_nodes)
+		return;
+	pd_strv_addf(&c->warnings,
+		     "only %zu of the %zu nodes of the %s's spec have a series in its "
+		     "monitoring (a spec of another cluster?): the per-node and per-role "
+		     "comparisons leave the others out",
+		     seen, run->n_nodes, who);
+}
+
 /* Roles inferred without a spec are said as such, naming each node's. */
 static void inferred_warning(struct pd_comparison *c, const struct pd_run *run, const char *who)
 {
@@ -439,6 +462,8 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 	inferred_warning(c, c->base, "baseline");
 	inferred_warning(c, c->target, "target");
 	matching_warning(c);
+	unmonitored_warning(c, c->base, "baseline");
+	unmonitored_warning(c, c->target, "target");
 	pd_phases_set(c, opts->settle_s);
 	pd_chartfacts_views(c);
 	*out = c;

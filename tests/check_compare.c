@@ -753,6 +753,37 @@ START_TEST(test_compare_kpi_of_one_run_is_not_answered)
 }
 END_TEST
 
+/* A spec whose hosts no series names (perfrunner's own aether spec against the seed's
+ * iris monitoring: 172.23.110.x against 172.23.100.x) is said on the warnings: the per-role
+ * views are empty, and the role matching alone cannot tell (its roles all match). The
+ * seed's own spec names 7 hosts that all have series, so it gives no such warning. */
+START_TEST(test_compare_spec_without_series_is_said)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover");
+	char *hosts[64];
+	char other[] = "172.23.110.53";
+	struct pd_comparison *c = compare(a, b);
+	for (size_t i = 0; i < c->warnings.n; i++)
+		ck_assert_ptr_null(strstr(c->warnings.v[i], "have a series in its monitoring"));
+	pd_comparison_free(c);
+	ck_assert_uint_le(b->n_nodes, 64);
+	for (size_t i = 0; i < b->n_nodes; i++)
+		hosts[i] = b->nodes[i].host, b->nodes[i].host = other;
+	c = compare(a, b);
+	size_t said = 0;
+	for (size_t i = 0; i < c->warnings.n; i++)
+		said += strstr(c->warnings.v[i],
+			       "only 0 of the 7 nodes of the target's spec have "
+			       "a series in its monitoring") != NULL;
+	ck_assert_uint_eq(said, 1);
+	pd_comparison_free(c);
+	for (size_t i = 0; i < b->n_nodes; i++) /* restored before the run is freed */
+		b->nodes[i].host = hosts[i];
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 Suite *pd_suite_compare(void)
 {
 	Suite *s = suite_create("compare");
@@ -776,6 +807,7 @@ Suite *pd_suite_compare(void)
 	tcase_add_test(tc, test_compare_questions_come_from_the_run);
 	tcase_add_test(tc, test_compare_missing_inputs_are_not_answered);
 	tcase_add_test(tc, test_compare_kpi_of_one_run_is_not_answered);
+	tcase_add_test(tc, test_compare_spec_without_series_is_said);
 	suite_add_tcase(s, tc);
 	return s;
 }
