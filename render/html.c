@@ -66,7 +66,15 @@ static const char css[] =
 	".toc .cols{columns:28em;column-gap:24px}"
 	".toc .groups a{margin-right:10px;white-space:nowrap}"
 	".topo{font-size:11px;color:#6b7585;white-space:nowrap}"
-	"p.charts-link{margin:6px 0 0;font-size:13px}";
+	"p.charts-link{margin:6px 0 0;font-size:13px}"
+	/* a collector's metrics side by side as the width allows (issue 22: at 1920 px one
+	   metric a row left 40 % empty): a metric of one chart at its own size, a metric of
+	   panels (one node a panel, three a row) 860 px at least, growing to its row's
+	   width, so that two share a row from about 1800 px; scaled down to 0.81 at worst */
+	".grid{display:flex;flex-wrap:wrap;gap:0 24px;align-items:flex-start}"
+	".grid>.metric{flex:0 1 auto;min-width:0;max-width:100%}"
+	".grid>.metric:has(img.panels){flex:1 1 860px}"
+	".grid>.metric img.panels{width:100%}";
 
 const char *pd_html_css(void)
 {
@@ -972,8 +980,10 @@ static void collector_open(struct pd_buf *b, const struct pd_comparison *c,
 	esc(b, name.ptr);
 	pd_buf_adds(b, "\"><summary>");
 	esc(b, name.ptr);
-	pd_buf_addf(b, " <span class=\"agg\">(%zu chart%s)</span></summary>\n", n,
-		    n == 1 ? "" : "s");
+	pd_buf_addf(b,
+		    " <span class=\"agg\">(%zu chart%s)</span></summary>\n<div "
+		    "class=\"grid\">\n",
+		    n, n == 1 ? "" : "s");
 	pd_buf_release(&name);
 }
 
@@ -1075,7 +1085,7 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 			int same = prev && !strncmp(prev, m, len) && prev[len] == '/';
 			pd_buf_adds(b, prev ? "</div></div>\n" : "");
 			if (prev && !same)
-				pd_buf_adds(b, "</details>\n");
+				pd_buf_adds(b, "</div></details>\n");
 			if (!same)
 				collector_open(b, c, plan, i);
 			pd_buf_adds(b, "<div class=\"metric\" id=\"metric-");
@@ -1089,7 +1099,7 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 		}
 		chart_img(b, plan, svg, ch);
 	}
-	pd_buf_adds(b, prev ? "</div></div>\n</details>\n" : "");
+	pd_buf_adds(b, prev ? "</div></div>\n</div></details>\n" : "");
 }
 
 void pd_html_report(struct pd_buf *out, const struct pd_comparison *c,
