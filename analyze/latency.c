@@ -113,7 +113,8 @@ static void gather(struct pool *pool, const struct pd_run *run, const char *name
 /* The percentiles of pool (sorted here) into r, each where it has the samples it needs. */
 static void side_of(struct pd_latency_run *r, struct pool *pool, const size_t *need)
 {
-	pd_stats_sort(pool->v, pool->n);
+	if (pool->n) /* (an empty pool has no array to sort) */
+		pd_stats_sort(pool->v, pool->n);
 	r->n = pool->n;
 	for (size_t k = 0; k < PD_LATENCY_PCTS; k++) {
 		r->status[k] = !pool->n            ? PD_LATENCY_NONE
