@@ -82,11 +82,24 @@ static int answers(const struct pd_comparison *c, const struct pd_question *q,
 	return 0;
 }
 
+/* "the runs are not comparable (finding 1)": the finding gives the reasons. */
+static void not_comparable(struct pd_buf *b, const struct pd_comparison *c)
+{
+	pd_buf_adds(b, "the runs are not comparable");
+	for (size_t i = 0; i < c->n_findings; i++)
+		if (c->findings[i].kind == PD_FIND_NOT_COMPARABLE) {
+			pd_buf_addf(b, " (finding %zu)", i + 1);
+			return;
+		}
+}
+
 /* Appends why q cannot be answered, its inputs missing; returns 0 when they are there. */
 static int missing(struct pd_buf *b, const struct pd_comparison *c, const struct pd_question *q)
 {
 	const struct pd_kpi_facts *kt = &c->kpi_target, *kb = &c->kpi_bases[0];
 	const char *m = "n1ql_stats/query_errors";
+	if (c->reasons.n) /* nothing agrees between runs that cannot be compared */
+		return not_comparable(b, c), 1;
 	switch (q->kind) {
 	case PD_Q_REQUESTS_LOST:
 		return has_view(c, m, PD_AT_CLUSTER, 0)
