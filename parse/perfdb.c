@@ -212,6 +212,13 @@ static int token_int64(const char *s, size_t n, int64_t *out)
 	return TS_OK;
 }
 
+#if FLT_EVAL_METHOD == 0
+/* The powers of ten a double holds exactly. */
+static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+			     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+			     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+#endif
+
 /* Clinger's fast path: a mantissa below 2^53 times or over an exact power of ten is one
  * correctly rounded IEEE operation, so the result is the one strtod gives. Only valid
  * when doubles are evaluated in double precision (not on x87). Returns 0 when it cannot
@@ -219,9 +226,6 @@ static int token_int64(const char *s, size_t n, int64_t *out)
 static int fast_double(const char *s, size_t n, double *out)
 {
 #if FLT_EVAL_METHOD == 0
-	static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-				     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-				     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 	uint64_t m = 0;
 	long long e10 = 0;
 	size_t i = 0, nd = 0;
@@ -289,9 +293,73 @@ static int token_double(struct scan *sc, size_t start, double *out)
 
 /* ---- perfdb's GET /{db}/{metric} body ------------------------------------------- */
 
+/* Where the digits from i on end, reading at most max of them into *m. */
+static size_t fast_digits(const struct scan *sc, size_t i, size_t max, uint64_t *m)
+{
+	size_t end = i + max < sc->len ? i + max : sc->len;
+	for (; i < end && is_digit((unsigned char)sc->s[i]); i++)
+		*m = *m * 10 + (uint64_t)(sc->s[i] - '0');
+	return i;
+}
+
+/* Whether the token ends at i: no digit, point or exponent follows (those go the exact
+ * way, which also tells the errors). */
+static int fast_end(const struct scan *sc, size_t i)
+{
+	int c = i < sc->len ? (unsigned char)sc->s[i] : -1;
+	return !is_digit(c) && c != '.' && c != 'e' && c != 'E';
+}
+
+/* The common timestamp, -?(0|[1-9][0-9]{0,17}), in one pass; 0 (cursor unmoved) for any
+ * other token, which scan_timestamp then reads exactly (the same value by construction:
+ * 18 digits fit an int64). */
+static int fast_timestamp(struct scan *sc, int64_t *t)
+{
+	size_t i = sc->pos + (peek(sc) == '-'), end;
+	uint64_t m = 0;
+	end = fast_digits(sc, i, 18, &m);
+	if (end == i || (end - i > 1 && sc->s[i] == '0') || !fast_end(sc, end))
+		return 0;
+	*t = sc->s[sc->pos] == '-' ? -(int64_t)m : (int64_t)m;
+	sc->pos = end;
+	return 1;
+}
+
+/* The common value, -?digits[.digits] with at most 19 digits in all (so at most 19 after
+ * the point) and below 2^53 as an integer, in one pass; 0 (cursor unmoved) for any other
+ * token. The result is fast_double's for the token: one correctly rounded operation. */
+static int fast_value(struct scan *sc, double *v)
+{
+#if FLT_EVAL_METHOD == 0
+	size_t i = sc->pos + (peek(sc) == '-'), end, frac = 0;
+	uint64_t m = 0;
+	end = fast_digits(sc, i, 19, &m);
+	if (end == i || (end - i > 1 && sc->s[i] == '0'))
+		return 0;
+	if (end < sc->len && sc->s[end] == '.') {
+		size_t f = end + 1;
+		end = fast_digits(sc, f, 19 - (end - i), &m);
+		frac = end - f;
+		if (!frac)
+			return 0;
+	}
+	if (!fast_end(sc, end) || m > (uint64_t)1 << 53)
+		return 0;
+	*v = frac ? (double)m / p10[frac] : (double)m;
+	*v = sc->s[sc->pos] == '-' ? -*v : *v;
+	sc->pos = end;
+	return 1;
+#else
+	(void)sc, (void)v;
+	return 0;
+#endif
+}
+
 static int scan_timestamp(struct scan *sc, int64_t *t)
 {
 	size_t start = sc->pos;
+	if (fast_timestamp(sc, t))
+		return 0;
 	int rc = scan_number(sc, "expected a number (the timestamp)");
 	if (rc < 0)
 		return rc;
@@ -310,6 +378,8 @@ static int scan_timestamp(struct scan *sc, int64_t *t)
 static int scan_value(struct scan *sc, double *v)
 {
 	size_t start = sc->pos;
+	if (fast_value(sc, v))
+		return 0;
 	int rc = scan_number(sc, "expected a number (the value)");
 	return rc < 0 ? rc : token_double(sc, start, v);
 }

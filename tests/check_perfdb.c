@@ -198,6 +198,10 @@ static const struct bad bad_json[] = {
 	{"[[01,1]]", 0, 1, 4, "after a leading 0"},
 	{"[[1,-01]]", 0, 1, 7, "after a leading 0"},
 	{"[[1,00]]", 0, 1, 6, "after a leading 0"},
+	{"[[-01,1]]", 0, 1, 5, "after a leading 0"},
+	{"[[1,01.5]]", 0, 1, 6, "after a leading 0"},
+	{"[[1,1.5.5]]", 0, 1, 8, "expected ']' after the value, found '.'"},
+	{"[[12e,1]]", 0, 1, 6, "expected a digit in the exponent"},
 	{"[[1,+1]]", 0, 1, 5, "expected a number (the value), found '+'"},
 	{"[[1,.5]]", 0, 1, 5, "expected a number (the value)"},
 	{"[[1,-.5]]", 0, 1, 6, "expected a digit after '-'"},
@@ -384,6 +388,64 @@ START_TEST(test_perfdb_json_integer_timestamps_round_trip)
 		snprintf(body, sizeof(body), "[[%lld,0]]", (long long)t);
 		ck_assert_msg(json(&s, body, &err) == 0, "%s: %s", body, err.msg);
 		ck_assert_msg(s.t_ms[0] == t, "%s: got %lld", body, (long long)s.t_ms[0]);
+		series_release(&s);
+	}
+}
+END_TEST
+
+/* The one-pass reader of the common tokens (up to 18 timestamp digits, 19 value digits,
+ * values up to 2^53) against the exact ones at and past each of its limits: timestamps
+ * against strtoll, values bit for bit against strtod. */
+START_TEST(test_perfdb_json_fast_tokens_agree_at_their_limits)
+{
+	static const char *ts[] = {"0",
+				   "-0",
+				   "7",
+				   "-7",
+				   "999999999999999999",
+				   "-999999999999999999",
+				   "1000000000000000000",
+				   "-1000000000000000000",
+				   "9223372036854775807",
+				   "-9223372036854775808",
+				   "1796186830494"};
+	static const char *val[] = {"0",
+				    "-0",
+				    "0.0",
+				    "-0.0",
+				    "0.000000000000000001",
+				    "1.5",
+				    "-1.5",
+				    "9007199254740992",
+				    "9007199254740993",
+				    "-9007199254740993",
+				    "9007199254740994",
+				    "900719925474099.3",
+				    "9999999999999999999",
+				    "99999999999999999999",
+				    "1234567890.123456789",
+				    "1234567890.1234567891",
+				    "0.1",
+				    "0.3",
+				    "123456789012345678.9",
+				    "20742026239",
+				    "3.0000000000000000001"};
+	char body[96];
+	for (size_t i = 0; i < sizeof(ts) / sizeof(*ts); i++) {
+		struct pd_series s = {0};
+		struct pd_err err = PD_ERR_INIT;
+		snprintf(body, sizeof(body), "[[%s,1]]", ts[i]);
+		ck_assert_msg(json(&s, body, &err) == 0, "%s: %s", body, err.msg);
+		ck_assert_msg(s.t_ms[0] == strtoll(ts[i], NULL, 10), "%s: got %lld", body,
+			      (long long)s.t_ms[0]);
+		series_release(&s);
+	}
+	for (size_t i = 0; i < sizeof(val) / sizeof(*val); i++) {
+		struct pd_series s = {0};
+		struct pd_err err = PD_ERR_INIT;
+		snprintf(body, sizeof(body), "[[1,%s]]", val[i]);
+		ck_assert_msg(json(&s, body, &err) == 0, "%s: %s", body, err.msg);
+		assert_bits_eq(s.v[0], strtod(val[i], NULL));
 		series_release(&s);
 	}
 }
@@ -1101,6 +1163,7 @@ Suite *pd_suite_perfdb(void)
 	tcase_add_test(tc, test_perfdb_json_limit_on_samples);
 	tcase_add_test(tc, test_perfdb_json_values_are_bit_identical_to_strtod);
 	tcase_add_test(tc, test_perfdb_json_integer_timestamps_round_trip);
+	tcase_add_test(tc, test_perfdb_json_fast_tokens_agree_at_their_limits);
 	tcase_add_test(tc, test_perfdb_json_accepts_exactly_what_cjson_and_rfc_accept);
 	tcase_add_test(tc, test_perfdb_json_cjson_laxness_is_corrected);
 	suite_add_tcase(s, tc);
