@@ -189,13 +189,24 @@ static double min_gap(const double *sorted, size_t n)
 	return g;
 }
 
-/* The lag-k autocovariance sum (v_i - mean)(v_{i+k} - mean) / n. */
-static double autocov(const double *v, size_t n, double mean, size_t k)
+/* The lag-k autocovariances g[k] = sum (v_i - mean)(v_{i+k} - mean) / n for k <= kmax, in
+ * one pass: each sum adds its terms in the order of i as a pass per lag would (the same
+ * bits), the lags' sums independent of each other (not one chain of additions). */
+static void autocovs(double *g, const double *v, size_t n, double mean, size_t kmax)
 {
-	double s = 0;
-	for (size_t i = 0; i + k < n; i++)
-		s += (v[i] - mean) * (v[i + k] - mean);
-	return s / (double)n;
+	double *d = pd_xmalloc(n * sizeof(*d));
+	for (size_t i = 0; i < n; i++)
+		d[i] = v[i] - mean;
+	for (size_t k = 0; k <= kmax; k++)
+		g[k] = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t kend = n - i - 1 < kmax ? n - i - 1 : kmax;
+		for (size_t k = 0; k <= kend; k++)
+			g[k] += d[i] * d[i + k];
+	}
+	for (size_t k = 0; k <= kmax; k++)
+		g[k] /= (double)n;
+	free(d);
 }
 
 /* The AR(p) long-run variance of one value, p <= min(16, n / 10) chosen by AIC (p = 0,
@@ -206,8 +217,7 @@ static double arp_lrv(const double *v, size_t n, double mean)
 	enum { PMAX = 16 };
 	double g[PMAX + 1], a[PMAX + 1] = {0}, prev[PMAX + 1];
 	size_t pmax = n / 10 < PMAX ? n / 10 : PMAX;
-	for (size_t k = 0; k <= pmax; k++)
-		g[k] = autocov(v, n, mean, k);
+	autocovs(g, v, n, mean, pmax);
 	if (!(g[0] > 0))
 		return 0;
 	double e = g[0], best = log(e), lrv = g[0];
