@@ -31,8 +31,9 @@ static double value_of(uint64_t k)
 }
 
 /* LSD radix sort of keys on 8-bit digits: one pass fills all eight histograms, and a
- * digit that every key shares is skipped (most of a series' keys share their top bytes). */
-static void radix_sort(uint64_t *a, uint64_t *b, size_t n)
+ * digit that every key shares is skipped (most of a series' keys share their top bytes).
+ * Each pass moves the keys from one of a and b to the other; returns where they end. */
+static const uint64_t *radix_sort(uint64_t *a, uint64_t *b, size_t n)
 {
 	static const size_t zero[8][256];
 	size_t(*count)[256] = pd_xmalloc(sizeof(zero));
@@ -51,9 +52,11 @@ static void radix_sort(uint64_t *a, uint64_t *b, size_t n)
 		}
 		for (size_t i = 0; i < n; i++)
 			b[c[(a[i] >> shift) & 255]++] = a[i];
-		memcpy(a, b, n * sizeof(*a));
+		uint64_t *t = a;
+		a = b, b = t;
 	}
 	free(count);
+	return a;
 }
 
 void pd_stats_sort(double *v, size_t n)
@@ -65,9 +68,9 @@ void pd_stats_sort(double *v, size_t n)
 	uint64_t *a = pd_xmalloc(n * sizeof(*a)), *b = pd_xmalloc(n * sizeof(*b));
 	for (size_t i = 0; i < n; i++)
 		a[i] = key_of(v[i]);
-	radix_sort(a, b, n);
+	const uint64_t *sorted = radix_sort(a, b, n);
 	for (size_t i = 0; i < n; i++)
-		v[i] = value_of(a[i]);
+		v[i] = value_of(sorted[i]);
 	free(a);
 	free(b);
 }
