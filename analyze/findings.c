@@ -3,6 +3,7 @@
 #include "findings_story.h"
 #include "words.h"
 #include "policy.h"
+#include "recovery.h"
 #include "sampling.h"
 #include "window.h"
 #include "../core/buf.h"
@@ -488,78 +489,6 @@ static void kpi_finding(struct pd_comparison *c, const struct pd_kpi_facts *k,
 	f->text = pd_buf_detach(&b);
 }
 
-/* The grid point of the lowest target value in the 120 s from grid point e on. */
-static size_t lowest_after(const struct pd_view *v, size_t e)
-{
-	size_t lo = e;
-	for (size_t i = e; i < v->n && (double)(i - e) * v->step_s <= PD_POLICY_DIP_WINDOW_S;
-	     i++)
-		if (!isnan(v->target[i]) &&
-		    (isnan(v->target[lo]) || v->target[i] < v->target[lo]))
-			lo = i;
-	return lo;
-}
-
-/* The first grid point from lo on that starts PD_POLICY_RECOVERED_POINTS target values in
- * a row within thr (a fraction) of ref, or 0 when there is none. */
-static size_t recovered_at(const struct pd_view *v, size_t lo, double ref, double thr)
-{
-	size_t run = 0;
-	for (size_t i = lo; i < v->n; i++) {
-		run = fabs(v->target[i] / ref - 1) <= thr ? run + 1 : 0;
-		if (run == PD_POLICY_RECOVERED_POINTS)
-			return i + 1 - PD_POLICY_RECOVERED_POINTS;
-	}
-	return 0;
-}
-
-static char *recovery_text(const struct pd_comparison *c, const struct pd_finding *f)
-{
-	struct pd_buf b = PD_BUF_INIT;
-	pd_buf_addf(
-		&b,
-		"Query throughput (n1ql_stats/query_requests) dipped %.1f%% below the "
-		"baseline's median at the %s (to %.0f req/s at %.0f s, baseline %.0f req/s) "
-		"and ",
-		-f->delta_pct, pd_timebase_event_name(c->tb_target.event), f->n.recovery.low,
-		f->n.recovery.low_s, f->n.recovery.ref);
-	if (!isnan(f->n.recovery.back_s))
-		pd_buf_addf(&b, "was back within %.0f%% of it %.0f s after the event.",
-			    c->threshold_pct, f->n.recovery.back_s);
-	else
-		pd_buf_addf(&b, "had not come back within %.0f%% of it by the end.",
-			    c->threshold_pct);
-	return pd_buf_detach(&b);
-}
-
-static void recovery_finding(struct pd_comparison *c)
-{
-	long vi = pd_comparison_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0, NULL);
-	if (vi < 0 || c->event_side <= 0)
-		return;
-	const struct pd_view *v = &c->views[vi];
-	double ref = pd_window_summary(v, v->base, &c->windows[PD_PHASE_WHOLE]).median,
-	       thr = c->threshold_pct / 100;
-	/* from PD_POLICY_EVENT_SLACK points before the event: a late event time must not
-	   start the search after the dip it caused */
-	size_t e = (size_t)ceil(c->tb_target.event_s / v->step_s);
-	size_t lo = lowest_after(v, e > PD_POLICY_EVENT_SLACK ? e - PD_POLICY_EVENT_SLACK : 0),
-	       rec;
-	if (!(ref > 0) || isnan(v->target[lo]) || v->target[lo] >= ref * (1 - thr))
-		return;
-	rec = recovered_at(v, lo, ref, thr);
-	double dip = 100 * (v->target[lo] - ref) / ref;
-	struct pd_finding *f = add(c, PD_FIND_RECOVERY, v, vi, dip / c->threshold_pct);
-	f->has_phase = 1, f->phase = PD_PHASE_TRANSIENT;
-	f->direction = -1;
-	f->delta_pct = dip;
-	f->n.recovery.low = v->target[lo], f->n.recovery.low_s = (double)lo * v->step_s;
-	f->n.recovery.ref = ref;
-	f->n.recovery.back_s = rec ? (double)rec * v->step_s - c->tb_target.event_s : NAN;
-	f->value = f->n.recovery.back_s;
-	f->text = recovery_text(c, f);
-}
-
 /* The data gaps of one run: how many series, and the longest hole with its series. */
 struct gaps {
 	size_t count;
@@ -766,7 +695,7 @@ void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *op
 	lingering_finding(c);
 	kpi_finding(c, &c->kpi_target, &c->tb_target, "target");
 	kpi_finding(c, &c->kpi_bases[0], &c->tb_base, "baseline");
-	recovery_finding(c);
+	pd_recovery_build(c);
 	gap_finding(c, c->base, &c->tb_base, "baseline");
 	gap_finding(c, c->target, &c->tb_target, "target");
 	for (size_t i = 0; i < c->n_findings; i++)

@@ -29,6 +29,11 @@
 #define PD_POLICY_DIP_WINDOW_S     120.0
 #define PD_POLICY_RECOVERED_POINTS 3
 
+/* Two failover runs recovered alike when their times back differ by at most this many
+ * sampling intervals: "back" is read to one interval, and a run of RECOVERED_POINTS points
+ * in a row can move it by as many (their depths compare against the threshold). */
+#define PD_POLICY_RECOVERY_SLACK_POINTS 3
+
 /* ---- counts: changes a percentage cannot state ---- */
 
 /* A rate whose baseline is 0 changes by a count of events over the window: this many of

@@ -1,4 +1,5 @@
 #include "questions.h"
+#include "recovery.h"
 #include "findings_story.h"
 #include "../core/buf.h"
 #include "../core/metric.h"
@@ -181,9 +182,10 @@ static void answer(struct pd_comparison *c, struct pd_question *q)
 	for (size_t i = 0; i < q->n; i++)
 		if (c->findings[q->finding[i]].outcome > q->outcome)
 			q->outcome = c->findings[q->finding[i]].outcome;
-	if (!q->n && q->answered)
-		pd_buf_adds(&b, "no finding: the runs agree within the threshold");
-	else if (!q->n)
+	if (!q->n && q->answered) {
+		if (q->kind != PD_Q_RECOVERY || !pd_recovery_no_change(&b, c))
+			pd_buf_adds(&b, "no finding: the runs agree within the threshold");
+	} else if (!q->n)
 		pd_buf_addf(&b, "not answered: %s", why.ptr);
 	pd_buf_release(&why);
 	q->brief = pd_buf_detach(&b);

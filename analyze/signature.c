@@ -89,39 +89,17 @@ static void window_features(struct pd_signature *s, const struct pd_comparison *
 	pd_buf_release(&name);
 }
 
-/* The first grid point from lo on that starts three values within thr (a fraction) of
- * ref, or v->n when there is none. */
-static size_t back_within(const struct pd_view *v, size_t lo, double ref, double thr)
-{
-	size_t run = 0;
-	for (size_t i = lo; i < v->n; i++) {
-		run = fabs(v->target[i] / ref - 1) <= thr ? run + 1 : 0;
-		if (run == 3)
-			return i - 2;
-	}
-	return v->n;
-}
-
 /* The dip of the cluster's query rate at the event and the time back within the
- * threshold of its pre-event mean. */
+ * threshold of its level before it (analyze/recovery.c's, the run's own); a rate that had
+ * not come back counts to the end of the run. */
 static void recovery_features(struct pd_signature *s, const struct pd_comparison *c)
 {
-	long vi = view_of(c, "n1ql_stats/query_requests", PD_AT_CLUSTER);
-	double ref = phase_mean(c, vi, PD_PHASE_PRE), ev = c->tb_target.event_s;
-	if (vi < 0 || !(ref > 0) || !c->has_event)
+	const struct pd_dip *d = &c->dip[1];
+	if (!d->ok)
 		return;
-	const struct pd_view *v = &c->views[vi];
-	size_t e = (size_t)ceil(ev / v->step_s), lo = e;
-	for (size_t i = e; i < v->n && (double)(i - e) * v->step_s <= 120; i++)
-		if (!isnan(v->target[i]) &&
-		    (isnan(v->target[lo]) || v->target[i] < v->target[lo]))
-			lo = i;
-	if (lo >= v->n || isnan(v->target[lo]))
-		return;
-	pd_signature_add(s, "event/throughput_dip_pct", 100 * (v->target[lo] - ref) / ref, NAN);
-	size_t back = back_within(v, lo, ref, c->threshold_pct / 100);
-	double back_s = (double)back * v->step_s - ev;
-	pd_signature_add(s, "event/recovery_s", back_s > 0 ? back_s : 0, NAN);
+	pd_signature_add(s, "event/throughput_dip_pct", d->pct, NAN);
+	pd_signature_add(s, "event/recovery_s",
+			 isnan(d->back_s) ? c->length_s - c->event_t_s : d->back_s, NAN);
 }
 
 /* Each role's (and total's) post-phase mean against its pre-phase mean. */

@@ -12,10 +12,9 @@ void pd_words_pct(struct pd_buf *b, double pct)
 	pd_buf_addf(b, a >= 9.95 ? "%.0f %%" : "%.1f %%", a);
 }
 
-/* The event as an engineer names it: "failover", "graceful failover", "rebalance-out". */
-static const char *event_noun(const struct pd_comparison *c)
+const char *pd_words_event_kind(enum pd_timebase_event e)
 {
-	switch (pd_comparison_event(c)->event) {
+	switch (e) {
 	case PD_EVENT_GRACEFUL:
 		return "graceful failover";
 	case PD_EVENT_REBALANCE_OUT:
@@ -23,6 +22,11 @@ static const char *event_noun(const struct pd_comparison *c)
 	default:
 		return "failover";
 	}
+}
+
+const char *pd_words_event(const struct pd_comparison *c)
+{
+	return pd_words_event_kind(pd_comparison_event(c)->event);
 }
 
 void pd_words_phase(struct pd_buf *b, const struct pd_comparison *c, enum pd_phase p)
@@ -33,7 +37,7 @@ void pd_words_phase(struct pd_buf *b, const struct pd_comparison *c, enum pd_pha
 	if (p == PD_PHASE_WHOLE || !c->has_event)
 		pd_buf_adds(b, "for the whole run");
 	else
-		pd_buf_addf(b, "%s the %s", when[p], event_noun(c));
+		pd_buf_addf(b, "%s the %s", when[p], pd_words_event(c));
 }
 
 /* "the kv nodes", "the query node", "node 172.23.100.55 (query)", "the cluster" ... */
@@ -138,7 +142,7 @@ static void errors_words(struct pd_buf *b, const struct pd_comparison *c,
 {
 	const struct pd_story_count *base = &f->n.errors.base_errors;
 	const char *node = pd_comparison_event(c)->node;
-	pd_buf_addf(b, "%.0f queries failed at the %s%s%s", f->value, event_noun(c),
+	pd_buf_addf(b, "%.0f queries failed at the %s%s%s", f->value, pd_words_event(c),
 		    node ? " of " : "", node ? node : "");
 	if (base->ok && base->count < 0.5)
 		pd_buf_adds(b, ", none in the baseline");
@@ -253,17 +257,32 @@ static void kpi_change_words(struct pd_buf *b, struct pd_buf *advice,
 		kpi_advice(advice);
 }
 
-static void recovery_words(struct pd_buf *b, const struct pd_comparison *c,
-			   const struct pd_finding *f)
+/* "dipped 29 % at the failover and was back within 5 % 45 s later". */
+static void dip_words(struct pd_buf *b, const struct pd_comparison *c, const struct pd_dip *d,
+		      enum pd_timebase_event e)
 {
-	pd_buf_adds(b, "query throughput dipped ");
-	pd_words_pct(b, f->delta_pct);
-	pd_buf_addf(b, " below the baseline at the %s", event_noun(c));
-	if (!isnan(f->n.recovery.back_s))
-		pd_buf_addf(b, " and was back within %.0f %% of it %.0f s later",
-			    c->threshold_pct, f->n.recovery.back_s);
+	pd_buf_adds(b, "dipped ");
+	pd_words_pct(b, d->pct);
+	pd_buf_addf(b, " at the %s", pd_words_event_kind(e));
+	if (d->pct >= -c->threshold_pct)
+		pd_buf_adds(b, ", within the threshold");
+	else if (isnan(d->back_s))
+		pd_buf_addf(b, " and did not come back within %.0f %%", c->threshold_pct);
 	else
-		pd_buf_addf(b, " and did not come back within %.0f %% of it", c->threshold_pct);
+		pd_buf_addf(b, " and was back within %.0f %% %.0f s later", c->threshold_pct,
+			    d->back_s);
+}
+
+/* "query throughput dipped 29 % at the failover and was back ...", and with a baseline
+ * failed over too, how its own did. */
+static void recovery_words(struct pd_buf *b, const struct pd_comparison *c)
+{
+	pd_buf_adds(b, "query throughput ");
+	dip_words(b, c, &c->dip[1], c->tb_target.event);
+	if (!c->base_event)
+		return;
+	pd_buf_adds(b, "; in the baseline it ");
+	dip_words(b, c, &c->dip[0], c->tb_base.event);
 }
 
 /* The words and the advice of f, by its kind. */
@@ -291,7 +310,7 @@ static void finding_words(struct pd_buf *b, struct pd_buf *advice,
 		kpi_change_words(b, advice, f);
 		break;
 	case PD_FIND_RECOVERY:
-		recovery_words(b, c, f);
+		recovery_words(b, c);
 		break;
 	case PD_FIND_DATA_GAP:
 		pd_buf_addf(b, "%s has holes (the longest %.0f s)", f->metric,

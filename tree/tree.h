@@ -615,6 +615,20 @@ struct pd_delta {
 	int headline;
 };
 
+/* One run's cluster query rate at the event (analyze/recovery.c, the one owner): the
+ * lowest rate within PD_POLICY_DIP_WINDOW_S of the event against the run's median before
+ * it, and when it was back within the threshold of that median. The baseline's is measured
+ * over the same points whether or not it has an event of its own (pd_comparison.base_event
+ * says which). */
+struct pd_dip {
+	int ok;            /* measured: a followed event and the cluster's query rate */
+	double ref;        /* the run's median before the event (the pre phase) */
+	double low, low_s; /* the lowest rate after the event, and when (the phases' clock) */
+	double pct;        /* 100 (low - ref) / ref: negative for a dip */
+	double back_s; /* back within the threshold this long after the event: 0 when it never
+			  left it, NaN when it had not come back by the end */
+};
+
 /* The numbers a finding's sentence states, by its kind (a shift's are those of the deltas
  * it names; the KPI finding's are its delta_pct and value). */
 union pd_finding_numbers {
@@ -638,11 +652,6 @@ union pd_finding_numbers {
 		int to_end;      /* still held at the end of the run */
 		double before;   /* the node's median before the event */
 	} linger;
-	struct {
-		double low, low_s; /* the lowest rate after the event and when */
-		double ref;        /* the baseline's median over the whole run */
-		double back_s; /* back within the threshold this long after the event; NaN */
-	} recovery;
 	struct {
 		double longest_s; /* the longest hole (the series in metric and scope) */
 	} gap;
@@ -714,6 +723,7 @@ struct pd_comparison {
 	/* the run whose event defines the phases: +1 the target, -1 the baseline (a failover
 	 * run given as the baseline: the findings come back mirrored), 0 none */
 	int event_side;
+	struct pd_dip dip[2]; /* [0] the baseline's, [1] the target's; with event_side > 0 */
 	int base_event; /* the baseline's own event is followed (either side): its removed node
 			   is active before it only */
 	/* each run's KPI facts (analyze/kpi.c, the one owner): its throughput KPI, the
