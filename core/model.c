@@ -137,7 +137,7 @@ int pd_epoch_to_ms(int64_t ts, int64_t *ms)
 	return 1;
 }
 
-void pd_series_reserve(struct pd_series *s, size_t need)
+void pd_model_series_reserve(struct pd_series *s, size_t need)
 {
 	if (need <= s->cap)
 		return;

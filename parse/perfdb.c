@@ -449,7 +449,7 @@ static void reserve_like_first(const struct scan *sc, struct pd_series *out, siz
 {
 	size_t bytes = sc->pos - first + 1, more = (sc->len - sc->pos) / bytes;
 	more += more / 4 + 16;
-	pd_series_reserve(out, more < max - out->n ? out->n + more : max);
+	pd_model_series_reserve(out, more < max - out->n ? out->n + more : max);
 }
 
 /* The outer array, with the cursor after its '[' and any whitespace. */
