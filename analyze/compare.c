@@ -166,6 +166,22 @@ static void check_comparable(struct pd_comparison *c, const struct pd_run *a,
 	}
 }
 
+/* Baselines are replicates of one configuration, their spread the run-to-run variance: a
+ * baseline with another event than the first's (a failover run among plain ones) would
+ * count the event's effect as noise and hide every change. */
+static void check_replicate(struct pd_comparison *c, size_t j, const char *who)
+{
+	const struct pd_timebase *a = &c->tb_base, *b = &c->tb_more[j - 1];
+	if (a->event == b->event)
+		return;
+	pd_strv_addf(&c->reasons,
+		     "%sa %s%s%s, the first baseline %s%s%s: the baselines must be runs of one "
+		     "configuration for their spread to be the run-to-run variance",
+		     who, pd_timebase_event_name(b->event), b->node ? " of " : "",
+		     b->node ? b->node : "", pd_timebase_event_name(a->event),
+		     a->node ? " of " : "", a->node ? a->node : "");
+}
+
 /* The verdict of the comparison is its findings': a regression when one fails the gate's
  * rule (pd_finding.regresses), so that the exit code and the test report always agree. */
 static enum pd_verdict overall(const struct pd_comparison *c)
@@ -452,6 +468,7 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 		struct pd_buf who = PD_BUF_INIT;
 		pd_buf_addf(&who, "baseline %zu: ", j + 1);
 		check_comparable(c, c->bases[j], &c->tb_more[j - 1], who.ptr);
+		check_replicate(c, j, who.ptr);
 		pd_buf_release(&who);
 	}
 	check_order(c); /* the likeliest mistake first */

@@ -82,8 +82,20 @@ static int answers(const struct pd_comparison *c, const struct pd_question *q,
 	return 0;
 }
 
-/* Appends why q cannot be answered, its inputs missing; returns 0 when they are there. */
-static int missing(struct pd_buf *b, const struct pd_comparison *c, const struct pd_question *q)
+/* "the runs are not comparable (finding 1)": the finding gives the reasons. */
+static void not_comparable(struct pd_buf *b, const struct pd_comparison *c)
+{
+	pd_buf_adds(b, "the runs are not comparable");
+	for (size_t i = 0; i < c->n_findings; i++)
+		if (c->findings[i].kind == PD_FIND_NOT_COMPARABLE) {
+			pd_buf_addf(b, " (finding %zu)", i + 1);
+			return;
+		}
+}
+
+/* Appends why q's inputs are missing; returns 0 when they are there. */
+static int missing_input(struct pd_buf *b, const struct pd_comparison *c,
+			 const struct pd_question *q)
 {
 	const struct pd_kpi_facts *kt = &c->kpi_target, *kb = &c->kpi_bases[0];
 	const char *m = "n1ql_stats/query_errors";
@@ -138,6 +150,20 @@ static int missing(struct pd_buf *b, const struct pd_comparison *c, const struct
 				  1);
 	}
 	return 0;
+}
+
+/* Appends why q cannot be answered: runs that cannot be compared (nothing agrees between
+ * them), its inputs missing; returns 0 when it can be. */
+static int missing(struct pd_buf *b, const struct pd_comparison *c, const struct pd_question *q)
+{
+	struct pd_buf input = PD_BUF_INIT;
+	int none = missing_input(&input, c, q);
+	if (c->reasons.n)
+		not_comparable(b, c);
+	if (none)
+		pd_buf_addf(b, "%s%s", c->reasons.n ? "; " : "", input.ptr);
+	pd_buf_release(&input);
+	return none || c->reasons.n;
 }
 
 /* Whether an earlier question than q gives advice already. */

@@ -749,6 +749,39 @@ START_TEST(test_compare_recovery_of_two_failover_runs)
 }
 END_TEST
 
+/* Baselines are replicates: a failover run given as a second baseline beside a plain one
+ * would make the failover's effect the run-to-run variance and hide every change (it did:
+ * no finding, exit 0). The runs are not comparable, and no question reads as agreement. */
+START_TEST(test_compare_baselines_of_other_events_are_not_comparable)
+{
+	struct pd_run *a = load("baseline"), *h = load("failover"),
+		      *g = load("failover-graceful");
+	const struct pd_run *more[] = {h};
+	struct pd_comparison *c = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
+	opts.more_base = more, opts.n_more_base = 1;
+	ck_assert_int_eq(pd_compare(&c, a, g, &opts, &err), 0);
+	ck_assert_int_eq(c->verdict, PD_VERDICT_NOT_COMPARABLE);
+	ck_assert_uint_eq(c->reasons.n, 1);
+	ck_assert_str_eq(
+		c->reasons.v[0],
+		"baseline 2: a hard-failover of 172.23.100.40, the first baseline none: the "
+		"baselines must be runs of one configuration for their spread to be the "
+		"run-to-run variance");
+	for (size_t i = 0; i < c->n_questions; i++)
+		ck_assert_msg(!strstr(c->questions[i].brief, "agree"), "%s",
+			      c->questions[i].brief);
+	ck_assert(!c->questions[0].answered);
+	ck_assert_str_eq(c->questions[0].brief,
+			 "not answered: the runs are not comparable (finding 1)");
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(h);
+	pd_run_free(g);
+}
+END_TEST
+
 /* Absence is never agreement: a target whose nodes are unknown (no spec) cannot answer
  * the per-role questions nor the removed node's connections; they say "not answered" and
  * why, never "the runs agree", and the comparison warns that 0 of 6 nodes matched. */
@@ -904,6 +937,7 @@ Suite *pd_suite_compare(void)
 	tcase_add_test(tc, test_compare_questions_come_from_the_run);
 	tcase_add_test(tc, test_compare_missing_inputs_are_not_answered);
 	tcase_add_test(tc, test_compare_recovery_of_two_failover_runs);
+	tcase_add_test(tc, test_compare_baselines_of_other_events_are_not_comparable);
 	tcase_add_test(tc, test_compare_kpi_of_one_run_is_not_answered);
 	tcase_add_test(tc, test_compare_spec_without_series_is_said);
 	suite_add_tcase(s, tc);

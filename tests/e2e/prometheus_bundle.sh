@@ -43,7 +43,8 @@ has "$TMP/cmp.txt" '\[event-errors\] 40 queries failed'
 hasf "$TMP/mixed/index.html" "monitoring: the baseline&#39;s went to perfdb, the target&#39;s to Prometheus"
 hasf "$TMP/mixed/index.html" "net/ESTABLISHED: only in the baseline"
 hasf "$TMP/mixed/index.html" "prometheus/n1ql_requests: only in the target"
-has "$TMP/mixed.txt" '^  2 +does the removed node .*not answered: the removed node has no net/ESTABLISHED series'
+# (gen.py's test config is not the seed's: the runs are not comparable, which the answer says first)
+has "$TMP/mixed.txt" '^  2 +does the removed node .*not answered: the runs are not comparable \(finding 1\); the removed node has no net/ESTABLISHED series'
 
 # Windowed KPIs (fixtures/console/prometheus/windows.txt): paired per id and window;
 # the target's GET pre 99.9th is 1.43 against 1.21: (1.43 - 1.21) / 1.21 = +18.18 %.
