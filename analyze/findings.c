@@ -110,10 +110,12 @@ static int shifted(const struct pd_delta *d)
 	       (d->verdict == PD_VERDICT_REGRESSION || d->verdict == PD_VERDICT_IMPROVEMENT);
 }
 
-/* Before the event the runs agreed: the same, or differing only by the topology. */
+/* Before the event the runs agreed: their levels the same (within-run: a run-to-run offset
+ * is the two runs' in every phase, infer.h "Verdicts"), or differing only by the topology. */
 static int agreed(const struct pd_delta *pre)
 {
-	return pre && (pre->verdict == PD_VERDICT_SAME || pre->topology);
+	return pre &&
+	       (pre->verdict == PD_VERDICT_SAME || pre->inf.within_same || pre->topology);
 }
 
 /* Appends the per-role deltas of a survivors finding: " (kv +2.0%, n1ql +59.3%)". */

@@ -398,7 +398,20 @@ static double tail2_of(double stat, double df)
 	return df > 0 ? pd_infer_t_tail2(stat, df) : erfc(fabs(stat) / sqrt(2.0));
 }
 
-/* Fills the intervals from est +- q se on e's scale, every one a transform of it. */
+/* One baseline (infer.h, "Verdicts"): the interval of the change between two runs holds
+ * the run-to-run margin M in quadrature with the within-run half-width h on each side,
+ * est -+ sqrt(h^2 + M^2) (0 without a margin). */
+static void widen(struct pd_infer_result *out)
+{
+	double est = out->delta_pct, M = out->margin_pct;
+	if (!(M > 0))
+		return;
+	out->lo_pct = est - hypot(est - out->lo_pct, M);
+	out->hi_pct = est + hypot(out->hi_pct - est, M);
+}
+
+/* Fills the intervals from est +- q se on e's scale, every one a transform of it (the
+ * percentages widened by the run-to-run margin). */
 static void fill_intervals(struct pd_infer_result *out, const struct estimate *e, double q,
 			   const struct pd_infer_rule *rule)
 {
@@ -413,6 +426,7 @@ static void fill_intervals(struct pd_infer_result *out, const struct estimate *e
 			out->hi_pct = k * expm1(hi);
 		else
 			out->delta_pct = k * e->est, out->lo_pct = k * lo, out->hi_pct = k * hi;
+		widen(out);
 		if (rule->nonneg && out->lo_pct < -100)
 			out->lo_pct = -100;
 		out->valid = PD_INFER_HAS_PCT | PD_INFER_HAS_ABS;
@@ -428,48 +442,53 @@ static void fill_intervals(struct pd_infer_result *out, const struct estimate *e
 	}
 }
 
-/* The part of a run-to-run margin M a change must clear beyond the threshold when the
- * interval's half-width on that side is h: the two errors are independent and add in
- * quadrature, sqrt(h^2 + M^2) past the estimate, i.e. sqrt(h^2 + M^2) - h past the
- * interval's end (0 without a margin). */
-static double margin_past(double h, double margin)
+/* Same, regression, improvement or inconclusive from [lo, hi] against +-thr. */
+static void decide(struct pd_infer_result *out, double lo, double hi, double thr, int worse)
 {
-	return margin > 0 ? hypot(h, margin) - h : 0;
-}
-
-/* Same, regression, improvement or inconclusive from est in [lo, hi] against +-thr; past
- * the threshold but not by one baseline's run-to-run margin (margin_past): inconclusive. */
-static void decide(struct pd_infer_result *out, const double *est_lo_hi, double thr,
-		   double margin, int worse)
-{
-	double est = est_lo_hi[0], lo = est_lo_hi[1], hi = est_lo_hi[2];
 	out->reason = PD_INFER_DECIDED;
 	if (lo >= -thr && hi <= thr)
 		out->verdict = PD_INFER_SAME;
-	else if (lo > thr + margin_past(est - lo, margin) ||
-		 hi < -thr - margin_past(hi - est, margin))
+	else if (lo > thr || hi < -thr)
 		out->verdict =
 			(lo > thr) == (worse > 0) ? PD_INFER_REGRESSION : PD_INFER_IMPROVEMENT;
-	else if (lo > thr || hi < -thr)
-		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_RUN_MARGIN;
 	else
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_STRADDLES;
 }
 
 static void verdict_of(struct pd_infer_result *out, const struct pd_infer_rule *rule)
 {
-	if (out->scale != PD_INFER_ABSOLUTE) {
-		decide(out, (double[]){out->delta_pct, out->lo_pct, out->hi_pct},
-		       rule->threshold_pct, out->margin_pct, rule->worse);
-	} else if (!rule->has_abs) {
+	if (out->scale != PD_INFER_ABSOLUTE)
+		decide(out, out->lo_pct, out->hi_pct, rule->threshold_pct, rule->worse);
+	else if (!rule->has_abs)
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_ZERO_BASELINE;
-	} else if (rule->rate) {
-		decide(out, (double[]){out->delta_count, out->lo_count, out->hi_count},
-		       rule->abs_threshold, 0, rule->worse);
-	} else {
-		decide(out, (double[]){out->delta_abs, out->lo_abs, out->hi_abs},
-		       rule->abs_threshold, 0, rule->worse);
-	}
+	else if (rule->rate)
+		decide(out, out->lo_count, out->hi_count, rule->abs_threshold, rule->worse);
+	else
+		decide(out, out->lo_abs, out->hi_abs, rule->abs_threshold, rule->worse);
+}
+
+/* With a run-to-run margin M (widen()): the statistic of the interval stated, the estimate
+ * over its half-width toward 0 in units of q, so that p_adj < alpha exactly when that
+ * interval excludes 0; an interval of within-run noise alone wholly past the threshold
+ * while the stated one is not: inconclusive because of the margin. */
+static void margin_apply(struct pd_infer_result *out, const struct estimate *e, double q,
+			 const struct pd_infer_rule *rule)
+{
+	double lo = e->est - q * e->se, hi = e->est + q * e->se, d = out->delta_pct;
+	if (!(out->margin_pct > 0) || e->scale == PD_INFER_ABSOLUTE)
+		return;
+	if (e->scale == PD_INFER_LOG_RATIO)
+		lo = expm1(lo), hi = expm1(hi);
+	lo *= 100, hi *= 100;
+	out->stat = q * d / hypot(d > 0 ? d - lo : hi - d, out->margin_pct);
+	out->p = tail2_of(out->stat, e->df);
+	out->p_adj = fmin(1, (double)out->m * out->p);
+	out->mde_pct = hypot(out->mde_pct, out->margin_pct);
+	out->mde_abs = fabs(e->base) * out->mde_pct / 100;
+	if (out->reason == PD_INFER_STRADDLES &&
+	    (lo > rule->threshold_pct || hi < -rule->threshold_pct))
+		out->reason = PD_INFER_RUN_MARGIN;
+	out->within_same = lo >= -rule->threshold_pct && hi <= rule->threshold_pct;
 }
 
 /* Zeroes every non-finite double and drops its group's flag (never expected: the inputs
@@ -526,6 +545,8 @@ static void finish(struct pd_infer_result *out, const struct estimate *e,
 		out->mde_abs = fabs(e->base) * out->mde_pct / 100;
 	}
 	verdict_of(out, rule);
+	out->within_same = out->verdict == PD_INFER_SAME;
+	margin_apply(out, e, q, rule);
 	unscale(out, e->exp2);
 	sanitize(out);
 }
@@ -652,6 +673,8 @@ static void judge_at(struct pd_infer_result *out, const struct pd_infer_side *ba
 		out->verdict = PD_INFER_SAME, out->reason = PD_INFER_CONSTANT;
 	else if (base->n < min_n_of(rule) || target->n < min_n_of(rule))
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_FEW_SAMPLES;
+	if (g == 0 || out->reason == PD_INFER_FEW_SAMPLES)
+		out->within_same = out->verdict == PD_INFER_SAME;
 }
 
 /* The exponent two windows are compared at: the larger of theirs, leaving out a window
@@ -851,6 +874,7 @@ static void judge_reps_at(struct pd_infer_result *out, const struct pd_infer_spr
 			pd_infer_qnorm(1 - a / 2), rule->threshold_pct);
 	if (spread->n_min < min_n_of(rule) || target->n < min_n_of(rule))
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_FEW_SAMPLES;
+	out->within_same = out->verdict == PD_INFER_SAME;
 }
 
 /* sp read at exponent e (as side_at). */

@@ -489,11 +489,14 @@ END_TEST
 /* One baseline's run-to-run margin, the minimum detectable effect and the baselines that
  * would bring it under the threshold, by hand. Baseline mean 100 with Var(mean) 0.25,
  * target 107 with 0.25, m = 1 (q = 1.959964): log scale, est = log 1.07 = 0.0676586,
- * se = sqrt(0.25 / 107^2 + 0.25 / 100^2) = sqrt(2.18360e-5 + 2.5e-5) = 0.00684369;
- * lo = 100 (exp(est - q se) - 1) = +5.574 %, so past 5 % but not past 5 + 1.691 % (the
- * margin of a 1 % run-to-run sd, 1.959964 sqrt(2) 1 % = 2.772 %, in quadrature with the
- * half-width 7 - 5.574 = 1.426: sqrt(1.426^2 + 2.772^2) - 1.426). MDE = 100 expm1(q se) =
- * 1.3504 %. */
+ * se = sqrt(0.25 / 107^2 + 0.25 / 100^2) = sqrt(2.18360e-5 + 2.5e-5) = 0.00684368;
+ * lo = 100 (exp(est - q se) - 1) = +5.574 %, past 5 %. MDE = 100 expm1(q se) = 1.3504 %.
+ * With the margin of a 1 % run-to-run sd, M = 1.959964 sqrt(2) 1 % = 2.77181 %, the interval
+ * stated is of the change between two runs: M in quadrature with the half-width on each side,
+ * lo = 7 - hypot(7 - 5.57435, 2.77181) = 3.88305 %: inconclusive, because of the margin (the
+ * within-run interval alone is past 5 %); MDE hypot(1.35037, 2.77181) = 3.08325 %; the
+ * statistic q 7 / hypot(1.42565, 2.77181) = 4.40166, p = erfc(4.40166 / sqrt 2) = 1.07428e-5.
+ * (python: math.hypot, math.expm1, math.erfc) */
 START_TEST(test_infer_margin_and_mde_by_hand)
 {
 	struct pd_infer_side b = {.n = 240, .mean = 100, .var_mean = 0.25, .gap = 0.01},
@@ -509,19 +512,21 @@ START_TEST(test_infer_margin_and_mde_by_hand)
 	ck_assert_double_eq_tol(r.mde_pct, 1.3504, 0.0001);
 	rule.margin_pct = 100 * q * sqrt(2.0) * 0.01, rule.run_sd = 0.01;
 	pd_infer_judge(&r, &b, &t, &rule, &(struct pd_infer_family){1, 0.05});
+	ck_assert_double_eq_tol(r.lo_pct, 3.88305, 0.00001);
+	ck_assert_double_eq_tol(r.hi_pct, 10.12580, 0.00001);
+	ck_assert_double_eq_tol(r.mde_pct, 3.08325, 0.00001);
+	ck_assert_double_eq_tol(r.p, 1.07428e-5, 1e-9);
 	ck_assert_int_eq(r.verdict, PD_INFER_INCONCLUSIVE);
 	ck_assert_int_eq(r.reason, PD_INFER_RUN_MARGIN);
 	ck_assert_double_eq_tol(r.margin_pct, 2.7718, 0.0001);
-	/* the margin adds to the interval's half-width in quadrature: target 109, est = log
-	 * 1.09, se = sqrt(0.25 / 109^2 + 0.25 / 100^2) = 0.00678543, lo = 100 expm1(est - q se)
-	 * = 7.55999 %, half-width below h = 9 - 7.55999 = 1.44001; past the threshold by
-	 * sqrt(h^2 + 2.77181^2) - h = 1.68353 (python, math.hypot): lo must pass 6.68353, and
-	 * does (a regression), where a margin added to the end would ask 7.77181 */
+	/* target 109: est = log 1.09, se = sqrt(0.25 / 109^2 + 0.25 / 100^2) = 0.00678543,
+	 * within-run lo = 100 expm1(est - q se) = 7.55999 %, stated lo = 9 - hypot(1.44001,
+	 * 2.77181) = 5.87645 %: past 5 %, a regression (the verdict reads the interval stated)
+	 */
 	t.mean = 109;
 	pd_infer_judge(&r, &b, &t, &rule, &(struct pd_infer_family){1, 0.05});
-	ck_assert_double_eq_tol(r.lo_pct, 7.55999, 0.00001);
+	ck_assert_double_eq_tol(r.lo_pct, 5.87645, 0.00001);
 	ck_assert_int_eq(r.verdict, PD_INFER_REGRESSION);
-	/* 107 again: lo 5.574, h = 1.426, past by sqrt(1.426^2 + 2.772^2) - 1.426 = 1.691 */
 	t.mean = 107;
 	/* baselines: with k of them the log-scale variance is runs (1 + 1/k) + extra, runs =
 	 * sd^2 + Var(base mean) / 100^2, extra = max(0, target's - base's relative variance).

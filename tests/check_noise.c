@@ -107,7 +107,7 @@ static void load_all(void)
 }
 
 struct tally {
-	int pairs, excl0, false_found, covered, found;
+	int pairs, excl0, false_found, covered, found, found20;
 };
 
 static void side_of(struct pd_infer_side *out, const double *v, size_t n)
@@ -119,67 +119,90 @@ static void side_of(struct pd_infer_side *out, const double *v, size_t n)
 	free(sorted);
 }
 
+/* CPU's default run-to-run sd and margin (analyze/deltas.c) */
 static const struct pd_infer_rule rule_cpu = {
 	.threshold_pct = 5, .worse = 1, .nonneg = 1, .margin_pct = 2.7718, .run_sd = 0.01};
 
 /* The model judged (the calibration prints one row set per mode): before issue 23 (AR(1),
- * no margin), issue 23's first model (no run floor), the run floor (today's), and the run
- * floor with Student t at 21 df (the alternative, two sides of 1.5 (8 - 1) df each: the
- * degrees of freedom of batch means of n / 8, Welch's sum), and today's without the
- * run-to-run margin (what the margin costs and what it prevents). */
-enum mode { MODE_AR1, MODE_NO_FLOOR, MODE_FLOOR, MODE_FLOOR_T, MODE_NO_MARGIN, MODE_N };
+ * no margin); the max of three with the run floor and no margin (the interval of
+ * within-run noise alone: the one summary.json stated before the margin was in it, its
+ * verdicts without the margin); today's without the run floor; today's (max of three, run
+ * floor, the run-to-run margin M = 1.96 sqrt(2) 1 % = 2.77 % in the interval in quadrature:
+ * the interval summary.json states and the verdict reads; the verdicts are those of the
+ * margin asked beyond the threshold before); and the alternative not taken, the run-to-run
+ * variance 2 (1 %)^2 in the interval's variance at the family's level, with the run floor. */
+enum mode { MODE_AR1, MODE_WITHIN, MODE_NO_FLOOR, MODE_FLOOR, MODE_RUNS, MODE_N };
 static enum mode mode;
 static const double *run_rest; /* the baseline run after its window, run_n points */
 static size_t run_n;
 
 /* The method before issue 23, for the comparison: the AR(1) variance of the mean alone
- * (s^2 F(phi, n) / n, s^2 = n_eff var_mean) and no run-to-run margin. */
+ * (s^2 F(phi, n) / n, s^2 = n_eff var_mean). */
 static void as_ar1(struct pd_infer_side *s)
 {
 	double s2 = s->n_eff * s->var_mean;
 	s->var_mean = s2 * pd_infer_ar1_factor(s->phi, s->n) / (double)s->n;
 }
 
-/* One A/A pair and its +10 % twin. */
+/* The run floor of the three windows, from the baseline run's other phase (as
+ * analyze/deltas.c). */
+static void floor3(struct pd_infer_side *sb, struct pd_infer_side *sa, struct pd_infer_side *ss,
+		   size_t n)
+{
+	double rest[MAX_POINTS];
+	struct pd_infer_floor f = {0};
+	for (size_t i = 0; i < run_n; i++)
+		rest[i] = 100 * (1 + 0.03 * run_rest[i]);
+	pd_infer_floor_add(&f, rest, run_n, n);
+	pd_infer_side_floor(sb, pd_infer_floor_of(&f));
+	pd_infer_side_floor(sa, pd_infer_floor_of(&f));
+	pd_infer_side_floor(ss, pd_infer_floor_of(&f));
+}
+
+static void tally_null(struct tally *t, const struct pd_infer_result *r)
+{
+	t->pairs++;
+	t->excl0 += r->lo_pct > 0 || r->hi_pct < 0;
+	t->false_found +=
+		r->verdict == PD_INFER_REGRESSION || r->verdict == PD_INFER_IMPROVEMENT;
+}
+
+/* MODE_RUNS: the run-to-run variance of two runs, 2 sd^2 on the log scale, added to the
+ * target's relative variance (the log-scale variance is their sum: the same interval) */
+static void add_runs(struct pd_infer_side *s)
+{
+	s->var_mean += 2 * 0.01 * 0.01 * s->mean * s->mean;
+}
+
+/* One A/A pair and its +10 % and +20 % twins. */
 static void judge(struct tally *t, const double *bx, const double *tx, size_t n)
 {
-	double b[MAX_POINTS], a[MAX_POINTS], s[MAX_POINTS];
+	double b[MAX_POINTS], a[MAX_POINTS], s[MAX_POINTS], s2[MAX_POINTS];
 	for (size_t i = 0; i < n; i++) {
 		b[i] = 100 * (1 + 0.03 * bx[i]);
 		a[i] = 100 * (1 + 0.03 * tx[i]);
-		s[i] = 1.10 * a[i];
+		s[i] = 1.10 * a[i], s2[i] = 1.20 * a[i];
 	}
-	struct pd_infer_side sb, sa, ss;
+	struct pd_infer_side sb, sa, ss, ss2;
 	struct pd_infer_result r;
 	const struct pd_infer_family fam = {40, 0.05};
 	struct pd_infer_rule rule = rule_cpu;
-	side_of(&sb, b, n), side_of(&sa, a, n), side_of(&ss, s, n);
+	side_of(&sb, b, n), side_of(&sa, a, n), side_of(&ss, s, n), side_of(&ss2, s2, n);
 	if (mode == MODE_AR1)
-		as_ar1(&sb), as_ar1(&sa), as_ar1(&ss), rule.margin_pct = 0;
-	if (mode == MODE_NO_MARGIN)
+		as_ar1(&sb), as_ar1(&sa), as_ar1(&ss), as_ar1(&ss2);
+	if (mode != MODE_FLOOR && mode != MODE_NO_FLOOR)
 		rule.margin_pct = 0;
-	if ((mode == MODE_FLOOR || mode == MODE_FLOOR_T || mode == MODE_NO_MARGIN) &&
-	    run_rest) { /* as analyze/deltas.c: the run's other phase */
-		double rest[MAX_POINTS];
-		struct pd_infer_floor f = {0};
-		for (size_t i = 0; i < run_n; i++)
-			rest[i] = 100 * (1 + 0.03 * run_rest[i]);
-		pd_infer_floor_add(&f, rest, run_n, n);
-		pd_infer_side_floor(&sb, pd_infer_floor_of(&f));
-		pd_infer_side_floor(&sa, pd_infer_floor_of(&f));
-		pd_infer_side_floor(&ss, pd_infer_floor_of(&f));
-	}
-	if (mode == MODE_FLOOR_T) { /* t at 21 df: the interval wider by qt / qnorm */
-		double h = 0.05 / 80, c = pd_infer_qt(1 - h, 21) / pd_infer_qnorm(1 - h);
-		sb.var_mean *= c * c, sa.var_mean *= c * c, ss.var_mean *= c * c;
-	}
+	if (mode != MODE_AR1 && mode != MODE_NO_FLOOR && run_rest)
+		floor3(&sb, &sa, &ss, n), floor3(&sb, &sa, &ss2, n);
+	if (mode == MODE_RUNS)
+		add_runs(&sa), add_runs(&ss), add_runs(&ss2);
 	pd_infer_judge(&r, &sb, &sa, &rule, &fam);
-	t->pairs++;
-	t->excl0 += r.lo_pct > 0 || r.hi_pct < 0;
-	t->false_found += r.verdict == PD_INFER_REGRESSION || r.verdict == PD_INFER_IMPROVEMENT;
+	tally_null(t, &r);
 	pd_infer_judge(&r, &sb, &ss, &rule, &fam);
 	t->covered += r.lo_pct <= 10 && 10 <= r.hi_pct;
 	t->found += r.verdict == PD_INFER_REGRESSION;
+	pd_infer_judge(&r, &sb, &ss2, &rule, &fam);
+	t->found20 += r.verdict == PD_INFER_REGRESSION;
 }
 
 #define RUN 360 /* samples of a run: one hour at 10 s, as the seed's */
@@ -230,26 +253,20 @@ static void synthetic_pairs(struct tally *t, size_t n, double phi, int pairs)
 static void print_row(const char *what, size_t n, const struct tally *t)
 {
 	printf("noise %-26s n=%3zu: A/A false findings %2d/%d, intervals excluding 0 %5.2f %% "
-	       "(nominal 0.125 %%); +10 %% covered %3d/%d, found %3d/%d\n",
+	       "(nominal 0.125 %%); +10 %% covered %3d/%d, found %3d/%d; +20 %% found %3d/%d\n",
 	       what, n, t->false_found, t->pairs, 100.0 * t->excl0 / t->pairs, t->covered,
-	       t->pairs, t->found, t->pairs);
+	       t->pairs, t->found, t->pairs, t->found20, t->pairs);
 }
 
 /* The table of the final report: `CK_FORK=no CK_RUN_SUITE=noise build/check_perfdelta`
- * prints it. Asserted on today's model (the run floor): no false finding on any A/A set
- * (real, diurnal, synthetic); +10 % covered in at least 95 % of the real 240-sample pairs
- * and 90 % of the 90-sample ones, 95 % of the synthetic; found in at least 60 % of the real
- * 240-sample pairs. Null exclusion of 0 on the real set: at most 3 of 280 pairs at 240
- * samples (measured 3; nominal 0.35 expected, P(3 or more) = 0.005 under Poisson(0.35): so
- * 1.1 % is the bound the evidence allows, not nominal) and at most 5 % at 90 (measured 5.0 %,
- * 11.4 % without the floor): both guard the measured figures, and infer.h "Short windows"
- * says why nominal is out of reach for one window of real noise. */
+ * prints it. */
 START_TEST(test_noise_calibration_real_and_synthetic)
 {
-	static const char *names[] = {"AR(1), no margin (before issue 23)",
-				      "max of three + margin, no run floor",
-				      "+ run floor (today's)", "+ run floor, t at 21 df",
-				      "+ run floor, no margin (the margin's cost)"};
+	static const char *names[] = {
+		"AR(1), no margin (before issue 23)", "max of 3 + run floor, no margin",
+		"max of 3 + margin in the interval, no run floor",
+		"max of 3 + run floor + margin in the interval (today's)",
+		"max of 3 + run floor, run-to-run variance at the family level (not taken)"};
 	const size_t ns[] = {240, 90};
 	load_all();
 	for (int m = 0; m < MODE_N; m++)
@@ -273,14 +290,302 @@ START_TEST(test_noise_calibration_real_and_synthetic)
 					 (ns[i] == 240 ? 95 : 90) * real.pairs / 100);
 			ck_assert_int_ge(s5.covered, 95 * s5.pairs / 100);
 			ck_assert_int_ge(s9.covered, 95 * s9.pairs / 100);
-			if (ns[i] == 240) {
-				ck_assert_int_le(real.excl0, 3);
+			/* the interval summary.json states: near nominal on the real sets. 280
+			 * intervals at nominal 0.00125: 0.35 expected, binomial sd
+			 * sqrt(280 0.00125 0.99875) = 0.591, nominal + 3 sd = 2.12: at most 2
+			 * (measured 0 at 240, 2 at 90) */
+			ck_assert_int_le(real.excl0, 2);
+			/* the diurnal set is not near nominal (infer.h: its run-to-run variance
+			 * is larger than the margin's, and a 240-sample window has no run
+			 * floor): 120 intervals, nominal + 3 sd = 0.15 + 3 sqrt(0.15) = 1.3;
+			 * measured 32 at 240 and 20 at 90, guarded at that + 3 binomial sd of
+			 * it, sqrt(120 0.267 0.733) = 4.8: 46 */
+			ck_assert_int_le(diurnal.excl0, 46);
+			if (ns[i] == 240)
 				ck_assert_int_ge(real.found, 60 * real.pairs / 100);
-			} else {
-				ck_assert_int_le(real.excl0, 5 * real.pairs / 100);
-			}
 		}
 	mode = MODE_FLOOR;
+	free(all);
+}
+END_TEST
+
+/* ---- where the excess exclusion comes from (issue 23: within-window memory or run-to-run)
+ * ---- The same series and windows as above, read two ways: the baseline's window (the first n
+ * samples of a run) against the n samples right after it (the same run: only within-run
+ * noise at the scale of 2n separates them) and against a window outside the run (the
+ * calibration's A/A pair: the slow noise between two stretches, which stands for run-to-run
+ * variance, separates them too). Each variance of a mean below is an independent
+ * implementation of the estimators issue 23 names, judged through pd_infer_judge (the
+ * interval summary.json states). */
+
+enum est {
+	EST_AR1,
+	EST_AIC,
+	EST_BIC,
+	EST_NW_ANDREWS,
+	EST_NW_RULE,
+	EST_OBM,
+	EST_CHOSEN,
+	EST_FLOOR,
+	EST_N
+};
+
+static double mean_of(const double *v, size_t n)
+{
+	double m = 0;
+	for (size_t i = 0; i < n; i++)
+		m += v[i] / (double)n;
+	return m;
+}
+
+static double acov(const double *v, size_t n, double m, size_t k)
+{
+	double s = 0;
+	for (size_t i = 0; i + k < n; i++)
+		s += (v[i] - m) * (v[i + k] - m);
+	return s / (double)n;
+}
+
+/* AR(p) by Levinson-Durbin, p <= min(16, n / 10) by AIC (pen 2) or BIC (pen log n): the
+ * long-run variance sigma^2 / (1 - sum a)^2 (1 - sum a at least 0.01), over n. */
+static double var_arp(const double *v, size_t n, double pen)
+{
+	double m = mean_of(v, n), g[17], a[17] = {0}, prev[17];
+	size_t pmax = n / 10 < 16 ? n / 10 : 16;
+	for (size_t k = 0; k <= pmax; k++)
+		g[k] = acov(v, n, m, k);
+	double e = g[0], best = log(e), lrv = e;
+	for (size_t p = 1; p <= pmax; p++) {
+		double acc = g[p], s = 0;
+		for (size_t j = 1; j < p; j++)
+			acc -= a[j] * g[p - j];
+		memcpy(prev, a, sizeof(a));
+		a[p] = acc / e;
+		for (size_t j = 1; j < p; j++)
+			a[j] = prev[j] - a[p] * prev[p - j];
+		e *= 1 - a[p] * a[p];
+		if (!(e > 0) || log(e) + pen * (double)p / (double)n >= best)
+			continue;
+		best = log(e) + pen * (double)p / (double)n;
+		for (size_t j = 1; j <= p; j++)
+			s += a[j];
+		lrv = e / fmax(1 - s, 0.01) / fmax(1 - s, 0.01);
+	}
+	return lrv / (double)n;
+}
+
+/* Newey-West (Bartlett weights 1 - j / S, lags j < S) */
+static double var_nw(const double *v, size_t n, double S)
+{
+	double m = mean_of(v, n), lrv = acov(v, n, m, 0);
+	for (size_t j = 1; (double)j < S && j < n; j++)
+		lrv += 2 * (1 - (double)j / S) * acov(v, n, m, j);
+	return fmax(lrv, 0) / (double)n;
+}
+
+/* Andrews (1991) AR(1) plug-in bandwidth for Bartlett: 1.1447 (alpha n)^(1/3),
+ * alpha = 4 rho^2 / ((1 - rho)^2 (1 + rho)^2) */
+static double var_nw_andrews(const double *v, size_t n)
+{
+	double m = mean_of(v, n), r = acov(v, n, m, 1) / acov(v, n, m, 0);
+	r = fmin(fmax(r, -0.97), 0.97);
+	double al = 4 * r * r / ((1 - r) * (1 - r) * (1 + r) * (1 + r));
+	return var_nw(v, n, 1.1447 * cbrt(al * (double)n) + 1);
+}
+
+/* Overlapping batch means of b (Meketon and Schmeiser) */
+static double var_obm(const double *v, size_t n, size_t b)
+{
+	double m = mean_of(v, n), ss = 0;
+	for (size_t j = 0; j + b <= n; j++) {
+		double d = mean_of(v + j, b) - m;
+		ss += d * d;
+	}
+	return (double)b * ss / (((double)n - (double)b) * ((double)n - (double)b + 1));
+}
+
+/* Var(mean) of v by estimator e (EST_CHOSEN and EST_FLOOR: the side as fitted). */
+static double var_by(enum est e, const double *v, size_t n, const struct pd_infer_side *s)
+{
+	switch (e) {
+	case EST_AR1: {
+		double s2 = acov(v, n, s->mean, 0) * (double)n / (double)(n - 1);
+		return s2 * pd_infer_ar1_factor(s->phi, n) / (double)n;
+	}
+	case EST_AIC:
+		return var_arp(v, n, 2) * (double)n / (double)(n - 1);
+	case EST_BIC:
+		return var_arp(v, n, log((double)n)) * (double)n / (double)(n - 1);
+	case EST_NW_ANDREWS:
+		return var_nw_andrews(v, n);
+	case EST_NW_RULE:
+		return var_nw(v, n, floor(4 * pow((double)n / 100, 2.0 / 9)) + 1);
+	case EST_OBM:
+		return var_obm(v, n, n / 8);
+	default:
+		return s->var_mean;
+	}
+}
+
+struct parts {
+	int pairs, excl[EST_N], found[EST_N];
+	double ratio[EST_N][640]; /* estimated over true variance of the difference, per pair */
+	double d2;                /* sum of squared log differences */
+	double excl_oracle, found_oracle;
+};
+
+/* within-run noise alone: the estimators are compared on what they can see */
+static const struct pd_infer_rule rule_within = {.threshold_pct = 5, .worse = 1, .nonneg = 1};
+
+/* One pair through estimator e: the stated interval excludes 0? +10 % found? */
+static void judge_by(struct parts *p, enum est e, const double *b, const double *a, size_t n,
+		     double floor_rel, double tau2, double d2_true)
+{
+	double s[MAX_POINTS];
+	struct pd_infer_side sb, sa, ss;
+	struct pd_infer_result r;
+	const struct pd_infer_family fam = {40, 0.05};
+	for (size_t i = 0; i < n; i++)
+		s[i] = 1.10 * a[i];
+	side_of(&sb, b, n), side_of(&sa, a, n), side_of(&ss, s, n);
+	sb.var_mean = var_by(e, b, n, &sb), sa.var_mean = var_by(e, a, n, &sa);
+	ss.var_mean = var_by(e, s, n, &ss);
+	if (e == EST_FLOOR)
+		pd_infer_side_floor(&sb, floor_rel), pd_infer_side_floor(&sa, floor_rel),
+			pd_infer_side_floor(&ss, floor_rel);
+	/* the oracle: the run-to-run variance the pairs really have, on the target */
+	sa.var_mean += tau2 * sa.mean * sa.mean, ss.var_mean += tau2 * ss.mean * ss.mean;
+	pd_infer_judge(&r, &sb, &sa, &rule_within, &fam);
+	int x = r.lo_pct > 0 || r.hi_pct < 0;
+	if (tau2 > 0)
+		p->excl_oracle += x;
+	else
+		p->excl[e] += x;
+	if (tau2 == 0 && d2_true > 0)
+		p->ratio[e][p->pairs] = (sb.var_mean / (sb.mean * sb.mean) +
+					 sa.var_mean / (sa.mean * sa.mean)) /
+					d2_true;
+	pd_infer_judge(&r, &sb, &ss, &rule_within, &fam);
+	if (tau2 > 0)
+		p->found_oracle += r.verdict == PD_INFER_REGRESSION;
+	else
+		p->found[e] += r.verdict == PD_INFER_REGRESSION;
+}
+
+/* The construction's offsets (real_pairs): a run at c, the baseline its first n; the
+ * target right after it (adjacent) or n points outside the run. */
+static void draw(size_t *c, size_t *t, const struct series *x, size_t n, int adjacent)
+{
+	*c = (size_t)(uniform() * (double)(x->n - RUN - n));
+	size_t before = *c >= n ? *c - n + 1 : 0, after = x->n - n - *c - RUN + 1;
+	size_t j = (size_t)(uniform() * (double)(before + after));
+	*t = adjacent ? *c + n : j < before ? j : *c + RUN + (j - before);
+}
+
+static void level(double *out, const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = 100 * (1 + 0.03 * x[i]);
+}
+
+/* The true variance of the pairs' log difference: the mean square over 400 draws of
+ * another seed (the difference has mean 0: the two windows are alike). */
+static double true_d2(const struct series *x, size_t n, int adjacent, uint64_t seed)
+{
+	double b[MAX_POINTS], a[MAX_POINTS], d2 = 0;
+	rng = seed;
+	for (int k = 0; k < 400; k++) {
+		size_t c, t;
+		draw(&c, &t, x, n, adjacent);
+		level(b, x->x + c, n), level(a, x->x + t, n);
+		double d = log(mean_of(a, n) / mean_of(b, n));
+		d2 += d * d / 400;
+	}
+	return d2;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void parts_of(struct parts *p, size_t n, int diurnal, int adjacent)
+{
+	double b[MAX_POINTS], a[MAX_POINTS], rest[MAX_POINTS];
+	for (int s = 0; s < n_all; s++) {
+		const struct series *x = &all[s];
+		int is_diurnal = strstr(x->name, "rps") || strstr(x->name, "ingress");
+		if (is_diurnal != diurnal || x->n < RUN + 2 * n + 2)
+			continue;
+		double d2 = true_d2(x, n, adjacent, 9000 + (uint64_t)s);
+		double tau2 = adjacent ? 0 : fmax(0, d2 - true_d2(x, n, 1, 9000 + (uint64_t)s));
+		rng = 3000 + (uint64_t)s;
+		for (int k = 0; k < 40; k++) {
+			size_t c, t;
+			struct pd_infer_floor f = {0};
+			draw(&c, &t, x, n, adjacent);
+			level(b, x->x + c, n), level(a, x->x + t, n);
+			level(rest, x->x + c + n, RUN - n);
+			pd_infer_floor_add(&f, rest, RUN - n, n);
+			for (int e = 0; e < EST_N; e++)
+				judge_by(p, (enum est)e, b, a, n, pd_infer_floor_of(&f), 0, d2);
+			if (!adjacent)
+				judge_by(p, EST_FLOOR, b, a, n, pd_infer_floor_of(&f),
+					 tau2 + 1e-300, d2);
+			p->d2 += log(mean_of(a, n) / mean_of(b, n)) *
+				 log(mean_of(a, n) / mean_of(b, n));
+			p->pairs++;
+		}
+	}
+}
+
+static void print_parts(const char *set, size_t n, int adjacent, struct parts *p)
+{
+	static const char *names[] = {"AR(1)",
+				      "AR(p) AIC",
+				      "AR(p) BIC",
+				      "NW Andrews",
+				      "NW 4(n/100)^(2/9)",
+				      "OBM n/8",
+				      "chosen (max of 3)",
+				      "chosen + run floor"};
+	printf("noise parts %-8s n=%3zu %-13s: rms log difference %.2f %%\n", set, n,
+	       adjacent ? "same run" : "another run", 100 * sqrt(p->d2 / p->pairs));
+	for (int e = 0; e < EST_N; e++) {
+		qsort(p->ratio[e], (size_t)p->pairs, sizeof(double), by_value);
+		printf("noise parts   %-20s excl0 %5.1f %%  +10 %% found %3d/%d  median "
+		       "est/true var %.2f\n",
+		       names[e], 100.0 * p->excl[e] / p->pairs, p->found[e], p->pairs,
+		       p->ratio[e][p->pairs / 2]);
+	}
+	if (!adjacent)
+		printf("noise parts   %-20s excl0 %5.1f %%  +10 %% found %3.0f/%d\n",
+		       "floor + true run var", 100.0 * p->excl_oracle / p->pairs,
+		       p->found_oracle, p->pairs);
+}
+
+START_TEST(test_noise_parts)
+{
+	static struct parts p;
+	load_all();
+	for (int diurnal = 0; diurnal < 2; diurnal++)
+		for (int i = 0; i < 2; i++)
+			for (int adj = 1; adj >= 0; adj--) {
+				size_t n = i ? 90 : 240;
+				memset(&p, 0, sizeof(p));
+				parts_of(&p, n, diurnal, adj);
+				print_parts(diurnal ? "diurnal" : "real", n, adj, &p);
+				if (diurnal)
+					continue;
+				/* real sets, at most 2 of 280 (the binomial bound above): the
+				 * chosen model with its floor within one run, and across runs
+				 * once the run-to-run variance the pairs have is in the
+				 * interval (measured 0 and 2 in the same run, 0 and 2 across)
+				 */
+				ck_assert_int_le(adj ? p.excl[EST_FLOOR] : (int)p.excl_oracle,
+						 2);
+			}
 	free(all);
 }
 END_TEST
@@ -291,6 +596,7 @@ Suite *pd_suite_noise(void)
 	TCase *tc = tcase_create("noise");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_noise_calibration_real_and_synthetic);
+	tcase_add_test(tc, test_noise_parts);
 	suite_add_tcase(s, tc);
 	return s;
 }

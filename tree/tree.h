@@ -171,9 +171,14 @@ struct pd_infer_result {
 	size_t k; /* baselines */
 	enum pd_infer_verdict verdict;
 	enum pd_infer_reason reason;
-	/* one baseline: the run-to-run margin (%) a change had to clear beyond the threshold
-	 * (the rule's, a default per metric kind); 0 with several baselines (measured) */
+	/* one baseline: the run-to-run margin (%) in the interval, in quadrature with the
+	 * within-run half-width (the rule's, a default per metric kind); 0 with several
+	 * baselines (measured) */
 	double margin_pct;
+	/* these two runs' levels agree: the interval of within-run noise alone is inside
+	 * +-threshold (with a margin the stated interval may not be: the build's change is
+	 * then open, the two runs' levels are not); else verdict == PD_INFER_SAME */
+	int within_same;
 	/* the smallest change this comparison tells from none at its level: the interval's
 	 * half-width, in % (valid with PD_INFER_HAS_PCT) and in the unit */
 	double mde_pct, mde_abs;
