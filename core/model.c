@@ -138,6 +138,15 @@ int pd_epoch_to_ms(int64_t ts, int64_t *ms)
 	return 1;
 }
 
+void pd_model_series_reserve(struct pd_series *s, size_t need)
+{
+	if (need <= s->cap)
+		return;
+	s->t_ms = pd_xrealloc(s->t_ms, need * sizeof(*s->t_ms));
+	s->v = pd_xrealloc(s->v, need * sizeof(*s->v));
+	s->cap = need;
+}
+
 void pd_series_add(struct pd_series *s, int64_t t_ms, double v)
 {
 	if (s->n == s->cap) {

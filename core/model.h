@@ -103,6 +103,8 @@ struct pd_series {
  * (> 1e18 ns, > 1e15 us, > 1e12 ms, > 1e9 s), converted to ms; 0 when it is none. */
 int pd_epoch_to_ms(int64_t ts, int64_t *ms);
 
+/* Room for need samples in all (a reader that can tell how many it will add). */
+void pd_model_series_reserve(struct pd_series *s, size_t need);
 /* Appends one sample (unsorted input is fine until pd_series_normalize). */
 void pd_series_add(struct pd_series *s, int64_t t_ms, double v);
 /* Sorts by time (stable), drops repeated timestamps keeping the last, counts both; a
