@@ -331,7 +331,8 @@ static void x_axis(struct pd_buf *b, double span, int want)
 	pd_buf_adds(b, ")\n");
 }
 
-/* An x axis of bounds in ms on a log scale, one tick at each (pd_plot_chart.xticks). */
+/* An x axis of bounds in ms (or percentiles) on a log scale, one tick at each
+ * (pd_plot_chart.xticks). */
 static void ms_axis(struct pd_buf *b, const struct pd_plot_chart *c)
 {
 	double lo = c->xticks[0], hi = c->xticks[c->n_xticks - 1];
@@ -341,7 +342,10 @@ static void ms_axis(struct pd_buf *b, const struct pd_plot_chart *c)
 	num(b, hi * 1.4);
 	pd_buf_adds(b, "]\nset xtics (");
 	for (size_t k = 0; k < c->n_xticks; k++) {
-		pd_buf_addf(b, "%s'%g ms' ", k ? ", " : "", c->xticks[k]);
+		if (c->xtick_pct)
+			pd_buf_addf(b, "%s'p%g' ", k ? ", " : "", 100 - 100 / c->xticks[k]);
+		else
+			pd_buf_addf(b, "%s'%g ms' ", k ? ", " : "", c->xticks[k]);
 		num(b, c->xticks[k]);
 	}
 	pd_buf_adds(b, ")\n");

@@ -22,6 +22,8 @@ static void series_release(struct pd_series *s)
 {
 	free(s->t_ms);
 	free(s->v);
+	free(s->req_t_ms);
+	free(s->req_v);
 	memset(s, 0, sizeof(*s));
 }
 
