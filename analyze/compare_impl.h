@@ -13,8 +13,9 @@ void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
  * indexes, m + 1 (counted as 2 m + 2). */
 size_t pd_views_bound(const struct pd_comparison *c, const struct pd_compare_opts *opts);
 
-/* Fills grid[0..n) with s's samples: the sample nearest each grid point t0 + i step;
- * NaN where there is none within half a step. */
+/* Fills grid[0..n) with s's samples: the sample nearest each grid point t0 + i step (a
+ * per-request series: the mean of its requests nearest it); NaN where there is none within
+ * half a step. */
 void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0_ms,
 		   int64_t step_ms);
 

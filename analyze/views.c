@@ -13,19 +13,39 @@
  * averaged, everything else summed (docs/report.md, "Scopes and aggregation"). */
 static enum pd_agg agg_of(const struct pd_series *s)
 {
-	return s->unit == PD_UNIT_PERCENT ? PD_AGG_MEAN : PD_AGG_SUM;
+	return s->unit == PD_UNIT_PERCENT || s->unit == PD_UNIT_MS ? PD_AGG_MEAN : PD_AGG_SUM;
 }
 
+/* A sample's grid point: the nearest, -1 outside the grid. */
+static long grid_point(int64_t t_ms, int64_t t0_ms, int64_t step_ms, size_t n)
+{
+	int64_t d = t_ms - t0_ms;
+	int64_t k = (d >= 0 ? d + step_ms / 2 : d - step_ms / 2) / step_ms;
+	return k >= 0 && (size_t)k < n ? (long)k : -1;
+}
+
+/* A sampled series puts its sample on its grid point (a later one on the same point wins,
+ * as it always did); a per-request series (core/metric.h) the mean of every request there
+ * (pd_model_requests: in time order, repeated timestamps kept): the last request of each
+ * 5 s would stand for all of them. */
 void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0_ms,
 		   int64_t step_ms)
 {
+	int per_request = s && pd_metric_per_request(s->collector);
+	const int64_t *t = s ? s->t_ms : NULL;
+	const double *v = s ? s->v : NULL;
+	size_t m = !s ? 0 : per_request ? pd_model_requests(s, &t, &v) : s->n;
+	long last = -1;
+	double count = 0;
 	for (size_t i = 0; i < n; i++)
 		grid[i] = NAN;
-	for (size_t i = 0; s && i < s->n; i++) {
-		int64_t d = s->t_ms[i] - t0_ms;
-		int64_t k = (d >= 0 ? d + step_ms / 2 : d - step_ms / 2) / step_ms;
-		if (k >= 0 && (size_t)k < n)
-			grid[k] = s->v[i];
+	for (size_t i = 0; i < m; i++) {
+		long k = grid_point(t[i], t0_ms, step_ms, n);
+		if (k < 0)
+			continue;
+		count = per_request && k == last ? count + 1 : 1;
+		grid[k] = count > 1 ? grid[k] + (v[i] - grid[k]) / count : v[i];
+		last = k;
 	}
 }
 

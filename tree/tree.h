@@ -522,9 +522,10 @@ struct pd_window {
 	double start_s, end_s; /* [start, end) */
 };
 
-/* How a view's members make its value (analyze/views.c): percentages (CPU) are averaged
- * over the members, everything else (counts, bytes, rates, ms) is summed; a view of one
- * member is that series as is. */
+/* How a view's members make its value (analyze/views.c): percentages (CPU) and times (ms:
+ * a latency of two buckets or indexes is their mean, not their sum) are averaged over the
+ * members, everything else (counts, bytes, rates) is summed; a view of one member is that
+ * series as is. */
 enum pd_agg { PD_AGG_ONE, PD_AGG_SUM, PD_AGG_MEAN };
 const char *pd_agg_name(enum pd_agg a); /* "one", "sum", "mean" */
 

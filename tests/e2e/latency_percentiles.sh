@@ -120,6 +120,53 @@ hasf "$TMP/report/index.html" '<li><a href="#latency-percentiles">Latency percen
 for p in p50 p80 p90 p95 p99 p99.9; do
   has "$TMP/report/charts/lat-p03.svg" ">$p</text>"
 done
+# the time series of a per-request metric (the deltas' grid) is the mean of every request
+# on each 5 s grid point, not the last one: python3 over the fixture's JSON, each request on
+# its nearest point from the run's t0 (inspect), the mean of those points in the post phase
+for run in baseline failover; do "$PERFDELTA" inspect --json "$TMP/$run" >"$TMP/$run.inspect"; done
+if python3 - "$TMP" >"$TMP/grid.out" 2>&1 <<'PY'
+import glob, json, sys
+tmp = sys.argv[1]
+S = json.load(open(tmp + "/report/summary.json"))
+post = [p for p in S["phases"] if p["name"] == "post"][0]
+want = [d for d in S["deltas"] if d["metric"] == "spring_latency/latency_get" and d["phase"] == "post"][0]
+for run, side in (("baseline", "baseline"), ("failover", "target")):
+    t0 = json.load(open(f"{tmp}/{run}.inspect"))["timebase"]["t0_ms"]
+    bins = {}
+    for f in glob.glob(f"{tmp}/{run}/perfdb/spring_latency*/latency_get.json"):
+        for t, v in json.load(open(f)):
+            d = t - t0
+            k = (d + 2500) // 5000 if d >= 0 else -((-d + 2500) // 5000)
+            bins.setdefault(k, []).append(v)
+    pts = [sum(v) / len(v) for k, v in bins.items() if post["start_s"] <= 5 * k < post["end_s"]]
+    mean = sum(pts) / len(pts)
+    got = want[side]["mean"]
+    if abs(mean - got) > 1e-9 * abs(mean) or len(pts) != want[side]["n"]:
+        sys.exit(f"{side}: post mean of the per-point means {mean} over {len(pts)}, summary.json {got} over {want[side]['n']}")
+print("post means agree")
+PY
+then ok; else fail "per-request grid: $(cat "$TMP/grid.out")"; fi
+# a latency of two buckets is their mean, not their sum: bucket-2 is bucket-1 with every
+# request 3x as slow, so the cluster's post mean is 2x bucket-1's alone (the mean of 1x, 3x)
+for run in baseline failover; do
+  for d in "$TMP/$run"/perfdb/spring_latency*bucket-1; do
+    mkdir -p "${d%bucket-1}bucket-2"
+    python3 -c 'import json,sys; print(json.dumps([[t, 3 * v] for t, v in json.load(open(sys.argv[1]))]))' \
+      "$d/latency_get.json" >"${d%bucket-1}bucket-2/latency_get.json"
+  done
+done
+expect_code 1 "$PERFDELTA" compare "$TMP/baseline" "$TMP/failover" -o "$TMP/two" --quiet
+if python3 - "$TMP/report/summary.json" "$TMP/two/summary.json" >"$TMP/two.out" 2>&1 <<'PY'
+import json, sys
+one, two = ([d for d in json.load(open(p))["deltas"] if d["metric"] == "spring_latency/latency_get"
+             and d["phase"] == "post"][0] for p in sys.argv[1:3])
+for side in ("baseline", "target"):
+    if two["aggregation"] != "mean" or two["members"] != 2 or \
+            abs(two[side]["mean"] - 2 * one[side]["mean"]) > 1e-9 * one[side]["mean"]:
+        sys.exit(f"{side}: {two['aggregation']} of {two['members']}: {two[side]['mean']}, want 2 x {one[side]['mean']}")
+print("two buckets: the mean")
+PY
+then ok; else fail "$(cat "$TMP/two.out")"; fi
 # the seed alone has no such samples: no section, no entries
 expect_code 1 "$PERFDELTA" compare "$SEED/baseline" "$SEED/failover" -o "$TMP/seed" --quiet
 has "$TMP/seed/summary.json" '"latency_percentiles":\[\]'
