@@ -631,12 +631,12 @@ int pd_bundle_load_many(struct pd_run **runs, const char *const *paths, size_t n
 		threaded[i] =
 			i + 1 < n && pthread_create(&threads[i], NULL, load_job, &jobs[i]) == 0;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) /* the last here, while the threads read the others */
+		if (!threaded[i])
+			load_job(&jobs[i]);
+	for (size_t i = 0; i < n; i++)
 		if (threaded[i])
 			pthread_join(threads[i], NULL);
-		else
-			load_job(&jobs[i]);
-	}
 	for (size_t i = 0; i < n && rc == 0; i++)
 		if (jobs[i].rc < 0)
 			*err = jobs[i].err, rc = jobs[i].rc;
