@@ -583,6 +583,7 @@ void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *o
 		smooth_finding(c, &c->findings[f]);
 	pd_chartfacts_findings(c);
 	pd_latency_build(c);
+	pd_latency_pct_build(c);
 	c->post_same_nodes = c->has_event;
 	for (size_t i = 0; i < c->n_views; i++)
 		if (c->views[i].topology & (1u << PD_PHASE_POST))
@@ -641,6 +642,7 @@ void pd_comparison_free(struct pd_comparison *c)
 	pd_questions_free(c);
 	free(c->kpi_windows);
 	free(c->latency);
+	pd_latency_pct_free(c);
 	pd_configdiff_free(c->config_diff);
 	pd_nodeshift_free(c->shift);
 	free(c);

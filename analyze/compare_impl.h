@@ -49,6 +49,10 @@ void pd_chartfacts_findings(struct pd_comparison *c);
 /* latency.c: c->latency, the runs' latency distributions where they have them (after the
  * phases). */
 void pd_latency_build(struct pd_comparison *c);
+/* latency.c: c->latency_pct, the percentiles of the per-request latency collectors'
+ * samples per metric and phase (after the phases); _free releases them. */
+void pd_latency_pct_build(struct pd_comparison *c);
+void pd_latency_pct_free(struct pd_comparison *c);
 
 /* findings.c: the ranked findings of c. */
 void pd_findings_build(struct pd_comparison *c, const struct pd_compare_opts *opts);

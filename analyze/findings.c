@@ -548,13 +548,18 @@ static void absent_series(struct gaps *g, const struct pd_run *run,
 }
 
 /* Every hole of run: per series, and per (collector, metric) of server scope the nodes
- * that lack it. The removed node's series stop at the event by design: not counted. */
+ * that lack it. The removed node's series stop at the event by design: not counted; nor
+ * are the times between a per-request collector's samples (pd_metric_per_request: a
+ * sample a request, no interval to miss). */
 static void run_gaps(struct gaps *g, const struct pd_run *run, const struct pd_timebase *tb)
 {
 	size_t lo = 0;
 	for (size_t i = 0; i < run->n_series; i++) {
 		const struct pd_series *s = run->series[i];
-		int64_t hole = removed_node(tb, s->server) ? 0 : series_hole(s, tb);
+		int64_t hole =
+			removed_node(tb, s->server) || pd_metric_per_request(s->collector)
+				? 0
+				: series_hole(s, tb);
 		if (hole >= PD_POLICY_GAP_INTERVALS * tb->interval_ms) {
 			gap_note(g, s->collector, s->metric, s->server, hole);
 			g->empty += !s->n;

@@ -189,13 +189,31 @@ static double min_gap(const double *sorted, size_t n)
 	return g;
 }
 
-/* The lag-k autocovariance sum (v_i - mean)(v_{i+k} - mean) / n. */
-static double autocov(const double *v, size_t n, double mean, size_t k)
+/* The most lags the AR(p) fit reads (arp_lrv's PMAX). */
+#define MAX_LAG 16
+
+/* The lag-k autocovariances g[k] = sum (v_i - mean)(v_{i+k} - mean) / n for k <= kmax
+ * (<= MAX_LAG), in one pass: each sum adds its terms in the order of i as a pass per lag
+ * would (the same bits), the lags' sums independent of each other (not one chain of
+ * additions); with all MAX_LAG lags (n >= 170), a fixed count the compiler unrolls. */
+static void autocovs(double *g, const double *v, size_t n, double mean, size_t kmax)
 {
-	double s = 0;
-	for (size_t i = 0; i + k < n; i++)
-		s += (v[i] - mean) * (v[i + k] - mean);
-	return s / (double)n;
+	double *d = pd_xmalloc(n * sizeof(*d)), acc[MAX_LAG + 1] = {0};
+	size_t body = n > kmax ? n - kmax : 0; /* where every lag has its term */
+	for (size_t i = 0; i < n; i++)
+		d[i] = v[i] - mean;
+	for (size_t i = 0; kmax == MAX_LAG && i < body; i++)
+		for (size_t k = 0; k <= MAX_LAG; k++)
+			acc[k] += d[i] * d[i + k];
+	for (size_t i = 0; kmax < MAX_LAG && i < body; i++)
+		for (size_t k = 0; k <= kmax; k++)
+			acc[k] += d[i] * d[i + k];
+	for (size_t i = body; i < n; i++)
+		for (size_t k = 0; k < n - i; k++)
+			acc[k] += d[i] * d[i + k];
+	for (size_t k = 0; k <= kmax; k++)
+		g[k] = acc[k] / (double)n;
+	free(d);
 }
 
 /* The AR(p) long-run variance of one value, p <= min(16, n / 10) chosen by AIC (p = 0,
@@ -203,11 +221,10 @@ static double autocov(const double *v, size_t n, double mean, size_t k)
  * (1 - sum a_j)^2, 1 - sum a_j floored at 0.01 (phi 0.99's). 0 when g0 is 0. */
 static double arp_lrv(const double *v, size_t n, double mean)
 {
-	enum { PMAX = 16 };
+	enum { PMAX = MAX_LAG };
 	double g[PMAX + 1], a[PMAX + 1] = {0}, prev[PMAX + 1];
 	size_t pmax = n / 10 < PMAX ? n / 10 : PMAX;
-	for (size_t k = 0; k <= pmax; k++)
-		g[k] = autocov(v, n, mean, k);
+	autocovs(g, v, n, mean, pmax);
 	if (!(g[0] > 0))
 		return 0;
 	double e = g[0], best = log(e), lrv = g[0];

@@ -11,6 +11,12 @@
  * in the run-to-run spread only with as many): fewer cannot estimate an AR(1) noise. */
 #define PD_POLICY_MIN_SAMPLES 10
 
+/* A latency percentile p is stated with at least one sample beyond it: n (1 - p / 100) >=
+ * 1, so p99.9 needs 1000 samples and p50 two (analyze/latency.c); with fewer the
+ * percentile is the largest sample or an interpolation towards it, and is said to lack
+ * samples instead. The value is that number of samples beyond. */
+#define PD_POLICY_PCT_BEYOND 1.0
+
 /* Data gaps: a hole of this many intervals (three samples or more missing in a row) on a
  * live node is said; a single lost sample is the norm for perfdb and is not. */
 #define PD_POLICY_GAP_INTERVALS 4

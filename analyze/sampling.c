@@ -37,12 +37,37 @@ static void partition3(int64_t *v, size_t lo, size_t hi, size_t *lt, size_t *gt)
 	}
 }
 
+/* The k-th smallest of v[0..n) by counting, when the values span less than 4 n + 256
+ * (time steps: one interval and its jitter); 0 otherwise. Linear, and without the
+ * partitions' swaps. */
+static int kth_by_count(const int64_t *v, size_t n, size_t k, int64_t *out)
+{
+	int64_t lo = v[0], hi = v[0];
+	for (size_t i = 1; i < n; i++)
+		lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
+	uint64_t span = (uint64_t)hi - (uint64_t)lo; /* no overflow: unsigned */
+	if (span >= 4 * (uint64_t)n + 256)
+		return 0;
+	size_t *count = pd_xcalloc(span + 1, sizeof(*count)), seen = 0, j = 0;
+	for (size_t i = 0; i < n; i++)
+		count[(uint64_t)v[i] - (uint64_t)lo]++;
+	while ((seen += count[j]) <= k)
+		j++;
+	*out = (int64_t)((uint64_t)lo + j);
+	free(count);
+	return 1;
+}
+
 int64_t pd_sampling_median_i64(int64_t *v, size_t n)
 {
-	/* quickselect: linear on average; after 2 log2(n) + 8 rounds without converging
-	 * (an adversarial input), a sort of what is left bounds it at n log n */
+	/* a narrow span is counted; else quickselect: linear on average; after 2 log2(n) + 8
+	 * rounds without converging (an adversarial input), a sort of what is left bounds it
+	 * at n log n */
 	size_t k = (n - 1) / 2, lo = 0, hi = n, lt, gt;
 	int rounds = 8;
+	int64_t kth;
+	if (kth_by_count(v, n, k, &kth))
+		return kth;
 	for (size_t m = n; m > 1; m >>= 1)
 		rounds += 2;
 	while (hi - lo > 1) {

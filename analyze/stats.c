@@ -30,30 +30,34 @@ static double value_of(uint64_t k)
 	return d;
 }
 
-/* LSD radix sort of keys on 8-bit digits: one pass fills all eight histograms, and a
- * digit that every key shares is skipped (most of a series' keys share their top bytes). */
-static void radix_sort(uint64_t *a, uint64_t *b, size_t n)
+/* LSD radix sort of keys on 8-bit digits, only those where the keys differ (bits set in
+ * varying: most of a series' keys share their top bytes, and integers their low ones); one
+ * pass fills their histograms. Each pass moves the keys from one of a and b to the other;
+ * returns where they end. */
+static const uint64_t *radix_sort(uint64_t *a, uint64_t *b, size_t n, uint64_t varying)
 {
-	static const size_t zero[8][256];
-	size_t(*count)[256] = pd_xmalloc(sizeof(zero));
-	memcpy(count, zero, sizeof(zero));
+	size_t(*count)[256] = pd_xcalloc(8, sizeof(*count));
+	unsigned shift[8], m = 0;
+	for (unsigned d = 0; d < 8; d++)
+		if ((varying >> (8 * d)) & 255)
+			shift[m++] = 8 * d;
 	for (size_t i = 0; i < n; i++)
-		for (unsigned d = 0; d < 8; d++)
-			count[d][(a[i] >> (8 * d)) & 255]++;
-	for (unsigned d = 0; d < 8; d++) {
-		size_t *c = count[d], sum = 0, shift = 8 * d;
-		if (c[(a[0] >> shift) & 255] == n)
-			continue;
-		for (size_t k = 0; k < 256; k++) {
-			size_t x = c[k];
-			c[k] = sum;
+		for (unsigned k = 0; k < m; k++)
+			count[k][(a[i] >> shift[k]) & 255]++;
+	for (unsigned k = 0; k < m; k++) {
+		size_t *c = count[k], sum = 0;
+		for (size_t j = 0; j < 256; j++) {
+			size_t x = c[j];
+			c[j] = sum;
 			sum += x;
 		}
 		for (size_t i = 0; i < n; i++)
-			b[c[(a[i] >> shift) & 255]++] = a[i];
-		memcpy(a, b, n * sizeof(*a));
+			b[c[(a[i] >> shift[k]) & 255]++] = a[i];
+		uint64_t *t = a;
+		a = b, b = t;
 	}
 	free(count);
+	return a;
 }
 
 void pd_stats_sort(double *v, size_t n)
@@ -63,11 +67,14 @@ void pd_stats_sort(double *v, size_t n)
 		return;
 	}
 	uint64_t *a = pd_xmalloc(n * sizeof(*a)), *b = pd_xmalloc(n * sizeof(*b));
-	for (size_t i = 0; i < n; i++)
+	uint64_t any = 0, all = ~(uint64_t)0;
+	for (size_t i = 0; i < n; i++) {
 		a[i] = key_of(v[i]);
-	radix_sort(a, b, n);
+		any |= a[i], all &= a[i];
+	}
+	const uint64_t *sorted = radix_sort(a, b, n, any ^ all);
 	for (size_t i = 0; i < n; i++)
-		v[i] = value_of(a[i]);
+		v[i] = value_of(sorted[i]);
 	free(a);
 	free(b);
 }

@@ -252,9 +252,13 @@ static struct pd_view *new_view(struct pd_comparison *c, const struct pd_series 
 static void accumulate(double *side, double *tmp, size_t n, const struct pd_series *s,
 		       int64_t t0_ms, int64_t step_ms, int first, double gone_s)
 {
+	if (first && gone_s == INFINITY) { /* the loop below would copy tmp: fill in place */
+		pd_views_fill(side, n, s, t0_ms, step_ms);
+		return;
+	}
 	pd_views_fill(tmp, n, s, t0_ms, step_ms);
 	for (size_t i = 0; i < n; i++) {
-		if ((double)i * (double)step_ms / 1000 >= gone_s)
+		if (gone_s < INFINITY && (double)i * (double)step_ms / 1000 >= gone_s)
 			tmp[i] = 0;
 		side[i] = first ? tmp[i] : side[i] + tmp[i];
 	}

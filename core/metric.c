@@ -281,6 +281,12 @@ enum pd_unit pd_metric_unit(const char *collector, const char *metric)
 	return PD_UNIT_COUNT;
 }
 
+int pd_metric_per_request(const char *collector)
+{
+	return collector && (!strcmp(collector, "spring_latency") ||
+			     !strcmp(collector, "spring_query_latency"));
+}
+
 int pd_metric_worse(const char *collector, const char *metric)
 {
 	for (size_t i = 0; i < sizeof(rules) / sizeof(*rules); i++)

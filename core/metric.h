@@ -10,6 +10,12 @@
 /* The unit collector/metric is measured in (PD_UNIT_COUNT when no rule names it). */
 enum pd_unit pd_metric_unit(const char *collector, const char *metric);
 
+/* Whether collector samples each request (cbagent's spring_latency and
+ * spring_query_latency push one sample a request, stamped by the client,
+ * cbagent/collectors/latency.py:103-119): a repeated timestamp is another request, and
+ * the samples are a distribution (analyze/latency.c's percentiles), not a time series. */
+int pd_metric_per_request(const char *collector);
+
 /* +1 when a rise of collector/metric is worse (CPU, memory, connections, latency,
  * errors), -1 when a fall is (throughput, free memory). */
 int pd_metric_worse(const char *collector, const char *metric);

@@ -1,5 +1,6 @@
 #include "model.h"
 #include "buf.h"
+#include "metric.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -137,6 +138,15 @@ int pd_epoch_to_ms(int64_t ts, int64_t *ms)
 	return 1;
 }
 
+void pd_model_series_reserve(struct pd_series *s, size_t need)
+{
+	if (need <= s->cap)
+		return;
+	s->t_ms = pd_xrealloc(s->t_ms, need * sizeof(*s->t_ms));
+	s->v = pd_xrealloc(s->v, need * sizeof(*s->v));
+	s->cap = need;
+}
+
 void pd_series_add(struct pd_series *s, int64_t t_ms, double v)
 {
 	if (s->n == s->cap) {
@@ -189,6 +199,23 @@ static void dedup_sorted(struct pd_series *s)
 	s->n = w;
 }
 
+/* Copies s's samples (sorted) to req_* when dedup_sorted will drop some. */
+static void keep_requests(struct pd_series *s)
+{
+	size_t i = 1;
+	while (i < s->n && s->t_ms[i] != s->t_ms[i - 1])
+		i++;
+	if (i >= s->n)
+		return;
+	free(s->req_t_ms);
+	free(s->req_v);
+	s->req_t_ms = pd_xmalloc(s->n * sizeof(*s->req_t_ms));
+	s->req_v = pd_xmalloc(s->n * sizeof(*s->req_v));
+	memcpy(s->req_t_ms, s->t_ms, s->n * sizeof(*s->req_t_ms));
+	memcpy(s->req_v, s->v, s->n * sizeof(*s->req_v));
+	s->n_req = s->n;
+}
+
 void pd_series_normalize(struct pd_series *s)
 {
 	s->n_unsorted = count_unsorted(s);
@@ -203,7 +230,16 @@ void pd_series_normalize(struct pd_series *s)
 		}
 		free(tmp);
 	}
+	if (pd_metric_per_request(s->collector))
+		keep_requests(s);
 	dedup_sorted(s);
+}
+
+size_t pd_model_requests(const struct pd_series *s, const int64_t **t, const double **v)
+{
+	*t = s->req_t_ms ? s->req_t_ms : s->t_ms;
+	*v = s->req_v ? s->req_v : s->v;
+	return s->req_t_ms ? s->n_req : s->n;
 }
 
 void pd_series_free(struct pd_series *s)
@@ -218,6 +254,8 @@ void pd_series_free(struct pd_series *s)
 	free(s->index);
 	free(s->t_ms);
 	free(s->v);
+	free(s->req_t_ms);
+	free(s->req_v);
 	free(s);
 }
 

@@ -91,16 +91,28 @@ struct pd_series {
 	size_t n, cap;
 	size_t n_dup;      /* samples dropped for a repeated timestamp (the last one wins) */
 	size_t n_unsorted; /* samples that arrived before an earlier timestamp */
+	/* a per-request collector's samples (pd_metric_per_request: a repeated timestamp is
+	   another request) when some were dropped above: every one, sorted by time; NULL
+	   otherwise (t_ms and v hold them all). Read through pd_model_requests. */
+	int64_t *req_t_ms;
+	double *req_v;
+	size_t n_req;
 };
 
 /* An epoch timestamp in ns, us, ms or s, told apart by size as perfdb's time.go does
  * (> 1e18 ns, > 1e15 us, > 1e12 ms, > 1e9 s), converted to ms; 0 when it is none. */
 int pd_epoch_to_ms(int64_t ts, int64_t *ms);
 
+/* Room for need samples in all (a reader that can tell how many it will add). */
+void pd_model_series_reserve(struct pd_series *s, size_t need);
 /* Appends one sample (unsorted input is fine until pd_series_normalize). */
 void pd_series_add(struct pd_series *s, int64_t t_ms, double v);
-/* Sorts by time (stable), drops repeated timestamps keeping the last, counts both. */
+/* Sorts by time (stable), drops repeated timestamps keeping the last, counts both; a
+ * per-request collector's series keeps every sample apart first (req_*). Once a series. */
 void pd_series_normalize(struct pd_series *s);
+/* Every sample of s, repeated timestamps kept (a per-request collector's requests):
+ * points *t and *v at them, returns how many. Borrowed. */
+size_t pd_model_requests(const struct pd_series *s, const int64_t **t, const double **v);
 void pd_series_free(struct pd_series *s);
 
 enum pd_event_kind {

@@ -73,7 +73,10 @@ int pd_proc_start(pid_t *pid, const struct pd_proc_spec *spec)
 	if (pipe2(report, O_CLOEXEC) < 0)
 		return errno;
 	pd_cleanup_hold(); /* a signal between the start and the registration */
-	*pid = fork();
+	/* vfork: a fork copied the page tables of every sample read (the 12 h pair's 190 MB,
+	 * 5 % of its compare) for a child that only sets its descriptors and execs; child()
+	 * calls no allocator and never returns */
+	*pid = vfork();
 	if (*pid == 0)
 		child(spec, parent, report[1]);
 	if (*pid > 0) {

@@ -84,6 +84,7 @@ void pd_prom_free(struct pd_prom *p)
 		struct raw *r = p->r[i];
 		free(r->s.db), free(r->s.metric), free(r->s.collector), free(r->s.server);
 		free(r->s.bucket), free(r->s.index), free(r->s.t_ms), free(r->s.v);
+		free(r->s.req_t_ms), free(r->s.req_v);
 		free(r->proc), free(r->mode), free(r->job), free(r->cluster);
 		free(r);
 	}

@@ -372,6 +372,42 @@ static void latency_chart(struct pd_chart_plan *plan, const struct pd_comparison
 					  .n_xticks = n};
 }
 
+/* The percentiles of c->latency_pct[i] (the phase its metric's chart draws), both runs:
+ * latency (ms) against the percentile, p99.9 as far from p99 as p99 from p90. */
+static void latency_pct_chart(struct pd_chart_plan *plan, const struct pd_comparison *c,
+			      size_t i)
+{
+	const struct pd_latency_pct *l = &c->latency_pct[i];
+	struct pd_chart *ch = new_chart(plan, PD_CHART_LATENCY_PCT, -1, i);
+	size_t n = PD_LATENCY_PCTS;
+	ch->data = pd_xmalloc(3 * n * sizeof(double));
+	for (size_t k = 0; k < n; k++)
+		ch->data[k] = ch->xticks[k] = 100 / (100 - l->p[k]);
+	memcpy(ch->data + n, l->base.ms, n * sizeof(double));
+	memcpy(ch->data + 2 * n, l->target.ms, n * sizeof(double));
+	snprintf(ch->file, sizeof(ch->file), "lat-p%02zu.svg", i + 1);
+	fit(ch->title, sizeof(ch->title), l->metric, 40);
+	size_t len = strlen(ch->title);
+	snprintf(ch->title + len, sizeof(ch->title) - len, " (%s)", pd_phase_name(l->phase));
+	snprintf(ch->alt, sizeof(ch->alt),
+		 "%s: latency (ms) at percentiles p%g to p%g over the %s phase, baseline "
+		 "against target",
+		 l->metric, l->p[0], l->p[n - 1], pd_phase_name(l->phase));
+	ch->lines[0] = (struct pd_plot_line){"baseline", ch->data, ch->data + n, n, 0};
+	ch->lines[1] = (struct pd_plot_line){"target", ch->data, ch->data + 2 * n, n, 1};
+	ch->plot = (struct pd_plot_chart){.ylabel = "ms",
+					  .n_lines = 2,
+					  .event_s = NAN,
+					  .width = PD_CHART_W,
+					  .height = PD_CHART_H,
+					  .y_zero = 1,
+					  .n_xticks = n,
+					  .xtick_pct = 1};
+	for (size_t k = 0; k < n; k++)
+		if (l->base.status[k] != PD_LATENCY_OK || l->target.status[k] != PD_LATENCY_OK)
+			ch->plot.note = "a point missing: not enough samples";
+}
+
 static void wire(struct pd_chart_plan *plan)
 {
 	for (size_t i = 0; i < plan->n; i++) {
@@ -381,7 +417,8 @@ static void wire(struct pd_chart_plan *plan)
 		ch->plot.lines = ch->lines;
 		ch->plot.bands = plan->bands;
 		ch->plot.xticks = ch->xticks;
-		if (ch->kind == PD_CHART_LATENCY) /* no phases on its axis */
+		if (ch->kind == PD_CHART_LATENCY ||
+		    ch->kind == PD_CHART_LATENCY_PCT) /* no phases on its axis */
 			ch->plot.n_bands = 0;
 	}
 }
@@ -419,6 +456,9 @@ size_t pd_chart_plan_findings(struct pd_chart_plan *plan, const struct pd_compar
 	}
 	for (size_t i = 0; i < c->n_latency; i++)
 		latency_chart(plan, c, i);
+	for (size_t i = 0; i < c->n_latency_pct; i++)
+		if (c->latency_pct[i].drawn)
+			latency_pct_chart(plan, c, i);
 	wire(plan);
 	return first;
 }

@@ -12,7 +12,9 @@ enum pd_chart_kind {
 	PD_CHART_DELTA,
 	PD_CHART_METRIC,
 	PD_CHART_NODE,
-	PD_CHART_LATENCY /* a latency distribution of both runs (pd_comparison.latency) */
+	PD_CHART_LATENCY, /* a latency distribution of both runs (pd_comparison.latency) */
+	/* a latency metric's percentiles, both runs (pd_comparison.latency_pct[view]) */
+	PD_CHART_LATENCY_PCT
 };
 
 /* The sizes charts are drawn at, in pixels, which are the sizes the page shows them at
@@ -43,7 +45,7 @@ struct pd_chart {
 	int grid_w, grid_h;
 	struct pd_plot_chart plot;
 	struct pd_plot_line lines[3];
-	double xticks[PD_LATENCY_POINTS]; /* PD_CHART_LATENCY: its bounds */
+	double xticks[PD_LATENCY_POINTS]; /* PD_CHART_LATENCY: its bounds; _PCT: 100/(100-p) */
 	double *data;                     /* owned: the decimated arrays of every line */
 };
 

@@ -66,7 +66,19 @@ static const char css[] =
 	".toc .cols{columns:28em;column-gap:24px}"
 	".toc .groups a{margin-right:10px;white-space:nowrap}"
 	".topo{font-size:11px;color:#6b7585;white-space:nowrap}"
-	"p.charts-link{margin:6px 0 0;font-size:13px}";
+	"p.charts-link{margin:6px 0 0;font-size:13px}"
+	/* a collector's metrics side by side as the width allows (issue 22: at 1920 px one
+	   metric a row left 40 % empty): a metric of one chart at its own size, a metric of
+	   panels (one node a panel, three a row) 860 px at least, growing to its row's
+	   width, so that two share a row from about 1800 px; scaled down to 0.81 at worst */
+	".grid{display:flex;flex-wrap:wrap;gap:0 24px;align-items:flex-start}"
+	".grid>.metric{flex:0 1 auto;min-width:0;max-width:100%}"
+	".grid>.metric:has(img.panels){flex:1 1 860px}"
+	".grid>.metric img.panels{width:100%}"
+	/* a latency metric's percentiles: its chart, and its table beside it where it fits */
+	".pctview{display:flex;flex-wrap:wrap;gap:0 24px;align-items:flex-start}"
+	".pctview table.pct{width:auto;flex:1 1 560px;margin-top:10px}"
+	"table.pct td:first-child{white-space:nowrap}";
 
 const char *pd_html_css(void)
 {
@@ -972,8 +984,10 @@ static void collector_open(struct pd_buf *b, const struct pd_comparison *c,
 	esc(b, name.ptr);
 	pd_buf_adds(b, "\"><summary>");
 	esc(b, name.ptr);
-	pd_buf_addf(b, " <span class=\"agg\">(%zu chart%s)</span></summary>\n", n,
-		    n == 1 ? "" : "s");
+	pd_buf_addf(b,
+		    " <span class=\"agg\">(%zu chart%s)</span></summary>\n<div "
+		    "class=\"grid\">\n",
+		    n, n == 1 ? "" : "s");
 	pd_buf_release(&name);
 }
 
@@ -1038,7 +1052,8 @@ static void latency_charts(struct pd_buf *b, const struct pd_chart_plan *plan,
 		if (plan->charts[i].kind != PD_CHART_LATENCY)
 			continue;
 		pd_buf_adds(b,
-			    "<div class=\"metric\" id=\"latency\"><h3>Query latency</h3>"
+			    "<div class=\"metric\" id=\"latency\"><h3>Query latency: the share "
+			    "of requests slower than each bound</h3>"
 			    "<p class=\"sub\">The share of requests slower than each bound "
 			    "(n1ql_stats/query_requests_&lt;bound&gt;ms over query_requests), "
 			    "baseline against target: the lower the line, the faster the "
@@ -1046,6 +1061,91 @@ static void latency_charts(struct pd_buf *b, const struct pd_chart_plan *plan,
 		chart_img(b, plan, svg, &plan->charts[i]);
 		pd_buf_adds(b, "</div></div>\n");
 	}
+}
+
+/* One side of a percentile: its latency, or why there is none. */
+static void pct_side(struct pd_buf *b, const struct pd_latency_run *r, size_t k)
+{
+	struct pd_buf t = PD_BUF_INIT;
+	if (r->status[k] == PD_LATENCY_OK)
+		pd_unit_add(&t, r->ms[k], PD_UNIT_MS);
+	else
+		pd_buf_adds(&t, pd_latency_status_name(r->status[k]));
+	esc(b, t.ptr);
+	pd_buf_release(&t);
+}
+
+/* A cell of a metric's percentile table: percentile k of one phase, baseline -> target
+ * (change). */
+static void pct_cell_of(struct pd_buf *b, const struct pd_latency_pct *l, size_t k)
+{
+	pd_buf_adds(b, "<td>");
+	pct_side(b, &l->base, k);
+	pd_buf_adds(b, " &rarr; ");
+	pct_side(b, &l->target, k);
+	if (!isnan(l->change_pct[k]))
+		pd_buf_addf(b, " <span class=\"%s\">(%+.1f%%)</span>",
+			    l->change_pct[k] > 0 ? "up" : "down", l->change_pct[k]);
+	pd_buf_adds(b, "</td>");
+}
+
+/* The table of the metric whose entries are latency_pct[i..j): a column per phase (its
+ * samples in the heading), a row per percentile (the samples it needs). */
+static void pct_table(struct pd_buf *b, const struct pd_comparison *c, size_t i, size_t j)
+{
+	const struct pd_latency_pct *l = &c->latency_pct[i];
+	pd_buf_adds(b, "<table class=\"pct\"><tr><th>percentile</th>");
+	for (size_t e = i; e < j; e++)
+		pd_buf_addf(b,
+			    "<th>%s <span class=\"agg\">(%zu &rarr; %zu samples)</span></th>",
+			    pd_phase_name(c->latency_pct[e].phase), c->latency_pct[e].base.n,
+			    c->latency_pct[e].target.n);
+	pd_buf_adds(b, "</tr>");
+	for (size_t k = 0; k < PD_LATENCY_PCTS; k++) {
+		pd_buf_addf(
+			b, "<tr><td>p%g <span class=\"agg\">(%zu samples at least)</span></td>",
+			l->p[k], l->need[k]);
+		for (size_t e = i; e < j; e++)
+			pct_cell_of(b, &c->latency_pct[e], k);
+		pd_buf_adds(b, "</tr>");
+	}
+	pd_buf_adds(b, "</table>");
+}
+
+/* The percentiles of the per-request latency collectors (pd_comparison.latency_pct): per
+ * metric its chart and a table of every phase. */
+static void latency_pct_section(struct pd_buf *b, const struct pd_comparison *c,
+				const struct pd_chart_plan *plan, const char *const *svg)
+{
+	if (!c->n_latency_pct)
+		return;
+	pd_buf_adds(b, "<h3 id=\"latency-percentiles\">Latency percentiles of cbagent's "
+		       "per-request samples</h3><p class=\"sub\">Each request's latency as "
+		       "the workers sampled it (spring_latency, spring_query_latency; every "
+		       "bucket's), baseline &rarr; target (change): numpy's percentile, as "
+		       "perfrunner computes its latency KPIs; the whole phase is every "
+		       "sample. A percentile without one sample beyond it says so instead of "
+		       "a number.</p>\n<div class=\"grid\">\n");
+	for (size_t i = 0, j; i < c->n_latency_pct; i = j) {
+		for (j = i + 1; j < c->n_latency_pct &&
+				!strcmp(c->latency_pct[j].metric, c->latency_pct[i].metric);
+		     j++)
+			;
+		pd_buf_adds(b, "<div class=\"metric\" id=\"latency-");
+		esc(b, c->latency_pct[i].metric);
+		pd_buf_adds(b, "\"><h3>");
+		esc(b, c->latency_pct[i].metric);
+		pd_buf_adds(b, ": latency at each percentile</h3><div class=\"pctview\"><div "
+			       "class=\"charts\">");
+		for (size_t k = 0; k < plan->n; k++)
+			if (plan->charts[k].kind == PD_CHART_LATENCY_PCT &&
+			    plan->charts[k].view >= i && plan->charts[k].view < j)
+				chart_img(b, plan, svg, &plan->charts[k]);
+		pd_buf_adds(b, "</div>");
+		pct_table(b, c, i, j);
+		pd_buf_adds(b, "</div></div>\n");
+	}
+	pd_buf_adds(b, "</div>\n");
 }
 
 static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
@@ -1065,6 +1165,7 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 	legend(b);
 	zero_line(b, c, plan);
 	latency_charts(b, plan, svg);
+	latency_pct_section(b, c, plan, svg);
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct pd_chart *ch = &plan->charts[i];
 		const char *m = c->views[ch->view].metric;
@@ -1075,7 +1176,7 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 			int same = prev && !strncmp(prev, m, len) && prev[len] == '/';
 			pd_buf_adds(b, prev ? "</div></div>\n" : "");
 			if (prev && !same)
-				pd_buf_adds(b, "</details>\n");
+				pd_buf_adds(b, "</div></details>\n");
 			if (!same)
 				collector_open(b, c, plan, i);
 			pd_buf_adds(b, "<div class=\"metric\" id=\"metric-");
@@ -1089,7 +1190,7 @@ static void metric_charts(struct pd_buf *b, const struct pd_comparison *c,
 		}
 		chart_img(b, plan, svg, ch);
 	}
-	pd_buf_adds(b, prev ? "</div></div>\n</details>\n" : "");
+	pd_buf_adds(b, prev ? "</div></div>\n</div></details>\n" : "");
 }
 
 void pd_html_report(struct pd_buf *out, const struct pd_comparison *c,

@@ -251,10 +251,27 @@ static void key_and_range(struct pd_buf *b, const struct pd_plot_chart *c)
 		pd_buf_adds(b, "set yrange [0:*]\n");
 }
 
+/* The line styles as linetypes LT_BASE + 1.. (above gnuplot's own), set once per script:
+ * "reset" keeps linetypes and clears styles, and every number gnuplot reads costs it three
+ * system calls (its FPE trap around each expression). */
+#define LT_BASE 100
+static void line_types(struct pd_buf *b)
+{
+	for (size_t i = 0; i < N_STYLES; i++) {
+		pd_buf_addf(b, "set linetype %zu linecolor rgb '%s' ", LT_BASE + i + 1,
+			    line_styles[i].color);
+		pd_buf_addf(b, "linewidth %.1f dashtype %d\n", line_styles[i].width,
+			    line_styles[i].dash);
+	}
+}
+
 /* The terminal is set once per size: gnuplot's "reset" keeps it, and setting it again
- * for every chart cost an eighth of gnuplot's time. */
+ * for every chart cost an eighth of gnuplot's time. The first of a script sets the line
+ * types too. */
 static void terminal(struct pd_plot_job *job, int w, int h, int clear)
 {
+	if (!job->width)
+		line_types(&job->script);
 	if (job->width != w || job->height != h || job->clear != clear)
 		pd_buf_addf(&job->script,
 			    "set encoding utf8\n"
@@ -264,8 +281,8 @@ static void terminal(struct pd_plot_job *job, int w, int h, int clear)
 	job->width = w, job->height = h, job->clear = clear;
 }
 
-/* A chart's settings from "reset": the terminal (see terminal()), title, axes' looks,
- * legend and line styles. */
+/* A chart's settings from "reset": the terminal (see terminal()), title, axes' looks and
+ * legend (the line styles are linetypes: line_types()). */
 static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w, int h)
 {
 	struct pd_buf *b = &job->script;
@@ -288,12 +305,6 @@ static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w,
 		       "set grid xtics ytics linetype 1 linecolor rgb '#dde1e6' linewidth 0.8\n"
 		       "set autoscale xfix\nset autoscale yfix\n");
 	key_and_range(b, c);
-	for (size_t i = 0; i < N_STYLES; i++) {
-		pd_buf_addf(b, "set style line %zu linecolor rgb '%s' ", i + 1,
-			    line_styles[i].color);
-		pd_buf_addf(b, "linewidth %.1f dashtype %d\n", line_styles[i].width,
-			    line_styles[i].dash);
-	}
 }
 
 /* The x axis over [0, span], every chart of a report on the same one (a removed node's
@@ -320,7 +331,8 @@ static void x_axis(struct pd_buf *b, double span, int want)
 	pd_buf_adds(b, ")\n");
 }
 
-/* An x axis of bounds in ms on a log scale, one tick at each (pd_plot_chart.xticks). */
+/* An x axis of bounds in ms (or percentiles) on a log scale, one tick at each
+ * (pd_plot_chart.xticks). */
 static void ms_axis(struct pd_buf *b, const struct pd_plot_chart *c)
 {
 	double lo = c->xticks[0], hi = c->xticks[c->n_xticks - 1];
@@ -330,7 +342,10 @@ static void ms_axis(struct pd_buf *b, const struct pd_plot_chart *c)
 	num(b, hi * 1.4);
 	pd_buf_adds(b, "]\nset xtics (");
 	for (size_t k = 0; k < c->n_xticks; k++) {
-		pd_buf_addf(b, "%s'%g ms' ", k ? ", " : "", c->xticks[k]);
+		if (c->xtick_pct)
+			pd_buf_addf(b, "%s'p%g' ", k ? ", " : "", 100 - 100 / c->xticks[k]);
+		else
+			pd_buf_addf(b, "%s'%g ms' ", k ? ", " : "", c->xticks[k]);
 		num(b, c->xticks[k]);
 	}
 	pd_buf_adds(b, ")\n");
@@ -429,13 +444,17 @@ struct extent {
 	size_t skip, records;
 };
 
-/* Appends one gap [a, z] (at least px wide) to the data: (a, 0), (z, 0), after a
- * (NaN, NaN) break from the gap before (none before the first); returns the records. */
+/* The height of the gap marks on the y2 axis held to [0, 1]. */
+#define GAP_Y 0.02
+
+/* Appends one gap [a, z] (at least px wide) to the data: (a, GAP_Y), (z, GAP_Y), after a
+ * (NaN, NaN) break from the gap before (none before the first); returns the records. The
+ * height is in the points, not a "using" expression gnuplot would evaluate at each. */
 static size_t gap_pair(struct pd_buf *data, double a, double z, double px, int first)
 {
 	if (z - a < px)
 		a = (a + z - px) / 2, z = a + px;
-	double rec[6] = {NAN, NAN, a, 0, z, 0};
+	double rec[6] = {NAN, NAN, a, GAP_Y, z, GAP_Y};
 	pd_buf_add(data, (const char *)(first ? rec + 2 : rec),
 		   (first ? 4 : 6) * sizeof(double));
 	return first ? 2 : 3;
@@ -484,7 +503,7 @@ static void gap_marks(struct pd_buf *b, const struct pd_plot_chart *c, const str
 			continue;
 		pd_buf_addf(b,
 			    ", \\\n    '/dev/fd/%d' binary skip=%zu record=%zu "
-			    "format='%%float64%%float64' using 1:(0.02) axes x1y2 with lines "
+			    "format='%%float64%%float64' using 1:2 axes x1y2 with lines "
 			    "linecolor rgb '#66%s' linewidth 5 %s",
 			    fd, gap[i].skip, gap[i].records, line_styles[st].color + 1,
 			    titled ? "title 'no sample'" : "notitle");
@@ -527,9 +546,9 @@ static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct e
 		pd_buf_addf(
 			b,
 			"%s '/dev/fd/%d' binary skip=%zu record=%zu "
-			"format='%%float64%%float64' using 1:2 with %s linestyle %d%s title ",
+			"format='%%float64%%float64' using 1:2 with %s linetype %d%s title ",
 			sep, fd, e[i].skip, e[i].records, c->n_xticks ? "linespoints" : "lines",
-			st + 1, c->n_xticks ? " pointtype 7 pointsize 0.8" : "");
+			LT_BASE + st + 1, c->n_xticks ? " pointtype 7 pointsize 0.8" : "");
 		pd_plot_quote(b, l->label ? l->label : "");
 		sep = ", \\\n    ";
 	}

@@ -47,6 +47,8 @@ struct pd_plot_chart {
 	 * labelled "<x> ms", and the points marked (a distribution of a few points) */
 	const double *xticks;
 	size_t n_xticks;
+	int xtick_pct; /* the ticks are percentiles p at x = 100 / (100 - p) (the nines spread
+			  out), labelled "p<p>" instead of "<x> ms" */
 };
 
 /* Largest-triangle-three-buckets decimation of (t, v)[0..n) to at most max points,

@@ -327,6 +327,32 @@ static void latency_arr(struct pd_jw *w, const struct pd_comparison *c)
 	pd_jw_close(w, ']');
 }
 
+/* The percentiles of the per-request latency collectors (analyze/latency.c). */
+static void latency_pct_obj(struct pd_jw *w, const struct pd_latency_pct *l)
+{
+	pd_jw_open(w, NULL, '{');
+	pd_jw_str(w, "metric", l->metric);
+	pd_jw_str(w, "phase", pd_phase_name(l->phase));
+	pd_jw_str(w, "unit", "ms");
+	pd_jw_int(w, "baseline_n", (int64_t)l->base.n);
+	pd_jw_int(w, "target_n", (int64_t)l->target.n);
+	pd_jw_bool(w, "charted", l->drawn);
+	pd_jw_open(w, "points", '[');
+	for (size_t k = 0; k < PD_LATENCY_PCTS; k++) {
+		pd_jw_open(w, NULL, '{');
+		pd_jw_num(w, "p", l->p[k]);
+		pd_jw_int(w, "min_samples", (int64_t)l->need[k]);
+		pd_jw_num(w, "baseline_ms", l->base.ms[k]);
+		pd_jw_num(w, "target_ms", l->target.ms[k]);
+		pd_jw_num(w, "change_pct", l->change_pct[k]);
+		pd_jw_str(w, "baseline_status", pd_latency_status_name(l->base.status[k]));
+		pd_jw_str(w, "target_status", pd_latency_status_name(l->target.status[k]));
+		pd_jw_close(w, '}');
+	}
+	pd_jw_close(w, ']');
+	pd_jw_close(w, '}');
+}
+
 void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 		     const struct pd_labels *labels)
 {
@@ -367,6 +393,10 @@ void pd_summary_json(struct pd_buf *out, const struct pd_comparison *c,
 	pd_jw_close(&w, ']');
 	kpi_windows_arr(&w, c);
 	latency_arr(&w, c);
+	pd_jw_open(&w, "latency_percentiles", '[');
+	for (size_t i = 0; i < c->n_latency_pct; i++)
+		latency_pct_obj(&w, &c->latency_pct[i]);
+	pd_jw_close(&w, ']');
 	pd_jw_strv(&w, "not_comparable", &c->reasons);
 	pd_jw_strv(&w, "matching", &c->matching);
 	pd_jw_close(&w, '}');

@@ -290,8 +290,8 @@ START_TEST(test_charts_sum_gap_is_a_marked_break)
 	ck_assert(breaks_at(&ch->lines[0], t, step));
 	struct pd_plot_job job = PD_PLOT_JOB_INIT;
 	pd_plot_script(&job, &ch->plot, "");
-	/* the baseline's gap marks: segments (a, 0), (z, 0) of its element on the y2 axis,
-	 * (NaN, NaN) between them */
+	/* the baseline's gap marks: segments (a, 0.02), (z, 0.02) of its element on the y2
+	 * axis, (NaN, NaN) between them */
 	const char *p =
 		strstr(job.script.ptr, "axes x1y2 with lines linecolor rgb '#665b7fa8'");
 	while (p && p > job.script.ptr && strncmp(p, "'/dev/fd/", 9))
@@ -306,7 +306,7 @@ START_TEST(test_charts_sum_gap_is_a_marked_break)
 			  t < g[2 * r + 2];
 	ck_assert(marked);
 	ck_assert_ptr_nonnull(strstr(job.script.ptr,
-				     "set style line 1 linecolor rgb '#5b7fa8' linewidth 1.6 "
+				     "set linetype 101 linecolor rgb '#5b7fa8' linewidth 1.6 "
 				     "dashtype 1\n"));
 	pd_plot_discard(&job);
 	pd_chart_plan_free(&plan);

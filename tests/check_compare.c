@@ -1,6 +1,7 @@
 #include "check_suites.h"
 
 #include "analyze/compare.h"
+#include "analyze/window.h"
 #include "analyze/words.h"
 #include "parse/bundle.h"
 #include "core/xalloc.h"
@@ -870,12 +871,55 @@ START_TEST(test_compare_spec_without_series_is_said)
 }
 END_TEST
 
+/* A window's points against the definition read point by point (start <= i x step < end,
+ * value not NaN): steps that are not binary fractions, bounds on grid points and between
+ * them, beyond either end, empty, infinite and NaN bounds (a NaN bound excludes nothing,
+ * as the comparisons read), and a grid of step 0. */
+START_TEST(test_window_points_match_the_definition)
+{
+	enum { N = 500 };
+	static double side[N], t[N], x[N];
+	const double steps[] = {5.003, 0.1, 1, 0};
+	const double bounds[] = {-INFINITY, -3,  0,     0.1,    0.3, 0.35,     1,
+				 5.003,     7,   50.03, 49.9,   50,  99,       250,
+				 250.15,    499, 500,   2501.5, 1e9, INFINITY, NAN};
+	size_t nb = sizeof(bounds) / sizeof(*bounds);
+	for (size_t i = 0; i < N; i++)
+		side[i] = i % 7 == 3 ? NAN : (double)i;
+	for (size_t k = 0; k < sizeof(steps) / sizeof(*steps); k++)
+		for (size_t a = 0; a < nb; a++)
+			for (size_t b = 0; b < nb; b++) {
+				struct pd_view v = {.n = N, .step_s = steps[k]};
+				size_t n = pd_window_points(t, x, &v, side, bounds[a],
+							    bounds[b]),
+				       want = 0;
+				for (size_t i = 0; i < N; i++) {
+					double ti = (double)i * steps[k];
+					if (ti < bounds[a] || ti >= bounds[b] || isnan(side[i]))
+						continue;
+					ck_assert_msg(want < n && t[want] == ti &&
+							      x[want] == side[i],
+						      "step %g [%g, %g): point %zu", steps[k],
+						      bounds[a], bounds[b], want);
+					want++;
+				}
+				ck_assert_msg(n == want,
+					      "step %g [%g, %g): %zu points, want %zu",
+					      steps[k], bounds[a], bounds[b], n, want);
+				ck_assert_uint_eq(pd_window_points(NULL, NULL, &v, side,
+								   bounds[a], bounds[b]),
+						  want);
+			}
+}
+END_TEST
+
 Suite *pd_suite_compare(void)
 {
 	Suite *s = suite_create("compare");
 	TCase *tc = tcase_create("compare");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_compare_seed_finds_the_story);
+	tcase_add_test(tc, test_window_points_match_the_definition);
 	tcase_add_test(tc, test_compare_aa_finds_nothing);
 	tcase_add_test(tc, test_compare_clean_failover_leaves_no_residue);
 	tcase_add_test(tc, test_compare_is_deterministic);

@@ -275,13 +275,14 @@ static int cmp_i64_test(const void *a, const void *b)
 
 /* pd_sampling_median_i64 selects in place; the reference sorts a copy with qsort and takes
  * element (n - 1) / 2, on shapes that break naive pivots: sorted, reversed, organ pipe,
- * all equal, two values, and pseudo-random (a fixed LCG). */
+ * all equal, two values, pseudo-random (a fixed LCG) and steps of 5 s with jitter (read
+ * by counting: a narrow span), then spans at the int64 extremes. */
 START_TEST(test_median_i64_matches_sorting)
 {
 	enum { N = 1001 };
 	static int64_t v[N], ref[N];
 	uint64_t x = 12345;
-	for (int shape = 0; shape < 6; shape++)
+	for (int shape = 0; shape < 7; shape++)
 		for (size_t n = 1; n <= N; n += n < 40 ? 1 : 97) {
 			for (size_t i = 0; i < n; i++) {
 				x = x * 6364136223846793005u + 1442695040888963407u;
@@ -291,7 +292,8 @@ START_TEST(test_median_i64_matches_sorting)
 						      (int64_t)(i < n / 2 ? i : n - i),
 						      5000,
 						      (int64_t)(i % 2) * 7,
-						      r};
+						      r,
+						      5000 + r % 300};
 				v[i] = ref[i] = by_shape[shape];
 			}
 			qsort(ref, n, sizeof(*ref), cmp_i64_test);
@@ -301,6 +303,12 @@ START_TEST(test_median_i64_matches_sorting)
 	ck_assert_int_eq(pd_sampling_median_i64(three, 3), 2);
 	int64_t four[] = {8, 1, 6, 3}; /* 1 3 6 8: the lower median is 3 */
 	ck_assert_int_eq(pd_sampling_median_i64(four, 4), 3);
+	int64_t wide[] = {INT64_MAX, INT64_MIN, 0}; /* a span beyond int64: selected */
+	ck_assert_int_eq(pd_sampling_median_i64(wide, 3), 0);
+	int64_t top[] = {INT64_MAX, INT64_MAX - 3, INT64_MAX - 1}; /* counted at the top */
+	ck_assert_int_eq(pd_sampling_median_i64(top, 3), INT64_MAX - 1);
+	int64_t bottom[] = {INT64_MIN + 2, INT64_MIN, INT64_MIN + 9, INT64_MIN + 1};
+	ck_assert_int_eq(pd_sampling_median_i64(bottom, 4), INT64_MIN + 1);
 }
 END_TEST
 

@@ -22,6 +22,8 @@ static void series_release(struct pd_series *s)
 {
 	free(s->t_ms);
 	free(s->v);
+	free(s->req_t_ms);
+	free(s->req_v);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -202,6 +204,9 @@ static const struct bad bad_json[] = {
 	{"[[1,01.5]]", 0, 1, 6, "after a leading 0"},
 	{"[[1,1.5.5]]", 0, 1, 8, "expected ']' after the value, found '.'"},
 	{"[[12e,1]]", 0, 1, 6, "expected a digit in the exponent"},
+	{"[[12345678a,1]]", 0, 1, 11, "expected ',' after the timestamp, found 'a'"},
+	{"[[1,1234567:]]", 0, 1, 12, "expected ']' after the value, found ':'"},
+	{"[[1,12345678/9]]", 0, 1, 13, "expected ']' after the value, found '/'"},
 	{"[[1,+1]]", 0, 1, 5, "expected a number (the value), found '+'"},
 	{"[[1,.5]]", 0, 1, 5, "expected a number (the value)"},
 	{"[[1,-.5]]", 0, 1, 6, "expected a digit after '-'"},

@@ -186,11 +186,12 @@ static char *small_script(const char *dir)
 	struct pd_plot_job job = PD_PLOT_JOB_INIT;
 	pd_plot_script(&job, &c, dir);
 	/* the points, by hand: (0, 1), a (NaN, NaN) break for the gap, (10, 2.5); then the
-	 * gap's mark, from the sample before it to the one after: (0, 0), (10, 0) */
+	 * gap's mark, from the sample before it to the one after, at the mark's height on the
+	 * y2 axis: (0, 0.02), (10, 0.02) */
 	const double *d = (const double *)job.data.ptr;
 	ck_assert_uint_eq(job.data.len, 10 * sizeof(double));
 	ck_assert(d[0] == 0 && d[1] == 1 && isnan(d[2]) && isnan(d[3]) && d[4] == 10 &&
-		  d[5] == 2.5 && d[6] == 0 && d[7] == 0 && d[8] == 10 && d[9] == 0);
+		  d[5] == 2.5 && d[6] == 0 && d[7] == 0.02 && d[8] == 10 && d[9] == 0.02);
 	char *script = pd_buf_detach(&job.script);
 	pd_plot_discard(&job);
 	return script;
@@ -227,10 +228,10 @@ START_TEST(test_plot_script_small_chart)
 	/* the points are read as binary from gnuplot's fd 3: 3 records of 16 bytes */
 	/* the event's dashed line is named in the legend, not over the data */
 	has(s, "\nplot '/dev/fd/3' binary skip=0 record=3 format='%float64%float64' "
-	       "using 1:2 with lines linestyle 1 title 'base ''a''', \\\n    "
+	       "using 1:2 with lines linetype 101 title 'base ''a''', \\\n    "
 	       " NaN with lines linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 title "
 	       "'failover', \\\n    '/dev/fd/3' binary skip=48 record=2 "
-	       "format='%float64%float64' using 1:(0.02) axes x1y2 with lines linecolor rgb "
+	       "format='%float64%float64' using 1:2 axes x1y2 with lines linecolor rgb "
 	       "'#665b7fa8' linewidth 5 title 'no sample'\nunset output\n");
 	char *again = small_script("out/charts");
 	ck_assert_str_eq(s, again); /* same chart, same bytes */
@@ -550,6 +551,26 @@ START_TEST(test_plot_script_sets_terminal_per_size)
 }
 END_TEST
 
+/* The line styles are linetypes, set once in a script, with its first chart's terminal
+ * (a later "reset" keeps linetypes), not again for each chart. */
+START_TEST(test_plot_script_sets_line_types_once)
+{
+	double t[] = {0, 1}, v[] = {1, 2};
+	struct pd_plot_line l = {"x", t, v, 2, 3};
+	struct pd_plot_chart c = one_line("c.svg", &l);
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	for (int i = 0; i < 3; i++)
+		pd_plot_script(&job, &c, "d");
+	const char *s = job.script.ptr;
+	ck_assert_int_eq(count_str(s, "set linetype "), 4); /* the four styles */
+	ck_assert_int_eq(count_str(s, "set style line"), 0);
+	ck_assert(strstr(s, "set linetype 101 ") < strstr(s, "set terminal"));
+	has(s, "\nset linetype 104 linecolor rgb '#7b4fa6' linewidth 1.6 dashtype 1\n");
+	ck_assert_int_eq(count_str(s, "with lines linetype 104 title 'x'"), 3);
+	pd_plot_discard(&job);
+}
+END_TEST
+
 /* The value of attribute name of the first element called tag whose attribute key is
  * val, searched depth first (caller frees), or NULL. */
 static char *svg_attr(xmlNodePtr n, const char *tag, const char *key, const char *val,
@@ -699,9 +720,19 @@ START_TEST(test_plot_gap_is_marked_not_dashed)
 	ck_assert(g[0] == 5 && g[1] == 15 && g[2] == 20 && g[3] == 1200);
 	ck_assert_int_eq(count_str(s, "axes x1y2"), 1);
 	has(s, "\nset y2range [0:1]\n");
-	has(s, "axes x1y2 with lines linecolor rgb '#665b7fa8' linewidth 5 title 'no sample'");
-	has(s, "linestyle 1 title 'base'");
-	has(s, "\nset style line 1 linecolor rgb '#5b7fa8' linewidth 1.6 dashtype 1\n");
+	has(s, "using 1:2 axes x1y2 with lines linecolor rgb '#665b7fa8' linewidth 5 title "
+	       "'no sample'");
+	has(s, "linetype 101 title 'base'");
+	has(s, "set linetype 101 linecolor rgb '#5b7fa8' linewidth 1.6 dashtype 1\n");
+	/* the marks' height, 0.02 of the y2 axis, is in the points (no using expression) */
+	size_t skip = 0, records = 0;
+	const char *q = strstr(s, "axes x1y2");
+	while (q > s && strncmp(q, "'/dev/fd/", 9))
+		q--;
+	ck_assert(sscanf(q, "'/dev/fd/%*d' binary skip=%zu record=%zu", &skip, &records) == 2);
+	const double *d = (const double *)(job.data.ptr + skip);
+	for (size_t r = 0; r < records; r++)
+		ck_assert(isnan(d[2 * r]) ? isnan(d[2 * r + 1]) : d[2 * r + 1] == 0.02);
 	pd_plot_discard(&job);
 }
 END_TEST
@@ -926,6 +957,7 @@ Suite *pd_suite_plot(void)
 	tcase_add_test(tc, test_plot_child_gets_no_stray_descriptor);
 	tcase_add_test(tc, test_plot_panels_one_svg);
 	tcase_add_test(tc, test_plot_gap_is_marked_not_dashed);
+	tcase_add_test(tc, test_plot_script_sets_line_types_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -182,6 +182,29 @@ START_TEST(test_sort_matches_qsort)
 }
 END_TEST
 
+/* Keys that share bytes (the sort skips those digits): integers near 2e10 (low bytes all
+ * 0, top bytes shared), a few repeated levels, and all equal; against qsort. */
+START_TEST(test_sort_with_shared_digits_matches_qsort)
+{
+	enum { N = 2000 };
+	static double a[N], b[N];
+	uint64_t x = 777;
+	for (int shape = 0; shape < 3; shape++) {
+		for (int i = 0; i < N; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			double by_shape[] = {2e10 + (double)(x >> 44), (double)(x >> 62) * 0.25,
+					     -7.5};
+			a[i] = b[i] = by_shape[shape];
+		}
+		pd_stats_sort(a, N);
+		qsort(b, N, sizeof(double), cmp_d);
+		for (int i = 0; i < N; i++)
+			ck_assert_msg(a[i] == b[i], "shape %d, position %d: %g vs %g", shape, i,
+				      a[i], b[i]);
+	}
+}
+END_TEST
+
 Suite *pd_suite_stats(void)
 {
 	Suite *s = suite_create("stats");
@@ -196,6 +219,7 @@ Suite *pd_suite_stats(void)
 	tcase_add_test(tc, test_lag1_of_one_to_five);
 	tcase_add_test(tc, test_lag1_clamped_and_degenerate);
 	tcase_add_test(tc, test_sort_matches_qsort);
+	tcase_add_test(tc, test_sort_with_shared_digits_matches_qsort);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -87,6 +87,14 @@ const char *pd_phase_name(enum pd_phase p)
 	return names[p];
 }
 
+const char *pd_latency_status_name(enum pd_latency_status s)
+{
+	static const char *const names[] = {[PD_LATENCY_OK] = "ok",
+					    [PD_LATENCY_FEW] = "not enough samples",
+					    [PD_LATENCY_NONE] = "no samples"};
+	return names[s];
+}
+
 const char *pd_verdict_name(enum pd_verdict v)
 {
 	static const char *const names[] = {[PD_VERDICT_SAME] = "same",

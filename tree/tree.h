@@ -794,6 +794,10 @@ struct pd_comparison {
 	   (analyze/latency.c): a chart each */
 	struct pd_latency *latency;
 	size_t n_latency;
+	/* the percentiles of the per-request latency collectors' samples, per metric and
+	   phase (analyze/latency.c): a chart per metric */
+	struct pd_latency_pct *latency_pct;
+	size_t n_latency_pct;
 };
 
 /* A latency distribution of the baseline against the target over one phase (issue 22:
@@ -807,6 +811,37 @@ struct pd_latency {
 	size_t n;                                                  /* points */
 	double x[PD_LATENCY_POINTS];                               /* the bound, ms */
 	double base[PD_LATENCY_POINTS], target[PD_LATENCY_POINTS]; /* % slower; NaN: none */
+};
+
+/* The percentiles of one latency metric of cbagent's per-request collectors
+ * (spring_latency/latency_get, ..._set, ...; spring_query_latency/latency_query), baseline
+ * against target over one phase (issue 22: the percentile view of cbmonitor's comparison
+ * page). As perfrunner computes its latency KPIs (perfrunner/helpers/metrics.py
+ * _kv_latency, _query_latency): every bucket's samples merged, each request one sample
+ * (repeated timestamps kept), numpy.percentile's default (linear interpolation between
+ * order statistics: h = (n - 1) p / 100, x[floor h] + (h - floor h)(x[floor h + 1] -
+ * x[floor h]) over the sorted samples, R's type 7); the whole phase is every sample, as
+ * perfrunner's KPI over the snapshot (TimeseriesWindow() takes them all), a phase the
+ * samples with start_s <= t < end_s. Percentile p needs n >= 100 / (100 - p) samples (one
+ * sample beyond it: 1000 for p99.9); fewer is said, never a number. */
+#define PD_LATENCY_PCTS 6
+enum pd_latency_status { PD_LATENCY_OK, PD_LATENCY_FEW, PD_LATENCY_NONE };
+/* "ok", "not enough samples", "no samples" */
+const char *pd_latency_status_name(enum pd_latency_status s);
+struct pd_latency_run {
+	size_t n;                   /* samples in the phase */
+	double ms[PD_LATENCY_PCTS]; /* NaN unless status is ok */
+	enum pd_latency_status status[PD_LATENCY_PCTS];
+};
+struct pd_latency_pct {
+	char *metric; /* "spring_latency/latency_get"; owned */
+	enum pd_phase phase;
+	double p[PD_LATENCY_PCTS];    /* 50, 80, 90, 95, 99, 99.9 */
+	size_t need[PD_LATENCY_PCTS]; /* samples each needs: 2, 5, 10, 20, 100, 1000 */
+	struct pd_latency_run base, target;
+	double change_pct[PD_LATENCY_PCTS]; /* (target - base) / base x 100; NaN unless both
+					       are ok and base > 0 */
+	int drawn; /* the phase the metric's chart draws (post with an event, else whole) */
 };
 
 /* ---- the event per node (analyze/nodeshift.h) ---- */

@@ -149,6 +149,35 @@ def check_html(page, J):
     return int(m.group(1)) if m else nf
 
 
+def ms(v):
+    """A latency as the page writes it (core/model.c pd_unit_add, ms)."""
+    return f"{v:.2f} ms" if abs(v) < 100 else f"{v:.0f} ms"
+
+
+def check_html_latency(page, J):
+    """Each metric's percentile table states each phase's samples and each percentile as
+    summary.json's latency_percentiles does: baseline -> target (change), or the status
+    of a side without a number."""
+    page = html.unescape(page)
+    for e in J.get("latency_percentiles", []):
+        m = re.search(rf'<div class="metric" id="latency-{re.escape(e["metric"])}">(.*?)</table>',
+                      page, re.S)
+        check(m is not None, f"html: no percentile table of {e['metric']}")
+        if not m:
+            continue
+        table = m.group(1)
+        check(f"<th>{e['phase']} <span class=\"agg\">({e['baseline_n']} → {e['target_n']} "
+              f"samples)</span></th>" in table, f"html: {e['metric']} {e['phase']}'s samples")
+        for pt in e["points"]:
+            cell = " → ".join(ms(pt[w + "_ms"]) if pt[w + "_status"] == "ok" else pt[w + "_status"]
+                              for w in ("baseline", "target"))
+            if pt["change_pct"] is not None:
+                cell += f" <span class=\"{'up' if pt['change_pct'] > 0 else 'down'}\">" \
+                        f"({pt['change_pct']:+.1f}%)</span>"
+            check(f"<td>{cell}</td>" in table,
+                  f"html: {e['metric']} {e['phase']} p{pt['p']:g} does not state {cell}")
+
+
 def check_junit(xml, J):
     """One testcase per question: each delta by metric, scope and phase (its line, or the
     text of the failing finding that states it), each finding on its delta's testcase or
@@ -216,6 +245,7 @@ def main():
                                      "*", r"^(?P<num>\d+)\. \{\{(?P<kind>[a-z-]+)\}\} (?P<text>.*)$",
                                      r"^\| (.*?) \| (.*?) \| (.*?) \| .*? \| (.*) \|$")
     n_html = check_html(open(f"{out}/index.html").read(), J)
+    check_html_latency(open(f"{out}/index.html").read(), J)
     check(n_term == n_md == n_jira == n_html, f"the short outputs list {n_term} (terminal), "
           f"{n_md} (md), {n_jira} (jira) findings; the HTML says {n_html}")
     check(rows_md == rows_jira, f"summary.md's table has {rows_md} rows, jira's {rows_jira}")

@@ -11,6 +11,23 @@ for x in failover baseline-aa baseline-r2 baseline-r3 failover-clean failover-gr
       >"$TMP/$1__$2.term" 2>"$TMP/err" || fail "compare $1 $2: $(head -1 "$TMP/err")"
   done
 done
+# and the seed's pair with cbagent's per-request latency samples (fixtures/perfdb/latency):
+# the percentile tables
+for run in baseline failover; do
+  cp -r "$SEED/$run" "$TMP/lat-$run"
+  cp -r "$SRC/fixtures/perfdb/latency/$run/." "$TMP/lat-$run/perfdb/"
+done
+for pair in "lat-baseline lat-failover" "lat-failover lat-baseline"; do
+  set -- $pair
+  "$PERFDELTA" compare "$TMP/$1" "$TMP/$2" -o "$TMP/$1__$2" --fail-on never \
+    >"$TMP/$1__$2.term" 2>"$TMP/err" || fail "compare $1 $2: $(head -1 "$TMP/err")"
+done
+for pair in "lat-baseline lat-failover" "lat-failover lat-baseline"; do
+  set -- $pair
+  if grep -q '"latency_percentiles":\[{' "$TMP/$1__$2/summary.json" &&
+    python3 "$SRC/tests/e2e/outputs_agree.py" "$TMP/$1__$2" "$TMP/$1__$2.term" "$TMP/$2__$1"
+  then ok; else fail "the outputs of $1 against $2 disagree"; fi
+done
 for x in failover baseline-aa baseline-r2 baseline-r3 failover-clean failover-graceful \
   failover-ist failover-late; do
   for pair in "baseline $x" "$x baseline"; do
