@@ -34,6 +34,14 @@ struct pd_finding *pd_findings_add(struct pd_comparison *c, enum pd_finding_kind
 				   const char *metric, const struct pd_scope_ref *scope,
 				   long vi, double size);
 
+/* findings.c: what a post-event-mismatch says of the runs before the event (pre: its
+ * pre-phase delta, NULL: none): "the runs agreed" when that delta is the same, "the runs
+ * differed only by their topology", or, when only the within-run interval agrees (one
+ * baseline: a run offset is the two runs' in every phase, infer.h "Verdicts"), "the runs
+ * differed by -2.5%, within a run's own noise (inconclusive against the run-to-run
+ * margin)": never "agreed" beside a pre row the Changes table calls inconclusive. */
+void pd_findings_pre_words(struct pd_buf *b, const struct pd_delta *pre);
+
 /* indexes.c: each index metric's cluster view counts its indexes and those that moved,
  * and its PD_INDEX_TOP index views that moved most are ranked (pd_view.top); after the
  * deltas. */

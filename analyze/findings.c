@@ -118,6 +118,20 @@ static int agreed(const struct pd_delta *pre)
 	       (pre->verdict == PD_VERDICT_SAME || pre->inf.within_same || pre->topology);
 }
 
+void pd_findings_pre_words(struct pd_buf *b, const struct pd_delta *pre)
+{
+	if (pre && pre->topology)
+		pd_buf_adds(b, "the runs differed only by their topology");
+	else if (!pre || pre->verdict == PD_VERDICT_SAME)
+		pd_buf_adds(b, "the runs agreed");
+	else
+		pd_buf_addf(
+			b,
+			"the runs differed by %+.1f%%, within a run's own noise (%s against "
+			"the run-to-run margin)",
+			pre->delta_pct, pd_verdict_name(pre->verdict));
+}
+
 /* Appends the per-role deltas of a survivors finding: " (kv +2.0%, n1ql +59.3%)". */
 static void role_breakdown(struct pd_buf *b, const struct pd_comparison *c,
 			   const struct pd_view *v, enum pd_phase phase)
@@ -273,11 +287,10 @@ static char *shift_text(const struct pd_comparison *c, const struct pd_view *v,
 			    pre->delta_pct);
 	else if (f->n.shift.predates)
 		pd_buf_adds(&b, "; it predates the event");
-	else if (f->kind == PD_FIND_POST_EVENT_MISMATCH && pre && pre->topology)
-		pd_buf_adds(&b, "; before the event the runs differed only by their topology");
-	else if (f->kind == PD_FIND_POST_EVENT_MISMATCH)
-		pd_buf_adds(&b, "; before the event the runs agreed");
-	else if (pre && pre->verdict == PD_VERDICT_INCONCLUSIVE)
+	else if (f->kind == PD_FIND_POST_EVENT_MISMATCH) {
+		pd_buf_adds(&b, "; before the event ");
+		pd_findings_pre_words(&b, pre);
+	} else if (pre && pre->verdict == PD_VERDICT_INCONCLUSIVE)
 		pd_buf_adds(&b, "; before the event the comparison is inconclusive");
 	slope_words(&b, f);
 	pd_buf_adds(&b, ", ");

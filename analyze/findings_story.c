@@ -460,10 +460,13 @@ static void shift_brief(struct pd_buf *b, const struct pd_comparison *c,
 		const struct pd_delta *pre = &c->deltas[f->n.shift.pre];
 		int moved = pre->verdict == PD_VERDICT_REGRESSION ||
 			    pre->verdict == PD_VERDICT_IMPROVEMENT;
-		if (moved)
+		if (moved) {
 			pd_buf_addf(b, " (already %+.1f%% pre)", pre->delta_pct);
-		else
-			pd_buf_adds(b, " (the runs agreed before the event)");
+			return;
+		}
+		pd_buf_adds(b, " (before the event ");
+		pd_findings_pre_words(b, pre);
+		pd_buf_adds(b, ")");
 	}
 }
 

@@ -16,10 +16,7 @@ static double median_in(const double *side, size_t n, double step, const struct 
 		if (t >= w->start_s && t < w->end_s && !isnan(side[i]))
 			tmp[k++] = side[i];
 	}
-	if (!k)
-		return NAN;
-	pd_stats_sort(tmp, k);
-	return pd_stats_quantile_sorted(tmp, k, 0.5);
+	return k ? pd_stats_median(tmp, k) : NAN;
 }
 
 static double pct(double now, double before)

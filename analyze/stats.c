@@ -1,6 +1,7 @@
 /* Descriptive statistics (DESIGN section 4): summaries, quantiles, the lag-1
  * autocorrelation and a linear sort. The inference on them is analyze/infer.h. */
 #include "analyze/stats.h"
+#include "analyze/sampling.h"
 
 #include "core/xalloc.h"
 
@@ -77,6 +78,27 @@ void pd_stats_sort(double *v, size_t n)
 		v[i] = value_of(sorted[i]);
 	free(a);
 	free(b);
+}
+
+double pd_stats_median(const double *v, size_t n)
+{
+	/* keys in the sort's order, as int64 (top bit flipped) for the selection */
+	int64_t *k = pd_xmalloc(n * sizeof(*k));
+	for (size_t i = 0; i < n; i++)
+		k[i] = (int64_t)(key_of(v[i]) ^ (1ull << 63));
+	size_t lo = (n - 1) / 2, at_most = 0;
+	int64_t x = pd_sampling_median_i64(k, n), next = INT64_MAX;
+	for (size_t i = 0; i < n; i++) { /* rank lo + 1: x again, or the least above it */
+		at_most += k[i] <= x;
+		next = k[i] > x && k[i] < next ? k[i] : next;
+	}
+	next = at_most >= lo + 2 ? x : next;
+	free(k);
+	double sorted[2] = {value_of((uint64_t)x ^ (1ull << 63)),
+			    value_of((uint64_t)next ^ (1ull << 63))};
+	/* pd_stats_quantile_sorted on the two order statistics it reads: the same bits */
+	double h = (double)(n - 1) * 0.5;
+	return lo >= n - 1 ? sorted[0] : sorted[0] + (h - (double)lo) * (sorted[1] - sorted[0]);
 }
 
 double pd_stats_quantile_sorted(const double *sorted, size_t n, double q)

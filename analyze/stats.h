@@ -36,6 +36,10 @@ void pd_stats_summary_of(struct pd_summary *out, const struct pd_sample *s);
  * order statistics, R's type 7 (the default of R's quantile()). */
 double pd_stats_quantile_sorted(const double *sorted, size_t n, double q);
 
+/* pd_stats_quantile_sorted(sorted v, n, 0.5), n > 0, by selection (linear) instead of a
+ * sort: the same bits (the order is the sort's, -0 before 0). */
+double pd_stats_median(const double *v, size_t n);
+
 /* Lag-1 autocorrelation of v[0..n) (0 when n < 3 or the variance is 0), clamped to
  * [0, 0.99]: negative autocorrelation is treated as none. */
 double pd_stats_lag1(const double *v, size_t n);

@@ -233,6 +233,17 @@ def check_event(J, mirror):
                   "target", f"event: held by the {e.get('run')} both ways round")
 
 
+def check_pre_agreement(J):
+    """A finding that says the runs agreed before the event has a pre row the Changes
+    table calls same: one answer for one fact (the pre delta's verdict)."""
+    pre = {(d["metric"], d["scope"]): d["verdict"] for d in J["deltas"] if d["phase"] == "pre"}
+    for f in J["findings"]:
+        if "before the event the runs agreed" in f["text"]:
+            v = pre.get((f["metric"], f["scope"]))
+            check(v == "same", f"finding {f['metric']} on {f['scope']} says the runs agreed "
+                  f"before the event; its pre row is {v}")
+
+
 def main():
     out, term = sys.argv[1], open(sys.argv[2]).read()
     J = json.load(open(f"{out}/summary.json"))
@@ -251,6 +262,7 @@ def main():
     check(rows_md == rows_jira, f"summary.md's table has {rows_md} rows, jira's {rows_jira}")
     check_junit(open(f"{out}/junit.xml").read(), J)
     check_event(J, mirror)
+    check_pre_agreement(J)
     for f in fails:
         print(f"FAIL {out}: {f}", file=sys.stderr)
     print(f"{out}: {len(J['deltas'])} deltas, {len(J['findings'])} findings, "
