@@ -247,7 +247,12 @@ static void contents(struct pd_buf *b, const struct pd_comparison *c,
 	pd_buf_adds(b, ", <a href=\"#changes\">Changes</a></li><li><a href=\"#metrics\">"
 		       "Metrics</a> by collector: <span class=\"groups\">");
 	toc_groups(b, c, plan);
-	pd_buf_adds(b, "</span></li></ul></nav>\n");
+	pd_buf_adds(b, "</span></li>");
+	if (c->n_latency_pct)
+		pd_buf_adds(b,
+			    "<li><a href=\"#latency-percentiles\">Latency percentiles</a> of "
+			    "cbagent's per-request samples</li>");
+	pd_buf_adds(b, "</ul></nav>\n");
 }
 
 /* What the reader most likely did not mean, before anything else. */

@@ -115,6 +115,11 @@ schema, doc = (json.load(open(p)) for p in sys.argv[1:3])
 jsonschema.Draft202012Validator(schema).validate(doc)
 PY
 then ok; else fail "summary.json against its schema: $(tail -3 "$TMP/schema.out")"; fi
+# the contents link to the section; a chart's x axis names the percentiles
+hasf "$TMP/report/index.html" '<li><a href="#latency-percentiles">Latency percentiles</a>'
+for p in p50 p80 p90 p95 p99 p99.9; do
+  has "$TMP/report/charts/lat-p03.svg" ">$p</text>"
+done
 # the seed alone has no such samples: no section, no entries
 expect_code 1 "$PERFDELTA" compare "$SEED/baseline" "$SEED/failover" -o "$TMP/seed" --quiet
 has "$TMP/seed/summary.json" '"latency_percentiles":\[\]'
