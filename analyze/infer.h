@@ -49,10 +49,11 @@
  * phase at least 2n long (pd_infer_floor_add: Meketon and Schmeiser's Var(block mean),
  * pooled by blocks), and every window of the delta (baselines and target) has at least
  * that variance times its mean^2. Without an event the window is the whole run: no floor.
- * Measured (check_noise today: the baseline's window is the first n samples of a run of
- * 360, its rest the post phase; the target's window n samples outside that run; 7 NAB
- * series, 280 pairs; the MS 1-min request and ingress rates apart ("diurnal"), 120;
- * synthetic AR(1), 320; m = 40, CPU's margin; exclusion of 0 by the interval stated in A/A
+ * Measured on the interval summary.json states, ci_pct (check_noise reads pd_infer_judge's
+ * lo_pct..hi_pct, which deltas.c copies there; the baseline's window is the first n
+ * samples of a run of 360, its rest the post phase; the target's window n samples outside
+ * that run; 7 NAB series, 280 pairs; the MS 1-min request and ingress rates apart
+ * ("diurnal"), 120; synthetic AR(1), 320; m = 40, CPU's margin; exclusion of 0 in A/A
  * pairs / +10 % found; nominal 0.125 %):
  *                        real 240   real 90    diurnal 240 diurnal 90  AR(1).5,90 AR(1).9,90
  *   AR(1), no margin     23.6 /280  13.9 /256  45.0 /58 *  55.0 /79 *  0.3 /317   1.3 /98
@@ -153,7 +154,13 @@
  * the repository nor /work/shared/formats holds replicated real runs (the seed's
  * baseline-r2 and -r3 are generated with one 3 % run-to-run sd for every metric,
  * fixtures/seedgen.c LEVEL_SD: measuring them gives back the generator's figure, not a
- * kind's). What would change them: k >= 3 real baselines of one perfrunner test, whose
+ * kind's). Nor does public data, as far as this session's search reached (issue 23,
+ * point 3): the stored copies of couchbaselabs/showfast and showfast2 hold the dashboard's
+ * code, not its database, and no replicated runs with their series turned up beside
+ * couchbase/perfrunner or cbmonitor; the public repeated-run figures found (issue threads
+ * of CPython's, rustc's and CI benchmark suites) are wall times of microbenchmarks, not a
+ * server's CPU, memory, connections, traffic and latency per run. What would change them: k >= 3 real
+ * baselines of one perfrunner test, whose
  * moderated between-run sds (pd_infer_spread_of, pd_infer_prior_fit) per kind give the
  * kind's sd as their median; with several baselines a comparison already uses its own
  * measured spread and no margin.

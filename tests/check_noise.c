@@ -25,7 +25,9 @@
  *  - the synthetic rows put AR(1) windows (lag-1 phi, sd 3 %) through the same code.
  * Every delta is judged as one baseline against the target (pd_infer_judge), threshold
  * 5 %, the run-to-run margin of CPU (2.77 %), in a family of m = 40 (each interval at
- * 1 - 0.05 / 40: nominal exclusion of 0 under the null, 0.125 %). */
+ * 1 - 0.05 / 40: nominal exclusion of 0 under the null, 0.125 %). The interval measured is
+ * the one summary.json states: pd_infer_judge's lo_pct..hi_pct, which analyze/deltas.c
+ * (settle) copies to ci_pct and the report prints, margin included. */
 
 #define MAX_SERIES 16
 #define MAX_POINTS 4096
