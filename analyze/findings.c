@@ -222,9 +222,15 @@ static void pct_words(struct pd_buf *b, const struct pd_view *v, const struct pd
 	pd_unit_add(b, d->inf.target_level, v->unit);
 	pd_buf_adds(b, " vs ");
 	pd_unit_add(b, d->inf.base_level, v->unit);
-	pd_buf_addf(b, ", %.4g%% simultaneous CI %+.1f%% to %+.1f%%%s, adjusted ",
-		    100 * d->inf.level, node ? d->node_lo : d->ci_lo,
-		    node ? d->node_hi : d->ci_hi, node ? " per node" : "");
+	pd_buf_addf(b, ", %.4g%% simultaneous CI %+.1f%% to %+.1f%%%s", 100 * d->inf.level,
+		    node ? d->node_lo : d->ci_lo, node ? d->node_hi : d->ci_hi,
+		    node ? " per node" : "");
+	if (d->inf.margin_pct > 0) /* its level is the within-run part's (infer.h) */
+		pd_buf_addf(b,
+			    " (within-run, widened by the %.1f%% run-to-run margin of one "
+			    "baseline)",
+			    d->inf.margin_pct);
+	pd_buf_adds(b, ", adjusted ");
 	pd_buf_add_p(b, d->p_adj);
 	pd_buf_adds(b, ")");
 }
