@@ -159,11 +159,10 @@
  * code, not its database, and no replicated runs with their series turned up beside
  * couchbase/perfrunner or cbmonitor; the public repeated-run figures found (issue threads
  * of CPython's, rustc's and CI benchmark suites) are wall times of microbenchmarks, not a
- * server's CPU, memory, connections, traffic and latency per run. What would change them: k >= 3 real
- * baselines of one perfrunner test, whose
- * moderated between-run sds (pd_infer_spread_of, pd_infer_prior_fit) per kind give the
- * kind's sd as their median; with several baselines a comparison already uses its own
- * measured spread and no margin.
+ * server's CPU, memory, connections, traffic and latency per run. What would change them: k >=
+ * 3 real baselines of one perfrunner test, whose moderated between-run sds (pd_infer_spread_of,
+ * pd_infer_prior_fit) per kind give the kind's sd as their median; with several baselines a
+ * comparison already uses its own measured spread and no margin.
  *
  * The minimum detectable effect (mde_pct, mde_abs) is the interval's half-width: the
  * smallest change the comparison tells from none at its level. baselines_needed is the
