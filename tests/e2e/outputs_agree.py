@@ -238,7 +238,8 @@ def check_pre_agreement(J):
     table calls same: one answer for one fact (the pre delta's verdict)."""
     pre = {(d["metric"], d["scope"]): d["verdict"] for d in J["deltas"] if d["phase"] == "pre"}
     for f in J["findings"]:
-        if "before the event the runs agreed" in f["text"]:
+        if "before the event the runs agreed" in f["text"] or \
+                "where the runs had agreed before it" in (f.get("words") or ""):
             v = pre.get((f["metric"], f["scope"]))
             check(v == "same", f"finding {f['metric']} on {f['scope']} says the runs agreed "
                   f"before the event; its pre row is {v}")
