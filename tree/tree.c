@@ -33,15 +33,16 @@ const char *pd_infer_reason_name(enum pd_infer_reason r)
 const char *pd_infer_noise_text(enum pd_infer_noise n)
 {
 	if (n == PD_INFER_NOISE_HISTORY)
-		return "one baseline: a change must clear the threshold by a run-to-run margin "
-		       "of 1.96 sqrt(2) times the metric's relative sd over the history's runs "
-		       "of the test since its last change point (its kind's default where the "
-		       "history lacks the metric)";
+		return "one baseline: a change's interval, widened in quadrature by a "
+		       "run-to-run margin of 1.96 sqrt(2) times the metric's relative sd over "
+		       "the history's runs of the test since its last change point (its kind's "
+		       "default where the history lacks the metric), must clear the threshold";
 	return n == PD_INFER_NOISE_RUNS
 		       ? "judged against the moderated run-to-run variance of the baselines"
-		       : "run-to-run variance not measured: a change must clear the threshold "
-			 "by "
-			 "its metric kind's default run-to-run margin";
+		       : "run-to-run variance not measured: a change's interval, widened in "
+			 "quadrature by its metric kind's default run-to-run margin, must "
+			 "clear "
+			 "the threshold";
 }
 
 const char *pd_live_verdict_name(enum pd_live_verdict v)

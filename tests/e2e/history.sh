@@ -82,7 +82,7 @@ print(s["inference"]["noise"], bad)
 PY
 )
 if [ "$got" = "history 0" ]; then ok; else fail "compare --db: $got"; fi
-hasf "$TMP/hc/summary.json" '"noise_text":"one baseline: a change must clear the threshold by a run-to-run margin'
+hasf "$TMP/hc/summary.json" '"noise_text":"one baseline: a change'\''s interval, widened in quadrature by a run-to-run margin'
 # without the history the same comparison takes the kinds' defaults
 "$PERFDELTA" compare "$SEED/baseline-r2" "$SEED/baseline-r3" -o "$TMP/hc0" --quiet --fail-on never >/dev/null 2>&1
 hasf "$TMP/hc0/summary.json" '"noise":"within-run"'
