@@ -342,18 +342,34 @@ static void delta_chart(struct pd_chart_plan *plan, const struct pd_comparison *
 	finish(ch, plan, c, "%", 1);
 }
 
+/* A chart of both runs over n points at x (its ticks too): baseline and target lines, y
+ * from 0, no event; the caller names it. */
+static void runs_at_points(struct pd_chart *ch, const double *x, const double *base,
+			   const double *target, size_t n, const char *ylabel)
+{
+	ch->data = pd_xmalloc(3 * n * sizeof(double) + 1);
+	memcpy(ch->data, x, n * sizeof(double));
+	memcpy(ch->data + n, base, n * sizeof(double));
+	memcpy(ch->data + 2 * n, target, n * sizeof(double));
+	memcpy(ch->xticks, x, n * sizeof(double));
+	ch->lines[0] = (struct pd_plot_line){"baseline", ch->data, ch->data + n, n, 0};
+	ch->lines[1] = (struct pd_plot_line){"target", ch->data, ch->data + 2 * n, n, 1};
+	ch->plot = (struct pd_plot_chart){.ylabel = ylabel,
+					  .n_lines = 2,
+					  .event_s = NAN,
+					  .width = PD_CHART_W,
+					  .height = PD_CHART_H,
+					  .y_zero = 1,
+					  .n_xticks = n};
+}
+
 /* The latency distribution l of both runs (pd_comparison.latency), index i: the share
  * of requests slower than each bound, baseline against target. */
 static void latency_chart(struct pd_chart_plan *plan, const struct pd_comparison *c, size_t i)
 {
 	const struct pd_latency *l = &c->latency[i];
 	struct pd_chart *ch = new_chart(plan, PD_CHART_LATENCY, -1, 0);
-	size_t n = l->n;
-	ch->data = pd_xmalloc(3 * n * sizeof(double) + 1);
-	memcpy(ch->data, l->x, n * sizeof(double));
-	memcpy(ch->data + n, l->base, n * sizeof(double));
-	memcpy(ch->data + 2 * n, l->target, n * sizeof(double));
-	memcpy(ch->xticks, l->x, n * sizeof(double));
+	runs_at_points(ch, l->x, l->base, l->target, l->n, "% of requests");
 	snprintf(ch->file, sizeof(ch->file), "latency%02zu.svg", i + 1);
 	snprintf(ch->title, sizeof(ch->title), "requests slower than each bound (%s)",
 		 pd_phase_name(l->phase));
@@ -361,15 +377,6 @@ static void latency_chart(struct pd_chart_plan *plan, const struct pd_comparison
 		 "%s: the share of requests slower than each bound over the %s phase, "
 		 "baseline against target",
 		 l->metric, pd_phase_name(l->phase));
-	ch->lines[0] = (struct pd_plot_line){"baseline", ch->data, ch->data + n, n, 0};
-	ch->lines[1] = (struct pd_plot_line){"target", ch->data, ch->data + 2 * n, n, 1};
-	ch->plot = (struct pd_plot_chart){.ylabel = "% of requests",
-					  .n_lines = 2,
-					  .event_s = NAN,
-					  .width = PD_CHART_W,
-					  .height = PD_CHART_H,
-					  .y_zero = 1,
-					  .n_xticks = n};
 }
 
 /* The percentiles of c->latency_pct[i] (the phase its metric's chart draws), both runs:
@@ -380,11 +387,11 @@ static void latency_pct_chart(struct pd_chart_plan *plan, const struct pd_compar
 	const struct pd_latency_pct *l = &c->latency_pct[i];
 	struct pd_chart *ch = new_chart(plan, PD_CHART_LATENCY_PCT, -1, i);
 	size_t n = PD_LATENCY_PCTS;
-	ch->data = pd_xmalloc(3 * n * sizeof(double));
+	double x[PD_LATENCY_PCTS];
 	for (size_t k = 0; k < n; k++)
-		ch->data[k] = ch->xticks[k] = 100 / (100 - l->p[k]);
-	memcpy(ch->data + n, l->base.ms, n * sizeof(double));
-	memcpy(ch->data + 2 * n, l->target.ms, n * sizeof(double));
+		x[k] = 100 / (100 - l->p[k]);
+	runs_at_points(ch, x, l->base.ms, l->target.ms, n, "ms");
+	ch->plot.xtick_pct = 1;
 	snprintf(ch->file, sizeof(ch->file), "lat-p%02zu.svg", i + 1);
 	fit(ch->title, sizeof(ch->title), l->metric, 40);
 	size_t len = strlen(ch->title);
@@ -393,16 +400,6 @@ static void latency_pct_chart(struct pd_chart_plan *plan, const struct pd_compar
 		 "%s: latency (ms) at percentiles p%g to p%g over the %s phase, baseline "
 		 "against target",
 		 l->metric, l->p[0], l->p[n - 1], pd_phase_name(l->phase));
-	ch->lines[0] = (struct pd_plot_line){"baseline", ch->data, ch->data + n, n, 0};
-	ch->lines[1] = (struct pd_plot_line){"target", ch->data, ch->data + 2 * n, n, 1};
-	ch->plot = (struct pd_plot_chart){.ylabel = "ms",
-					  .n_lines = 2,
-					  .event_s = NAN,
-					  .width = PD_CHART_W,
-					  .height = PD_CHART_H,
-					  .y_zero = 1,
-					  .n_xticks = n,
-					  .xtick_pct = 1};
 	for (size_t k = 0; k < n; k++)
 		if (l->base.status[k] != PD_LATENCY_OK || l->target.status[k] != PD_LATENCY_OK)
 			ch->plot.note = "a point missing: not enough samples";
