@@ -80,9 +80,10 @@ struct pd_plot_mark {
  * start, which the same gnuplot draws once they are given (pd_plot_follow). */
 struct pd_plot_job {
 	struct pd_buf script, data;
-	int part;                   /* 0, or 1 once started with a sequel */
-	int width, height;          /* of the terminal set last; 0 before the first chart */
-	int clear;                  /* the terminal set last has no background (panels) */
+	int part;          /* 0, or 1 once started with a sequel */
+	int width, height; /* of the terminal set last; 0 before the first chart */
+	int clear;         /* the terminal set last has no background (panels) */
+	int fresh; /* every panel of an SVG from "reset" in full, none carried (tests) */
 	struct pd_plot_mark *marks; /* per chart, to name the one gnuplot failed on */
 	size_t n_marks, cap_marks;
 	size_t lines, counted;      /* script lines counted so far, up to byte `counted` */
