@@ -29,13 +29,17 @@
 #define ZWSP           "\xe2\x80\x8b" /* U+200B zero-width space */
 
 /* gnuplot's descriptors: 0 the script, 1 /dev/null, 2 its messages, 3 the points, and
- * with a sequel 4 the pipe it waits on, 5 and 6 the sequel's points and script. */
-#define CHILD_FDS     7
-#define FD_DATA       3
-#define FD_PIPE       4
-#define FD_SEQ_DATA   5
-#define FD_SEQ_SCRIPT 6
-#define SEQ_SCRIPT    "/dev/fd/6"
+ * with sequels 4 the pipe it waits on, 5 and 6 the first sequel's points and script, 7
+ * and 8 the second's: part p's points on fd_data(p), its script on fd_data(p) + 1. */
+#define CHILD_FDS (5 + 2 * PD_PLOT_SEQUELS)
+#define FD_DATA   3
+#define FD_PIPE   4
+#define SEQ_FDS   (1 + 2 * PD_PLOT_SEQUELS) /* the parent's: the pipe, then each sequel's */
+
+static int fd_data(int part)
+{
+	return part ? FD_PIPE + 2 * part - 1 : FD_DATA;
+}
 
 /* --- decimation ------------------------------------------------------------------- */
 
@@ -648,7 +652,7 @@ static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int
 	if (gaps)
 		pd_buf_adds(set, "set y2range [0:1]\n");
 	if (drawn)
-		plot(cmd, chart, e, job->part ? FD_SEQ_DATA : FD_DATA, gap);
+		plot(cmd, chart, e, fd_data(job->part), gap);
 	else
 		no_data(set, cmd, chart);
 	free(e);
@@ -883,6 +887,19 @@ static void copy_str(char *out, size_t size, const char *s)
 	out[n] = '\0';
 }
 
+/* The part whose script gnuplot names at the start of msg ("\"/dev/fd/6\" line 3: ..."
+ * is the first sequel's), 0 for its first script. */
+static int script_part(const char *msg)
+{
+	int fd = 0, used = 0;
+	if (sscanf(msg, "\"/dev/fd/%d\"%n", &fd, &used) < 1 || !used)
+		return 0;
+	for (int part = 1; part <= PD_PLOT_SEQUELS; part++)
+		if (fd == fd_data(part) + 1)
+			return part;
+	return 0;
+}
+
 /* The message of gnuplot's first error in its stderr: the text after "line N: " (or
  * "\"file\" line N: ") at the start of a line that is not a warning, with N in *at, else
  * the first line that is not an echo, a caret or a warning (*at 0). */
@@ -902,7 +919,7 @@ static void first_error(char *out, size_t size, long *at, int *part, FILE *f)
 			continue;
 		/* the message: "line N: ..." at the start, after the script's quoted name */
 		const char *msg = p;
-		int in_sequel = strncmp(msg, "\"" SEQ_SCRIPT "\"", strlen(SEQ_SCRIPT) + 2) == 0;
+		int in_part = script_part(msg);
 		if (*msg == '"' && strchr(msg + 1, '"'))
 			msg = strchr(msg + 1, '"') + 1 + strspn(strchr(msg + 1, '"') + 1, " ");
 		msg = strncmp(msg, "line ", 5) ? NULL : msg;
@@ -913,7 +930,7 @@ static void first_error(char *out, size_t size, long *at, int *part, FILE *f)
 			if (strncmp(msg, "warning:", 8) == 0)
 				continue;
 			copy_str(out, size, msg);
-			*at = n, *part = in_sequel;
+			*at = n, *part = in_part;
 			break;
 		}
 		if (!fallback[0] && *p && *p != '\n' && *p != '^' &&
@@ -987,10 +1004,9 @@ static int spawn(pid_t *pid, int fds[CHILD_FDS])
 /* The last line of every run: gnuplot prints it on stderr once all charts are drawn. */
 #define DONE_MARK "pd-plot-done"
 #define DONE_CMD  "\nprint '" DONE_MARK "'\n"
-/* The end of a script that a sequel follows: gnuplot reads on from the pipe on its fd 4,
- * which is given, once the sequel is ready, the line that loads its script. */
+/* The end of a script that sequels follow: gnuplot reads on from the pipe on its fd 4,
+ * which is given, once each sequel is ready, the line that loads its script. */
 #define LOAD_PIPE "\nload '/dev/fd/4'\n"
-#define LOAD_SEQ  "load '" SEQ_SCRIPT "'" DONE_CMD
 
 static int finished(const struct pd_proc_capture *err)
 {
@@ -999,7 +1015,7 @@ static int finished(const struct pd_proc_capture *err)
 
 static void close_sequel(struct pd_plot_job *job)
 {
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < SEQ_FDS; i++) {
 		if (job->seq_fd[i] >= 0)
 			close(job->seq_fd[i]);
 		job->seq_fd[i] = -1;
@@ -1025,21 +1041,24 @@ static void release(struct pd_plot_job *job)
 	close_sequel(job);
 	pd_proc_capture_release(&job->err);
 	job->pid = 0;
+	job->sequels = 0;
 }
 
-/* The pipe and the two files of a sequel: fds[4..6] for the child, the parent's ends in
- * job->seq_fd. */
-static int open_sequel(struct pd_plot_job *job, int fds[CHILD_FDS])
+/* The pipe and the two files of each of n sequels: fds[4..] for the child, the parent's
+ * ends in job->seq_fd. */
+static int open_sequels(struct pd_plot_job *job, int n, int fds[CHILD_FDS])
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
 	fds[FD_PIPE] = high_fd(p[0]);
 	job->seq_fd[0] = high_fd(p[1]);
-	if (fds[FD_PIPE] < 0 || job->seq_fd[0] < 0 ||
-	    (fds[FD_SEQ_DATA] = job->seq_fd[1] = temp_fd()) < 0)
+	if (fds[FD_PIPE] < 0 || job->seq_fd[0] < 0)
 		return -1; /* errno from the call that failed */
-	return (fds[FD_SEQ_SCRIPT] = job->seq_fd[2] = temp_fd()) < 0 ? -1 : 0;
+	for (int i = 1; i <= 2 * n; i++)
+		if ((fds[FD_PIPE + i] = job->seq_fd[i] = temp_fd()) < 0)
+			return -1;
+	return 0;
 }
 
 /* gnuplot's stderr: a pipe that pd_plot_wait drains (a temporary file grew by gigabytes
@@ -1057,16 +1076,19 @@ static void err_pipe(struct pd_plot_job *job, int fds[CHILD_FDS])
 	}
 }
 
-int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err)
+int pd_plot_start(struct pd_plot_job *job, int sequels, struct pd_err *err)
 {
-	const char *tail = sequel ? LOAD_PIPE : DONE_CMD;
-	int fds[CHILD_FDS] = {-1, -1, -1, -1, -1, -1, -1}, rc = 0, sp;
+	assert(sequels >= 0 && sequels <= PD_PLOT_SEQUELS);
+	const char *tail = sequels ? LOAD_PIPE : DONE_CMD;
+	int fds[CHILD_FDS], rc = 0, sp;
+	for (int i = 0; i < CHILD_FDS; i++)
+		fds[i] = -1;
 	fds[0] = temp_file(job->script.ptr, job->script.len, tail, strlen(tail));
 	fds[FD_DATA] = fds[0] < 0 ? -1 : temp_file(job->data.ptr, job->data.len, "", 0);
 	const char *what = fds[0] < 0 ? "script" : fds[FD_DATA] < 0 ? "points" : "messages";
 	if (fds[FD_DATA] >= 0)
 		err_pipe(job, fds);
-	if (job->err.fd < 0 || (sequel && open_sequel(job, fds) < 0))
+	if (job->err.fd < 0 || (sequels && open_sequels(job, sequels, fds) < 0))
 		rc = pd_err_set(err, PD_EIO, "cannot make gnuplot's %s (a file in %s): %s",
 				job->err.fd < 0 ? what : "sequel", temp_dir(), strerror(errno));
 	else if ((sp = spawn(&job->pid, fds)) == ENOENT)
@@ -1074,14 +1096,16 @@ int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err)
 	else if (sp)
 		rc = pd_err_set(err, PD_EIO, "cannot run gnuplot: %s", strerror(sp));
 	for (int i = 0; i < CHILD_FDS; i++) /* the child's copies; ours stay in job */
-		if (fds[i] >= 0 && (i < 5 || rc < 0))
+		if (fds[i] >= 0 && (i <= FD_PIPE || rc < 0))
 			close(fds[i]);
 	if (rc < 0) {
-		job->seq_fd[1] = job->seq_fd[2] = -1; /* closed just above */
+		for (int i = 1; i < SEQ_FDS; i++) /* closed just above */
+			job->seq_fd[i] = -1;
 		release(job);
 		return rc;
 	}
-	reset_part(job, sequel);
+	job->sequels = sequels;
+	reset_part(job, sequels ? 1 : 0);
 	return 0;
 }
 
@@ -1104,17 +1128,25 @@ static int write_pipe(int fd, const char *s, size_t len)
 
 int pd_plot_follow(struct pd_plot_job *job, struct pd_err *err)
 {
-	assert(job->part == 1 && job->seq_fd[0] >= 0);
-	int rc = 0;
-	if (pd_file_write_all(job->seq_fd[1], job->data.ptr, job->data.len) < 0 ||
-	    pd_file_write_all(job->seq_fd[2], job->script.ptr, job->script.len) < 0)
+	int part = job->part, rc = 0;
+	assert(part >= 1 && part <= job->sequels && job->seq_fd[0] >= 0);
+	int *fd = &job->seq_fd[2 * part - 1]; /* its points, then its script */
+	struct pd_buf load = PD_BUF_INIT;
+	pd_buf_addf(&load, "load '/dev/fd/%d'%s", fd_data(part) + 1,
+		    part == job->sequels ? DONE_CMD : "\n");
+	if (pd_file_write_all(fd[0], job->data.ptr, job->data.len) < 0 ||
+	    pd_file_write_all(fd[1], job->script.ptr, job->script.len) < 0)
 		rc = pd_err_set(err, PD_EIO,
 				"cannot write gnuplot's sequel to a file in %s: %s", temp_dir(),
 				strerror(errno));
 	else /* EPIPE: gnuplot is gone, and pd_plot_wait says why */
-		write_pipe(job->seq_fd[0], LOAD_SEQ, strlen(LOAD_SEQ));
-	close_sequel(job);
-	reset_part(job, 1);
+		write_pipe(job->seq_fd[0], load.ptr, load.len);
+	pd_buf_release(&load);
+	for (int i = 0; i < 2; i++) /* gnuplot has its own */
+		close(fd[i]), fd[i] = -1;
+	if (rc < 0 || part == job->sequels)
+		close_sequel(job);
+	reset_part(job, part + 1);
 	return rc;
 }
 

@@ -896,6 +896,50 @@ START_TEST(test_plot_sequel_draws_after_the_start)
 }
 END_TEST
 
+/* Started with no chart and two sequels (gnuplot starts up while they are computed): each
+ * sequel reads its points from its own file (fd 5, then 7), both are drawn, and an error
+ * in the second names the second's chart by the line of its own script. */
+START_TEST(test_plot_two_sequels_after_an_empty_start)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX", svg[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	double t[] = {0, 1}, v[] = {1, 2}, w[] = {5, 7};
+	struct pd_plot_line l1 = {"first", t, v, 2, 0}, l2 = {"second", t, w, 2, 1};
+	struct pd_plot_chart c1 = one_line("one.svg", &l1), c2 = one_line("two.svg", &l2);
+	struct pd_plot_chart c3 = one_line("three.svg", &l2);
+	for (int broken = 0; broken < 2; broken++) {
+		struct pd_plot_job job = PD_PLOT_JOB_INIT;
+		struct pd_err err = PD_ERR_INIT;
+		ck_assert_int_eq(pd_plot_start(&job, 2, &err), 0);
+		pd_plot_script(&job, &c1, dir);
+		has(job.script.ptr, "'/dev/fd/5' binary skip=0 record=2 ");
+		ck_assert_int_eq(pd_plot_follow(&job, &err), 0);
+		pd_plot_script(&job, &c2, dir);
+		if (broken)
+			pd_plot_script(&job, &c3, "/nonexistent/pd-plot");
+		has(job.script.ptr, "'/dev/fd/7' binary skip=0 record=2 ");
+		ck_assert_int_eq(pd_plot_follow(&job, &err), 0);
+		ck_assert_int_eq(pd_plot_wait(&job, &err), broken ? PD_EIO : 0);
+		if (broken)
+			ck_assert_msg(
+				strncmp(err.msg,
+					"gnuplot failed drawing three.svg: cannot open file",
+					50) == 0,
+				"%s", err.msg);
+		const char *names[] = {"one.svg", "two.svg"}, *texts[] = {"first", "second"};
+		for (int i = 0; i < 2; i++) {
+			snprintf(svg, sizeof(svg), "%s/%s", dir, names[i]);
+			xmlDocPtr x = read_svg(svg);
+			ck_assert_msg(x != NULL, "%s missing or not XML", svg);
+			ck_assert_int_eq(svg_count_text(xmlDocGetRootElement(x), texts[i]), 1);
+			xmlFreeDoc(x);
+			unlink(svg);
+		}
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* A sequel promised but never given: the wait ends gnuplot's wait and says the script
  * stopped short, instead of hanging. */
 START_TEST(test_plot_sequel_never_given_is_an_error)
@@ -1018,6 +1062,7 @@ Suite *pd_suite_plot(void)
 	tcase_add_test(tc, test_plot_run_names_the_failing_chart);
 	tcase_add_test(tc, test_plot_discard_stops_a_running_gnuplot);
 	tcase_add_test(tc, test_plot_sequel_draws_after_the_start);
+	tcase_add_test(tc, test_plot_two_sequels_after_an_empty_start);
 	tcase_add_test(tc, test_plot_sequel_never_given_is_an_error);
 	tcase_add_test(tc, test_plot_sequel_error_names_its_chart);
 	tcase_add_test(tc, test_plot_sequel_to_a_dead_gnuplot);
