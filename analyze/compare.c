@@ -166,13 +166,22 @@ static void check_comparable(struct pd_comparison *c, const struct pd_run *a,
 	}
 }
 
+/* Whether two events are known to be of different kinds: a rebalance seen only in the
+ * series (PD_EVENT_REBALANCE) may be a failover or a rebalance-out. */
+static int kinds_differ(enum pd_timebase_event a, enum pd_timebase_event b)
+{
+	if (a == PD_EVENT_NONE || b == PD_EVENT_NONE)
+		return a != b;
+	return a != b && a != PD_EVENT_REBALANCE && b != PD_EVENT_REBALANCE;
+}
+
 /* Baselines are replicates of one configuration, their spread the run-to-run variance: a
  * baseline with another event than the first's (a failover run among plain ones) would
  * count the event's effect as noise and hide every change. */
 static void check_replicate(struct pd_comparison *c, size_t j, const char *who)
 {
 	const struct pd_timebase *a = &c->tb_base, *b = &c->tb_more[j - 1];
-	if (a->event == b->event)
+	if (!kinds_differ(a->event, b->event))
 		return;
 	pd_strv_addf(&c->reasons,
 		     "%sa %s%s%s, the first baseline %s%s%s: the baselines must be runs of one "
@@ -261,7 +270,8 @@ static void align_events(struct pd_comparison *c)
 		     "the baseline has its own %s (of %s) at %.1f s: its series are shifted by "
 		     "%+.1f s so that it lines up with the target's at %.1f s%s",
 		     kind, node, b->event_s, -c->base_shift_s, t->event_s,
-		     b->event != t->event ? " (the events are of different kinds)" : "");
+		     kinds_differ(b->event, t->event) ? " (the events are of different kinds)"
+						      : "");
 }
 
 static size_t most_samples(const struct pd_run *run)

@@ -93,13 +93,20 @@ static void scope_words(struct pd_buf *b, const struct pd_view *v)
 	}
 }
 
-static const char *phase_words(enum pd_phase p)
+/* A failover's phases are the failover and its rebalance; an event the console did not
+ * name (timebase.h PD_EVENT_REBALANCE) or a rebalance-out is a rebalance alone. */
+static const char *phase_words(const struct pd_comparison *c, enum pd_phase p)
 {
 	static const char *const w[] = {[PD_PHASE_PRE] = "before the event",
 					[PD_PHASE_TRANSIENT] =
 						"during the failover and rebalance",
 					[PD_PHASE_POST] = "after the failover and rebalance",
 					[PD_PHASE_WHOLE] = "over the whole run"};
+	enum pd_timebase_event e = pd_comparison_event(c)->event;
+	if (e == PD_EVENT_REBALANCE || e == PD_EVENT_REBALANCE_OUT)
+		return p == PD_PHASE_TRANSIENT ? "during the rebalance"
+		       : p == PD_PHASE_POST    ? "after the rebalance"
+					       : w[p];
 	return w[p];
 }
 
@@ -203,7 +210,8 @@ static int corroborates(struct pd_comparison *c, const struct pd_view *v,
  * over another number of active nodes states its change per node when both readings go
  * the same way (the per-node change is then the smaller claim), else the total's, and
  * names the other beside. */
-static void pct_words(struct pd_buf *b, const struct pd_view *v, const struct pd_delta *d)
+static void pct_words(struct pd_buf *b, const struct pd_view *v, const struct pd_delta *d,
+		      const char *when)
 {
 	int other = !isnan(d->node_pct);
 	int node = other && (d->node_pct > 0) == (d->delta_pct > 0);
@@ -213,7 +221,7 @@ static void pct_words(struct pd_buf *b, const struct pd_view *v, const struct pd
 		    node    ? " per node"
 		    : other ? " in total"
 			    : "",
-		    phase_words(d->phase));
+		    when);
 	if (other)
 		pd_buf_addf(b, "%s %+.1f%% over another number of active nodes; ",
 			    node ? "the role's total" : "per node",
@@ -237,11 +245,11 @@ static void pct_words(struct pd_buf *b, const struct pd_view *v, const struct pd
 
 /* Appends a change where the baseline is 0: absolute, and for a rate the count of events
  * over the window. */
-static void abs_words(struct pd_buf *b, const struct pd_view *v, const struct pd_delta *d)
+static void abs_words(struct pd_buf *b, const struct pd_view *v, const struct pd_delta *d,
+		      const char *when)
 {
 	const struct pd_infer_result *r = &d->inf;
-	pd_buf_addf(b, " %s %s (mean ", r->delta_abs > 0 ? "rises" : "falls",
-		    phase_words(d->phase));
+	pd_buf_addf(b, " %s %s (mean ", r->delta_abs > 0 ? "rises" : "falls", when);
 	pd_unit_add(b, r->target_level, v->unit);
 	pd_buf_adds(b, " where the baseline's is ");
 	pd_unit_add(b, r->base_level, v->unit);
@@ -283,9 +291,9 @@ static char *shift_text(const struct pd_comparison *c, const struct pd_view *v,
 	pd_buf_addf(&b, "%s on ", v->metric);
 	scope_words(&b, v);
 	if (d->inf.valid & PD_INFER_HAS_PCT)
-		pct_words(&b, v, d);
+		pct_words(&b, v, d, phase_words(c, d->phase));
 	else
-		abs_words(&b, v, d);
+		abs_words(&b, v, d, phase_words(c, d->phase));
 	if (v->scope.kind == PD_AT_SURVIVORS)
 		role_breakdown(&b, c, v, d->phase);
 	if (f->n.shift.predates && pre && !isnan(pre->delta_pct))

@@ -235,7 +235,8 @@ static void ask_all(struct pd_comparison *c, const struct pd_timebase *tb)
 	static const char *const events[] = {[PD_EVENT_NONE] = "event",
 					     [PD_EVENT_HARD] = "hard failover",
 					     [PD_EVENT_GRACEFUL] = "graceful failover",
-					     [PD_EVENT_REBALANCE_OUT] = "rebalance-out"};
+					     [PD_EVENT_REBALANCE_OUT] = "rebalance-out",
+					     [PD_EVENT_REBALANCE] = "rebalance"};
 	const char *ev = events[tb->event], *node = tb->node;
 	unsigned roles = roles_of(c);
 	ask(c, PD_Q_REQUESTS_LOST, 0, "were requests lost at the %s of %s?", ev,

@@ -289,8 +289,8 @@ static void event_candidates(struct pd_timebase *tb, const struct pd_run *run)
 			kind_from_config(tb, run);
 		set_node(tb, last_n1ql(run));
 	}
-	if (tb->event == PD_EVENT_NONE && w.ok)
-		tb->event = PD_EVENT_REBALANCE_OUT;
+	if (tb->event == PD_EVENT_NONE && w.ok) /* a failover is followed by a rebalance too */
+		tb->event = PD_EVENT_REBALANCE;
 	more_events(tb, run, fo);
 }
 
@@ -475,6 +475,12 @@ void pd_timebase_notes(struct pd_strv *out, const struct pd_timebase *tb, const 
 	if (tb->event == PD_EVENT_NONE)
 		return;
 	const char *list = tb->agreement ? strstr(tb->agreement, "): ") : NULL;
+	if (tb->event == PD_EVENT_REBALANCE)
+		pd_strv_addf(out,
+			     "the %s's event is a rebalance (kind unknown without the console: "
+			     "its series show only that a rebalance started, and a failover is "
+			     "followed by one too); the node it removed is %s",
+			     who, tb->node ? tb->node : "unknown");
 	if (tb->disagree)
 		pd_strv_addf(out,
 			     "the %s's event sources disagree by more than one interval (%.0f "

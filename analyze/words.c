@@ -19,6 +19,8 @@ const char *pd_words_event_kind(enum pd_timebase_event e)
 		return "graceful failover";
 	case PD_EVENT_REBALANCE_OUT:
 		return "rebalance-out";
+	case PD_EVENT_REBALANCE: /* kind unknown: said once in the warnings */
+		return "rebalance";
 	default:
 		return "failover";
 	}

@@ -18,7 +18,8 @@ void pd_words_findings(struct pd_comparison *c);
 /* Appends "for the whole run", "before the failover", "after the rebalance-out", ... */
 void pd_words_phase(struct pd_buf *b, const struct pd_comparison *c, enum pd_phase p);
 
-/* The event as an engineer names it: "failover", "graceful failover", "rebalance-out";
+/* The event as an engineer names it: "failover", "graceful failover", "rebalance-out",
+ * "rebalance" (seen only in the series, its kind unknown: said in the warnings);
  * _event: the one the phases are cut at (pd_comparison_event). */
 const char *pd_words_event_kind(enum pd_timebase_event e);
 const char *pd_words_event(const struct pd_comparison *c);

@@ -5,6 +5,7 @@
  * for that shape; tests/check_perfdb.c holds it against cJSON and an RFC number grammar.
  * On error every reader leaves out with the samples it had before the call. */
 #include "perfdb.h"
+#include "../core/metric.h"
 #include "../core/xalloc.h"
 #include "json.h"
 
@@ -23,6 +24,7 @@ struct scan {
 	size_t len, pos;
 	const struct pd_src *src;
 	struct pd_err *err;
+	const char *latency; /* a per-request latency's collector: its values are >= 0 */
 };
 
 static int is_digit(int c)
@@ -291,6 +293,26 @@ static int token_double(struct scan *sc, size_t start, double *out)
 	return 0;
 }
 
+/* The collector of out when its values are per-request latencies (pd_metric_per_request),
+ * else NULL. */
+static const char *latency_of(const struct pd_series *out)
+{
+	return pd_metric_per_request(out->collector) ? out->collector : NULL;
+}
+
+/* A latency below 0 is not a time: refused at off like any other impossible value ('-0'
+ * is 0). */
+static int latency_check(const char *latency, double v, const struct pd_src *src, size_t off,
+			 struct pd_err *err)
+{
+	if (!latency || !(v < 0))
+		return 0;
+	return pd_src_error(err, PD_EPARSE, src, off,
+			    "negative latency %g: a %s sample is one request's latency, "
+			    "expected a value of 0 or more",
+			    v, latency);
+}
+
 /* ---- perfdb's GET /{db}/{metric} body ------------------------------------------- */
 
 /* Whether the 8 bytes at p are all digits; then *v is their value. Eight at once (SWAR:
@@ -405,10 +427,12 @@ static int scan_timestamp(struct scan *sc, int64_t *t)
 static int scan_value(struct scan *sc, double *v)
 {
 	size_t start = sc->pos;
-	if (fast_value(sc, v))
-		return 0;
-	int rc = scan_number(sc, "expected a number (the value)");
-	return rc < 0 ? rc : token_double(sc, start, v);
+	int rc = 0;
+	if (!fast_value(sc, v) &&
+	    ((rc = scan_number(sc, "expected a number (the value)")) < 0 ||
+	     (rc = token_double(sc, start, v)) < 0))
+		return rc;
+	return latency_check(sc->latency, *v, sc->src, start, sc->err);
 }
 
 /* One [ts, value] with the cursor on its '['. */
@@ -485,7 +509,7 @@ static int scan_samples(struct scan *sc, struct pd_series *out)
 
 int pd_perfdb_json_parse(struct pd_series *out, const struct pd_src *src, struct pd_err *err)
 {
-	struct scan sc = {src->data, src->len, 0, src, err};
+	struct scan sc = {src->data, src->len, 0, src, err, latency_of(out)};
 	size_t n0 = out->n;
 	int rc;
 	skip_ws(&sc);
@@ -561,7 +585,8 @@ static int scan_data_value(struct scan *sc, double *v)
 		if (!skip_digits(sc))
 			return fail(sc, sc->pos, "expected a digit in the exponent");
 	}
-	return token_double(sc, start, v);
+	int rc = token_double(sc, start, v);
+	return rc < 0 ? rc : latency_check(sc->latency, *v, sc->src, start, sc->err);
 }
 
 /* The rest of a line after its value: blanks, an optional CR, then LF or the end. */
@@ -616,7 +641,7 @@ static int line_time(struct scan *sc, size_t at, int delta, int64_t ts, int64_t 
 int pd_perfdb_data_parse(struct pd_series *out, const struct pd_src *src, int64_t first_ts_ms,
 			 struct pd_err *err)
 {
-	struct scan sc = {src->data, src->len, 0, src, err};
+	struct scan sc = {src->data, src->len, 0, src, err, latency_of(out)};
 	size_t n0 = out->n, max = limits(src)->max_samples, at;
 	int64_t ts, t = first_ts_ms;
 	int delta = -1, rc = 0; /* -1 until the first line tells the layout */
@@ -642,7 +667,7 @@ done:
 
 int pd_perfdb_first_ts_parse(int64_t *out, const struct pd_src *src, struct pd_err *err)
 {
-	struct scan sc = {src->data, src->len, 0, src, err};
+	struct scan sc = {src->data, src->len, 0, src, err, NULL};
 	int rc;
 	skip_ws(&sc);
 	if ((rc = scan_int64(&sc, out,
@@ -722,6 +747,9 @@ static int seriesly_member(struct pd_series *out, const struct pd_src *src, cons
 	if (!isfinite(v->valuedouble))
 		return pd_src_error(err, PD_EPARSE, src, key_offset(src, m->string),
 				    "number out of range: expected a finite double");
+	if (latency_of(out) && v->valuedouble < 0)
+		return latency_check(latency_of(out), v->valuedouble, src,
+				     key_offset(src, m->string), err);
 	/* the offset costs a scan of the source: found only for the message */
 	if (out->n >= max)
 		return sample_limit(out, max, src, key_offset(src, m->string), err);
@@ -731,7 +759,7 @@ static int seriesly_member(struct pd_series *out, const struct pd_src *src, cons
 
 int pd_seriesly_parse(struct pd_series *out, const struct pd_src *src, struct pd_err *err)
 {
-	struct scan sc = {src->data, src->len, 0, src, err};
+	struct scan sc = {src->data, src->len, 0, src, err, NULL};
 	const char *end = NULL;
 	const cJSON *m;
 	cJSON *root = NULL;

@@ -1,6 +1,8 @@
 /* Readers of perfdb and seriesly series bodies. Each appends samples to out (unsorted
  * input allowed), then normalizes it (sorted, de-duplicated, counted). Malformed bytes are
- * PD_EPARSE at path:line:col; more than lim->max_samples samples is PD_ELIMIT. */
+ * PD_EPARSE at path:line:col, and so is a value that cannot be: not finite, or below 0 in a
+ * per-request latency's series (out->collector, pd_metric_per_request); more than
+ * lim->max_samples samples is PD_ELIMIT. */
 #ifndef PD_PERFDB_H
 #define PD_PERFDB_H
 

@@ -711,7 +711,7 @@ static void timeline(struct pd_buf *b, const struct pd_comparison *c)
 	if (c->post_same_nodes)
 		pd_buf_adds(b,
 			    "After the rebalance (post) both clusters have the same nodes: a "
-			    "difference there is residue of the failover.");
+			    "difference there is residue of the event.");
 	else if (c->has_event)
 		pd_buf_adds(b, "After the rebalance (post) the clusters still differ in their "
 			       "nodes: a difference there may be the topology's (marked so in "

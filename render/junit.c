@@ -1,18 +1,44 @@
 #include "junit.h"
 #include "escape.h"
+#include "../core/xalloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* One testcase per question the comparison asks: whether the runs compare, the event's
  * questions (runs with an event), and every delta (metric, scope, phase), named without a
  * verdict or a finding's kind, so that the same question keeps its name from build to
  * build and Jenkins' history shows when it starts failing and when it is fixed. A
- * finding that states no delta is a question of its own. Each testcase holds one line and
- * a link to the report; the detail stays there. */
+ * finding that states no delta is a question of its own. Every finding's sentence is in
+ * one testcase: a delta's holds those of every finding that states it, the comparability
+ * one every reason; no two testcases share a name (Jenkins would keep one). Each testcase
+ * holds its sentences and a link to the report; the detail stays there. */
 
 struct tally {
 	size_t tests, failures, errors;
 };
+
+/* The findings that state a delta besides the one its testcase leads with (its
+ * pd_delta.finding): head[k] the first for delta k, next[i] the one after finding i; -1
+ * ends. */
+struct stated {
+	long *head, *next;
+};
+
+static struct stated stated_new(const struct pd_comparison *c)
+{
+	struct stated st = {pd_xmalloc((c->n_deltas + 1) * sizeof(long)),
+			    pd_xmalloc((c->n_findings + 1) * sizeof(long))};
+	for (size_t k = 0; k < c->n_deltas; k++)
+		st.head[k] = -1;
+	for (size_t i = c->n_findings; i-- > 0;) {
+		long k = c->findings[i].delta;
+		st.next[i] = -1;
+		if (k >= 0 && c->deltas[k].finding != (long)i)
+			st.next[i] = st.head[k], st.head[k] = (long)i;
+	}
+	return st;
+}
 
 static void attr(struct pd_buf *b, const char *name, const char *value)
 {
@@ -91,8 +117,9 @@ static void question_name(struct pd_buf *b, const char *metric, const char *scop
 }
 
 static void delta_case(struct pd_buf *b, struct tally *t, const struct pd_comparison *c,
-		       const struct pd_delta *d, const struct pd_labels *l)
+		       size_t k, const struct pd_labels *l, const struct stated *st)
 {
+	const struct pd_delta *d = &c->deltas[k];
 	const struct pd_view *v = &c->views[d->view];
 	struct pd_buf name = PD_BUF_INIT, cls = PD_BUF_INIT, line = PD_BUF_INIT,
 		      anchor = PD_BUF_INIT, details = PD_BUF_INIT;
@@ -100,7 +127,7 @@ static void delta_case(struct pd_buf *b, struct tally *t, const struct pd_compar
 	question_name(&name, v->metric, v->scope.name, pd_phase_name(d->phase));
 	pd_buf_adds(&cls, "perfdelta.");
 	pd_buf_add(&cls, v->metric, slash ? (size_t)(slash - v->metric) : strlen(v->metric));
-	if (d->outcome != PD_OUTCOME_PASS && d->finding >= 0)
+	if (d->finding >= 0)
 		pd_buf_adds(&line, c->findings[d->finding].text);
 	else
 		delta_line(&line, c, d);
@@ -108,6 +135,8 @@ static void delta_case(struct pd_buf *b, struct tally *t, const struct pd_compar
 		pd_buf_addf(&anchor, "finding-%ld", d->finding + 1);
 	else
 		pd_buf_addf(&anchor, "metric-%s", v->metric);
+	for (long i = st->head[k]; i >= 0; i = st->next[i])
+		pd_buf_addf(&details, "%s\n", c->findings[i].text);
 	link(&details, l, anchor.ptr);
 	testcase(b, t, cls.ptr, name.ptr, d->outcome, line.ptr, details.ptr);
 	pd_buf_release(&name);
@@ -117,11 +146,24 @@ static void delta_case(struct pd_buf *b, struct tally *t, const struct pd_compar
 	pd_buf_release(&details);
 }
 
+/* name, made unique among used (" (2)", " (3)" ... in the findings' order: the baseline's
+ * data gaps before the target's, say) and added to it. A few names: a linear search. */
+static void unique_name(struct pd_buf *name, struct pd_strv *used)
+{
+	size_t len = name->len;
+	for (int k = 2; pd_strv_find(used, name->ptr) >= 0; k++) {
+		pd_buf_truncate(name, len);
+		pd_buf_addf(name, " (%d)", k);
+	}
+	pd_strv_add(used, name->ptr);
+}
+
 /* The findings no delta states (connections left on the removed node, a live node failed
  * over ...), by metric, scope and phase; the not-comparable ones are the first question's. */
 static void finding_cases(struct pd_buf *b, struct tally *t, const struct pd_comparison *c,
 			  const struct pd_labels *l)
 {
+	struct pd_strv used = {0};
 	for (size_t i = 0; i < c->n_findings; i++) {
 		const struct pd_finding *f = &c->findings[i];
 		if (f->kind == PD_FIND_NOT_COMPARABLE || f->delta >= 0)
@@ -129,6 +171,7 @@ static void finding_cases(struct pd_buf *b, struct tally *t, const struct pd_com
 		struct pd_buf name = PD_BUF_INIT, anchor = PD_BUF_INIT, details = PD_BUF_INIT;
 		question_name(&name, f->metric, f->scope.name,
 			      f->has_phase ? pd_phase_name(f->phase) : NULL);
+		unique_name(&name, &used);
 		pd_buf_addf(&anchor, "finding-%zu", i + 1);
 		link(&details, l, anchor.ptr);
 		testcase(b, t, "perfdelta.findings", name.ptr, f->outcome, f->text,
@@ -137,6 +180,7 @@ static void finding_cases(struct pd_buf *b, struct tally *t, const struct pd_com
 		pd_buf_release(&anchor);
 		pd_buf_release(&details);
 	}
+	pd_strv_free(&used);
 }
 
 /* Whether the runs compare: an error naming why not. */
@@ -147,6 +191,9 @@ static void comparable_case(struct pd_buf *b, struct tally *t, const struct pd_c
 	while (i < c->n_findings && c->findings[i].kind != PD_FIND_NOT_COMPARABLE)
 		i++;
 	struct pd_buf details = PD_BUF_INIT;
+	for (size_t k = i + 1; k < c->n_findings; k++)
+		if (c->findings[k].kind == PD_FIND_NOT_COMPARABLE)
+			pd_buf_addf(&details, "%s\n", c->findings[k].text);
 	link(&details, l, i < c->n_findings ? "finding-1" : "runs");
 	testcase(b, t, "perfdelta.comparison", "the runs are comparable",
 		 i < c->n_findings ? PD_OUTCOME_ERROR : PD_OUTCOME_PASS,
@@ -179,8 +226,11 @@ void pd_junit_xml(struct pd_buf *out, const struct pd_comparison *c,
 	struct tally t = {0};
 	comparable_case(&cases, &t, c, labels);
 	point_cases(&cases, &t, c, labels);
-	for (size_t i = 0; i < c->n_deltas; i++)
-		delta_case(&cases, &t, c, &c->deltas[i], labels);
+	struct stated st = stated_new(c);
+	for (size_t k = 0; k < c->n_deltas; k++)
+		delta_case(&cases, &t, c, k, labels, &st);
+	free(st.head);
+	free(st.next);
 	finding_cases(&cases, &t, c, labels);
 	pd_buf_addf(
 		out,

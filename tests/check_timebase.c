@@ -230,6 +230,31 @@ START_TEST(test_timebase_a_second_failover_is_named)
 }
 END_TEST
 
+/* Only the series saw the event (no console, no config): a rebalance started at 305.1 s,
+ * which a failover is followed by too; its kind is unknown, named "rebalance", never
+ * "rebalance-out", and said. */
+START_TEST(test_timebase_series_only_event_is_a_rebalance_of_unknown_kind)
+{
+	struct pd_run *run = make_run(-8 * 3600, 1);
+	struct pd_timebase tb;
+	struct pd_err err = PD_ERR_INIT;
+	size_t n_events = run->n_events;
+	run->n_events = 0; /* no consoleText: restored before the run is freed */
+	ck_assert_int_eq(pd_timebase_resolve(&tb, run, NULL, &err), 0);
+	run->n_events = n_events;
+	ck_assert_int_eq(tb.event_source, PD_SOURCE_SERIES);
+	ck_assert_double_eq_tol(tb.event_s, 305.1, 0.001);
+	ck_assert_int_ne(tb.event, PD_EVENT_REBALANCE_OUT);
+	ck_assert_str_eq(pd_timebase_event_name(tb.event), "rebalance");
+	ck_assert_ptr_null(tb.node);
+	char *n = notes_of(&tb);
+	ck_assert_msg(strstr(n, "kind unknown without the console") != NULL, "%s", n);
+	free(n);
+	pd_run_free(run);
+	pd_timebase_release(&tb);
+}
+END_TEST
+
 Suite *pd_suite_timebase(void)
 {
 	Suite *s = suite_create("timebase");
@@ -243,6 +268,7 @@ Suite *pd_suite_timebase(void)
 	tcase_add_test(tc, test_timebase_sources_that_disagree_are_said);
 	tcase_add_test(tc, test_timebase_failover_node_must_be_in_the_spec);
 	tcase_add_test(tc, test_timebase_a_second_failover_is_named);
+	tcase_add_test(tc, test_timebase_series_only_event_is_a_rebalance_of_unknown_kind);
 	suite_add_tcase(s, tc);
 	return s;
 }

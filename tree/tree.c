@@ -4,7 +4,7 @@
 const char *pd_timebase_event_name(enum pd_timebase_event t)
 {
 	static const char *const names[] = {"none", "hard-failover", "graceful-failover",
-					    "rebalance-out"};
+					    "rebalance-out", "rebalance"};
 	return names[t];
 }
 

@@ -32,7 +32,9 @@ enum pd_timebase_event {
 	PD_EVENT_NONE,
 	PD_EVENT_HARD,
 	PD_EVENT_GRACEFUL,
-	PD_EVENT_REBALANCE_OUT
+	PD_EVENT_REBALANCE_OUT,
+	PD_EVENT_REBALANCE /* a rebalance seen only in the series: a failover or a
+			    * rebalance-out, its kind unknown without the console */
 };
 const char *pd_timebase_event_name(enum pd_timebase_event t); /* "none", "hard-failover", ... */
 
