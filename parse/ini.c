@@ -498,6 +498,22 @@ static int add_host(struct pd_run *run, const char *t, size_t len, const struct 
 	return parse_services(node, t + h + 1, f - h - 1, spec, e, t, len, err);
 }
 
+/* A host the cluster lists twice (run->nodes[from..] are its servers): one node cannot be
+ * two servers of a cluster (perfrunner would add it twice), and its series would count
+ * twice in its role. */
+static int repeated_host(const struct pd_run *run, size_t from, const struct pd_ini *spec,
+			 const struct pd_ini_entry *e, struct pd_err *err)
+{
+	for (size_t i = from; i < run->n_nodes; i++)
+		for (size_t j = from; j < i; j++)
+			if (!strcmp(run->nodes[i].host, run->nodes[j].host))
+				return pd_err_at(err, PD_EPARSE, spec->path, e->line, 0,
+						 "host %s listed twice in cluster '%s' "
+						 "([clusters]): expected each server once",
+						 run->nodes[i].host, e->key);
+	return 0;
+}
+
 static void drop_nodes_from(struct pd_run *run, size_t n)
 {
 	while (run->n_nodes > n)
@@ -634,7 +650,8 @@ int pd_spec_load(struct pd_run *run, const struct pd_ini *spec, struct pd_err *e
 			     "it as no cluster): it names no nodes");
 		return 0;
 	}
-	if ((rc = add_first_cluster(run, spec, first, err)) < 0) {
+	if ((rc = add_first_cluster(run, spec, first, err)) < 0 ||
+	    (rc = repeated_host(run, had, spec, first, err)) < 0) {
 		drop_nodes_from(run, had);
 		return rc;
 	}
