@@ -202,6 +202,7 @@ static struct pd_infer_rule rule_of(const struct pd_view *v, const struct pd_com
 	double sd = run_kind_of(v).sd;
 	return (struct pd_infer_rule){.margin_pct = run_margin_pct(sd),
 				      .run_sd = sd,
+				      .margin_from = PD_INFER_MARGIN_KIND,
 				      .threshold_pct = pd_compare_threshold(opts, v->metric),
 				      .worse = v->worse,
 				      .nonneg = 1,
@@ -210,6 +211,53 @@ static struct pd_infer_rule rule_of(const struct pd_view *v, const struct pd_com
 				      .has_abs = rate &&
 						 pd_compare_threshold(opts, v->metric) < 100,
 				      .abs_threshold = PD_POLICY_ABS_MIN_EVENTS};
+}
+
+/* One baseline, from the event on: the pre-event delta of delta i's view, whose two
+ * windows have no event between them (NULL: none, several baselines, or the topology
+ * explains its difference: the node count's, not the runs'). Deltas of a view are
+ * consecutive, its pre first (plan_deltas): judged, its topology known, before the others. */
+static const struct pd_delta *pre_of(const struct pd_comparison *c, size_t i)
+{
+	const struct pd_delta *d = &c->deltas[i];
+	size_t j = i;
+	while (j > 0 && c->deltas[j - 1].view == d->view)
+		j--;
+	const struct pd_delta *pre = &c->deltas[j];
+	if (d->phase == PD_PHASE_PRE || pre->phase != PD_PHASE_PRE || d->spread.k >= 2 ||
+	    pre->topology || ((c->views[d->view].topology >> PD_PHASE_PRE) & 1u))
+		return NULL;
+	return pre;
+}
+
+/* The rule of delta i: its kind's; with one baseline and a history, the margin of the
+ * metric's run-to-run sd there. *off: the runs' pre-event difference when that sd does
+ * not account for it (infer.h, "Where the margins come from"; pct NaN otherwise); then
+ * in the transient and post phases the margin is the offset's, unless the pre-event
+ * verdict calls the difference the build's (a regression or an improvement): the event's
+ * change is what clears the runs' own difference. */
+static struct pd_infer_rule rule_at(const struct pd_comparison *c, size_t i,
+				    const struct pd_compare_opts *opts,
+				    struct pd_infer_offset *off, int *history)
+{
+	struct pd_delta *d = &c->deltas[i];
+	const struct pd_delta *pre = pre_of(c, i);
+	struct pd_infer_rule rule = rule_of(&c->views[d->view], opts);
+	double hsd =
+		d->spread.k < 2 ? pd_history_run_sd(opts, &c->views[d->view], d->phase) : NAN;
+	*history = !isnan(hsd);
+	if (*history)
+		rule.margin_pct = run_margin_pct(hsd), rule.run_sd = hsd,
+		rule.margin_from = PD_INFER_MARGIN_HISTORY;
+	*off = (struct pd_infer_offset){NAN, 0};
+	if (!pre ||
+	    !pd_infer_run_offset(&pre->side_base, &pre->side_target, rule.run_sd, off) ||
+	    pre->verdict == PD_VERDICT_REGRESSION || pre->verdict == PD_VERDICT_IMPROVEMENT ||
+	    (d->phase != PD_PHASE_TRANSIENT && d->phase != PD_PHASE_POST))
+		return rule;
+	rule.margin_pct = run_margin_pct(off->sd), rule.run_sd = off->sd;
+	rule.margin_from = PD_INFER_MARGIN_PRE;
+	return rule;
 }
 
 /* The one figure the outputs state of r: its percentage, else its count, else its
@@ -316,22 +364,19 @@ static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
 	c->alpha = opts->alpha;
 	for (size_t i = 0; i < c->n_deltas; i++) {
 		struct pd_delta *d = &c->deltas[i];
-		struct pd_infer_rule rule = rule_of(&c->views[d->view], opts);
+		struct pd_infer_offset off;
+		int history;
+		struct pd_infer_rule rule = rule_at(c, i, opts, &off, &history);
 		struct pd_infer_family fam = {c->family_m[d->phase], opts->alpha};
-		/* one baseline and a history: the metric's measured run-to-run sd */
-		double hsd = d->spread.k < 2
-				     ? pd_history_run_sd(opts, &c->views[d->view], d->phase)
-				     : NAN;
-		if (!isnan(hsd))
-			rule.margin_pct = run_margin_pct(hsd), rule.run_sd = hsd;
 		if (d->spread.k >= 2)
 			pd_infer_judge_reps(&d->inf, &d->spread, &prior, &d->side_target, &rule,
 					    &fam);
 		else
 			pd_infer_judge(&d->inf, &d->side_base, &d->side_target, &rule, &fam);
-		if (!isnan(hsd))
+		if (history)
 			d->inf.noise = PD_INFER_NOISE_HISTORY;
 		settle(d);
+		d->run_offset_pct = off.pct;
 		per_node(d, &c->views[d->view]);
 		int amb = !per_node_held(d, rule.threshold_pct) &&
 			  ambiguous(d, rule.threshold_pct);

@@ -377,6 +377,25 @@ void pd_infer_side_floor(struct pd_infer_side *s, double rel)
 	s->var_mean = v;
 }
 
+/* ---- a run offset beyond the margin ---- */
+
+int pd_infer_run_offset(const struct pd_infer_side *base, const struct pd_infer_side *target,
+			double run_sd, struct pd_infer_offset *out)
+{
+	const double z = 1.959963984540054;
+	double mb = base->mean, mt = target->mean;
+	*out = (struct pd_infer_offset){NAN, 0};
+	if (!(mb > z * sqrt(base->var_mean)) || !(mt > z * sqrt(target->var_mean)))
+		return 0;
+	/* the ratio of the levels in the unit: the means times 2^(exp2_t - exp2_b) */
+	double d = log(mt / mb) + (double)(target->exp2 - base->exp2) * log(2.0);
+	double v = base->var_mean / (mb * mb) + target->var_mean / (mt * mt);
+	if (!(fabs(d) > z * sqrt(2 * run_sd * run_sd + v)) || !isfinite(d * d))
+		return 0;
+	*out = (struct pd_infer_offset){100 * expm1(d), sqrt((d * d - v) / 2)};
+	return 1;
+}
+
 /* ---- judging ---- */
 
 /* The one statistic a verdict reads: estimate and standard error on a scale. */
@@ -663,6 +682,8 @@ static void judge_at(struct pd_infer_result *out, const struct pd_infer_side *ba
 		choose_scale(&e, vb, vt, q);
 	}
 	out->margin_pct = rule->margin_pct;
+	if (rule->margin_pct > 0)
+		out->margin_from = rule->margin_from ? rule->margin_from : PD_INFER_MARGIN_KIND;
 	finish(out, &e, rule, fam);
 	if ((out->valid & PD_INFER_HAS_PCT) && e.scale == PD_INFER_LOG_RATIO)
 		out->baselines_needed = baselines_for(

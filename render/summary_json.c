@@ -99,6 +99,11 @@ static void inference_of_delta(struct pd_jw *w, const struct pd_delta *d)
 	else
 		pd_jw_null(w, "per_node");
 	pd_jw_num(w, "margin_pct", r->margin_pct);
+	pd_jw_str(w, "margin_source", pd_tree_margin_name(r->margin_from));
+	if (!isnan(d->run_offset_pct))
+		pd_jw_num(w, "run_offset_pct", d->run_offset_pct);
+	else
+		pd_jw_null(w, "run_offset_pct");
 	if (r->valid & PD_INFER_HAS_PCT)
 		pd_jw_num(w, "mde_pct", r->mde_pct);
 	else

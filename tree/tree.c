@@ -36,13 +36,15 @@ const char *pd_infer_noise_text(enum pd_infer_noise n)
 		return "one baseline: a change's interval, widened in quadrature by a "
 		       "run-to-run margin of 1.96 sqrt(2) times the metric's relative sd over "
 		       "the history's runs of the test since its last change point (its kind's "
-		       "default where the history lacks the metric), must clear the threshold";
+		       "default where the history lacks the metric; after an event, the runs' "
+		       "own difference before it where that is beyond it), must clear the "
+		       "threshold";
 	return n == PD_INFER_NOISE_RUNS
 		       ? "judged against the moderated run-to-run variance of the baselines"
 		       : "run-to-run variance not measured: a change's interval, widened in "
-			 "quadrature by its metric kind's default run-to-run margin, must "
-			 "clear "
-			 "the threshold";
+			 "quadrature by its metric kind's default run-to-run margin (after an "
+			 "event, by the runs' own difference before it where that is beyond "
+			 "the default's), must clear the threshold";
 }
 
 const char *pd_live_verdict_name(enum pd_live_verdict v)
@@ -157,6 +159,15 @@ const struct pd_timebase *pd_comparison_event(const struct pd_comparison *c)
 int pd_comparison_has_phase(const struct pd_comparison *c, enum pd_phase p)
 {
 	return c->has_event || p == PD_PHASE_WHOLE;
+}
+
+const char *pd_tree_margin_name(enum pd_infer_margin m)
+{
+	static const char *const names[] = {[PD_INFER_MARGIN_NONE] = "none",
+					    [PD_INFER_MARGIN_KIND] = "kind-default",
+					    [PD_INFER_MARGIN_HISTORY] = "history",
+					    [PD_INFER_MARGIN_PRE] = "pre-event-offset"};
+	return (unsigned)m < sizeof(names) / sizeof(*names) ? names[m] : "?";
 }
 
 const char *pd_tree_noise_name(enum pd_infer_noise n)

@@ -152,6 +152,17 @@ const char *pd_infer_noise_text(enum pd_infer_noise n);
 /* "within-run", "between-run", "history": summary.json's inference.noise */
 const char *pd_tree_noise_name(enum pd_infer_noise n);
 
+/* Where one baseline's run-to-run margin came from (summary.json's margin_source) */
+enum pd_infer_margin {
+	PD_INFER_MARGIN_NONE,    /* no margin: several baselines */
+	PD_INFER_MARGIN_KIND,    /* the metric kind's default run-to-run sd */
+	PD_INFER_MARGIN_HISTORY, /* the metric's run-to-run sd in the history */
+	PD_INFER_MARGIN_PRE /* measured: the two runs' difference before the event, beyond what
+			       the kind's (or the history's) sd allows (analyze/infer.h) */
+};
+/* "none", "kind-default", "history", "pre-event-offset" */
+const char *pd_tree_margin_name(enum pd_infer_margin m);
+
 #define PD_INFER_HAS_PCT   1u /* delta_pct, lo_pct, hi_pct */
 #define PD_INFER_HAS_ABS   2u /* delta_abs, lo_abs, hi_abs */
 #define PD_INFER_HAS_COUNT 4u /* delta_count, lo_count, hi_count */
@@ -177,6 +188,7 @@ struct pd_infer_result {
 	 * within-run half-width (the rule's, a default per metric kind); 0 with several
 	 * baselines (measured) */
 	double margin_pct;
+	enum pd_infer_margin margin_from; /* where margin_pct came from (NONE when 0) */
 	/* these two runs' levels agree: the interval of within-run noise alone is inside
 	 * +-threshold (with a margin the stated interval may not be: the build's change is
 	 * then open, the two runs' levels are not); else verdict == PD_INFER_SAME */
@@ -602,6 +614,13 @@ struct pd_delta {
 	 * to one node (times the view's node_ratio), NaN otherwise; the figure a statement of
 	 * the per-node change uses (never the total's) */
 	double node_pct, node_lo, node_hi;
+	/* one baseline, a phase after the pre-event one: the two runs' difference of this
+	 * metric before the event (%), when it is larger than the kind's (or the history's)
+	 * run-to-run sd and the within-run noise allow at 95 % (pd_infer_run_offset): the runs
+	 * differ by more than that margin assumes, so a change of about this size here may be
+	 * theirs (or the build's in every phase), not the event's (the transient's and post's
+	 * margin is then the offset's: inf.margin_from PD_INFER_MARGIN_PRE); NaN otherwise */
+	double run_offset_pct;
 	int drill; /* judged in its parent's family, not counted in it */
 	/* the difference is the topology's: no finding, and no regression or improvement
 	 * (verdict inconclusive, inf.reason PD_INFER_TOPOLOGY) */
