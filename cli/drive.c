@@ -73,13 +73,18 @@ int pd_drive_compare(struct pd_comparison **c, const struct pd_run *base,
 	times = times ? times : &none;
 	*c = NULL;
 	if ((rc = check_globs(base, target, copts, err)) < 0 ||
-	    (rc = pd_compare_views(c, base, target, copts, err)) < 0)
+	    (rc = pd_report_start(&report, o, target->n_series, err)) < 0)
 		return rc;
+	lap(&times->render, &mark);
+	if ((rc = pd_compare_views(c, base, target, copts, err)) < 0) {
+		pd_report_abort(report);
+		return rc;
+	}
 	int early = charts_need_measure(*c);
 	if (early)
 		pd_compare_measure(*c, copts);
 	lap(&times->analyze, &mark);
-	if ((rc = pd_report_begin(&report, *c, o, err)) < 0)
+	if ((rc = pd_report_begin(report, *c, err)) < 0)
 		return rc;
 	lap(&times->render, &mark);
 	if (!early)

@@ -7,6 +7,7 @@
 #include "escape.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -28,13 +29,17 @@
 #define ZWSP           "\xe2\x80\x8b" /* U+200B zero-width space */
 
 /* gnuplot's descriptors: 0 the script, 1 /dev/null, 2 its messages, 3 the points, and
- * with a sequel 4 the pipe it waits on, 5 and 6 the sequel's points and script. */
-#define CHILD_FDS     7
-#define FD_DATA       3
-#define FD_PIPE       4
-#define FD_SEQ_DATA   5
-#define FD_SEQ_SCRIPT 6
-#define SEQ_SCRIPT    "/dev/fd/6"
+ * with sequels 4 the pipe it waits on, 5 and 6 the first sequel's points and script, 7
+ * and 8 the second's: part p's points on fd_data(p), its script on fd_data(p) + 1. */
+#define CHILD_FDS (5 + 2 * PD_PLOT_SEQUELS)
+#define FD_DATA   3
+#define FD_PIPE   4
+#define SEQ_FDS   (1 + 2 * PD_PLOT_SEQUELS) /* the parent's: the pipe, then each sequel's */
+
+static int fd_data(int part)
+{
+	return part ? FD_PIPE + 2 * part - 1 : FD_DATA;
+}
 
 /* --- decimation ------------------------------------------------------------------- */
 
@@ -281,13 +286,10 @@ static void terminal(struct pd_plot_job *job, int w, int h, int clear)
 	job->width = w, job->height = h, job->clear = clear;
 }
 
-/* A chart's settings from "reset": the terminal (see terminal()), title, axes' looks and
- * legend (the line styles are linetypes: line_types()). */
-static void frame(struct pd_plot_job *job, const struct pd_plot_chart *c, int w, int h)
+/* A chart's settings after "reset" and the terminal (see terminal()): title, axes' looks
+ * and legend (the line styles are linetypes: line_types()). */
+static void settings(struct pd_buf *b, const struct pd_plot_chart *c)
 {
-	struct pd_buf *b = &job->script;
-	pd_buf_adds(b, "reset\n");
-	terminal(job, w, h, job->clear && job->width == w && job->height == h);
 	pd_buf_adds(b, "set title ");
 	pd_plot_quote(b, c->title ? c->title : "");
 	/* the title, then the phase labels above the frame (bands()) */
@@ -397,6 +399,16 @@ static double span_of(const struct pd_plot_chart *c)
 	return hi;
 }
 
+/* The tags of the objects, labels and arrow of a chart, fixed so that the next panel of an
+ * SVG redefines each in place (carry()); gnuplot draws them in the order of their tags.
+ * Objects: the card, the bands from TAG_BAND on, the card's frame after them (TAG_BAND +
+ * n_bands); labels: the note, the bands' names from TAG_BAND on, "no data" after them;
+ * the arrow: the event. */
+#define TAG_CARD  1
+#define TAG_NOTE  1
+#define TAG_EVENT 1
+#define TAG_BAND  2
+
 /* The phases shaded, their names above the frame, where no data runs under them: the
  * first at its start, the last flush with its end, so that a narrow middle band's name
  * runs into neither. */
@@ -407,7 +419,7 @@ static void bands(struct pd_buf *b, const struct pd_plot_chart *c)
 		int last = i + 1 == c->n_bands && i > 0;
 		if (!isfinite(bd->start) || !isfinite(bd->end) || bd->end <= bd->start)
 			continue;
-		pd_buf_adds(b, "set object rectangle from first ");
+		pd_buf_addf(b, "set object %zu rectangle from first ", TAG_BAND + i);
 		num(b, bd->start);
 		pd_buf_adds(b, ", graph 0 to first ");
 		num(b, bd->end);
@@ -415,7 +427,7 @@ static void bands(struct pd_buf *b, const struct pd_plot_chart *c)
 		pd_buf_adds(b, "fillstyle solid 1.0 noborder\n");
 		if (!bd->label || !*bd->label)
 			continue;
-		pd_buf_adds(b, "set label ");
+		pd_buf_addf(b, "set label %zu ", TAG_BAND + i);
 		pd_plot_quote(b, bd->label);
 		pd_buf_adds(b, " at first ");
 		num(b, last ? bd->end : bd->start);
@@ -431,7 +443,7 @@ static void event(struct pd_buf *b, const struct pd_plot_chart *c)
 	if (!isfinite(c->event_s))
 		return;
 	/* the dashed line; the legend names it (event_key), not a label over the data */
-	pd_buf_adds(b, "set arrow from first ");
+	pd_buf_addf(b, "set arrow %d from first ", TAG_EVENT);
 	num(b, c->event_s);
 	pd_buf_adds(b, ", graph 0 to first ");
 	num(b, c->event_s);
@@ -563,8 +575,9 @@ static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct e
 	pd_buf_addch(b, '\n');
 }
 
-/* Nothing to draw: an empty frame over the bands (or 0..1) that says so. */
-static void no_data(struct pd_buf *b, const struct pd_plot_chart *c)
+/* Nothing to draw: an empty frame over the bands (or 0..1) that says so; its settings into
+ * b, its plot into cmd. */
+static void no_data(struct pd_buf *b, struct pd_buf *cmd, const struct pd_plot_chart *c)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t i = 0; i < c->n_bands; i++) {
@@ -577,9 +590,12 @@ static void no_data(struct pd_buf *b, const struct pd_plot_chart *c)
 	num(b, lo);
 	pd_buf_addch(b, ':');
 	num(b, hi);
-	pd_buf_adds(b, "]\nset yrange [0:1]\nset ytics format ''\nunset key\n"
-		       "set label 'no data' at graph 0.5, graph 0.5 center "
-		       "textcolor rgb '#888888'\nplot NaN notitle\n");
+	pd_buf_addf(b,
+		    "]\nset yrange [0:1]\nset ytics format ''\nunset key\n"
+		    "set label %zu 'no data' at graph 0.5, graph 0.5 center "
+		    "textcolor rgb '#888888'\n",
+		    TAG_BAND + c->n_bands);
+	pd_buf_adds(cmd, "plot NaN notitle\n");
 }
 
 /* Notes the script line where the commands of the chart drawn into file begin. */
@@ -603,9 +619,10 @@ static void chart_size(const struct pd_plot_chart *c, int *w, int *h)
 	*h = *h < MIN_SIZE ? MIN_SIZE : *h > MAX_SIZE ? MAX_SIZE : *h;
 }
 
-/* The commands and points of one chart after its settings (frame()): its axes, phases,
- * event and lines, or "no data". */
-static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int w)
+/* The settings (into set, after settings()) and the plot command (into cmd) of one chart,
+ * its points into the job's data: its axes, phases, event and lines, or "no data". */
+static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int w,
+		 struct pd_buf *set, struct pd_buf *cmd)
 {
 	size_t max = 2 * (size_t)w, drawn = 0;
 	double *dt = pd_xmalloc(max * sizeof(*dt)), *dv = pd_xmalloc(max * sizeof(*dv));
@@ -614,31 +631,30 @@ static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int
 	double span = span_of(chart);
 	int gaps = 0;
 	if (chart->n_xticks)
-		ms_axis(&job->script, chart);
+		ms_axis(set, chart);
 	else
-		x_axis(&job->script, span, chart->compact ? 4 : 6);
+		x_axis(set, span, chart->compact ? 4 : 6);
 	if (chart->note) {
-		pd_buf_adds(&job->script, "set label ");
-		pd_plot_quote(&job->script, chart->note);
-		pd_buf_adds(&job->script,
-			    " at graph 0.98, graph 0.88 right front textcolor rgb "
-			    "'#5f6b78'\n");
+		pd_buf_addf(set, "set label %d ", TAG_NOTE);
+		pd_plot_quote(set, chart->note);
+		pd_buf_adds(set,
+			    " at graph 0.98, graph 0.88 right front textcolor rgb '#5f6b78'\n");
 	}
-	bands(&job->script, chart);
-	event(&job->script, chart);
+	bands(set, chart);
+	event(set, chart);
 	for (size_t i = 0; i < chart->n_lines; i++) {
 		e[i] = add_points(&job->data, &chart->lines[i], max, dt, dv);
 		drawn += e[i].records > 0;
 	}
 	for (size_t i = 0; i < chart->n_lines; i++)
 		gaps += (gap[i] = add_gaps(&job->data, &chart->lines[i], span / w)).records > 0;
-	ytics(&job->script, chart);
+	ytics(set, chart);
 	if (gaps)
-		pd_buf_adds(&job->script, "set y2range [0:1]\n");
+		pd_buf_adds(set, "set y2range [0:1]\n");
 	if (drawn)
-		plot(&job->script, chart, e, job->part ? FD_SEQ_DATA : FD_DATA, gap);
+		plot(cmd, chart, e, fd_data(job->part), gap);
 	else
-		no_data(&job->script, chart);
+		no_data(set, cmd, chart);
 	free(e);
 	free(dt);
 	free(dv);
@@ -648,12 +664,19 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, 
 {
 	assert(chart->file);
 	int w, h;
+	struct pd_buf set = PD_BUF_INIT, cmd = PD_BUF_INIT;
 	chart_size(chart, &w, &h);
 	mark(job, chart->file);
-	frame(job, chart, w, h);
+	pd_buf_adds(&job->script, "reset\n");
+	terminal(job, w, h, job->clear && job->width == w && job->height == h);
+	settings(&job->script, chart);
 	set_output(&job->script, dir, chart->file);
-	draw(job, chart, w);
+	draw(job, chart, w, &set, &cmd);
+	pd_buf_add(&job->script, set.ptr, set.len);
+	pd_buf_add(&job->script, cmd.ptr, cmd.len);
 	pd_buf_adds(&job->script, "unset output\n");
+	pd_buf_release(&set);
+	pd_buf_release(&cmd);
 }
 
 void pd_plot_panels_size(int *w, int *h, int panel_w, int panel_h, size_t n, size_t cols)
@@ -675,16 +698,86 @@ static void place(struct pd_buf *b, const struct pd_plot_chart *c, size_t k, siz
 	double x1 = (double)(left + w) / W, y1 = (double)(bottom + h) / H;
 	pd_buf_addf(b, "set origin %.6f, %.6f\nset size %.6f, %.6f\n", x0, y0, x1 - x0,
 		    y1 - y0);
-	pd_buf_addf(b,
-		    "set object rectangle from screen %.6f, %.6f to screen %.6f, %.6f behind "
-		    "fillcolor rgb '#ffffff' fillstyle solid 1.0 noborder\n",
-		    x0, y0, x1, y1);
+	pd_buf_addf(
+		b,
+		"set object %d rectangle from screen %.6f, %.6f to screen %.6f, %.6f behind "
+		"fillcolor rgb '#ffffff' fillstyle solid 1.0 noborder\n",
+		TAG_CARD, x0, y0, x1, y1);
 	/* half a pixel inside, so that the whole line is on the canvas */
-	pd_buf_addf(b,
-		    "set object rectangle from screen %.6f, %.6f to screen %.6f, %.6f front "
-		    "fillstyle empty border linecolor rgb '%s' linewidth %s\n",
-		    x0 + 0.5 / W, y0 + 0.5 / H, x1 - 0.5 / W, y1 - 0.5 / H,
-		    c->frame ? c->frame : "#dfe3e8", c->frame ? "2" : "1");
+	pd_buf_addf(
+		b,
+		"set object %zu rectangle from screen %.6f, %.6f to screen %.6f, %.6f front "
+		"fillstyle empty border linecolor rgb '%s' linewidth %s\n",
+		TAG_BAND + c->n_bands, x0 + 0.5 / W, y0 + 0.5 / H, x1 - 0.5 / W, y1 - 0.5 / H,
+		c->frame ? c->frame : "#dfe3e8", c->frame ? "2" : "1");
+}
+
+/* The length of the key of settings line s: its words up to the first that is not a name,
+ * with the tag of an object, label or arrow ("set autoscale yfix", "set ytics", "set
+ * label 2"): what a later line with the same key sets anew. */
+static size_t key_len(const char *s)
+{
+	size_t n = strcspn(s, " \n");
+	int tagged = !strncmp(s, "set object ", 11) || !strncmp(s, "set label ", 10) ||
+		     !strncmp(s, "set arrow ", 10);
+	for (int word = 1; s[n] == ' '; word++) {
+		int name = isalpha((unsigned char)s[n + 1]);
+		if (!name && !(tagged && word == 2 && isdigit((unsigned char)s[n + 1])))
+			break;
+		n += 1 + strcspn(s + n + 1, " \n");
+	}
+	return n;
+}
+
+/* Whether key k (of length n) is the key of more than one line of settings b. */
+static int twice(const char *b, const char *k, size_t n)
+{
+	int seen = 0;
+	for (; *b; b = strchr(b, '\n') + 1)
+		if (key_len(b) == n && !strncmp(b, k, n) && seen++)
+			return 1;
+	return 0;
+}
+
+/* Whether settings b may follow settings a by their changed lines alone: the same keys in
+ * the same order, and no changed line's key twice in b (the last of two would be left). */
+static int carries(const char *a, const char *b)
+{
+	for (const char *p = b; *a || *p;) {
+		size_t ka = key_len(a), kb = key_len(p);
+		size_t la = strcspn(a, "\n"), lb = strcspn(p, "\n");
+		if (ka != kb || strncmp(a, p, ka))
+			return 0;
+		if ((la != lb || memcmp(a, p, lb)) && twice(b, p, kb))
+			return 0;
+		a += la + 1, p += lb + 1;
+	}
+	return 1;
+}
+
+/* Appends the settings of the next panel of an SVG (set, emptied) to the script: after
+ * panel settings prev that it carries(), only the lines that changed (gnuplot keeps the
+ * rest: a quarter of its time went into reading the same settings again), else "reset"
+ * and all of them. A line set anew never undoes another line's setting (the line types,
+ * tics and grid stay as set), which check_plot verifies against the real gnuplot. */
+static void carry(struct pd_plot_job *job, struct pd_buf *prev, struct pd_buf *set)
+{
+	struct pd_buf *script = &job->script;
+	if (job->fresh || !prev->len || !carries(prev->ptr, set->ptr)) {
+		pd_buf_adds(script, "reset\n"); /* keeps the terminal and the multiplot */
+		pd_buf_add(script, set->ptr, set->len);
+	} else {
+		for (const char *a = prev->ptr, *b = set->ptr; *b;) {
+			size_t la = strcspn(a, "\n") + 1, lb = strcspn(b, "\n") + 1;
+			if (la != lb || memcmp(a, b, lb))
+				pd_buf_add(script, b, lb);
+			a += la, b += lb;
+		}
+	}
+	struct pd_buf t = *prev;
+	*prev = *set;
+	*set = t;
+	pd_buf_truncate(set, 0);
 }
 
 void pd_plot_script_panels(struct pd_plot_job *job, const struct pd_plot_chart *const *charts,
@@ -702,12 +795,19 @@ void pd_plot_script_panels(struct pd_plot_job *job, const struct pd_plot_chart *
 	terminal(job, W, H, 1); /* the canvas's: clear between the cards, as the page is */
 	set_output(&job->script, dir, charts[0]->file);
 	pd_buf_adds(&job->script, "set multiplot\n");
+	struct pd_buf prev = PD_BUF_INIT, set = PD_BUF_INIT, cmd = PD_BUF_INIT;
 	for (size_t k = 0; k < n; k++) {
-		frame(job, charts[k], W, H); /* "reset" keeps the terminal and the multiplot */
-		place(&job->script, charts[k], k, cols, w, h, W, H);
-		draw(job, charts[k], w);
+		settings(&set, charts[k]);
+		place(&set, charts[k], k, cols, w, h, W, H);
+		draw(job, charts[k], w, &set, &cmd);
+		carry(job, &prev, &set);
+		pd_buf_add(&job->script, cmd.ptr, cmd.len);
+		pd_buf_truncate(&cmd, 0);
 	}
 	pd_buf_adds(&job->script, "unset multiplot\nunset output\n");
+	pd_buf_release(&prev);
+	pd_buf_release(&set);
+	pd_buf_release(&cmd);
 }
 
 /* --- trimming its output ---------------------------------------------------------- */
@@ -787,6 +887,19 @@ static void copy_str(char *out, size_t size, const char *s)
 	out[n] = '\0';
 }
 
+/* The part whose script gnuplot names at the start of msg ("\"/dev/fd/6\" line 3: ..."
+ * is the first sequel's), 0 for its first script. */
+static int script_part(const char *msg)
+{
+	int fd = 0, used = 0;
+	if (sscanf(msg, "\"/dev/fd/%d\"%n", &fd, &used) < 1 || !used)
+		return 0;
+	for (int part = 1; part <= PD_PLOT_SEQUELS; part++)
+		if (fd == fd_data(part) + 1)
+			return part;
+	return 0;
+}
+
 /* The message of gnuplot's first error in its stderr: the text after "line N: " (or
  * "\"file\" line N: ") at the start of a line that is not a warning, with N in *at, else
  * the first line that is not an echo, a caret or a warning (*at 0). */
@@ -806,7 +919,7 @@ static void first_error(char *out, size_t size, long *at, int *part, FILE *f)
 			continue;
 		/* the message: "line N: ..." at the start, after the script's quoted name */
 		const char *msg = p;
-		int in_sequel = strncmp(msg, "\"" SEQ_SCRIPT "\"", strlen(SEQ_SCRIPT) + 2) == 0;
+		int in_part = script_part(msg);
 		if (*msg == '"' && strchr(msg + 1, '"'))
 			msg = strchr(msg + 1, '"') + 1 + strspn(strchr(msg + 1, '"') + 1, " ");
 		msg = strncmp(msg, "line ", 5) ? NULL : msg;
@@ -817,7 +930,7 @@ static void first_error(char *out, size_t size, long *at, int *part, FILE *f)
 			if (strncmp(msg, "warning:", 8) == 0)
 				continue;
 			copy_str(out, size, msg);
-			*at = n, *part = in_sequel;
+			*at = n, *part = in_part;
 			break;
 		}
 		if (!fallback[0] && *p && *p != '\n' && *p != '^' &&
@@ -891,10 +1004,9 @@ static int spawn(pid_t *pid, int fds[CHILD_FDS])
 /* The last line of every run: gnuplot prints it on stderr once all charts are drawn. */
 #define DONE_MARK "pd-plot-done"
 #define DONE_CMD  "\nprint '" DONE_MARK "'\n"
-/* The end of a script that a sequel follows: gnuplot reads on from the pipe on its fd 4,
- * which is given, once the sequel is ready, the line that loads its script. */
+/* The end of a script that sequels follow: gnuplot reads on from the pipe on its fd 4,
+ * which is given, once each sequel is ready, the line that loads its script. */
 #define LOAD_PIPE "\nload '/dev/fd/4'\n"
-#define LOAD_SEQ  "load '" SEQ_SCRIPT "'" DONE_CMD
 
 static int finished(const struct pd_proc_capture *err)
 {
@@ -903,7 +1015,7 @@ static int finished(const struct pd_proc_capture *err)
 
 static void close_sequel(struct pd_plot_job *job)
 {
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < SEQ_FDS; i++) {
 		if (job->seq_fd[i] >= 0)
 			close(job->seq_fd[i]);
 		job->seq_fd[i] = -1;
@@ -929,21 +1041,24 @@ static void release(struct pd_plot_job *job)
 	close_sequel(job);
 	pd_proc_capture_release(&job->err);
 	job->pid = 0;
+	job->sequels = 0;
 }
 
-/* The pipe and the two files of a sequel: fds[4..6] for the child, the parent's ends in
- * job->seq_fd. */
-static int open_sequel(struct pd_plot_job *job, int fds[CHILD_FDS])
+/* The pipe and the two files of each of n sequels: fds[4..] for the child, the parent's
+ * ends in job->seq_fd. */
+static int open_sequels(struct pd_plot_job *job, int n, int fds[CHILD_FDS])
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
 	fds[FD_PIPE] = high_fd(p[0]);
 	job->seq_fd[0] = high_fd(p[1]);
-	if (fds[FD_PIPE] < 0 || job->seq_fd[0] < 0 ||
-	    (fds[FD_SEQ_DATA] = job->seq_fd[1] = temp_fd()) < 0)
+	if (fds[FD_PIPE] < 0 || job->seq_fd[0] < 0)
 		return -1; /* errno from the call that failed */
-	return (fds[FD_SEQ_SCRIPT] = job->seq_fd[2] = temp_fd()) < 0 ? -1 : 0;
+	for (int i = 1; i <= 2 * n; i++)
+		if ((fds[FD_PIPE + i] = job->seq_fd[i] = temp_fd()) < 0)
+			return -1;
+	return 0;
 }
 
 /* gnuplot's stderr: a pipe that pd_plot_wait drains (a temporary file grew by gigabytes
@@ -961,16 +1076,19 @@ static void err_pipe(struct pd_plot_job *job, int fds[CHILD_FDS])
 	}
 }
 
-int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err)
+int pd_plot_start(struct pd_plot_job *job, int sequels, struct pd_err *err)
 {
-	const char *tail = sequel ? LOAD_PIPE : DONE_CMD;
-	int fds[CHILD_FDS] = {-1, -1, -1, -1, -1, -1, -1}, rc = 0, sp;
+	assert(sequels >= 0 && sequels <= PD_PLOT_SEQUELS);
+	const char *tail = sequels ? LOAD_PIPE : DONE_CMD;
+	int fds[CHILD_FDS], rc = 0, sp;
+	for (int i = 0; i < CHILD_FDS; i++)
+		fds[i] = -1;
 	fds[0] = temp_file(job->script.ptr, job->script.len, tail, strlen(tail));
 	fds[FD_DATA] = fds[0] < 0 ? -1 : temp_file(job->data.ptr, job->data.len, "", 0);
 	const char *what = fds[0] < 0 ? "script" : fds[FD_DATA] < 0 ? "points" : "messages";
 	if (fds[FD_DATA] >= 0)
 		err_pipe(job, fds);
-	if (job->err.fd < 0 || (sequel && open_sequel(job, fds) < 0))
+	if (job->err.fd < 0 || (sequels && open_sequels(job, sequels, fds) < 0))
 		rc = pd_err_set(err, PD_EIO, "cannot make gnuplot's %s (a file in %s): %s",
 				job->err.fd < 0 ? what : "sequel", temp_dir(), strerror(errno));
 	else if ((sp = spawn(&job->pid, fds)) == ENOENT)
@@ -978,14 +1096,16 @@ int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err)
 	else if (sp)
 		rc = pd_err_set(err, PD_EIO, "cannot run gnuplot: %s", strerror(sp));
 	for (int i = 0; i < CHILD_FDS; i++) /* the child's copies; ours stay in job */
-		if (fds[i] >= 0 && (i < 5 || rc < 0))
+		if (fds[i] >= 0 && (i <= FD_PIPE || rc < 0))
 			close(fds[i]);
 	if (rc < 0) {
-		job->seq_fd[1] = job->seq_fd[2] = -1; /* closed just above */
+		for (int i = 1; i < SEQ_FDS; i++) /* closed just above */
+			job->seq_fd[i] = -1;
 		release(job);
 		return rc;
 	}
-	reset_part(job, sequel);
+	job->sequels = sequels;
+	reset_part(job, sequels ? 1 : 0);
 	return 0;
 }
 
@@ -1008,17 +1128,25 @@ static int write_pipe(int fd, const char *s, size_t len)
 
 int pd_plot_follow(struct pd_plot_job *job, struct pd_err *err)
 {
-	assert(job->part == 1 && job->seq_fd[0] >= 0);
-	int rc = 0;
-	if (pd_file_write_all(job->seq_fd[1], job->data.ptr, job->data.len) < 0 ||
-	    pd_file_write_all(job->seq_fd[2], job->script.ptr, job->script.len) < 0)
+	int part = job->part, rc = 0;
+	assert(part >= 1 && part <= job->sequels && job->seq_fd[0] >= 0);
+	int *fd = &job->seq_fd[2 * part - 1]; /* its points, then its script */
+	struct pd_buf load = PD_BUF_INIT;
+	pd_buf_addf(&load, "load '/dev/fd/%d'%s", fd_data(part) + 1,
+		    part == job->sequels ? DONE_CMD : "\n");
+	if (pd_file_write_all(fd[0], job->data.ptr, job->data.len) < 0 ||
+	    pd_file_write_all(fd[1], job->script.ptr, job->script.len) < 0)
 		rc = pd_err_set(err, PD_EIO,
 				"cannot write gnuplot's sequel to a file in %s: %s", temp_dir(),
 				strerror(errno));
 	else /* EPIPE: gnuplot is gone, and pd_plot_wait says why */
-		write_pipe(job->seq_fd[0], LOAD_SEQ, strlen(LOAD_SEQ));
-	close_sequel(job);
-	reset_part(job, 1);
+		write_pipe(job->seq_fd[0], load.ptr, load.len);
+	pd_buf_release(&load);
+	for (int i = 0; i < 2; i++) /* gnuplot has its own */
+		close(fd[i]), fd[i] = -1;
+	if (rc < 0 || part == job->sequels)
+		close_sequel(job);
+	reset_part(job, part + 1);
 	return rc;
 }
 

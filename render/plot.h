@@ -64,7 +64,7 @@ struct pd_plot_chart {
 size_t pd_plot_decimate(double *out_t, double *out_v, const double *t, const double *v,
 			size_t n, size_t max);
 
-/* Where the commands of one chart begin: line of the script of part (0, or 1 for a
+/* Where the commands of one chart begin: line of the script of part (0, or k for the k-th
  * sequel), 1-based. */
 struct pd_plot_mark {
 	size_t line;
@@ -76,19 +76,23 @@ struct pd_plot_mark {
  * they plot as native float64 (t, v) pairs, which gnuplot reads as binary from a file on
  * one of its descriptors (no number is formatted or parsed as text, and none loses a
  * digit). "/dev/fd/N" opens that file anew with its own position: Linux's behaviour,
- * which this relies on. A job may be started with a sequel: charts scripted after the
- * start, which the same gnuplot draws once they are given (pd_plot_follow). */
+ * which this relies on. A job may be started with sequels: charts scripted after the
+ * start, which the same gnuplot draws once they are given (pd_plot_follow), each in
+ * turn; started with no chart, its gnuplot starts up while they are being computed. */
+#define PD_PLOT_SEQUELS 2 /* at most */
 struct pd_plot_job {
 	struct pd_buf script, data;
-	int part;                   /* 0, or 1 once started with a sequel */
-	int width, height;          /* of the terminal set last; 0 before the first chart */
-	int clear;                  /* the terminal set last has no background (panels) */
+	int part;          /* what is scripted now: 0, or k for the k-th sequel */
+	int sequels;       /* it was started with */
+	int width, height; /* of the terminal set last; 0 before the first chart */
+	int clear;         /* the terminal set last has no background (panels) */
+	int fresh; /* every panel of an SVG from "reset" in full, none carried (tests) */
 	struct pd_plot_mark *marks; /* per chart, to name the one gnuplot failed on */
 	size_t n_marks, cap_marks;
 	size_t lines, counted;      /* script lines counted so far, up to byte `counted` */
 	pid_t pid;                  /* while gnuplot runs */
 	struct pd_proc_capture err; /* its stderr (a pipe), while it runs and after */
-	int seq_fd[3];    /* until the sequel is given: the pipe, its points, its script */
+	int seq_fd[1 + 2 * PD_PLOT_SEQUELS]; /* the pipe, each sequel's points and script */
 	double timeout_s; /* gnuplot is ended after this long without progress; 0 never */
 };
 /* Seconds in which gnuplot neither reads its script or points nor writes a chart, after
@@ -100,7 +104,7 @@ struct pd_plot_job {
 #define PD_PLOT_JOB_INIT                                                                       \
 	{                                                                                      \
 		.script = PD_BUF_INIT, .data = PD_BUF_INIT, .err = PD_PROC_CAPTURE_INIT,       \
-		.seq_fd = {-1, -1, -1}, .timeout_s = PD_PLOT_TIMEOUT_DEFAULT                   \
+		.seq_fd = {-1, -1, -1, -1, -1}, .timeout_s = PD_PLOT_TIMEOUT_DEFAULT           \
 	}
 
 /* Appends to job the gnuplot commands and the points that draw chart into dir/chart->file
@@ -136,13 +140,15 @@ void pd_plot_quote(struct pd_buf *b, const char *s);
 /* Starts gnuplot on job's charts and returns without waiting: "gnuplot -d" from PATH,
  * with an argument vector and a fixed environment (no user or system init file, no
  * GNUPLOT_LIB), stdout discarded; the script and points go through unlinked temporary
- * files, and the job's buffers are emptied. With sequel set, gnuplot then waits for the
- * charts scripted onto job from now on, until pd_plot_follow gives them (or pd_plot_wait
- * gives up on them). PD_EIO when it cannot start (or is missing). */
-int pd_plot_start(struct pd_plot_job *job, int sequel, struct pd_err *err);
+ * files, and the job's buffers are emptied. With sequels (at most PD_PLOT_SEQUELS),
+ * gnuplot then waits for the charts scripted onto job from now on, until pd_plot_follow
+ * gives them, as many times (or pd_plot_wait gives up on them). PD_EIO when it cannot
+ * start (or is missing). */
+int pd_plot_start(struct pd_plot_job *job, int sequels, struct pd_err *err);
 
-/* Gives a job started with a sequel the charts scripted onto it since. PD_EIO when they
- * cannot be written; a gnuplot that has died is reported by pd_plot_wait. */
+/* Gives a job started with sequels the charts scripted onto it since the start or the
+ * last sequel: its next sequel. PD_EIO when they cannot be written; a gnuplot that has
+ * died is reported by pd_plot_wait. */
 int pd_plot_follow(struct pd_plot_job *job, struct pd_err *err);
 
 /* Waits for a started job (0 at once for one that is not running). PD_EIO when gnuplot
@@ -163,7 +169,7 @@ void pd_plot_svg_trim(struct pd_buf *svg);
 /* Kills a running job and waits for it; releases what the job holds. */
 void pd_plot_discard(struct pd_plot_job *job);
 
-/* pd_plot_start without a sequel, then pd_plot_wait. */
+/* pd_plot_start without sequels, then pd_plot_wait. */
 int pd_plot_run(struct pd_plot_job *job, struct pd_err *err);
 
 #endif

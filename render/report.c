@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Points per line of a finding's chart: ample for its 552 pixels, small for a ticket
@@ -55,8 +56,33 @@ static int whole_svg(const char *text, size_t len)
 	       !memcmp(text + len - 6, "</svg>", 6);
 }
 
+/* Whether the file at path is a whole SVG by its first and last 64 bytes (its start and
+ * end past any whitespace lie in them): then whole_svg() says so of all of it; 0 is
+ * "read it all" (a few megabytes of charts, read only to be checked, cost a tenth of a
+ * 16-node report's own time). */
+static int svg_ends(const char *path)
+{
+	unsigned char b[128]; /* bytes, compared as such */
+	struct stat st;
+	int fd;
+	struct pd_err ignored = PD_ERR_INIT;
+	if (pd_file_open(&fd, path, 0, &ignored) < 0)
+		return 0;
+	int ok = fstat(fd, &st) == 0 && st.st_size >= 128 && (size_t)st.st_size <= SVG_LIMIT &&
+		 pread(fd, b, 64, 0) == 64 && pread(fd, b + 64, 64, st.st_size - 64) == 64;
+	close(fd);
+	size_t lead = 0, end = 128;
+	while (ok && lead < 64 && memchr(" \t\r\n", b[lead], 4))
+		lead++;
+	while (ok && end > 64 && memchr(" \t\r\n", b[end - 1], 4))
+		end--;
+	return ok && lead + 5 <= 64 && end >= 64 + 6 &&
+	       (!memcmp(b + lead, "<?xml", 5) || !memcmp(b + lead, "<svg", 4)) &&
+	       !memcmp(b + end - 6, "</svg>", 6);
+}
+
 /* Reads and checks every chart gnuplot drew; their text goes to *out for a single file
- * (out NULL: checked only). */
+ * (out NULL: checked only, by their ends when they look whole). */
 static int read_svgs(char ***out, const struct pd_chart_plan *plan, const char *dir,
 		     struct pd_err *err)
 {
@@ -67,6 +93,10 @@ static int read_svgs(char ***out, const struct pd_chart_plan *plan, const char *
 		if (plan->charts[i].panel) /* the SVG of its first panel */
 			continue;
 		pd_buf_addf(&path, "%s/%s", dir, plan->charts[i].file);
+		if (!out && svg_ends(path.ptr)) {
+			pd_buf_release(&path);
+			continue;
+		}
 		rc = pd_file_read(&b, path.ptr, SVG_LIMIT, err);
 		if (rc == 0 && !whole_svg(b.ptr, b.len))
 			rc = pd_err_set(
@@ -163,13 +193,12 @@ static int fail(struct pd_report *r, int rc)
 	return rc;
 }
 
-int pd_report_begin(struct pd_report **out, const struct pd_comparison *c,
-		    const struct pd_report_opts *o, struct pd_err *err)
+int pd_report_start(struct pd_report **out, const struct pd_report_opts *o, size_t n_series,
+		    struct pd_err *err)
 {
 	struct pd_report *r = pd_xcalloc(1, sizeof(*r));
 	int rc;
 	*out = NULL;
-	r->c = c;
 	r->o = *o;
 	r->o.single_file |= pd_report_is_file(o);
 	for (size_t j = 0; j < MAX_JOBS; j++) {
@@ -182,20 +211,47 @@ int pd_report_begin(struct pd_report **out, const struct pd_comparison *c,
 	}
 	r->out.marked = 1; /* a later report may replace this one */
 	r->dir = pd_outdir_path(&r->out, "charts");
-	progress(o, "drawing charts");
-	pd_chart_plan_metrics(&r->plan, c, SMALL_POINTS);
-	r->n_jobs = jobs_for(r->plan.n);
-	rc = pd_outdir_mkdir(&r->out, "charts", err);
-	for (size_t j = 0; j < r->n_jobs && rc == 0;
-	     j++) { /* each draws while the next is scripted */
-		script_range(r, j, svg_start(&r->plan, r->plan.n * j / r->n_jobs),
-			     svg_start(&r->plan, r->plan.n * (j + 1) / r->n_jobs));
-		rc = pd_plot_start(&r->job[j], j == 0, err);
-	}
+	/* about a chart a series: the first gnuplot draws the metric charts, then the
+	 * finding charts; each other one its share of the metric charts */
+	for (size_t j = 0; j < jobs_for(n_series) && rc == 0; j++)
+		rc = pd_plot_start(&r->job[j], j == 0 ? 2 : 1, err);
 	if (rc < 0)
 		return fail(r, rc);
 	*out = r;
 	return 0;
+}
+
+void pd_report_abort(struct pd_report *r)
+{
+	if (r)
+		fail(r, 0);
+}
+
+/* Gives job j the charts scripted onto it: to its gnuplot started ahead, else to a new
+ * one (the first with the finding charts to follow). */
+static int give(struct pd_report *r, size_t j, struct pd_err *err)
+{
+	if (r->job[j].pid > 0)
+		return pd_plot_follow(&r->job[j], err);
+	return pd_plot_start(&r->job[j], j == 0, err);
+}
+
+int pd_report_begin(struct pd_report *r, const struct pd_comparison *c, struct pd_err *err)
+{
+	r->c = c;
+	progress(&r->o, "drawing charts");
+	pd_chart_plan_metrics(&r->plan, c, SMALL_POINTS);
+	r->n_jobs = jobs_for(r->plan.n);
+	int rc = pd_outdir_mkdir(&r->out, "charts", err);
+	for (size_t j = 0; j < r->n_jobs && rc == 0;
+	     j++) { /* each draws while the next is scripted */
+		script_range(r, j, svg_start(&r->plan, r->plan.n * j / r->n_jobs),
+			     svg_start(&r->plan, r->plan.n * (j + 1) / r->n_jobs));
+		rc = give(r, j, err);
+	}
+	for (size_t j = r->n_jobs; j < MAX_JOBS; j++) /* started ahead, not needed */
+		pd_plot_discard(&r->job[j]);
+	return rc < 0 ? fail(r, rc) : 0;
 }
 
 typedef void (*text_fn)(struct pd_buf *, const struct pd_comparison *,
@@ -224,25 +280,33 @@ static int write_texts(struct pd_report *r, struct pd_err *err)
 	return write_text(r, "summary.jira", pd_markup_jira, err);
 }
 
-static int write_html(struct pd_report *r, struct pd_err *err)
+/* index.html (its charts' text inlined from svg, or NULL: linked), and its style sheet
+ * beside it unless it is one file. */
+static int write_page(struct pd_report *r, const char *const *svg, struct pd_err *err)
 {
-	char **svg = NULL;
 	struct pd_buf b = PD_BUF_INIT;
-	int rc = 0;
-	if ((rc = read_svgs(r->o.single_file ? &svg : NULL, &r->plan, r->dir, err)) < 0)
-		goto done;
-	pd_html_report(&b, r->c, &r->plan, (const char *const *)svg, &r->o.labels);
+	pd_html_report(&b, r->c, &r->plan, svg, &r->o.labels);
 	if (pd_report_is_file(&r->o)) /* what a later run may replace */
 		pd_buf_adds(&b, PD_OUTDIR_FILE_MARK);
-	rc = pd_outdir_write(&r->out, "index.html", b.ptr, b.len, err);
+	int rc = pd_outdir_write(&r->out, "index.html", b.ptr, b.len, err);
 	if (rc == 0 && !r->o.single_file)
 		rc = pd_outdir_write(&r->out, PD_HTML_CSS_FILE, pd_html_css(),
 				     strlen(pd_html_css()), err);
-	if (rc == 0 && r->o.single_file) /* everything is in index.html */
-		pd_outdir_remove(&r->out, "charts");
-done:
-	free_svgs(svg, r->plan.n);
 	pd_buf_release(&b);
+	return rc;
+}
+
+/* The page of a report with its charts inlined, once gnuplot has drawn them: their text
+ * goes into index.html, and charts/ goes. */
+static int write_single(struct pd_report *r, struct pd_err *err)
+{
+	char **svg = NULL;
+	int rc = read_svgs(&svg, &r->plan, r->dir, err);
+	if (rc == 0)
+		rc = write_page(r, (const char *const *)svg, err);
+	if (rc == 0) /* everything is in index.html */
+		pd_outdir_remove(&r->out, "charts");
+	free_svgs(svg, r->plan.n);
 	return rc;
 }
 
@@ -257,12 +321,14 @@ static int wait_jobs(struct pd_report *r, struct pd_err *err)
 
 int pd_report_finish(struct pd_report *r, struct pd_err *err)
 {
-	int rc, file = pd_report_is_file(&r->o);
+	int rc, file = pd_report_is_file(&r->o), single = r->o.single_file;
 	size_t first = pd_chart_plan_findings(&r->plan, r->c, CHART_POINTS);
 	script_range(r, 0, first, r->plan.n);
-	/* the summaries are written while gnuplot draws */
+	/* the summaries, and a page that links its charts, are written while gnuplot draws;
+	 * the charts are checked once drawn */
 	if ((rc = pd_plot_follow(&r->job[0], err)) < 0 || (rc = write_texts(r, err)) < 0 ||
-	    (rc = wait_jobs(r, err)) < 0 || (rc = write_html(r, err)) < 0)
+	    (!single && (rc = write_page(r, NULL, err)) < 0) || (rc = wait_jobs(r, err)) < 0 ||
+	    (rc = single ? write_single(r, err) : read_svgs(NULL, &r->plan, r->dir, err)) < 0)
 		return fail(r, rc);
 	rc = file ? pd_outdir_commit_file(&r->out, "index.html", err)
 		  : pd_outdir_commit(&r->out, err);

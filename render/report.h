@@ -23,11 +23,21 @@ int pd_report_is_file(const struct pd_report_opts *o);
 /* A report being written: its output directory and the gnuplot runs drawing into it. */
 struct pd_report;
 
-/* Begins the report of c as soon as its views and phases exist (pd_compare_views): makes
- * the output directory and starts gnuplot on the per-metric charts, which draws while
- * the caller computes the statistics. c must stay in place until pd_report_finish. */
-int pd_report_begin(struct pd_report **r, const struct pd_comparison *c,
-		    const struct pd_report_opts *o, struct pd_err *err);
+/* Starts the report o asks for before the comparison (of about n_series series a run) is
+ * made: makes the output directory and starts gnuplot, one per core, which starts up
+ * while the views are computed. pd_report_begin follows, or pd_report_abort. */
+int pd_report_start(struct pd_report **r, const struct pd_report_opts *o, size_t n_series,
+		    struct pd_err *err);
+
+/* Begins the report r of c as soon as its views and phases exist (pd_compare_views): gives
+ * gnuplot the per-metric charts, which it draws while the caller computes the statistics.
+ * c must stay in place until pd_report_finish. On failure r is freed, nothing is left
+ * behind and an existing output is as it was. */
+int pd_report_begin(struct pd_report *r, const struct pd_comparison *c, struct pd_err *err);
+
+/* Ends a report that will not be finished: gnuplot is stopped, nothing is left behind and
+ * an existing output is as it was; r is freed (NULL: nothing). */
+void pd_report_abort(struct pd_report *r);
 
 /* Finishes r once c is measured (pd_compare_measure): the finding charts, the summaries,
  * index.html, and the output put in place; r is freed. On failure nothing is left behind

@@ -219,12 +219,12 @@ START_TEST(test_plot_script_small_chart)
 	ck_assert_ptr_null(strstr(s, "set yrange"));
 	has(s, "\nset output \"./out/charts/c001.svg\"\n");
 	/* the band with a NaN end is left out */
-	has(s, "\nset object rectangle from first 0, graph 0 to first 5, graph 1 behind ");
+	has(s, "\nset object 2 rectangle from first 0, graph 0 to first 5, graph 1 behind ");
 	/* the band is the one object (the gap is marked by a plot element, below) */
 	ck_assert_ptr_null(strstr(strstr(s, "set object") + 1, "set object"));
 	/* phase names above the frame, never over the data */
-	has(s, "\nset label 'pre' at first 0, graph 1 left offset character 0.3, 0.55 ");
-	has(s, "\nset arrow from first 5, graph 0 to first 5, graph 1 nohead ");
+	has(s, "\nset label 2 'pre' at first 0, graph 1 left offset character 0.3, 0.55 ");
+	has(s, "\nset arrow 1 from first 5, graph 0 to first 5, graph 1 nohead ");
 	/* the points are read as binary from gnuplot's fd 3: 3 records of 16 bytes */
 	/* the event's dashed line is named in the legend, not over the data */
 	has(s, "\nplot '/dev/fd/3' binary skip=0 record=3 format='%float64%float64' "
@@ -268,7 +268,7 @@ START_TEST(test_plot_script_compact_from_zero)
 	has(s, "\nset ytics 25\n");
 	/* 1200 s over about 4 ticks: every 300 s, in seconds as the report's text says times */
 	has(s, "\nset xtics ('0' 0, '300 s' 300, '600 s' 600, '900 s' 900, '1200 s' 1200)\n");
-	has(s, "\nset label 'post' at first 1200, graph 1 right ");
+	has(s, "\nset label 3 'post' at first 1200, graph 1 right ");
 	ck_assert_ptr_null(strstr(s, "NaN with lines"));
 	pd_plot_discard(&job);
 }
@@ -677,6 +677,73 @@ START_TEST(test_plot_panels_one_svg)
 }
 END_TEST
 
+/* Draws the panels into dir/g.svg (fresh: each from "reset" in full); its text into svg,
+ * the number of "reset" commands returned. */
+static int draw_panels(struct pd_buf *svg, const struct pd_plot_chart *const *pc, size_t n,
+		       const char *dir, int fresh)
+{
+	char path[64];
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	job.fresh = fresh;
+	pd_plot_script_panels(&job, pc, n, 3, dir);
+	int resets = count_str(job.script.ptr, "\nreset\n");
+	ck_assert_int_eq(pd_plot_run(&job, &err), 0);
+	snprintf(path, sizeof(path), "%s/g.svg", dir);
+	ck_assert_int_eq(pd_file_read(svg, path, 1 << 24, &err), 0);
+	unlink(path);
+	return resets;
+}
+
+/* A panel after one that sets the same kinds of settings gets only the lines that
+ * changed (gnuplot keeps the rest), else "reset" and all of them; the real gnuplot draws
+ * the SVG byte for byte as from "reset" every panel. Panels: 0 from zero with a note and
+ * a gap; 1 the same kinds (carried); 2 negative values, no note, no gap, another unit
+ * (reset: no yrange, note or y2range); 3 like 2 (carried); 4 no data (reset); 5 like 3
+ * after it (reset); 6 like 5, framed (carried): 4 resets against 7. */
+START_TEST(test_plot_panels_carry_draws_as_from_reset)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	double t[] = {0, 300, 600, 900, 1200}, a[] = {1, 2, NAN, 3, 4}, b[] = {5, 1, NAN, 8, 3},
+	       m[] = {-1, 2, -3, 4, -5}, z[] = {-10, 20, -30, 40, 50},
+	       none[] = {NAN, NAN, NAN, NAN, NAN};
+	const double *v[] = {a, b, m, z, none, m, z};
+	static const char *const units[] = {"%", "%", "MiB", "GiB", "%", "GiB", "MiB"};
+	struct pd_plot_band bands[] = {{"pre", 0, 500}, {"post", 500, 1200}};
+	struct pd_plot_line l[7];
+	struct pd_plot_chart c[7];
+	const struct pd_plot_chart *pc[7];
+	for (int k = 0; k < 7; k++) {
+		l[k] = (struct pd_plot_line){"x", t, v[k], 5, k % 2};
+		c[k] = (struct pd_plot_chart){.file = "g.svg",
+					      .title = units[k],
+					      .ylabel = units[k],
+					      .lines = &l[k],
+					      .n_lines = 1,
+					      .bands = bands,
+					      .n_bands = 2,
+					      .event_s = 500,
+					      .width = 364,
+					      .height = 180,
+					      .compact = 1,
+					      .y_zero = k < 2,
+					      .note = k < 2 ? "not in the target run" : NULL};
+		pc[k] = &c[k];
+	}
+	c[6].frame = "#d62728";
+	struct pd_buf carried = PD_BUF_INIT, fresh = PD_BUF_INIT;
+	ck_assert_int_eq(draw_panels(&carried, pc, 7, dir, 0), 4);
+	ck_assert_int_eq(draw_panels(&fresh, pc, 7, dir, 1), 7);
+	ck_assert_uint_eq(carried.len, fresh.len);
+	ck_assert(memcmp(carried.ptr, fresh.ptr, fresh.len) == 0);
+	ck_assert_int_eq(count_str(carried.ptr, "not in the target run"), 2);
+	pd_buf_release(&carried);
+	pd_buf_release(&fresh);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* The gap marks of a script: the (start, end) of each mark of its element in colour
  * (segments (a, 0), (z, 0) apart by (NaN, NaN) breaks), read from the job's points into
  * out (at most max / 2 marks); returns how many. */
@@ -829,6 +896,50 @@ START_TEST(test_plot_sequel_draws_after_the_start)
 }
 END_TEST
 
+/* Started with no chart and two sequels (gnuplot starts up while they are computed): each
+ * sequel reads its points from its own file (fd 5, then 7), both are drawn, and an error
+ * in the second names the second's chart by the line of its own script. */
+START_TEST(test_plot_two_sequels_after_an_empty_start)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX", svg[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	double t[] = {0, 1}, v[] = {1, 2}, w[] = {5, 7};
+	struct pd_plot_line l1 = {"first", t, v, 2, 0}, l2 = {"second", t, w, 2, 1};
+	struct pd_plot_chart c1 = one_line("one.svg", &l1), c2 = one_line("two.svg", &l2);
+	struct pd_plot_chart c3 = one_line("three.svg", &l2);
+	for (int broken = 0; broken < 2; broken++) {
+		struct pd_plot_job job = PD_PLOT_JOB_INIT;
+		struct pd_err err = PD_ERR_INIT;
+		ck_assert_int_eq(pd_plot_start(&job, 2, &err), 0);
+		pd_plot_script(&job, &c1, dir);
+		has(job.script.ptr, "'/dev/fd/5' binary skip=0 record=2 ");
+		ck_assert_int_eq(pd_plot_follow(&job, &err), 0);
+		pd_plot_script(&job, &c2, dir);
+		if (broken)
+			pd_plot_script(&job, &c3, "/nonexistent/pd-plot");
+		has(job.script.ptr, "'/dev/fd/7' binary skip=0 record=2 ");
+		ck_assert_int_eq(pd_plot_follow(&job, &err), 0);
+		ck_assert_int_eq(pd_plot_wait(&job, &err), broken ? PD_EIO : 0);
+		if (broken)
+			ck_assert_msg(
+				strncmp(err.msg,
+					"gnuplot failed drawing three.svg: cannot open file",
+					50) == 0,
+				"%s", err.msg);
+		const char *names[] = {"one.svg", "two.svg"}, *texts[] = {"first", "second"};
+		for (int i = 0; i < 2; i++) {
+			snprintf(svg, sizeof(svg), "%s/%s", dir, names[i]);
+			xmlDocPtr x = read_svg(svg);
+			ck_assert_msg(x != NULL, "%s missing or not XML", svg);
+			ck_assert_int_eq(svg_count_text(xmlDocGetRootElement(x), texts[i]), 1);
+			xmlFreeDoc(x);
+			unlink(svg);
+		}
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* A sequel promised but never given: the wait ends gnuplot's wait and says the script
  * stopped short, instead of hanging. */
 START_TEST(test_plot_sequel_never_given_is_an_error)
@@ -951,11 +1062,13 @@ Suite *pd_suite_plot(void)
 	tcase_add_test(tc, test_plot_run_names_the_failing_chart);
 	tcase_add_test(tc, test_plot_discard_stops_a_running_gnuplot);
 	tcase_add_test(tc, test_plot_sequel_draws_after_the_start);
+	tcase_add_test(tc, test_plot_two_sequels_after_an_empty_start);
 	tcase_add_test(tc, test_plot_sequel_never_given_is_an_error);
 	tcase_add_test(tc, test_plot_sequel_error_names_its_chart);
 	tcase_add_test(tc, test_plot_sequel_to_a_dead_gnuplot);
 	tcase_add_test(tc, test_plot_child_gets_no_stray_descriptor);
 	tcase_add_test(tc, test_plot_panels_one_svg);
+	tcase_add_test(tc, test_plot_panels_carry_draws_as_from_reset);
 	tcase_add_test(tc, test_plot_gap_is_marked_not_dashed);
 	tcase_add_test(tc, test_plot_script_sets_line_types_once);
 	suite_add_tcase(s, tc);

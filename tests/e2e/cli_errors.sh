@@ -41,7 +41,8 @@ has "$TMP/err" 'max-samples'
 # a gnuplot that fails: exit 3, one line naming the chart it was drawing, no output and
 # no temporary directory left behind, no gnuplot left running
 mkdir -p "$TMP/fakebin"
-printf '#!/bin/sh\necho "\\"/dev/stdin\\" line 2: boom" >&2\nexit 1\n' >"$TMP/fakebin/gnuplot"
+# (the metric charts are the first script gnuplot is given after its start: /dev/fd/6)
+printf '#!/bin/sh\necho "\\"/dev/fd/6\\" line 2: boom" >&2\nexit 1\n' >"$TMP/fakebin/gnuplot"
 chmod +x "$TMP/fakebin/gnuplot"
 PATH="$TMP/fakebin:$PATH" expect_code 3 "$PERFDELTA" compare "$SEED/baseline" "$SEED/failover" -o "$TMP/gp-out"
 lines "$TMP/err" 1

@@ -102,11 +102,13 @@ no_leftovers "$TMP"
 # 4b. noise is no progress: a gnuplot that floods its stderr, or copies /dev/zero to
 # /dev/null, is ended as a hanging one; one that crawls through its script (a line per
 # 50 ms: progress, but never done) is ended by the total cap, 20 times the timeout (perl sleeps
-# without a fork per line, so a loaded machine cannot starve it of progress for 0.5 s)
+# without a fork per line, so a loaded machine cannot starve it of progress for 0.5 s); it
+# crawls through the metric charts' script, the first it is given (/dev/fd/6: its stdin
+# only waits for it)
 started='echo $$ >"%s/gnuplot.pid"\ndate +%%s%%N >>"%s/gnuplot.start"\n'
 printf "#!/bin/sh\n$started"'exec yes warning >&2\n' "$TMP" "$TMP" >"$fake/noisy"
 printf "#!/bin/sh\n$started"'exec cat /dev/zero >/dev/null\n' "$TMP" "$TMP" >"$fake/zero"
-printf "#!/bin/sh\n$started"'exec perl -e '"'"'while (sysread(STDIN, $c, 64)) { select(undef, undef, undef, 0.05) }'"'"'\n' "$TMP" "$TMP" >"$fake/crawl"
+printf "#!/bin/sh\n$started"'exec perl -e '"'"'open(my $f, "<", "/dev/fd/6") or die; while (1) { sysread($f, $c, 64); select(undef, undef, undef, 0.05) }'"'"'\n' "$TMP" "$TMP" >"$fake/crawl"
 chmod +x "$fake/noisy" "$fake/zero" "$fake/crawl"
 for f in noisy:2 zero:2 crawl:0.5; do
   use_fake "${f%:*}"
