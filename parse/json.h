@@ -9,7 +9,7 @@
  * follows: every JSON reader refuses it (PD_EPARSE at that place). */
 size_t pd_json_find_nul(const char *s, size_t n);
 
-#define PD_JSON_NUL_MSG "refusing a string with a NUL character (\\u0000)"
+#define PD_JSON_NUL_MSG "refusing a string with a NUL character (U+0000)"
 
 /* A scanner over one JSON text (RFC 8259) that checks values and skips them without
  * building a tree, so that a reader of a large answer keeps only what it needs (a cJSON
