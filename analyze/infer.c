@@ -519,9 +519,11 @@ static void sanitize(struct pd_infer_result *out)
 			       {&out->delta_count, &out->lo_count, &out->hi_count}};
 	double *rest[] = {&out->base_level, &out->target_level, &out->stat, &out->df,
 			  &out->p,          &out->p_adj,        &out->level};
+	unsigned dropped = 0;
 	for (unsigned g = 0; g < 3; g++)
 		for (unsigned i = 0; i < 3; i++)
 			if (!isfinite(*groups[g][i])) {
+				dropped |= out->valid & (1u << g);
 				out->valid &= ~(1u << g);
 				*groups[g][0] = *groups[g][1] = *groups[g][2] = 0;
 			}
@@ -529,7 +531,9 @@ static void sanitize(struct pd_infer_result *out)
 		if (!isfinite(*rest[i]))
 			*rest[i] = 0;
 	unsigned need = out->scale == PD_INFER_ABSOLUTE ? PD_INFER_HAS_ABS : PD_INFER_HAS_PCT;
-	if (!(out->valid & need) && out->verdict != PD_INFER_INCONCLUSIVE)
+	if (dropped & need) /* its change overflowed a double: there is no estimate to judge */
+		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_NO_ESTIMATE;
+	else if (!(out->valid & need) && out->verdict != PD_INFER_INCONCLUSIVE)
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_FEW_SAMPLES;
 }
 

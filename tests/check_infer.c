@@ -659,6 +659,28 @@ END_TEST
 
 /* Three baselines at 2^700 (about 5e210) and a target twice their level: the same verdict
  * and percentages as at 2^0. */
+/* A target near the largest double against a baseline near 100: the ratio (about 1.6e306)
+ * times 100 overflows, so no percentage can be stated; the verdict is inconclusive because
+ * there is no finite estimate (reason no-finite-estimate), not because an interval
+ * straddles the threshold. Before, the reason read straddles-threshold. */
+START_TEST(test_infer_change_past_the_largest_double_has_no_estimate)
+{
+	double u[N_EXT], b[N_EXT], t[N_EXT];
+	struct pd_infer_side sb, st;
+	struct pd_infer_result r;
+	unit_noise(u, N_EXT);
+	for (size_t i = 0; i < N_EXT; i++)
+		b[i] = 100 * u[i], t[i] = 1.5e308 * u[i] / 2;
+	side_of(&sb, b, N_EXT);
+	side_of(&st, t, N_EXT);
+	pd_infer_judge(&r, &sb, &st, &rule5, &(struct pd_infer_family){1, 0.05});
+	ck_assert(all_finite(&r));
+	ck_assert(!(r.valid & PD_INFER_HAS_PCT));
+	ck_assert_int_eq(r.verdict, PD_INFER_INCONCLUSIVE);
+	ck_assert_str_eq(pd_infer_reason_name(r.reason), "no-finite-estimate");
+}
+END_TEST
+
 START_TEST(test_infer_replicated_doubling_at_any_scale)
 {
 	double u[N_EXT], v[N_EXT];
@@ -775,6 +797,7 @@ Suite *pd_suite_infer(void)
 	tcase_add_test(tc, test_infer_margin_and_mde_by_hand);
 	tcase_add_test(tc, test_infer_near_zero_baseline_is_absolute);
 	tcase_add_test(tc, test_infer_doubling_at_any_scale);
+	tcase_add_test(tc, test_infer_change_past_the_largest_double_has_no_estimate);
 	tcase_add_test(tc, test_infer_run_floor_by_hand);
 	tcase_add_test(tc, test_infer_run_offset_by_hand);
 	tcase_add_test(tc, test_infer_replicated_doubling_at_any_scale);

@@ -26,6 +26,7 @@ const char *pd_infer_reason_name(enum pd_infer_reason r)
 		[PD_INFER_TOPOLOGY] = "topology",
 		[PD_INFER_RUN_MARGIN] = "within-run-to-run-margin",
 		[PD_INFER_TOPOLOGY_AMBIGUOUS] = "topology-ambiguous",
+		[PD_INFER_NO_ESTIMATE] = "no-finite-estimate",
 	};
 	return (unsigned)r < sizeof(names) / sizeof(*names) ? names[r] : "?";
 }

@@ -133,9 +133,10 @@ enum pd_infer_reason {
 	PD_INFER_CONSTANT,      /* both windows hold one same value (verdict same) */
 	PD_INFER_TOPOLOGY,      /* set by the caller: the topology explains the difference */
 	PD_INFER_RUN_MARGIN,    /* past the threshold, not past threshold + run-to-run margin */
-	PD_INFER_TOPOLOGY_AMBIGUOUS /* set by the caller: a role's total and its per-node
-				       reading disagree in sign (+17 % in total, -42 % per node)
-				     */
+	PD_INFER_TOPOLOGY_AMBIGUOUS, /* set by the caller: a role's total and its per-node
+					reading disagree in sign (+17 % in total, -42 % per
+					node) */
+	PD_INFER_NO_ESTIMATE /* the change is past the largest double (values near it) */
 };
 const char *pd_infer_reason_name(enum pd_infer_reason r); /* "straddles-threshold", ... */
 
