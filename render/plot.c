@@ -273,18 +273,21 @@ static void line_types(struct pd_buf *b)
 
 /* The terminal is set once per size: gnuplot's "reset" keeps it, and setting it again
  * for every chart cost an eighth of gnuplot's time. The first of a script sets the line
- * types too. */
-static void terminal(struct pd_plot_job *job, int w, int h, int clear)
+ * types too. It has no background: gnuplot 5.4 keeps the svg terminal's background once
+ * set, even into a terminal set later without one, so a canvas of panels drawn after a
+ * chart with one was white between its cards or not by the order of the charts (a chart
+ * gets its white background from an object: background()). */
+static void terminal(struct pd_plot_job *job, int w, int h)
 {
 	if (!job->width)
 		line_types(&job->script);
-	if (job->width != w || job->height != h || job->clear != clear)
+	if (job->width != w || job->height != h)
 		pd_buf_addf(&job->script,
 			    "set encoding utf8\n"
 			    "set terminal svg size %d,%d fixed noenhanced font 'sans-serif,11' "
-			    "linewidth 1%s\n",
-			    w, h, clear ? "" : " background '#ffffff'");
-	job->width = w, job->height = h, job->clear = clear;
+			    "linewidth 1\n",
+			    w, h);
+	job->width = w, job->height = h;
 }
 
 /* A chart's settings after "reset" and the terminal (see terminal()): title, axes' looks
@@ -620,6 +623,16 @@ static void chart_size(const struct pd_plot_chart *c, int *w, int *h)
 	*h = *h < MIN_SIZE ? MIN_SIZE : *h > MAX_SIZE ? MAX_SIZE : *h;
 }
 
+/* A chart's white background, under everything: the whole canvas as its card (terminal()
+ * sets none). */
+static void background(struct pd_buf *b)
+{
+	pd_buf_addf(b,
+		    "set object %d rectangle from screen 0, 0 to screen 1, 1 behind "
+		    "fillcolor rgb '#ffffff' fillstyle solid 1.0 noborder\n",
+		    TAG_CARD);
+}
+
 /* The settings (into set, after settings()) and the plot command (into cmd) of one chart,
  * its points into the job's data: its axes, phases, event and lines, or "no data". */
 static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int w,
@@ -669,8 +682,9 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, 
 	chart_size(chart, &w, &h);
 	mark(job, chart->file);
 	pd_buf_adds(&job->script, "reset\n");
-	terminal(job, w, h, job->clear && job->width == w && job->height == h);
+	terminal(job, w, h);
 	settings(&job->script, chart);
+	background(&job->script);
 	set_output(&job->script, dir, chart->file);
 	draw(job, chart, w, &set, &cmd);
 	pd_buf_add(&job->script, set.ptr, set.len);
@@ -793,7 +807,7 @@ void pd_plot_script_panels(struct pd_plot_job *job, const struct pd_plot_chart *
 	chart_size(charts[0], &w, &h);
 	pd_plot_panels_size(&W, &H, w, h, n, cols);
 	mark(job, charts[0]->file);
-	terminal(job, W, H, 1); /* the canvas's: clear between the cards, as the page is */
+	terminal(job, W, H); /* the canvas's: clear between the cards, as the page is */
 	set_output(&job->script, dir, charts[0]->file);
 	pd_buf_adds(&job->script, "set multiplot\n");
 	struct pd_buf prev = PD_BUF_INIT, set = PD_BUF_INIT, cmd = PD_BUF_INIT;
