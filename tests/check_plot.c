@@ -234,10 +234,10 @@ START_TEST(test_plot_script_small_chart)
 	/* the points are read as binary from gnuplot's fd 3: 3 records of 16 bytes */
 	/* the event's dashed line is named in the legend, not over the data */
 	has(s, "\nplot '/dev/fd/3' binary skip=0 record=3 format='%float64%float64' "
-	       "using 1:2 with lines linetype 101 title 'base ''a''', \\\n    "
+	       "with lines linetype 101 title 'base ''a''', \\\n    "
 	       " NaN with lines linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 title "
 	       "'failover', \\\n    '/dev/fd/3' binary skip=48 record=2 "
-	       "format='%float64%float64' using 1:2 axes x1y2 with lines linecolor rgb "
+	       "format='%float64%float64' axes x1y2 with lines linecolor rgb "
 	       "'#665b7fa8' linewidth 5 title 'no sample'\nunset output\n");
 	char *again = small_script("out/charts");
 	ck_assert_str_eq(s, again); /* same chart, same bytes */
@@ -837,7 +837,7 @@ START_TEST(test_plot_gap_is_marked_not_dashed)
 	ck_assert(g[0] == 5 && g[1] == 15 && g[2] == 20 && g[3] == 1200);
 	ck_assert_int_eq(count_str(s, "axes x1y2"), 1);
 	has(s, "\nset y2range [0:1]\n");
-	has(s, "using 1:2 axes x1y2 with lines linecolor rgb '#665b7fa8' linewidth 5 title "
+	has(s, "' axes x1y2 with lines linecolor rgb '#665b7fa8' linewidth 5 title "
 	       "'no sample'");
 	has(s, "linetype 101 title 'base'");
 	has(s, "set linetype 101 linecolor rgb '#5b7fa8' linewidth 1.6 dashtype 1\n");
