@@ -170,17 +170,22 @@ static struct pd_series *new_series(const char *db, const char *metric, size_t m
 #define MIN_MS 946684800000LL
 #define MAX_MS 4102444800000LL
 
-/* The integer of the digits from p in *v, *after past them; 0 when it overflows int64. */
-static int read_digits(const char *p, const char *end, const char **after, int64_t *v)
+/* The integer of the digits from p, negated when neg, in *v, *after past them; 0 when it
+ * overflows int64 (summed on the negative side, which holds INT64_MIN). */
+static int read_digits(const char *p, const char *end, int neg, const char **after, int64_t *v)
 {
 	int ok = 1;
 	for (*v = 0; p < end && *p >= '0' && *p <= '9'; p++) {
-		if (*v > (INT64_MAX - (*p - '0')) / 10)
+		if (*v < (INT64_MIN + (*p - '0')) / 10)
 			ok = 0;
 		else
-			*v = *v * 10 + (*p - '0');
+			*v = *v * 10 - (*p - '0');
 	}
 	*after = p;
+	if (ok && !neg && *v == INT64_MIN)
+		ok = 0;
+	else if (ok && !neg)
+		*v = -*v;
 	return ok;
 }
 
@@ -194,9 +199,8 @@ static size_t locate(const struct pd_src *src, int64_t raw, int raw_unit, int64_
 		int64_t v, as_ms;
 		if (*p < '0' || *p > '9' || (p > src->data && strchr("0123456789.", p[-1])))
 			continue;
-		int neg = p > src->data && p[-1] == '-', ok = read_digits(p, end, &after, &v);
-		if (ok && neg)
-			v = -v;
+		int neg = p > src->data && p[-1] == '-',
+		    ok = read_digits(p, end, neg, &after, &v);
 		if (ok && (raw_unit ? v == raw : pd_epoch_to_ms(v, &as_ms) && as_ms == ms))
 			return (size_t)(p - src->data - neg);
 		p = after - 1;
@@ -276,6 +280,18 @@ static int parse_json(struct loader *l, struct pd_series *s, struct pd_err *err)
 	return rc < 0 ? rc : fix_time_unit(l, s, &src, err);
 }
 
+/* The .data.1 file's first time: epoch ms in the plausible range, checked here so that
+ * the error names this file, not the .data whose every time it shifts. */
+static int first_in_range(int64_t first, const struct pd_src *src, struct pd_err *err)
+{
+	if (first >= MIN_MS && first < MAX_MS)
+		return 0;
+	return pd_src_error(err, PD_EPARSE, src, locate(src, first, 1, first),
+			    "timestamp %lld out of range: expected the first time in epoch ms, "
+			    "from 2000-01-01 to 2100-01-01 UTC",
+			    (long long)first);
+}
+
 /* perfdb's data files: <metric>.data, with <metric>.data.1 (first timestamp) when the
  * file holds deltas. */
 static int parse_data(struct loader *l, struct pd_series *s, const char *db, const char *file,
@@ -290,7 +306,8 @@ static int parse_data(struct loader *l, struct pd_series *s, const char *db, con
 	 * needs it (its first line's timestamp is 0) */
 	if ((rc = is_kind(l, PD_TREE_FILE, l->rel.ptr, err)) != 0 &&
 	    (rc < 0 || (rc = slurp(l, &src, err)) < 0 ||
-	     (rc = pd_perfdb_first_ts_parse(&first, &src, err)) < 0))
+	     (rc = pd_perfdb_first_ts_parse(&first, &src, err)) < 0 ||
+	     (rc = first_in_range(first, &src, err)) < 0))
 		return rc;
 	join(l, "perfdb", db);
 	pd_buf_addf(&l->rel, "/%s", file);

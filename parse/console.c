@@ -93,7 +93,9 @@ static int digits(const char *p, int n)
 	return v;
 }
 
-/* "YYYY-MM-DDTHH:MM:SS [LEVEL] " with a real date and time, LEVEL in capitals. */
+/* "YYYY-MM-DDTHH:MM:SS [LEVEL] ", LEVEL in capitals: 1 with a real date and time, -1
+ * with an impossible one (month 13, 25:00 ...: perfrunner's logging never writes one, and
+ * the line's event must not be passed over silently), 0 for any other line. */
 static int parse_prefix(struct pline *pl, const char *p, size_t n)
 {
 	int y, mo, d, h, mi, sec;
@@ -107,13 +109,14 @@ static int parse_prefix(struct pline *pl, const char *p, size_t n)
 	h = digits(p + 11, 2);
 	mi = digits(p + 14, 2);
 	sec = digits(p + 17, 2);
-	if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h < 0 ||
-	    h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59)
-		return 0;
 	while (i < n && i < 21 + 16 && p[i] >= 'A' && p[i] <= 'Z')
 		i++;
-	if (i == 21 || i + 1 >= n || p[i] != ']' || p[i + 1] != ' ')
+	if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || sec < 0 || i == 21 || i + 1 >= n ||
+	    p[i] != ']' || p[i + 1] != ' ')
 		return 0;
+	if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 ||
+	    sec > 59)
+		return -1;
 	pl->local_s = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
 	pl->msg = p + i + 2;
 	pl->len = n - i - 2;
@@ -756,7 +759,13 @@ static int scan_lines(struct scan *s)
 			continue;
 		result = finished_word(s->p, s->len);
 		pl.line = s->line;
-		if (!parse_prefix(&pl, s->p, s->len))
+		if ((rc = parse_prefix(&pl, s->p, s->len)) < 0)
+			return pd_err_at(
+				s->err, PD_EPARSE, s->src->path, s->line, 1,
+				"invalid date or time '%.19s': expected perfrunner's "
+				"log prefix YYYY-MM-DDTHH:MM:SS with a real date and time",
+				s->p);
+		if (!rc)
 			continue;
 		if (!run->console_first_s)
 			run->console_first_s =

@@ -498,6 +498,36 @@ static int add_host(struct pd_run *run, const char *t, size_t len, const struct 
 	return parse_services(node, t + h + 1, f - h - 1, spec, e, t, len, err);
 }
 
+static int cmp_host(const void *a, const void *b)
+{
+	return strcmp((*(const struct pd_node *const *)a)->host,
+		      (*(const struct pd_node *const *)b)->host);
+}
+
+/* A host the cluster lists twice (run->nodes[from..] are its servers): one node cannot be
+ * two servers of a cluster (perfrunner would add it twice), and its series would count
+ * twice in its role. Sorted, so that a spec of many hosts stays n log n. */
+static int repeated_host(const struct pd_run *run, size_t from, const struct pd_ini *spec,
+			 const struct pd_ini_entry *e, struct pd_err *err)
+{
+	size_t n = run->n_nodes - from;
+	const struct pd_node **v = pd_xmalloc((n + 1) * sizeof(*v));
+	const char *twice = NULL;
+	for (size_t i = 0; i < n; i++)
+		v[i] = &run->nodes[from + i];
+	qsort(v, n, sizeof(*v), cmp_host);
+	for (size_t i = 1; i < n && !twice; i++)
+		if (!strcmp(v[i]->host, v[i - 1]->host))
+			twice = v[i]->host;
+	free(v);
+	if (!twice)
+		return 0;
+	return pd_err_at(err, PD_EPARSE, spec->path, e->line, 0,
+			 "host %s listed twice in cluster '%s' ([clusters]): expected each "
+			 "server once",
+			 twice, e->key);
+}
+
 static void drop_nodes_from(struct pd_run *run, size_t n)
 {
 	while (run->n_nodes > n)
@@ -634,7 +664,8 @@ int pd_spec_load(struct pd_run *run, const struct pd_ini *spec, struct pd_err *e
 			     "it as no cluster): it names no nodes");
 		return 0;
 	}
-	if ((rc = add_first_cluster(run, spec, first, err)) < 0) {
+	if ((rc = add_first_cluster(run, spec, first, err)) < 0 ||
+	    (rc = repeated_host(run, had, spec, first, err)) < 0) {
 		drop_nodes_from(run, had);
 		return rc;
 	}

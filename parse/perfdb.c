@@ -638,6 +638,18 @@ static int line_time(struct scan *sc, size_t at, int delta, int64_t ts, int64_t 
 	return 0;
 }
 
+/* A .data of deltas without the first time they start from (no .data.1 beside it). */
+static int first_missing(const struct pd_src *src, size_t at, struct pd_err *err)
+{
+	const char *base = src->path ? strrchr(src->path, '/') : NULL;
+	return pd_src_error(err, PD_EPARSE, src, at,
+			    "a first timestamp of 0 starts perfdb's delta layout: expected its "
+			    "first time (epoch ms) in %s.1 beside it",
+			    base        ? base + 1
+			    : src->path ? src->path
+					: "the .data");
+}
+
 int pd_perfdb_data_parse(struct pd_series *out, const struct pd_src *src, int64_t first_ts_ms,
 			 struct pd_err *err)
 {
@@ -650,8 +662,10 @@ int pd_perfdb_data_parse(struct pd_series *out, const struct pd_src *src, int64_
 		at = sc.pos;
 		if ((rc = scan_data_line(&sc, &ts, &v)) < 0)
 			goto done;
-		if (delta < 0)
-			delta = ts == 0;
+		if (delta < 0 && (delta = ts == 0) && !first_ts_ms) {
+			rc = first_missing(src, at, err);
+			goto done;
+		}
 		if ((rc = line_time(&sc, at, delta, ts, &t)) < 0)
 			goto done;
 		if ((rc = sample_limit(out, max, src, at, err)) < 0)

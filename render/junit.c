@@ -90,14 +90,14 @@ static void delta_line(struct pd_buf *b, const struct pd_comparison *c,
 	const struct pd_stated *s = &d->stated;
 	pd_buf_addf(b, "%s %s %s: ", v->metric, v->scope.name, pd_phase_name(d->phase));
 	if (s->kind == PD_STATED_NONE) {
-		pd_buf_adds(b, "no estimate (");
+		pd_buf_adds(b, "no estimate (adjusted ");
 	} else {
 		pd_buf_adds(b, s->kind == PD_STATED_COUNT ? "" : "mean ");
 		pd_render_stated(b, s);
 		pd_buf_addf(b, " (%.4g%% CI ", 100 * s->level);
 		pd_render_stated_ci(b, s);
+		pd_buf_adds(b, ", adjusted ");
 	}
-	pd_buf_adds(b, ", adjusted ");
 	pd_buf_add_p(b, d->p_adj);
 	pd_buf_addf(b, "): %s", pd_verdict_name(d->verdict));
 	if (d->verdict == PD_VERDICT_INCONCLUSIVE)

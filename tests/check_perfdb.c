@@ -1014,7 +1014,7 @@ START_TEST(test_perfdb_data_limit_on_samples)
 	const char *text = "0 1\n5 2\n5 3\n5 4\n";
 	struct pd_src src = {text, strlen(text), "m.data", &lim};
 	lim.max_samples = 3;
-	ck_assert_int_eq(pd_perfdb_data_parse(&s, &src, 0, &err), PD_ELIMIT);
+	ck_assert_int_eq(pd_perfdb_data_parse(&s, &src, 1762107600000LL, &err), PD_ELIMIT);
 	ck_assert_int_eq(err.line, 4);
 	ck_assert_ptr_nonnull(strstr(err.msg, "--max-samples"));
 	series_release(&s);
