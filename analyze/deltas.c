@@ -232,8 +232,8 @@ static const struct pd_delta *pre_of(const struct pd_comparison *c, size_t i)
 
 /* The rule of delta i: its kind's; with one baseline and a history, the margin of the
  * metric's run-to-run sd there. *off: the runs' pre-event difference when that sd does
- * not account for it (infer.h, "Where the margins come from"; pct NaN otherwise); then
- * in the transient and post phases the margin is the offset's, unless the pre-event
+ * not account for it (infer.h, "The runs' own evidence"; pct NaN otherwise); then in the
+ * transient and post phases the margin is the offset's 95 % bound, unless the pre-event
  * verdict calls the difference the build's (a regression or an improvement): the event's
  * change is what clears the runs' own difference. */
 static struct pd_infer_rule rule_at(const struct pd_comparison *c, size_t i,
@@ -255,7 +255,8 @@ static struct pd_infer_rule rule_at(const struct pd_comparison *c, size_t i,
 	    pre->verdict == PD_VERDICT_REGRESSION || pre->verdict == PD_VERDICT_IMPROVEMENT ||
 	    (d->phase != PD_PHASE_TRANSIENT && d->phase != PD_PHASE_POST))
 		return rule;
-	rule.margin_pct = run_margin_pct(off->sd), rule.run_sd = off->sd;
+	rule.margin_pct = off->margin_pct;
+	rule.run_sd = off->margin_pct / run_margin_pct(1); /* the sd it stands for */
 	rule.margin_from = PD_INFER_MARGIN_PRE;
 	return rule;
 }

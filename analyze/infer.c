@@ -390,9 +390,9 @@ int pd_infer_run_offset(const struct pd_infer_side *base, const struct pd_infer_
 	/* the ratio of the levels in the unit: the means times 2^(exp2_t - exp2_b) */
 	double d = log(mt / mb) + (double)(target->exp2 - base->exp2) * log(2.0);
 	double v = base->var_mean / (mb * mb) + target->var_mean / (mt * mt);
-	if (!(fabs(d) > z * sqrt(2 * run_sd * run_sd + v)) || !isfinite(d * d))
+	if (!(fabs(d) > z * sqrt(2 * run_sd * run_sd + v)) || !isfinite(d))
 		return 0;
-	*out = (struct pd_infer_offset){100 * expm1(d), sqrt((d * d - v) / 2)};
+	*out = (struct pd_infer_offset){100 * expm1(d), 100 * (fabs(d) + z * sqrt(v))};
 	return 1;
 }
 

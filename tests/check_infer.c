@@ -719,14 +719,14 @@ START_TEST(test_infer_run_floor_by_hand)
 END_TEST
 
 /* The run offset by hand. Baseline level 100 with Var(mean) 1 (relative 1e-4), target 110
- * with Var(mean) 1.21 (relative 1e-4): d = ln 1.1 = 0.0953102, d^2 = 0.00908403, v = 2e-4.
- * Against a 1 % run-to-run sd: 1.959964 sqrt(2 (0.01)^2 + 2e-4) = 1.959964 (0.02) =
- * 0.0391993 < d, so the runs differ by more than the margin assumes, by 100 (1.1 - 1) =
- * +10 %, a run-to-run sd of sqrt((0.00908403 - 0.0002) / 2) = 0.0666484. Against 3.5 %:
- * 1.959964 sqrt(2 (0.035)^2 + 2e-4) = 1.959964 sqrt(0.00265) = 0.1008953 > d: no. The
- * same levels times 2^300 and 2^301 (exp2 300, 301: the target twice as large again):
- * d = ln 2.2 = 0.788457, +120 %, sd sqrt((0.621665 - 0.0002) / 2) = 0.557434. A level
- * within 1.96 se of 0 (mean 1, Var(mean) 1) on either side: none. */
+ * with Var(mean) 1.21 (relative 1e-4): d = ln 1.1 = 0.0953102, v = 2e-4. Against a 1 %
+ * run-to-run sd: 1.959964 sqrt(2 (0.01)^2 + 2e-4) = 1.959964 (0.02) = 0.0391993 < d, so
+ * the runs differ by more than the margin assumes, by 100 (1.1 - 1) = +10 %, a margin of
+ * 100 (0.0953102 + 1.959964 sqrt(2e-4)) = 100 (0.0953102 + 0.0277181) = 12.30283 %.
+ * Against 3.5 %: 1.959964 sqrt(2 (0.035)^2 + 2e-4) = 1.959964 sqrt(0.00265) = 0.1008953 >
+ * d: no. The same levels times 2^300 and 2^301 (exp2 300, 301: the target twice as large
+ * again): d = ln 2.2 = 0.788457, +120 %, margin 100 (0.788457 + 0.0277181) = 81.61754 %.
+ * A level within 1.96 se of 0 (mean 1, Var(mean) 1) on either side: none. */
 START_TEST(test_infer_run_offset_by_hand)
 {
 	struct pd_infer_side b = {.n = 90, .mean = 100, .var_mean = 1, .n_eff = 90},
@@ -734,18 +734,18 @@ START_TEST(test_infer_run_offset_by_hand)
 	struct pd_infer_offset o;
 	ck_assert_int_eq(pd_infer_run_offset(&b, &t, 0.01, &o), 1);
 	ck_assert_double_eq_tol(o.pct, 10, 1e-9);
-	ck_assert_double_eq_tol(o.sd, 0.0666484, 1e-7);
+	ck_assert_double_eq_tol(o.margin_pct, 12.30283, 1e-5);
 	ck_assert_int_eq(pd_infer_run_offset(&b, &t, 0.035, &o), 0);
-	ck_assert(isnan(o.pct) && o.sd == 0);
-	/* a decrease is an offset too: -1/11 = -9.0909 %, the same sd */
+	ck_assert(isnan(o.pct) && o.margin_pct == 0);
+	/* a decrease is an offset too: -1/11 = -9.0909 %, the same margin */
 	ck_assert_int_eq(pd_infer_run_offset(&t, &b, 0.01, &o), 1);
 	ck_assert_double_eq_tol(o.pct, -100.0 / 11, 1e-9);
-	ck_assert_double_eq_tol(o.sd, 0.0666484, 1e-7);
+	ck_assert_double_eq_tol(o.margin_pct, 12.30283, 1e-5);
 	struct pd_infer_side bs = b, ts = t;
 	bs.exp2 = 300, ts.exp2 = 301;
 	ck_assert_int_eq(pd_infer_run_offset(&bs, &ts, 0.01, &o), 1);
 	ck_assert_double_eq_tol(o.pct, 120, 1e-9);
-	ck_assert_double_eq_tol(o.sd, 0.557434, 1e-6);
+	ck_assert_double_eq_tol(o.margin_pct, 81.61754, 1e-5);
 	struct pd_infer_side near0 = {.n = 90, .mean = 1, .var_mean = 1, .n_eff = 90};
 	ck_assert_int_eq(pd_infer_run_offset(&near0, &t, 0.01, &o), 0);
 	ck_assert_int_eq(pd_infer_run_offset(&t, &near0, 0.01, &o), 0);
