@@ -205,6 +205,26 @@ static int corroborates(struct pd_comparison *c, const struct pd_view *v,
 	return found;
 }
 
+/* Appends where one baseline's interval got its run-to-run margin: " (within-run, widened
+ * by the 2.8% run-to-run margin of one baseline)"; nothing without a margin. The level
+ * stated is the within-run part's (infer.h). */
+static void margin_words(struct pd_buf *b, const struct pd_delta *d)
+{
+	const struct pd_infer_result *r = &d->inf;
+	if (!(r->margin_pct > 0))
+		return;
+	pd_buf_addf(b, " (within-run, widened by the %.1f%% run-to-run margin ", r->margin_pct);
+	if (r->margin_from == PD_INFER_MARGIN_PRE)
+		pd_buf_addf(b,
+			    "that the runs' own %+.1f%% difference before the event sets, one "
+			    "baseline)",
+			    d->run_offset_pct);
+	else if (r->margin_from == PD_INFER_MARGIN_HISTORY)
+		pd_buf_adds(b, "of this metric's history)");
+	else
+		pd_buf_adds(b, "of one baseline)");
+}
+
 /* Appends a change read as a percentage: " is 12.3% higher than the baseline <phase>
  * (mean 2 vs 1, 95% simultaneous CI +10.0% to +14.6%, adjusted p 1e-05)". A role's total
  * over another number of active nodes states its change per node when both readings go
@@ -233,11 +253,7 @@ static void pct_words(struct pd_buf *b, const struct pd_view *v, const struct pd
 	pd_buf_addf(b, ", %.4g%% simultaneous CI %+.1f%% to %+.1f%%%s", 100 * d->inf.level,
 		    node ? d->node_lo : d->ci_lo, node ? d->node_hi : d->ci_hi,
 		    node ? " per node" : "");
-	if (d->inf.margin_pct > 0) /* its level is the within-run part's (infer.h) */
-		pd_buf_addf(b,
-			    " (within-run, widened by the %.1f%% run-to-run margin of one "
-			    "baseline)",
-			    d->inf.margin_pct);
+	margin_words(b, d);
 	pd_buf_adds(b, ", adjusted ");
 	pd_buf_add_p(b, d->p_adj);
 	pd_buf_adds(b, ")");

@@ -426,12 +426,23 @@ static int top_member(struct pd_prom *p, struct envelope *e, const char *k, size
 
 /* The answer is scanned once and never held as a tree (struct pd_json_scan): memory is
  * what the series keep plus one result's labels. */
+/* A "\u0000" anywhere: cJSON would cut the string there (a label read short), so it is
+ * refused as the other JSON readers refuse it. */
+static int refuse_nul(const struct pd_src *src, struct pd_err *err)
+{
+	size_t at = pd_json_find_nul(src->data, src->len);
+	return at < src->len ? pd_src_error(err, PD_EPARSE, src, at, PD_JSON_NUL_MSG) : 0;
+}
+
 int pd_prom_matrix_parse(struct pd_prom *p, const struct pd_src *src, struct pd_err *err)
 {
 	struct pd_json_scan sc = {.s = src->data, .n = src->len};
 	struct envelope e = {0};
 	struct place at = {0, 0};
-	int rc = members(p, &e, top_member, &sc, src, err);
+	int rc = refuse_nul(src, err);
+	if (rc < 0)
+		return rc;
+	rc = members(p, &e, top_member, &sc, src, err);
 	int error = e.status && pd_json_is(e.status, e.status_n, "error");
 	if (rc == 0 && pd_json_peek(&sc) >= 0)
 		rc = syntax(&sc, src, err);
@@ -756,7 +767,7 @@ int pd_prom_snapshot_parse(struct pd_prom_snapshot *out, const struct pd_src *sr
 	const cJSON *ok, *meta, *msg;
 	int rc;
 	memset(out, 0, sizeof(*out));
-	if ((rc = parse_json(&json, src, err)) < 0)
+	if ((rc = refuse_nul(src, err)) < 0 || (rc = parse_json(&json, src, err)) < 0)
 		return rc;
 	ok = cJSON_GetObjectItemCaseSensitive(json, "success");
 	msg = cJSON_GetObjectItemCaseSensitive(json, "error");

@@ -824,7 +824,8 @@ static void scope_cell(struct pd_buf *b, const struct pd_view *v)
 }
 
 /* What the tree says beside a verdict: the topology's mark and a total's per-node change,
- * the run-to-run margin, an inconclusive delta's minimum detectable effect. */
+ * the run-to-run margin, the runs' own difference before the event when it is larger than
+ * that margin assumes, an inconclusive delta's minimum detectable effect. */
 static void verdict_note(struct pd_buf *b, const struct pd_delta *d)
 {
 	const struct pd_infer_result *r = &d->inf;
@@ -836,6 +837,11 @@ static void verdict_note(struct pd_buf *b, const struct pd_delta *d)
 		pd_buf_addf(b,
 			    " <span class=\"agg\">within the run-to-run margin %.1f%%</span>",
 			    r->margin_pct);
+	if (!isnan(d->run_offset_pct))
+		pd_buf_addf(b,
+			    " <span class=\"agg\">the runs differed %+.1f%% before the "
+			    "event</span>",
+			    d->run_offset_pct);
 	if (d->verdict != PD_VERDICT_INCONCLUSIVE || !(r->valid & PD_INFER_HAS_PCT))
 		return;
 	pd_buf_addf(b, " <span class=\"agg\">detectable &plusmn;%.1f%%", r->mde_pct);

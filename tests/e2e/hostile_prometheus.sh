@@ -23,6 +23,19 @@ rc=$?
 if [ $rc = 0 ]; then ok; else fail "60 000 results: exit $rc (137/152: over 60 s of CPU) $(tail -1 "$TMP/err")"; fi
 has "$TMP/out" '^  ns_server/kv_ops +bucket bucket=b59999 +n=2 '
 
+# 4. A label holding \u0000 (cJSON would cut the name there: "n1ql_requests\u0000x" read as
+# n1ql_requests) is refused at its place, as the other JSON readers refuse it.
+cp -r "$TMP/fo" "$TMP/nul"
+python3 - "$TMP/nul/prometheus/n1ql_requests.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["data"]["result"][0]["metric"]["instance"] = "172.23.100.55\u0000:8091"
+json.dump(d, open(sys.argv[1], "w"))
+PY
+expect_code 3 "$PERFDELTA" inspect "$TMP/nul"
+lines "$TMP/err" 1
+has "$TMP/err" 'prometheus/n1ql_requests\.json:1:[0-9]+: refusing a string with a NUL character'
+
 # 3. A large answer (40 series x 8 640 samples, 12 h at 5 s, ~8 MB) is scanned, not held
 # as a tree: peak RSS stays under 5x the answer (the input, the samples kept twice and
 # the program); a cJSON tree of the whole answer took ~13x (scripts/bench measures it).

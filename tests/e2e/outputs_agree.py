@@ -245,6 +245,31 @@ def check_pre_agreement(J):
                   f"before the event; its pre row is {v}")
 
 
+def check_margin(J, page):
+    """A finding's interval names the margin it was widened by as its delta's
+    margin_pct and margin_source do; the Changes table states each delta's pre-event run
+    offset (run_offset_pct) once, with its value."""
+    deltas = {(d["metric"], d["scope"], d["phase"]): d for d in J["deltas"]}
+    words = {"kind-default": "of one baseline)", "history": "of this metric's history)",
+             "pre-event-offset": "that the runs' own {off:+.1f}% difference before the "
+                                 "event sets, one baseline)"}
+    for f in J["findings"]:
+        m = re.search(r"widened by the ([0-9.]+)% run-to-run margin (.*?\))", f["text"])
+        d = deltas.get((f["metric"], f["scope"], f["phase"]))
+        if not m or not d:
+            continue
+        want = (f"{d['margin_pct']:.1f}",
+                words.get(d["margin_source"], "?").format(off=d["run_offset_pct"] or 0))
+        check(m.group(1, 2) == want, f"finding {f['metric']} on {f['scope']} says a "
+              f"margin {m.group(1, 2)}; its delta {want}")
+    got = sorted(re.findall(r'<span class="agg">the runs differed ([-+0-9.]+)% before the '
+                            r"event</span>", page))
+    want = sorted(f"{d['run_offset_pct']:+.1f}" for d in J["deltas"]
+                  if d["run_offset_pct"] is not None)
+    check(got == want, f"html: {len(got)} pre-event run offsets stated, summary.json "
+          f"{len(want)}")
+
+
 def main():
     out, term = sys.argv[1], open(sys.argv[2]).read()
     J = json.load(open(f"{out}/summary.json"))
@@ -264,6 +289,7 @@ def main():
     check_junit(open(f"{out}/junit.xml").read(), J)
     check_event(J, mirror)
     check_pre_agreement(J)
+    check_margin(J, open(f"{out}/index.html").read())
     for f in fails:
         print(f"FAIL {out}: {f}", file=sys.stderr)
     print(f"{out}: {len(J['deltas'])} deltas, {len(J['findings'])} findings, "

@@ -1,4 +1,5 @@
-/* perfdb's GET /{db}/{metric} body: pd_perfdb_json_parse. */
+/* perfdb's GET /{db}/{metric} body: pd_perfdb_json_parse, as a series of any collector
+ * and as a per-request latency's (spring_latency: a value below 0 is an error). */
 #include "fuzz.h"
 #include "parse/perfdb.h"
 
@@ -10,6 +11,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_series *s = pd_xcalloc(1, sizeof(*s));
 	char *copy = fuzz_src(&src, data, len, "perfdb/db/metric.json");
+	pd_perfdb_json_parse(s, &src, &err);
+	pd_series_free(s);
+	s = pd_xcalloc(1, sizeof(*s));
+	s->collector = pd_xstrdup("spring_latency");
+	err = (struct pd_err)PD_ERR_INIT;
 	pd_perfdb_json_parse(s, &src, &err);
 	pd_series_free(s);
 	free(copy);

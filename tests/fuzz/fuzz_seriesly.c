@@ -1,4 +1,5 @@
-/* seriesly's legacy body {"<ts_ms>": [value], ...}: pd_seriesly_parse. */
+/* seriesly's legacy body {"<ts_ms>": [value], ...}: pd_seriesly_parse, as a series of
+ * any collector and as a per-request latency's (spring_latency). */
 #include "fuzz.h"
 #include "parse/perfdb.h"
 
@@ -10,6 +11,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_series *s = pd_xcalloc(1, sizeof(*s));
 	char *copy = fuzz_src(&src, data, len, "perfdb/db/metric.json");
+	pd_seriesly_parse(s, &src, &err);
+	pd_series_free(s);
+	s = pd_xcalloc(1, sizeof(*s));
+	s->collector = pd_xstrdup("spring_latency");
+	err = (struct pd_err)PD_ERR_INIT;
 	pd_seriesly_parse(s, &src, &err);
 	pd_series_free(s);
 	free(copy);
