@@ -37,10 +37,23 @@ size_t pd_esc_utf8(const char *s, unsigned *cp)
 	return n;
 }
 
+int pd_esc_bidi(unsigned cp)
+{
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
 static size_t utf8_len(const unsigned char *s)
 {
 	unsigned cp;
 	return pd_esc_utf8((const char *)s, &cp);
+}
+
+static unsigned cp_of(const unsigned char *s)
+{
+	unsigned cp = 0;
+	pd_esc_utf8((const char *)s, &cp);
+	return cp;
 }
 
 void pd_esc_json(struct pd_buf *b, const char *s)
@@ -63,6 +76,8 @@ void pd_esc_json(struct pd_buf *b, const char *s)
 			pd_buf_addf(b, "\\u%04x", *p++);
 		} else if (*p == '<') {
 			pd_buf_adds(b, "\\u003c"), p++; /* safe inside an HTML <script> too */
+		} else if (pd_esc_bidi(cp_of(p))) {
+			pd_buf_addf(b, "\\u%04x", cp_of(p)), p += n;
 		} else {
 			pd_buf_add(b, p, n);
 			p += n;
@@ -290,9 +305,11 @@ static const char *markup_entity(unsigned cp, int xml)
 
 /* Characters a document must not hold: C0 controls (HTML keeps tab and newline; XML
  * writes them as references above), for HTML the C1 controls, for XML 1.0 U+FFFE and
- * U+FFFF. */
+ * U+FFFF, and bidirectional formatting characters (pd_esc_bidi). */
 static int markup_forbidden(unsigned cp, int xml)
 {
+	if (pd_esc_bidi(cp))
+		return 1;
 	if (xml)
 		return cp < 0x20 || cp == 0xfffe || cp == 0xffff;
 	return (cp < 0x20 && cp != '\n' && cp != '\t') || (cp >= 0x7f && cp < 0xa0);
@@ -325,8 +342,10 @@ void pd_esc_text(struct pd_buf *b, const char *s)
 	while (*s) {
 		unsigned cp;
 		size_t n = pd_esc_utf8(s, &cp);
-		/* C0 and C1 controls (U+009B is CSI to xterm) and bytes that are not UTF-8 */
-		if (!n || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == '\\') {
+		/* C0 and C1 controls (U+009B is CSI to xterm), bidirectional formatting
+		 * characters and bytes that are not UTF-8 */
+		if (!n || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == '\\' ||
+		    pd_esc_bidi(cp)) {
 			for (size_t i = 0; i < (n ? n : 1); i++)
 				pd_buf_addf(b, "\\x%02x", (unsigned char)s[i]);
 			s += n ? n : 1;
@@ -375,7 +394,7 @@ static void markup_text(struct pd_buf *b, const char *s, special_fn special)
 		}
 		if (cp == '\n' || cp == '\r' || cp == '\t')
 			pd_buf_addch(b, ' ');
-		else if (cp < 0x20 || cp == 0x7f)
+		else if (cp < 0x20 || cp == 0x7f || pd_esc_bidi(cp))
 			pd_buf_adds(b, REPLACEMENT);
 		else if (cp < 0x80 && special(s, i) == 2)
 			pd_buf_adds(b, cp == '&' ? "&amp;" : "&#92;");

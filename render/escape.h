@@ -46,4 +46,9 @@ void pd_esc_sh(struct pd_buf *b, const char *s);
  * bytes at s are not one (overlong, surrogate, above U+10FFFF, cut short by the NUL). */
 size_t pd_esc_utf8(const char *s, unsigned *cp);
 
+/* 1 for a bidirectional formatting character (U+061C, U+200E/F, U+202A-E, U+2066-9): it
+ * reorders the text around it on screen ("Trojan Source"), so no output shows it as it
+ * is: markup and the terminal write it as they write a control character, JSON as \uXXXX. */
+int pd_esc_bidi(unsigned cp);
+
 #endif

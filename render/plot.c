@@ -179,7 +179,7 @@ void pd_plot_quote(struct pd_buf *b, const char *s)
 	while (*s) {
 		unsigned cp;
 		size_t n = pd_esc_utf8(s, &cp);
-		if (!n || cp == 0xfffe || cp == 0xffff) {
+		if (!n || cp == 0xfffe || cp == 0xffff || pd_esc_bidi(cp)) {
 			pd_buf_adds(b, "\xef\xbf\xbd"); /* U+FFFD */
 			s += n ? n : 1;
 			continue;

@@ -69,6 +69,28 @@ START_TEST(test_esc_text_hostile_strings)
 }
 END_TEST
 
+/* A right-to-left override (U+202E, bytes e2 80 ae) and an isolate (U+2066, e2 81 a6)
+ * reorder the text around them on screen ("Trojan Source", CVE-2021-42574): no output
+ * writes them as they are. Expected values by hand from the UTF-8 bytes. */
+START_TEST(test_esc_bidi_controls_are_never_written_as_they_are)
+{
+	const char *in = "db\xe2\x80\xae"
+			 "1-gnp\xe2\x81\xa6x";
+	check(pd_esc_json, in, "\"db\\u202e1-gnp\\u2066x\"");
+	check(pd_esc_html, in, "db&#xfffd;1-gnp&#xfffd;x");
+	check(pd_esc_xml, in, "db&#xfffd;1-gnp&#xfffd;x");
+	check(pd_esc_text, in, "db\\xe2\\x80\\xae1-gnp\\xe2\\x81\\xa6x");
+	check(pd_esc_md, in,
+	      "db\xef\xbf\xbd"
+	      "1-gnp\xef\xbf\xbdx");
+	check(pd_esc_jira, in,
+	      "db\xef\xbf\xbd"
+	      "1-gnp\xef\xbf\xbdx");
+	/* a neighbour that is not one (U+2029, e2 80 a9; U+2070, e2 81 b0) is kept */
+	check(pd_esc_text, "\xe2\x80\xa9\xe2\x81\xb0", "\xe2\x80\xa9\xe2\x81\xb0");
+}
+END_TEST
+
 START_TEST(test_esc_xml_hostile_strings)
 {
 	check(pd_esc_xml, SCRIPT, "&lt;script&gt;alert(1)&lt;/script&gt;");
@@ -194,6 +216,7 @@ Suite *pd_suite_escape(void)
 	tcase_add_test(tc, test_esc_json_hostile_strings);
 	tcase_add_test(tc, test_esc_html_hostile_strings);
 	tcase_add_test(tc, test_esc_text_hostile_strings);
+	tcase_add_test(tc, test_esc_bidi_controls_are_never_written_as_they_are);
 	tcase_add_test(tc, test_esc_xml_hostile_strings);
 	tcase_add_test(tc, test_esc_xml_round_trips_through_libxml2);
 	tcase_add_test(tc, test_esc_md_hostile_strings);

@@ -53,6 +53,12 @@ START_TEST(test_plot_quote_keeps_the_svg_well_formed)
 	ck_assert_str_eq(q, "'\xef\xbf\xbd\xef\xbf\xbd \xef\xbf\xbd caf\xc3\xa9'");
 	free(q);
 	/* gnuplot writes '>' raw into SVG text, and gnuplot 6 reads \U+XXXX */
+	/* a right-to-left override (U+202E) would reorder an SVG label: U+FFFD */
+	q = quote("db\xe2\x80\xae"
+		  "1");
+	ck_assert_str_eq(q, "'db\xef\xbf\xbd"
+			    "1'");
+	free(q);
 	q = quote("x]]]>y \\U+0001");
 	ck_assert_str_eq(q, "'x]]]" ZWSP ">y \\" ZWSP "U+0001'");
 	free(q);
