@@ -1,4 +1,4 @@
-#define _GNU_SOURCE /* mkostemp, pipe2 */
+#define _GNU_SOURCE /* mkostemp, pipe2, memfd_create */
 #include "plot.h"
 
 #include "../core/file.h"
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <sys/wait.h>
@@ -272,29 +273,35 @@ static void line_types(struct pd_buf *b)
 
 /* The terminal is set once per size: gnuplot's "reset" keeps it, and setting it again
  * for every chart cost an eighth of gnuplot's time. The first of a script sets the line
- * types too. */
-static void terminal(struct pd_plot_job *job, int w, int h, int clear)
+ * types too. It has no background: gnuplot 5.4 keeps the svg terminal's background once
+ * set, even into a terminal set later without one, so a canvas of panels drawn after a
+ * chart with one was white between its cards or not by the order of the charts (a chart
+ * gets its white background from an object: background()). */
+static void terminal(struct pd_plot_job *job, int w, int h)
 {
 	if (!job->width)
 		line_types(&job->script);
-	if (job->width != w || job->height != h || job->clear != clear)
+	if (job->width != w || job->height != h)
 		pd_buf_addf(&job->script,
 			    "set encoding utf8\n"
 			    "set terminal svg size %d,%d fixed noenhanced font 'sans-serif,11' "
-			    "linewidth 1%s\n",
-			    w, h, clear ? "" : " background '#ffffff'");
-	job->width = w, job->height = h, job->clear = clear;
+			    "linewidth 1\n",
+			    w, h);
+	job->width = w, job->height = h;
 }
 
 /* A chart's settings after "reset" and the terminal (see terminal()): title, axes' looks
  * and legend (the line styles are linetypes: line_types()). */
 static void settings(struct pd_buf *b, const struct pd_plot_chart *c)
 {
-	pd_buf_adds(b, "set title ");
-	pd_plot_quote(b, c->title ? c->title : "");
-	/* the title, then the phase labels above the frame (bands()) */
-	pd_buf_addf(b, " font ',%d' textcolor rgb '#222222' offset 0, -0.2\nset tmargin 3.4\n",
+	/* the title's looks, then its text (a panel after another sets the text alone);
+	 * then the phase labels above the frame (bands()) */
+	pd_buf_addf(b,
+		    "set title font ',%d' textcolor rgb '#222222' offset 0, -0.2\n"
+		    "set title ",
 		    c->compact ? 12 : 13);
+	pd_plot_quote(b, c->title ? c->title : "");
+	pd_buf_adds(b, "\nset tmargin 3.4\n");
 	if (c->xlabel) {
 		pd_buf_adds(b, "set xlabel ");
 		pd_plot_quote(b, c->xlabel);
@@ -515,7 +522,7 @@ static void gap_marks(struct pd_buf *b, const struct pd_plot_chart *c, const str
 			continue;
 		pd_buf_addf(b,
 			    ", \\\n    '/dev/fd/%d' binary skip=%zu record=%zu "
-			    "format='%%float64%%float64' using 1:2 axes x1y2 with lines "
+			    "format='%%float64%%float64' axes x1y2 with lines "
 			    "linecolor rgb '#66%s' linewidth 5 %s",
 			    fd, gap[i].skip, gap[i].records, line_styles[st].color + 1,
 			    titled ? "title 'no sample'" : "notitle");
@@ -555,13 +562,17 @@ static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct e
 		int st = l->style >= 0 && (size_t)l->style < N_STYLES ? l->style : 0;
 		if (!e[i].records)
 			continue;
-		pd_buf_addf(
-			b,
-			"%s '/dev/fd/%d' binary skip=%zu record=%zu "
-			"format='%%float64%%float64' using 1:2 with %s linetype %d%s title ",
-			sep, fd, e[i].skip, e[i].records, c->n_xticks ? "linespoints" : "lines",
-			LT_BASE + st + 1, c->n_xticks ? " pointtype 7 pointsize 0.8" : "");
-		pd_plot_quote(b, l->label ? l->label : "");
+		/* no "using 1:2" (the default of two fields), nor a title no legend shows:
+		 * every expression gnuplot reads costs it three system calls */
+		pd_buf_addf(b,
+			    "%s '/dev/fd/%d' binary skip=%zu record=%zu "
+			    "format='%%float64%%float64' with %s linetype %d%s %s",
+			    sep, fd, e[i].skip, e[i].records,
+			    c->n_xticks ? "linespoints" : "lines", LT_BASE + st + 1,
+			    c->n_xticks ? " pointtype 7 pointsize 0.8" : "",
+			    c->compact ? "notitle" : "title ");
+		if (!c->compact)
+			pd_plot_quote(b, l->label ? l->label : "");
 		sep = ", \\\n    ";
 	}
 	if (isfinite(c->event_s) && !c->compact) { /* the event's dashed line, in the legend */
@@ -619,6 +630,16 @@ static void chart_size(const struct pd_plot_chart *c, int *w, int *h)
 	*h = *h < MIN_SIZE ? MIN_SIZE : *h > MAX_SIZE ? MAX_SIZE : *h;
 }
 
+/* A chart's white background, under everything: the whole canvas as its card (terminal()
+ * sets none). */
+static void background(struct pd_buf *b)
+{
+	pd_buf_addf(b,
+		    "set object %d rectangle from screen 0, 0 to screen 1, 1 behind "
+		    "fillcolor rgb '#ffffff' fillstyle solid 1.0 noborder\n",
+		    TAG_CARD);
+}
+
 /* The settings (into set, after settings()) and the plot command (into cmd) of one chart,
  * its points into the job's data: its axes, phases, event and lines, or "no data". */
 static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int w,
@@ -668,8 +689,9 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, 
 	chart_size(chart, &w, &h);
 	mark(job, chart->file);
 	pd_buf_adds(&job->script, "reset\n");
-	terminal(job, w, h, job->clear && job->width == w && job->height == h);
+	terminal(job, w, h);
 	settings(&job->script, chart);
+	background(&job->script);
 	set_output(&job->script, dir, chart->file);
 	draw(job, chart, w, &set, &cmd);
 	pd_buf_add(&job->script, set.ptr, set.len);
@@ -729,43 +751,44 @@ static size_t key_len(const char *s)
 	return n;
 }
 
-/* Whether key k (of length n) is the key of more than one line of settings b. */
-static int twice(const char *b, const char *k, size_t n)
+/* Whether no two lines of settings b have the same key (a panel of "no data" sets its
+ * ranges again: the last of two lines would be left as it was). */
+static int unique_keys(const char *b)
 {
-	int seen = 0;
-	for (; *b; b = strchr(b, '\n') + 1)
-		if (key_len(b) == n && !strncmp(b, k, n) && seen++)
-			return 1;
-	return 0;
+	for (const char *p = b; *p; p = strchr(p, '\n') + 1) {
+		size_t kp = key_len(p);
+		for (const char *q = b; q < p; q = strchr(q, '\n') + 1)
+			if (key_len(q) == kp && !strncmp(q, p, kp))
+				return 0;
+	}
+	return 1;
 }
 
-/* Whether settings b may follow settings a by their changed lines alone: the same keys in
- * the same order, and no changed line's key twice in b (the last of two would be left). */
-static int carries(const char *a, const char *b)
+/* Whether settings a and b have the same keys in the same order. */
+static int same_keys(const char *a, const char *b)
 {
-	for (const char *p = b; *a || *p;) {
-		size_t ka = key_len(a), kb = key_len(p);
-		size_t la = strcspn(a, "\n"), lb = strcspn(p, "\n");
-		if (ka != kb || strncmp(a, p, ka))
+	while (*a || *b) {
+		size_t ka = key_len(a), kb = key_len(b);
+		if (ka != kb || strncmp(a, b, ka))
 			return 0;
-		if ((la != lb || memcmp(a, p, lb)) && twice(b, p, kb))
-			return 0;
-		a += la + 1, p += lb + 1;
+		a += strcspn(a, "\n") + 1, b += strcspn(b, "\n") + 1;
 	}
 	return 1;
 }
 
 /* Appends the settings of the next panel of an SVG (set, emptied) to the script: after
- * panel settings prev that it carries(), only the lines that changed (gnuplot keeps the
- * rest: a quarter of its time went into reading the same settings again), else "reset"
- * and all of them. A line set anew never undoes another line's setting (the line types,
- * tics and grid stay as set), which check_plot verifies against the real gnuplot. */
-static void carry(struct pd_plot_job *job, struct pd_buf *prev, struct pd_buf *set)
+ * panel settings prev with the same keys, none twice (*unique, found at the last reset),
+ * only the lines that changed (gnuplot keeps the rest: a quarter of its time went into
+ * reading the same settings again), else "reset" and all of them. A line set anew never
+ * undoes another line's setting (the line types, tics and grid stay as set), which
+ * check_plot verifies against the real gnuplot. */
+static void carry(struct pd_plot_job *job, struct pd_buf *prev, struct pd_buf *set, int *unique)
 {
 	struct pd_buf *script = &job->script;
-	if (job->fresh || !prev->len || !carries(prev->ptr, set->ptr)) {
+	if (job->fresh || !prev->len || !*unique || !same_keys(prev->ptr, set->ptr)) {
 		pd_buf_adds(script, "reset\n"); /* keeps the terminal and the multiplot */
 		pd_buf_add(script, set->ptr, set->len);
+		*unique = unique_keys(set->ptr);
 	} else {
 		for (const char *a = prev->ptr, *b = set->ptr; *b;) {
 			size_t la = strcspn(a, "\n") + 1, lb = strcspn(b, "\n") + 1;
@@ -792,15 +815,16 @@ void pd_plot_script_panels(struct pd_plot_job *job, const struct pd_plot_chart *
 	chart_size(charts[0], &w, &h);
 	pd_plot_panels_size(&W, &H, w, h, n, cols);
 	mark(job, charts[0]->file);
-	terminal(job, W, H, 1); /* the canvas's: clear between the cards, as the page is */
+	terminal(job, W, H); /* the canvas's: clear between the cards, as the page is */
 	set_output(&job->script, dir, charts[0]->file);
 	pd_buf_adds(&job->script, "set multiplot\n");
 	struct pd_buf prev = PD_BUF_INIT, set = PD_BUF_INIT, cmd = PD_BUF_INIT;
+	int unique = 0;
 	for (size_t k = 0; k < n; k++) {
 		settings(&set, charts[k]);
 		place(&set, charts[k], k, cols, w, h, W, H);
 		draw(job, charts[k], w, &set, &cmd);
-		carry(job, &prev, &set);
+		carry(job, &prev, &set, &unique);
 		pd_buf_add(&job->script, cmd.ptr, cmd.len);
 		pd_buf_truncate(&cmd, 0);
 	}
@@ -962,9 +986,14 @@ static int high_fd(int fd)
 	return high;
 }
 
-/* An unlinked temporary file for gnuplot's input, points or stderr. */
+/* A temporary file for gnuplot's input or points: an anonymous one in memory (nothing to
+ * name, create or remove in a directory: a file made in a busy /tmp cost a fifth of a
+ * millisecond), else an unlinked one in temp_dir(). */
 static int temp_fd(void)
 {
+	int mem = memfd_create("pd-gnuplot", MFD_CLOEXEC);
+	if (mem >= 0)
+		return high_fd(mem);
 	char path[256];
 	snprintf(path, sizeof(path), "%s/pd-gnuplot-XXXXXX", temp_dir());
 	int fd = mkostemp(path, O_CLOEXEC);

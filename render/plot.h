@@ -85,7 +85,6 @@ struct pd_plot_job {
 	int part;          /* what is scripted now: 0, or k for the k-th sequel */
 	int sequels;       /* it was started with */
 	int width, height; /* of the terminal set last; 0 before the first chart */
-	int clear;         /* the terminal set last has no background (panels) */
 	int fresh; /* every panel of an SVG from "reset" in full, none carried (tests) */
 	struct pd_plot_mark *marks; /* per chart, to name the one gnuplot failed on */
 	size_t n_marks, cap_marks;

@@ -122,8 +122,8 @@ struct pd_report {
 	struct pd_outdir out;
 	char *dir; /* charts/ inside the output */
 	struct pd_chart_plan plan;
-	/* one gnuplot per core: the metric charts in n_jobs runs of the plan, then as the
-	 * first one's sequel the finding charts */
+	/* one gnuplot per core: each draws a run of the plan's metric charts, then a run of
+	 * its finding charts (as its sequel), the runs of about the same cost (split()) */
 	struct pd_plot_job job[MAX_JOBS];
 	size_t n_jobs;
 };
@@ -162,13 +162,35 @@ static void script_range(struct pd_report *r, size_t j, size_t first, size_t las
 	free(panels);
 }
 
-/* The first chart from k on that begins an SVG (the plan's end when none does): jobs
- * split the plan there, never inside an SVG's panels. */
-static size_t svg_start(const struct pd_chart_plan *plan, size_t k)
+/* gnuplot's cost of a chart (or panel), in points: each point it draws, and as many
+ * again for its axes, ticks, labels and frame (measured on the 16-node bench pairs: a
+ * panel cost as much as 300 points). */
+#define CHART_COST 300
+
+static size_t cost(const struct pd_chart *ch)
 {
-	while (k < plan->n && plan->charts[k].panel)
-		k++;
-	return k;
+	size_t points = CHART_COST;
+	for (size_t k = 0; k < ch->plot.n_lines; k++)
+		points += ch->lines[k].n;
+	return points;
+}
+
+/* The n_jobs + 1 bounds of the plan's charts [first, last) that give each gnuplot about
+ * the same cost: each bound begins an SVG, never inside its panels. */
+static void split(size_t *bound, const struct pd_chart_plan *plan, size_t first, size_t last,
+		  size_t n_jobs)
+{
+	size_t total = 0, sum = 0, j = 1;
+	for (size_t i = first; i < last; i++)
+		total += cost(&plan->charts[i]);
+	bound[0] = first;
+	for (size_t i = first; i < last && j < n_jobs; i++) {
+		if (!plan->charts[i].panel && sum * n_jobs >= total * j)
+			bound[j++] = i;
+		sum += cost(&plan->charts[i]);
+	}
+	while (j <= n_jobs)
+		bound[j++] = last;
 }
 
 static void discard_jobs(struct pd_report *r)
@@ -211,10 +233,10 @@ int pd_report_start(struct pd_report **out, const struct pd_report_opts *o, size
 	}
 	r->out.marked = 1; /* a later report may replace this one */
 	r->dir = pd_outdir_path(&r->out, "charts");
-	/* about a chart a series: the first gnuplot draws the metric charts, then the
-	 * finding charts; each other one its share of the metric charts */
+	/* about a chart a series; each gnuplot draws its share of the metric charts, then
+	 * of the finding charts */
 	for (size_t j = 0; j < jobs_for(n_series) && rc == 0; j++)
-		rc = pd_plot_start(&r->job[j], j == 0 ? 2 : 1, err);
+		rc = pd_plot_start(&r->job[j], 2, err);
 	if (rc < 0)
 		return fail(r, rc);
 	*out = r;
@@ -227,13 +249,13 @@ void pd_report_abort(struct pd_report *r)
 		fail(r, 0);
 }
 
-/* Gives job j the charts scripted onto it: to its gnuplot started ahead, else to a new
- * one (the first with the finding charts to follow). */
+/* Gives job j the metric charts scripted onto it: to its gnuplot started ahead, else to a
+ * new one; its share of the finding charts follows. */
 static int give(struct pd_report *r, size_t j, struct pd_err *err)
 {
 	if (r->job[j].pid > 0)
 		return pd_plot_follow(&r->job[j], err);
-	return pd_plot_start(&r->job[j], j == 0, err);
+	return pd_plot_start(&r->job[j], 1, err);
 }
 
 int pd_report_begin(struct pd_report *r, const struct pd_comparison *c, struct pd_err *err)
@@ -242,11 +264,12 @@ int pd_report_begin(struct pd_report *r, const struct pd_comparison *c, struct p
 	progress(&r->o, "drawing charts");
 	pd_chart_plan_metrics(&r->plan, c, SMALL_POINTS);
 	r->n_jobs = jobs_for(r->plan.n);
+	size_t bound[MAX_JOBS + 1];
+	split(bound, &r->plan, 0, r->plan.n, r->n_jobs);
 	int rc = pd_outdir_mkdir(&r->out, "charts", err);
 	for (size_t j = 0; j < r->n_jobs && rc == 0;
 	     j++) { /* each draws while the next is scripted */
-		script_range(r, j, svg_start(&r->plan, r->plan.n * j / r->n_jobs),
-			     svg_start(&r->plan, r->plan.n * (j + 1) / r->n_jobs));
+		script_range(r, j, bound[j], bound[j + 1]);
 		rc = give(r, j, err);
 	}
 	for (size_t j = r->n_jobs; j < MAX_JOBS; j++) /* started ahead, not needed */
@@ -321,12 +344,17 @@ static int wait_jobs(struct pd_report *r, struct pd_err *err)
 
 int pd_report_finish(struct pd_report *r, struct pd_err *err)
 {
-	int rc, file = pd_report_is_file(&r->o), single = r->o.single_file;
-	size_t first = pd_chart_plan_findings(&r->plan, r->c, CHART_POINTS);
-	script_range(r, 0, first, r->plan.n);
+	int rc = 0, file = pd_report_is_file(&r->o), single = r->o.single_file;
+	size_t first = pd_chart_plan_findings(&r->plan, r->c, CHART_POINTS),
+	       bound[MAX_JOBS + 1];
+	split(bound, &r->plan, first, r->plan.n, r->n_jobs);
 	/* the summaries, and a page that links its charts, are written while gnuplot draws;
 	 * the charts are checked once drawn */
-	if ((rc = pd_plot_follow(&r->job[0], err)) < 0 || (rc = write_texts(r, err)) < 0 ||
+	for (size_t j = 0; j < r->n_jobs && rc == 0; j++) {
+		script_range(r, j, bound[j], bound[j + 1]);
+		rc = pd_plot_follow(&r->job[j], err);
+	}
+	if (rc < 0 || (rc = write_texts(r, err)) < 0 ||
 	    (!single && (rc = write_page(r, NULL, err)) < 0) || (rc = wait_jobs(r, err)) < 0 ||
 	    (rc = single ? write_single(r, err) : read_svgs(NULL, &r->plan, r->dir, err)) < 0)
 		return fail(r, rc);

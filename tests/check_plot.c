@@ -210,6 +210,8 @@ static void has(const char *s, const char *want)
 	ck_assert_msg(strstr(s, want) != NULL, "missing \"%s\"", want);
 }
 
+static int count_str(const char *s, const char *want);
+
 START_TEST(test_plot_script_small_chart)
 {
 	char *s = small_script("out/charts");
@@ -226,18 +228,22 @@ START_TEST(test_plot_script_small_chart)
 	has(s, "\nset output \"./out/charts/c001.svg\"\n");
 	/* the band with a NaN end is left out */
 	has(s, "\nset object 2 rectangle from first 0, graph 0 to first 5, graph 1 behind ");
-	/* the band is the one object (the gap is marked by a plot element, below) */
-	ck_assert_ptr_null(strstr(strstr(s, "set object") + 1, "set object"));
+	/* the white background (the terminal has none), then the band: the only objects
+	 * (the gap is marked by a plot element, below) */
+	has(s, "\nset object 1 rectangle from screen 0, 0 to screen 1, 1 behind fillcolor rgb "
+	       "'#ffffff' ");
+	ck_assert_int_eq(count_str(s, "set object"), 2);
+	ck_assert_ptr_null(strstr(s, "background"));
 	/* phase names above the frame, never over the data */
 	has(s, "\nset label 2 'pre' at first 0, graph 1 left offset character 0.3, 0.55 ");
 	has(s, "\nset arrow 1 from first 5, graph 0 to first 5, graph 1 nohead ");
 	/* the points are read as binary from gnuplot's fd 3: 3 records of 16 bytes */
 	/* the event's dashed line is named in the legend, not over the data */
 	has(s, "\nplot '/dev/fd/3' binary skip=0 record=3 format='%float64%float64' "
-	       "using 1:2 with lines linetype 101 title 'base ''a''', \\\n    "
+	       "with lines linetype 101 title 'base ''a''', \\\n    "
 	       " NaN with lines linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 title "
 	       "'failover', \\\n    '/dev/fd/3' binary skip=48 record=2 "
-	       "format='%float64%float64' using 1:2 axes x1y2 with lines linecolor rgb "
+	       "format='%float64%float64' axes x1y2 with lines linecolor rgb "
 	       "'#665b7fa8' linewidth 5 title 'no sample'\nunset output\n");
 	char *again = small_script("out/charts");
 	ck_assert_str_eq(s, again); /* same chart, same bytes */
@@ -683,6 +689,50 @@ START_TEST(test_plot_panels_one_svg)
 }
 END_TEST
 
+/* A canvas of panels is clear between its cards (as the page is) also when a chart with its
+ * white background came before it in the same gnuplot (gnuplot 5.4 keeps a terminal's
+ * background into every later terminal: a canvas after a chart was white); the chart
+ * is white under everything. */
+START_TEST(test_plot_panels_clear_after_a_chart)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX", path[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	double t[] = {0, 600, 1200}, v[] = {1, 2, 3};
+	struct pd_plot_line l = {"x", t, v, 3, 1};
+	struct pd_plot_chart one = one_line("one.svg", &l), c[2];
+	const struct pd_plot_chart *pc[2] = {&c[0], &c[1]};
+	for (int k = 0; k < 2; k++)
+		c[k] = (struct pd_plot_chart){.file = "two.svg",
+					      .title = "p",
+					      .lines = &l,
+					      .n_lines = 1,
+					      .event_s = NAN,
+					      .width = 364,
+					      .height = 180,
+					      .compact = 1};
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	pd_plot_script(&job, &one, dir);
+	pd_plot_script_panels(&job, pc, 2, 3, dir);
+	ck_assert_int_eq(pd_plot_run(&job, &err), 0);
+	static const char *const want[] = {"fill = 'rgb(255, 255, 255)' points = '0.00,300.00 ",
+					   "<rect x=\"0\" y=\"0\" width=\"736\" height=\"180\" "
+					   "fill=\"none\"/>"};
+	static const char *const files[] = {"one.svg", "two.svg"};
+	for (int i = 0; i < 2; i++) {
+		struct pd_buf svg = PD_BUF_INIT;
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		ck_assert_int_eq(pd_file_read(&svg, path, 1 << 24, &err), 0);
+		ck_assert_msg(strstr(svg.ptr, want[i]) != NULL, "%s lacks %s", files[i],
+			      want[i]);
+		ck_assert_ptr_null(strstr(svg.ptr, "fill=\"#ffffff\""));
+		pd_buf_release(&svg);
+		unlink(path);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* Draws the panels into dir/g.svg (fresh: each from "reset" in full); its text into svg,
  * the number of "reset" commands returned. */
 static int draw_panels(struct pd_buf *svg, const struct pd_plot_chart *const *pc, size_t n,
@@ -793,7 +843,7 @@ START_TEST(test_plot_gap_is_marked_not_dashed)
 	ck_assert(g[0] == 5 && g[1] == 15 && g[2] == 20 && g[3] == 1200);
 	ck_assert_int_eq(count_str(s, "axes x1y2"), 1);
 	has(s, "\nset y2range [0:1]\n");
-	has(s, "using 1:2 axes x1y2 with lines linecolor rgb '#665b7fa8' linewidth 5 title "
+	has(s, "' axes x1y2 with lines linecolor rgb '#665b7fa8' linewidth 5 title "
 	       "'no sample'");
 	has(s, "linetype 101 title 'base'");
 	has(s, "set linetype 101 linecolor rgb '#5b7fa8' linewidth 1.6 dashtype 1\n");
@@ -1075,6 +1125,7 @@ Suite *pd_suite_plot(void)
 	tcase_add_test(tc, test_plot_child_gets_no_stray_descriptor);
 	tcase_add_test(tc, test_plot_panels_one_svg);
 	tcase_add_test(tc, test_plot_panels_carry_draws_as_from_reset);
+	tcase_add_test(tc, test_plot_panels_clear_after_a_chart);
 	tcase_add_test(tc, test_plot_gap_is_marked_not_dashed);
 	tcase_add_test(tc, test_plot_script_sets_line_types_once);
 	suite_add_tcase(s, tc);
