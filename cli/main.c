@@ -971,6 +971,20 @@ static int load_spreads(struct pd_spreads *s, struct pd_compare_opts *copts, con
 	return rc;
 }
 
+/* An output inside one of the runs would be read as part of that run next time. */
+static int output_in_input(const char *out, const char *const *paths, size_t n,
+			   struct pd_err *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pd_outdir_inside(out, paths[i]))
+			return pd_err_at(
+				err, PD_EIO, out, 0, 0,
+				"refusing an output inside the run %s (it would be read "
+				"as part of it): choose an output outside the runs",
+				paths[i]);
+	return 0;
+}
+
 static int compare_runs(const struct opts *o, const char *const *paths, size_t n,
 			const char *out)
 {
@@ -983,7 +997,8 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	struct pd_compare_opts copts = o->cmp;
 	struct pd_spreads spreads = {0};
 	double parse_s = pd_clock_now();
-	if (pd_outdir_check(out, pd_str_ends_with(out, ".html"), &err) < 0) {
+	if (pd_outdir_check(out, pd_str_ends_with(out, ".html"), &err) < 0 ||
+	    output_in_input(out, paths, n, &err) < 0) {
 		rc = report_error(&err); /* before any work */
 		goto done;
 	}

@@ -311,17 +311,56 @@ void pd_outdir_disown(struct pd_outdir *o)
 	free(owner);
 }
 
+/* Whether the absolute path inner is outer or lies under it. */
+static int under(const char *outer, const char *inner)
+{
+	size_t n = strlen(outer);
+	return !strncmp(inner, outer, n) && (inner[n] == '\0' || inner[n] == '/' || n == 1);
+}
+
 /* dir is the working directory or holds it: a rename cannot move "." (EBUSY), and moving
  * "$PWD" away would leave the shell in a deleted directory. */
 static int holds_cwd(const char *dir)
 {
 	char *real = realpath(dir, NULL), *cwd = getcwd(NULL, 0);
-	size_t n = real ? strlen(real) : 0;
-	int holds = real && cwd && !strncmp(cwd, real, n) &&
-		    (cwd[n] == '\0' || cwd[n] == '/' || n == 1);
+	int holds = real && cwd && under(real, cwd);
 	free(real);
 	free(cwd);
 	return holds;
+}
+
+/* The absolute path dir has, or will have once made: its nearest existing ancestor's
+ * real path and the rest of dir; NULL when none resolves. */
+static char *resolved(const char *dir)
+{
+	struct pd_buf head = PD_BUF_INIT;
+	pd_buf_adds(&head, dir);
+	char *real = NULL;
+	size_t cut = head.len;
+	while (!(real = realpath(cut ? head.ptr : ".", NULL)) && errno == ENOENT && cut) {
+		while (cut && head.ptr[cut - 1] != '/')
+			cut--; /* drop the last component */
+		while (cut > 1 && head.ptr[cut - 1] == '/')
+			cut--;
+		pd_buf_truncate(&head, cut);
+	}
+	if (real && dir[cut]) {
+		struct pd_buf out = PD_BUF_INIT;
+		pd_buf_addf(&out, "%s/%s", real, dir + cut + (dir[cut] == '/'));
+		free(real);
+		real = pd_buf_detach(&out);
+	}
+	pd_buf_release(&head);
+	return real;
+}
+
+int pd_outdir_inside(const char *dir, const char *input)
+{
+	char *out = resolved(dir), *in = realpath(input, NULL);
+	int inside = out && in && under(in, out);
+	free(out);
+	free(in);
+	return inside;
 }
 
 int pd_outdir_check(const char *dir, int as_file, struct pd_err *err)

@@ -37,6 +37,10 @@ struct pd_outdir {
  * earlier output (as pd_outdir_begin says); 0 when dir does not exist or may be replaced. */
 int pd_outdir_check(const char *dir, int as_file, struct pd_err *err);
 
+/* 1 when dir (made or not yet) is the input path or lies under it: an output inside an
+ * input bundle would be read as part of it the next time. */
+int pd_outdir_inside(const char *dir, const char *input);
+
 /* Creates the temporary directory beside dir (whose parent must exist). PD_EIO when it
  * cannot, when dir exists and is not what is asked (a directory, or with as_file a
  * regular file), or when it exists and is not empty nor exactly an earlier output: a

@@ -40,6 +40,22 @@ for out in . "$TMP/cwd/here" "$TMP/cwd" "$TMP/cwd/here/.."; do
 done
 if [ -z "$(ls -A "$TMP/cwd/here")" ] && [ "$(ls -A "$TMP/cwd")" = here ]; then ok; else fail "something was written"; fi
 
+# an output inside one of the runs (it would be read as part of that run next time) is
+# refused before any work, made or not yet, relative or absolute; a sibling whose name
+# only begins with the run's is not inside it
+cp -r "$B" "$TMP/runb" && cp -r "$F" "$TMP/runf"
+for out in "$TMP/runf/perfdb/out" "$TMP/runb/new/deeper" "$TMP/runf"; do
+  expect_code 3 "$PERFDELTA" compare "$TMP/runb" "$TMP/runf" -o "$out" --quiet --timings
+  lines "$TMP/err" 1
+  has "$TMP/err" "refusing (an output inside the run|to replace it)"
+  hasnt "$TMP/err" 'timings'
+done
+(cd "$TMP/runf" && exec "$PERFDELTA" compare ../runb . -o rep --quiet) >"$TMP/out" 2>"$TMP/err"
+if [ $? = 3 ]; then ok; else fail "-o rep inside the run given as '.' was not refused"; fi
+has "$TMP/err" "refusing an output inside the run \\.|refusing an output inside the run \\."
+if [ ! -e "$TMP/runf/rep" ] && [ ! -e "$TMP/runf/perfdb/out" ]; then ok; else fail "an output was written into a run"; fi
+expect_code 1 "$PERFDELTA" compare "$TMP/runb" "$TMP/runf" -o "$TMP/runf2" --quiet
+
 # two runs on one -o at once: the test holds the commit turn (an flock on the directory
 # that holds the output) until both are ready to commit (their marker written), then
 # lets them go (they must not inherit the test's descriptor: its lock would be theirs); each ends 1, one whole report stays and nothing else
