@@ -27,6 +27,7 @@ struct scan {
 	long line;     /* number of the current line, 1-based */
 	const char *p; /* the current line, without its '\n' or "\r\n" */
 	size_t len;
+	char eol; /* '\n', or '\r' in a file whose lines end in '\r' alone (classic Mac OS) */
 	struct pd_strmap snapshots; /* run->snapshots' names, to add each once */
 };
 
@@ -46,7 +47,7 @@ static int next_line(struct scan *s)
 	if (s->pos >= s->src->len)
 		return 0;
 	rest = s->src->len - s->pos;
-	nl = memchr(start, '\n', rest);
+	nl = memchr(start, s->eol, rest);
 	n = nl ? (size_t)(nl - start) : rest;
 	s->pos += n + (nl != NULL);
 	s->line++;
@@ -784,7 +785,11 @@ static int scan_lines(struct scan *s)
 
 int pd_console_parse(struct pd_run *run, const struct pd_src *src, struct pd_err *err)
 {
-	struct scan s = {src, err, run, 0, 0, NULL, 0, PD_STRMAP_INIT};
+	struct scan s = {src, err, run, 0, 0, NULL, 0, '\n', PD_STRMAP_INIT};
+	/* no '\n' at all but a '\r': its lines end in '\r' (read as one line, no event would
+	 * be found and nothing would say why) */
+	if (!memchr(src->data, '\n', src->len) && memchr(src->data, '\r', src->len))
+		s.eol = '\r';
 	int rc;
 	for (size_t i = 0; i < run->snapshots.n; i++)
 		pd_strmap_put(&s.snapshots, run->snapshots.v[i], strlen(run->snapshots.v[i]),

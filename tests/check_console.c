@@ -114,6 +114,30 @@ START_TEST(test_console_reads_format_example)
 }
 END_TEST
 
+/* The format example with every '\n' turned into a '\r' (lines ending in '\r' alone, as
+ * classic Mac OS wrote them): the same events on the same lines and the same KPI. Before,
+ * the file read as one line, with no event and nothing said. */
+START_TEST(test_console_lines_ending_in_cr_alone)
+{
+	size_t len;
+	char *data = pd_test_slurp(CDIR "failover.txt", &len);
+	for (size_t i = 0; i < len; i++)
+		data[i] = data[i] == '\n' ? '\r' : data[i];
+	struct result r = parse_mem(data, len, "consoleText", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.run->n_events, 7);
+	const struct pd_event *e = event(&r, 0, PD_EV_FAILOVER_HARD, 8, DAY_2026_11_02 + 37500);
+	ck_assert_str_eq(e->node, "172.23.100.40");
+	event(&r, 4, PD_EV_REBALANCE_END, 15, DAY_2026_11_02 + 37594);
+	ck_assert_uint_eq(r.run->n_kpis, 1);
+	ck_assert_double_eq_tol(r.run->kpis[0].value, 3525.0, 1e-9);
+	ck_assert_int_eq(r.run->kpis[0].line, 18);
+	ck_assert_str_eq(r.run->console_result, "SUCCESS");
+	pd_run_free(r.run);
+	free(data);
+}
+END_TEST
+
 START_TEST(test_console_reads_graceful_failover)
 {
 	struct result r = parse_file(CDIR "graceful.txt");
@@ -664,6 +688,7 @@ Suite *pd_suite_console(void)
 	Suite *s = suite_create("console");
 	TCase *tc = tcase_create("console");
 	tcase_add_test(tc, test_console_reads_format_example);
+	tcase_add_test(tc, test_console_lines_ending_in_cr_alone);
 	tcase_add_test(tc, test_console_infinite_kpi_and_nul_in_payload);
 	tcase_add_test(tc, test_console_reads_graceful_failover);
 	tcase_add_test(tc, test_console_reads_dry_run_post);
