@@ -281,10 +281,23 @@ enum pd_unit pd_metric_unit(const char *collector, const char *metric)
 	return PD_UNIT_COUNT;
 }
 
+/* cbagent's collectors whose samples are single requests' latencies */
+static const char *const per_request[] = {"spring_latency", "spring_query_latency"};
+
 int pd_metric_per_request(const char *collector)
 {
-	return collector && (!strcmp(collector, "spring_latency") ||
-			     !strcmp(collector, "spring_query_latency"));
+	for (size_t i = 0; collector && i < sizeof(per_request) / sizeof(*per_request); i++)
+		if (!strcmp(collector, per_request[i]))
+			return 1;
+	return 0;
+}
+
+const char *pd_metric_per_request_db(const char *db)
+{
+	for (size_t i = 0; db && i < sizeof(per_request) / sizeof(*per_request); i++)
+		if (!strncmp(db, per_request[i], strlen(per_request[i])))
+			return per_request[i];
+	return NULL;
 }
 
 int pd_metric_worse(const char *collector, const char *metric)

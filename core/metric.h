@@ -15,6 +15,9 @@ enum pd_unit pd_metric_unit(const char *collector, const char *metric);
  * cbagent/collectors/latency.py:103-119): a repeated timestamp is another request, and
  * the samples are a distribution (analyze/latency.c's percentiles), not a time series. */
 int pd_metric_per_request(const char *collector);
+/* The per-request collector a perfdb database belongs to (cbagent names it collector +
+ * snapshot + ...), or NULL. */
+const char *pd_metric_per_request_db(const char *db);
 
 /* +1 when a rise of collector/metric is worse (CPU, memory, connections, latency,
  * errors), -1 when a fall is (throughput, free memory). */

@@ -8,6 +8,7 @@
 #include "prom_pull.h"
 #include "../core/buf.h"
 #include "../core/file.h"
+#include "../core/metric.h"
 #include "../core/model.h"
 #include "../core/outdir.h"
 #include "../core/xalloc.h"
@@ -171,6 +172,8 @@ static int on_series(void *ctx, const struct pd_transfer_done *d, struct pd_err 
 	struct pd_series *s = pd_xcalloc(1, sizeof(*s));
 	struct pd_src src;
 	int rc = read_body(&b, &src, p, d, SERIES_SHAPE);
+	const char *latency = pd_metric_per_request_db(d->name); /* d->name: the db */
+	s->collector = latency ? pd_xstrdup(latency) : NULL;     /* checked as compare will */
 	if (rc == 0)
 		rc = pd_perfdb_json_parse(s, &src, err);
 	pd_series_free(s);
@@ -243,7 +246,7 @@ static int on_metrics(void *ctx, const struct pd_transfer_done *d, struct pd_err
 		pd_buf_truncate(&file, 0);
 		pd_buf_addf(&file, "perfdb/%s/%s.json", d->name, metrics.v[i]);
 		get(p, join_url(p->perfdb, d->name, metrics.v[i]),
-		    pd_outdir_path(&p->out, file.ptr), NULL, on_series, 0);
+		    pd_outdir_path(&p->out, file.ptr), d->name, on_series, 0);
 	}
 done:
 	pd_buf_release(&file);

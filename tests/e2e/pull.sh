@@ -182,4 +182,16 @@ expect_code 2 "$TMP/alone/perfdelta" pull --snapshot x --parallel 65 -o "$TMP/go
 has "$TMP/err" '--parallel needs a whole number from 1 to 64'
 expect_code 0 "$TMP/alone/perfdelta" pull --help
 has "$TMP/out" '^pull options:$'
+# a per-request latency below 0 (cbagent's spring_latency) is refused by pull as compare
+# refuses it (was saved, and compare refused the pulled bundle)
+LF=$TMP/latfo LDB=spring_latencyiris_710-1345_failover_8a92bucket-1
+cp -r "$F" "$LF" && cp -r "$SRC/fixtures/perfdb/latency/failover/." "$LF/perfdb/"
+printf '[[1793643700000,1.5],[1793643701000,-2.25]]' >"$LF/perfdb/$LDB/latency_get.json"
+serve lat "$LF"
+expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb "$URL" \
+  -o "$TMP/lat" --retries 0
+has "$TMP/err" "/$LDB/latency_get:1:[0-9]+: negative latency -2.25"
+lines "$TMP/err" 1
+left_nothing "$TMP/lat"
+quit
 finish
