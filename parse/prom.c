@@ -177,6 +177,17 @@ static int wrong(const struct pd_json_scan *sc, const struct pd_src *src, struct
 	return pd_json_skip(&probe) < 0 ? syntax(&probe, src, err) : bad(err, src, at, what);
 }
 
+/* Whether v is a value as Prometheus writes one (Go's FormatFloat: digits, sign, point,
+ * exponent; or NaN, +Inf, -Inf): strtod alone would also take " 5" and "0x10". */
+static int prom_value_form(const char *v, size_t vn)
+{
+	static const char *const special[] = {"NaN", "+Inf", "-Inf", "Inf"};
+	for (size_t i = 0; i < sizeof(special) / sizeof(*special); i++)
+		if (vn == strlen(special[i]) && !memcmp(v, special[i], vn))
+			return 1;
+	return vn && strspn(v, "0123456789+-.eE") >= vn;
+}
+
 /* One [unix_s, "value"] pair, read straight from the answer's bytes: strtod stops at the
  * ',' after the time and at the value's closing quote (the answer is NUL-terminated),
  * and must end exactly there. */
@@ -192,8 +203,10 @@ static int sample(struct pd_prom *p, struct raw *r, struct pd_json_scan *sc)
 	ts = strtod(t, &end);
 	if (end != t + tn || !isfinite(ts) || ts < 0 || ts > 1e11)
 		return -1;
+	if (!prom_value_form(v, vn))
+		return -1;
 	x = strtod(v, &end);
-	if (!vn || end != v + vn)
+	if (end != v + vn)
 		return -1;
 	if (!isfinite(x)) {
 		p->n_skipped++;

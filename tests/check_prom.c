@@ -254,6 +254,13 @@ START_TEST(test_prom_answer_errors_placed)
 		 0, 0, "each result in a Prometheus query_range answer (result 2)"},
 		{HEAD "{\"metric\":{\"__name__\":\"up\"},\"values\":[]}" TAIL " x", 1, 105,
 		 "expected a JSON answer"},
+		/* values strtod reads but Prometheus never writes (Go's FormatFloat) */
+		{HEAD "{\"metric\":{\"__name__\":\"up\"},\"values\":[[1,\"0x10\"]]}" TAIL, 0, 0,
+		 "(result 1, sample 1)"},
+		{HEAD "{\"metric\":{\"__name__\":\"up\"},\"values\":[[1,\" 5\"]]}" TAIL, 0, 0,
+		 "(result 1, sample 1)"},
+		{HEAD "{\"metric\":{\"__name__\":\"up\"},\"values\":[[1,\"infinity\"]]}" TAIL,
+		 0, 0, "(result 1, sample 1)"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		struct pd_prom *p = pd_prom_new();
