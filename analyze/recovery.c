@@ -89,6 +89,12 @@ static void back_text(struct pd_buf *b, const struct pd_comparison *c, const str
 			    c->threshold_pct, d->back_s);
 }
 
+/* Whether the event is a failover (hard or graceful), not a rebalance. */
+static int is_failover(enum pd_timebase_event e)
+{
+	return e == PD_EVENT_HARD || e == PD_EVENT_GRACEFUL;
+}
+
 static void baseline_text(struct pd_buf *b, const struct pd_comparison *c, int cmp)
 {
 	const struct pd_dip *d = &c->dip[0];
@@ -108,7 +114,10 @@ static void baseline_text(struct pd_buf *b, const struct pd_comparison *c, int c
 		pd_buf_adds(b, "stayed within the threshold");
 	else
 		back_text(b, c, d);
-	pd_buf_addf(b, ": the failover's effect on the query rate is %s.",
+	pd_buf_addf(b, ": the %s's effect on the query rate is %s.",
+		    is_failover(c->tb_base.event) && is_failover(c->tb_target.event)
+			    ? "failover"
+			    : "event",
 		    cmp > 0 ? "worse, a regression" : "smaller, an improvement");
 }
 

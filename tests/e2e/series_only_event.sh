@@ -24,6 +24,11 @@ for f in terminal.txt err rep/index.html rep/summary.md rep/summary.jira rep/jun
   hasf "$TMP/$f" 'kind unknown without the console'
 done
 has "$TMP/terminal.txt" 'were requests lost at the rebalance of a node\?'
+# a failover run as the baseline: the recovery finding compares the two dips as the
+# event's effect, not the failover's (the target's event may be none)
+expect_code 1 "$PERFDELTA" compare "$SEED/failover-graceful" "$TMP/t" -o "$TMP/rep2" --quiet
+hasf "$TMP/rep2/summary.json" "the event's effect on the query rate"
+hasnt "$TMP/rep2/summary.json" "the failover's effect"
 # inspect says the same
 expect_code 0 "$PERFDELTA" inspect "$TMP/t"
 has "$TMP/out" 'event +rebalance( |$)'
