@@ -166,6 +166,8 @@ static int get_string(const struct reader *r, const char *key, char **dst)
 	return 0;
 }
 
+/* A build's number, time or duration: a whole number of 0 or more (a negative one would
+ * be shown as "#-5, started 1969"). */
 static int get_int(const struct reader *r, const char *key, int64_t *dst, int *found)
 {
 	const cJSON *it = cJSON_GetObjectItemCaseSensitive(r->root, key);
@@ -176,9 +178,8 @@ static int get_int(const struct reader *r, const char *key, int64_t *dst, int *f
 	if (!it || cJSON_IsNull(it))
 		return 0;
 	d = it->valuedouble;
-	if (!cJSON_IsNumber(it) || !(d >= -MAX_EXACT && d <= MAX_EXACT) ||
-	    (double)(int64_t)d != d)
-		return type_error(r, chain, 2, "an integer", key);
+	if (!cJSON_IsNumber(it) || !(d >= 0 && d <= MAX_EXACT) || (double)(int64_t)d != d)
+		return type_error(r, chain, 2, "a whole number of 0 or more", key);
 	*dst = (int64_t)d;
 	return 0;
 }

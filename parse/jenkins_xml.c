@@ -184,13 +184,13 @@ static int get_int(int64_t *dst, const xmlNode *n, const struct pd_src *src, str
 	char *t = text_of(n), *end;
 	int rc = 0;
 	long long v;
-	if (!(t[0] >= '0' && t[0] <= '9') && !(t[0] == '-' && t[1] >= '0' && t[1] <= '9')) {
-		rc = field_error(src, n, "an integer", t, err);
+	if (!(t[0] >= '0' && t[0] <= '9')) { /* a build's number, time and duration */
+		rc = field_error(src, n, "a whole number of 0 or more", t, err);
 		goto done;
 	}
 	v = strtoll(t, &end, 10);
-	if (*end || v == LLONG_MIN || v == LLONG_MAX)
-		rc = field_error(src, n, "an integer", t, err);
+	if (*end || v == LLONG_MAX)
+		rc = field_error(src, n, "a whole number of 0 or more", t, err);
 	else
 		*dst = v;
 done:

@@ -193,7 +193,7 @@ START_TEST(test_json_rejects_string_number_naming_the_field)
 {
 	struct result r = parse_str(pd_jenkins_json_parse, "{\"number\": \"12\"}");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
-	ck_assert_str_eq(r.err.msg, "expected an integer for 'number'");
+	ck_assert_str_eq(r.err.msg, "expected a whole number of 0 or more for 'number'");
 	ck_assert_int_eq(r.err.line, 1);
 	ck_assert_int_eq(r.err.col, 12);
 	ck_assert_int_eq(r.j->present, 0);
@@ -219,10 +219,15 @@ END_TEST
 START_TEST(test_json_rejects_other_wrong_types)
 {
 	static const char *const cases[][2] = {
-		{"{\"number\": 1.5}", "expected an integer for 'number'"},
+		{"{\"number\": 1.5}", "expected a whole number of 0 or more for 'number'"},
+		/* negative: a build "#-5, started 1969" (was read) */
+		{"{\"number\": -5}", "expected a whole number of 0 or more for 'number'"},
+		{"{\"number\": 1, \"timestamp\": -1}",
+		 "expected a whole number of 0 or more for 'timestamp'"},
 		{"{\"number\": 1, \"timestamp\": \"1461091892486\"}",
-		 "expected an integer for 'timestamp'"},
-		{"{\"number\": 1, \"duration\": 1e300}", "expected an integer for 'duration'"},
+		 "expected a whole number of 0 or more for 'timestamp'"},
+		{"{\"number\": 1, \"duration\": 1e300}",
+		 "expected a whole number of 0 or more for 'duration'"},
 		{"{\"number\": 1, \"building\": \"false\"}",
 		 "expected true or false for 'building'"},
 		{"{\"number\": 1, \"_class\": 7}", "expected a string for '_class'"},
@@ -531,14 +536,23 @@ START_TEST(test_xml_rejects_wrong_types_naming_the_element)
 		parse_str(pd_jenkins_xml_parse,
 			  "<freeStyleBuild>\n<number>twelve</number></freeStyleBuild>");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
-	ck_assert_str_eq(r.err.msg, "expected an integer in <number>, got 'twelve'");
+	ck_assert_str_eq(r.err.msg,
+			 "expected a whole number of 0 or more in <number>, got 'twelve'");
 	ck_assert_int_eq(r.err.line, 2);
 	done(&r);
 
 	r = parse_str(pd_jenkins_xml_parse,
 		      "<b><number>1</number><timestamp>12x</timestamp></b>");
 	ck_assert_int_eq(r.rc, PD_EPARSE);
-	ck_assert_str_eq(r.err.msg, "expected an integer in <timestamp>, got '12x'");
+	ck_assert_str_eq(r.err.msg,
+			 "expected a whole number of 0 or more in <timestamp>, got '12x'");
+	done(&r);
+
+	/* negative (was read: a build "#-5") */
+	r = parse_str(pd_jenkins_xml_parse, "<b><number>-5</number></b>");
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	ck_assert_str_eq(r.err.msg,
+			 "expected a whole number of 0 or more in <number>, got '-5'");
 	done(&r);
 
 	r = parse_str(pd_jenkins_xml_parse,

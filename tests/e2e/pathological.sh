@@ -83,7 +83,7 @@ bundle build-empty "$P/build-empty.json" jenkins/build.json
 malformed "$B/jenkins/build.json:1:1: empty file: expected a JSON object"
 
 bundle build-number-string "$P/build-number-string.json" jenkins/build.json
-malformed "$B/jenkins/build.json:1:12: expected an integer for 'number'"
+malformed "$B/jenkins/build.json:1:12: expected a whole number of 0 or more for 'number'"
 
 bundle deep-build
 brackets 100000 >"$B/jenkins/build.json"
