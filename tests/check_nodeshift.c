@@ -8,16 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct pd_run *load(const char *name)
-{
-	struct pd_run *run = NULL;
-	struct pd_err err = PD_ERR_INIT;
-	char dir[512];
-	snprintf(dir, sizeof(dir), "%s/%s", PD_SEED_DIR, name);
-	ck_assert_msg(pd_bundle_load(&run, dir, &pd_limits_default, &err) == 0, "%s", err.msg);
-	return run;
-}
-
 static int cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -62,7 +52,7 @@ static const struct pd_nodeshift_metric *story_of(const struct pd_comparison *c,
  * agree with its raw samples; the removed node comes last among the nodes. */
 START_TEST(test_nodeshift_connections_move_between_nodes)
 {
-	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
 	struct pd_comparison *c = NULL;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
@@ -108,7 +98,7 @@ END_TEST
  * event has no story at all. */
 START_TEST(test_nodeshift_means_and_absences)
 {
-	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
 	struct pd_comparison *c = NULL;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;

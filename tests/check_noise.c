@@ -817,16 +817,6 @@ END_TEST
  * every phase, memcached CPU on kv (+15.9 % before the event, a regression there), keeps
  * the kind's margin on the role (its post a regression), while on its nodes, whose pre
  * delta is open, the post takes the offset's (fixtures/seed-README.md, story a). */
-static struct pd_run *seed_run(const char *name)
-{
-	struct pd_run *run = NULL;
-	struct pd_err err = PD_ERR_INIT;
-	char dir[512];
-	snprintf(dir, sizeof(dir), "%s/%s", PD_SEED_DIR, name);
-	ck_assert_msg(pd_bundle_load(&run, dir, &pd_limits_default, &err) == 0, "%s", err.msg);
-	return run;
-}
-
 static void check_margin(const struct pd_comparison *c, const struct pd_delta *d,
 			 const struct pd_delta *pre, int *from_pre)
 {
@@ -857,7 +847,7 @@ static void check_margin(const struct pd_comparison *c, const struct pd_delta *d
 
 START_TEST(test_noise_pre_event_margin_on_the_seed)
 {
-	struct pd_run *a = seed_run("baseline"), *b = seed_run("failover");
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
 	struct pd_comparison *c = NULL;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;

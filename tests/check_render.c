@@ -11,20 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static struct pd_run *load(const char *name)
-{
-	struct pd_run *run = NULL;
-	struct pd_err err = PD_ERR_INIT;
-	char dir[512];
-	snprintf(dir, sizeof(dir), "%s/%s", PD_SEED_DIR, name);
-	ck_assert_msg(pd_bundle_load(&run, dir, &pd_limits_default, &err) == 0, "%s", err.msg);
-	return run;
-}
-
 /* inspect --json is JSON (cJSON reads it back) with the facts of the seed failover. */
 START_TEST(test_inspect_json_reads_back)
 {
-	struct pd_run *run = load("failover");
+	struct pd_run *run = pd_test_seed("failover");
 	struct pd_facts facts;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_buf b = PD_BUF_INIT;
@@ -50,7 +40,7 @@ END_TEST
 /* summary.json has the contract's keys and types (DESIGN section 5), read back by cJSON. */
 START_TEST(test_summary_json_contract)
 {
-	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
 	struct pd_comparison *c = NULL;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
@@ -116,7 +106,7 @@ static const struct pd_view *find_view(const struct pd_comparison *c, const char
  * says so, and the values are the sum and the mean of the narrower views. */
 START_TEST(test_render_agg_labels_the_rule)
 {
-	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
 	struct pd_comparison *c = NULL;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
@@ -161,7 +151,7 @@ END_TEST
  * one Jenkins parameter, and share their spec and build. */
 START_TEST(test_summary_json_config_diff)
 {
-	struct pd_run *a = load("baseline"), *b = load("failover");
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
 	struct pd_comparison *c = NULL;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
