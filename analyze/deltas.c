@@ -193,7 +193,7 @@ static struct run_kind run_kind_of(const struct pd_view *v)
 /* 1.96 sqrt(2) sd, in % */
 static double run_margin_pct(double sd)
 {
-	return 100 * 1.959963984540054 * sqrt(2.0) * sd;
+	return 100 * PD_INFER_Z95 * sqrt(2.0) * sd;
 }
 
 static struct pd_infer_rule rule_of(const struct pd_view *v, const struct pd_compare_opts *opts)

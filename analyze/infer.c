@@ -382,7 +382,7 @@ void pd_infer_side_floor(struct pd_infer_side *s, double rel)
 int pd_infer_run_offset(const struct pd_infer_side *base, const struct pd_infer_side *target,
 			double run_sd, struct pd_infer_offset *out)
 {
-	const double z = 1.959963984540054;
+	const double z = PD_INFER_Z95;
 	double mb = base->mean, mt = target->mean;
 	*out = (struct pd_infer_offset){NAN, 0};
 	if (!(mb > z * sqrt(base->var_mean)) || !(mt > z * sqrt(target->var_mean)))

@@ -329,6 +329,10 @@ void pd_infer_side_floor(struct pd_infer_side *s, double rel);
  * offset's 95 % bound 100 (|d| + 1.96 sqrt(v)) % (over the test's 1.96 sqrt(2) run_sd);
  * else 0 (NaN and 0), and unless both levels are positive and clear of 0 (mean > 1.96
  * se). */
+/* The standard normal's 97.5 % quantile: the 95 % two-sided z of the run-to-run margins
+ * (this offset's, and the kinds' and history's 1.96 sqrt(2) sd in analyze/deltas.c). */
+#define PD_INFER_Z95 1.959963984540054
+
 struct pd_infer_offset {
 	double pct;        /* 100 (exp(d) - 1) */
 	double margin_pct; /* 100 (|d| + 1.96 sqrt(v)) */
