@@ -257,10 +257,13 @@ static void key_and_range(struct pd_buf *b, const struct pd_plot_chart *c)
 		pd_buf_adds(b, "set yrange [0:*]\n");
 }
 
-/* The line styles as linetypes LT_BASE + 1.. (above gnuplot's own), set once per script:
- * "reset" keeps linetypes and clears styles, and every number gnuplot reads costs it three
- * system calls (its FPE trap around each expression). */
+/* The line styles as linetypes LT_BASE + 1.. (above gnuplot's own), then their gap marks'
+ * (gap_marks(): translucent, 5 wide, solid) as LT_GAP + 1.., set once per script: "reset"
+ * keeps linetypes and clears styles, and every number or string gnuplot reads costs it
+ * three system calls (its FPE trap around each expression): a mark that named its colour
+ * and width cost two more a plot element than its linetype. */
 #define LT_BASE 100
+#define LT_GAP  (LT_BASE + N_STYLES)
 static void line_types(struct pd_buf *b)
 {
 	for (size_t i = 0; i < N_STYLES; i++) {
@@ -269,6 +272,10 @@ static void line_types(struct pd_buf *b)
 		pd_buf_addf(b, "linewidth %.1f dashtype %d\n", line_styles[i].width,
 			    line_styles[i].dash);
 	}
+	for (size_t i = 0; i < N_STYLES; i++)
+		pd_buf_addf(b,
+			    "set linetype %zu linecolor rgb '#66%s' linewidth 5 dashtype 1\n",
+			    LT_GAP + i + 1, line_styles[i].color + 1);
 }
 
 /* The terminal is set once per size: gnuplot's "reset" keeps it, and setting it again
@@ -522,9 +529,8 @@ static void gap_marks(struct pd_buf *b, const struct pd_plot_chart *c, const str
 			continue;
 		pd_buf_addf(b,
 			    ", \\\n    '/dev/fd/%d' binary skip=%zu record=%zu "
-			    "format='%%float64%%float64' axes x1y2 with lines "
-			    "linecolor rgb '#66%s' linewidth 5 %s",
-			    fd, gap[i].skip, gap[i].records, line_styles[st].color + 1,
+			    "format='%%float64%%float64' axes x1y2 with lines linetype %zu %s",
+			    fd, gap[i].skip, gap[i].records, LT_GAP + (size_t)st + 1,
 			    titled ? "title 'no sample'" : "notitle");
 		titled = 0;
 	}

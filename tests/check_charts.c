@@ -292,8 +292,11 @@ START_TEST(test_charts_sum_gap_is_a_marked_break)
 	pd_plot_script(&job, &ch->plot, "");
 	/* the baseline's gap marks: segments (a, 0.02), (z, 0.02) of its element on the y2
 	 * axis, (NaN, NaN) between them */
-	const char *p =
-		strstr(job.script.ptr, "axes x1y2 with lines linecolor rgb '#665b7fa8'");
+	/* linetype 105: the baseline's marks (render/plot.c line_types()) */
+	ck_assert_ptr_nonnull(strstr(job.script.ptr,
+				     "set linetype 105 linecolor rgb '#665b7fa8' "
+				     "linewidth 5 "));
+	const char *p = strstr(job.script.ptr, "axes x1y2 with lines linetype 105 ");
 	while (p && p > job.script.ptr && strncmp(p, "'/dev/fd/", 9))
 		p--;
 	size_t skip = 0, records = 0;

@@ -243,8 +243,10 @@ START_TEST(test_plot_script_small_chart)
 	       "with lines linetype 101 title 'base ''a''', \\\n    "
 	       " NaN with lines linecolor rgb '#3b3b3b' linewidth 1.2 dashtype 2 title "
 	       "'failover', \\\n    '/dev/fd/3' binary skip=48 record=2 "
-	       "format='%float64%float64' axes x1y2 with lines linecolor rgb "
-	       "'#665b7fa8' linewidth 5 title 'no sample'\nunset output\n");
+	       "format='%float64%float64' axes x1y2 with lines linetype 105 "
+	       "title 'no sample'\nunset output\n");
+	/* the baseline's gap marks: translucent, thick, solid, as a linetype set once */
+	has(s, "\nset linetype 105 linecolor rgb '#665b7fa8' linewidth 5 dashtype 1\n");
 	char *again = small_script("out/charts");
 	ck_assert_str_eq(s, again); /* same chart, same bytes */
 	free(again);
@@ -574,7 +576,8 @@ START_TEST(test_plot_script_sets_line_types_once)
 	for (int i = 0; i < 3; i++)
 		pd_plot_script(&job, &c, "d");
 	const char *s = job.script.ptr;
-	ck_assert_int_eq(count_str(s, "set linetype "), 4); /* the four styles */
+	/* the four styles, then their gap marks' */
+	ck_assert_int_eq(count_str(s, "set linetype "), 8);
 	ck_assert_int_eq(count_str(s, "set style line"), 0);
 	ck_assert(strstr(s, "set linetype 101 ") < strstr(s, "set terminal"));
 	has(s, "\nset linetype 104 linecolor rgb '#7b4fa6' linewidth 1.6 dashtype 1\n");
@@ -807,7 +810,14 @@ static size_t gap_pairs(const struct pd_plot_job *job, const char *color, double
 			size_t max)
 {
 	char want[64];
-	snprintf(want, sizeof(want), "axes x1y2 with lines linecolor rgb '#66%s'", color + 1);
+	int lt = 0; /* the linetype set to the colour at 40 % (#66) */
+	snprintf(want, sizeof(want), "linecolor rgb '#66%s' linewidth 5 ", color + 1);
+	const char *def = strstr(job->script.ptr, want);
+	while (def && def > job->script.ptr && def[-1] != '\n')
+		def--;
+	if (!def || sscanf(def, "set linetype %d ", &lt) != 1)
+		return 0;
+	snprintf(want, sizeof(want), "axes x1y2 with lines linetype %d ", lt);
 	const char *p = strstr(job->script.ptr, want), *q = p;
 	size_t skip = 0, records = 0, k = 0;
 	while (q && q > job->script.ptr && strncmp(q, "'/dev/fd/", 9))
@@ -843,8 +853,8 @@ START_TEST(test_plot_gap_is_marked_not_dashed)
 	ck_assert(g[0] == 5 && g[1] == 15 && g[2] == 20 && g[3] == 1200);
 	ck_assert_int_eq(count_str(s, "axes x1y2"), 1);
 	has(s, "\nset y2range [0:1]\n");
-	has(s, "' axes x1y2 with lines linecolor rgb '#665b7fa8' linewidth 5 title "
-	       "'no sample'");
+	has(s, "' axes x1y2 with lines linetype 105 title 'no sample'");
+	has(s, "set linetype 105 linecolor rgb '#665b7fa8' linewidth 5 dashtype 1\n");
 	has(s, "linetype 101 title 'base'");
 	has(s, "set linetype 101 linecolor rgb '#5b7fa8' linewidth 1.6 dashtype 1\n");
 	/* the marks' height, 0.02 of the y2 axis, is in the points (no using expression) */
