@@ -222,19 +222,22 @@ static void num(struct pd_buf *b, double x)
 	pd_buf_addf(b, "%.9g", x);
 }
 
+/* The path of file in dir (NULL or "": the working directory) into path, empty. */
+static void chart_path(struct pd_buf *path, const char *dir, const char *file)
+{
+	/* gnuplot opens "|cmd" as a pipe to a shell and expands "~/": neither may lead */
+	const char *lead = dir && *dir ? dir : file;
+	if (lead[0] != '/' && lead[0] != '.')
+		pd_buf_adds(path, "./");
+	if (dir && *dir)
+		pd_buf_addf(path, "%s/", dir);
+	pd_buf_adds(path, file);
+}
+
 static void set_output(struct pd_buf *b, const char *dir, const char *file)
 {
 	struct pd_buf path = PD_BUF_INIT;
-	if (dir && *dir)
-		pd_buf_addf(&path, "%s/", dir);
-	pd_buf_adds(&path, file);
-	/* gnuplot opens "|cmd" as a pipe to a shell and expands "~/": neither may lead */
-	if (path.ptr[0] != '/' && path.ptr[0] != '.') {
-		struct pd_buf rel = PD_BUF_INIT;
-		pd_buf_addf(&rel, "./%s", path.ptr);
-		pd_buf_release(&path);
-		path = rel;
-	}
+	chart_path(&path, dir, file);
 	pd_buf_adds(b, "set output ");
 	pd_esc_gnuplot_path(b, path.ptr); /* the user's -o: any legal name */
 	pd_buf_addch(b, '\n');
@@ -283,7 +286,7 @@ static void line_types(struct pd_buf *b)
  * types too. It has no background: gnuplot 5.4 keeps the svg terminal's background once
  * set, even into a terminal set later without one, so a canvas of panels drawn after a
  * chart with one was white between its cards or not by the order of the charts (a chart
- * gets its white background from an object: background()). */
+ * gets its white background as a card: cards()). */
 static void terminal(struct pd_plot_job *job, int w, int h)
 {
 	if (!job->width)
@@ -415,10 +418,9 @@ static double span_of(const struct pd_plot_chart *c)
 
 /* The tags of the objects, labels and arrow of a chart, fixed so that the next panel of an
  * SVG redefines each in place (carry()); gnuplot draws them in the order of their tags.
- * Objects: the card, the bands from TAG_BAND on, the card's frame after them (TAG_BAND +
- * n_bands); labels: the note, the bands' names from TAG_BAND on, "no data" after them;
- * the arrow: the event. */
-#define TAG_CARD  1
+ * Objects: the bands from TAG_BAND on (the card and its frame are ours: cards());
+ * labels: the note, the bands' names from TAG_BAND on, "no data" after them; the arrow:
+ * the event. */
 #define TAG_NOTE  1
 #define TAG_EVENT 1
 #define TAG_BAND  2
@@ -592,6 +594,114 @@ static void plot(struct pd_buf *b, const struct pd_plot_chart *c, const struct e
 	pd_buf_addch(b, '\n');
 }
 
+/* --- cards ------------------------------------------------------------------------ */
+
+/* A chart's size, within gnuplot's bounds. */
+static void chart_size(const struct pd_plot_chart *c, int *w, int *h)
+{
+	*w = c->width > 0 ? c->width : DEFAULT_WIDTH;
+	*h = c->height > 0 ? c->height : DEFAULT_HEIGHT;
+	*w = *w < MIN_SIZE ? MIN_SIZE : *w > MAX_SIZE ? MAX_SIZE : *w;
+	*h = *h < MIN_SIZE ? MIN_SIZE : *h > MAX_SIZE ? MAX_SIZE : *h;
+}
+
+/* What perfdelta draws into an SVG gnuplot wrote, once it is written (pd_plot_wait):
+ * white cards behind gnuplot's drawing, their frames in front of it. gnuplot drew them as
+ * objects, and every number or string of an object costs it an evaluation (three system
+ * calls): the card and frame of a panel were 13 of its 44. */
+struct pd_plot_cards {
+	char *path;                  /* the SVG */
+	struct pd_buf behind, front; /* SVG elements: after its <svg ...>, before </svg> */
+	int keep_defs;               /* it draws points: its <defs> are used */
+};
+
+/* Panel k's card: its left and top edges in pixels on the canvas, cols to a row. */
+static void card_at(int *x, int *y, size_t k, size_t cols, int w, int h)
+{
+	*x = (int)(k % cols) * (w + PD_PLOT_PANEL_GAP);
+	*y = (int)(k / cols) * (h + PD_PLOT_PANEL_GAP);
+}
+
+/* Whether s is a colour "#rrggbb" (a frame's colour goes into the SVG as it is). */
+static int hex_color(const char *s)
+{
+	size_t n = strspn(s + (*s == '#'), "0123456789abcdefABCDEF");
+	return *s == '#' && n == 6 && !s[7];
+}
+
+/* Whether no panel before k has the frame colour of panel k. */
+static int first_frame(const struct pd_plot_chart *const *charts, size_t k)
+{
+	for (size_t j = 0; j < k; j++)
+		if (charts[j]->frame && !strcmp(charts[j]->frame, charts[k]->frame))
+			return 0;
+	return 1;
+}
+
+/* The frames of charts[0..n) of one colour (NULL: grey, a hairline) as one path, into b;
+ * half a pixel inside each card, so that the whole line is on the canvas. */
+static void frames(struct pd_buf *b, const struct pd_plot_chart *const *charts, size_t n,
+		   size_t cols, int w, int h, const char *color)
+{
+	size_t start = b->len;
+	pd_buf_addf(b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"%d\" d=\"",
+		    color ? color : "#dfe3e8", color ? 2 : 1);
+	size_t head = b->len;
+	for (size_t k = 0; k < n; k++) {
+		const char *c = charts[k]->frame && hex_color(charts[k]->frame)
+					? charts[k]->frame
+					: NULL;
+		int x, y;
+		if (color ? !c || strcmp(c, color) : c != NULL) /* another colour's */
+			continue;
+		card_at(&x, &y, k, cols, w, h);
+		pd_buf_addf(b, "M%d.5 %d.5h%dv%dh-%dz", x, y, w - 1, h - 1, w - 1);
+	}
+	if (b->len == head)
+		pd_buf_truncate(b, start);
+	else
+		pd_buf_adds(b, "\"/>");
+}
+
+/* Notes the cards of the SVG of charts[0..n) (cols to a row, each at charts[0]'s size, in
+ * dir), framed or not, for pd_plot_wait to draw; the last noted for a file wins. */
+static void cards(struct pd_plot_job *job, const struct pd_plot_chart *const *charts, size_t n,
+		  size_t cols, const char *dir, int framed)
+{
+	struct pd_buf path = PD_BUF_INIT;
+	int w, h;
+	chart_path(&path, dir, charts[0]->file);
+	chart_size(charts[0], &w, &h);
+	size_t i = 0;
+	while (i < job->n_cards && strcmp(job->cards[i].path, path.ptr))
+		i++;
+	if (i == job->n_cards) {
+		PD_GROW(job->cards, job->cap_cards, job->n_cards + 1);
+		job->cards[job->n_cards++] =
+			(struct pd_plot_cards){.path = pd_buf_detach(&path),
+					       .behind = PD_BUF_INIT,
+					       .front = PD_BUF_INIT};
+	}
+	struct pd_plot_cards *c = &job->cards[i];
+	pd_buf_truncate(&c->behind, 0);
+	pd_buf_truncate(&c->front, 0);
+	c->keep_defs = 0;
+	pd_buf_adds(&c->behind, "<path fill=\"#ffffff\" d=\"");
+	for (size_t k = 0; k < n; k++) {
+		int x, y;
+		card_at(&x, &y, k, cols, w, h);
+		pd_buf_addf(&c->behind, "M%d %dh%dv%dh-%dz", x, y, w, h, w);
+		c->keep_defs |= charts[k]->n_xticks > 0; /* points are drawn from <defs> */
+	}
+	pd_buf_adds(&c->behind, "\"/>");
+	for (size_t k = 0; framed && k < n; k++) /* each colour at its first panel */
+		if (charts[k]->frame && hex_color(charts[k]->frame) && first_frame(charts, k))
+			frames(&c->front, charts, n, cols, w, h, charts[k]->frame);
+	if (framed)
+		frames(&c->front, charts, n, cols, w, h, NULL);
+	pd_buf_release(&path);
+}
+
 /* Nothing to draw: an empty frame over the bands (or 0..1) that says so; its settings into
  * b, its plot into cmd. */
 static void no_data(struct pd_buf *b, struct pd_buf *cmd, const struct pd_plot_chart *c)
@@ -625,25 +735,6 @@ static void mark(struct pd_plot_job *job, const char *file)
 	m->line = job->lines + 1;
 	m->part = job->part;
 	snprintf(m->file, sizeof(m->file), "%s", file);
-}
-
-/* A chart's size, within gnuplot's bounds. */
-static void chart_size(const struct pd_plot_chart *c, int *w, int *h)
-{
-	*w = c->width > 0 ? c->width : DEFAULT_WIDTH;
-	*h = c->height > 0 ? c->height : DEFAULT_HEIGHT;
-	*w = *w < MIN_SIZE ? MIN_SIZE : *w > MAX_SIZE ? MAX_SIZE : *w;
-	*h = *h < MIN_SIZE ? MIN_SIZE : *h > MAX_SIZE ? MAX_SIZE : *h;
-}
-
-/* A chart's white background, under everything: the whole canvas as its card (terminal()
- * sets none). */
-static void background(struct pd_buf *b)
-{
-	pd_buf_addf(b,
-		    "set object %d rectangle from screen 0, 0 to screen 1, 1 behind "
-		    "fillcolor rgb '#ffffff' fillstyle solid 1.0 noborder\n",
-		    TAG_CARD);
 }
 
 /* The settings (into set, after settings()) and the plot command (into cmd) of one chart,
@@ -697,8 +788,8 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, 
 	pd_buf_adds(&job->script, "reset\n");
 	terminal(job, w, h);
 	settings(&job->script, chart);
-	background(&job->script);
 	set_output(&job->script, dir, chart->file);
+	cards(job, &chart, 1, 1, dir, 0); /* its white background, the whole canvas */
 	draw(job, chart, w, &set, &cmd);
 	pd_buf_add(&job->script, set.ptr, set.len);
 	pd_buf_add(&job->script, cmd.ptr, cmd.len);
@@ -714,30 +805,18 @@ void pd_plot_panels_size(int *w, int *h, int panel_w, int panel_h, size_t n, siz
 	*h = (int)rows * panel_h + ((int)rows - 1) * PD_PLOT_PANEL_GAP;
 }
 
-/* Panel k's place on the canvas of W x H: gnuplot's origin and size in screen fractions,
- * and its card's frame (a hairline, coloured when the panel asks). */
-static void place(struct pd_buf *b, const struct pd_plot_chart *c, size_t k, size_t cols, int w,
-		  int h, int W, int H)
+/* Panel k's place on the canvas of W x H: gnuplot's origin and size in screen fractions
+ * (its card and frame are drawn by cards()). */
+static void place(struct pd_buf *b, size_t k, size_t cols, int w, int h, int W, int H)
 {
 	/* in whole pixels from the bottom left, then fractions: no -0 at an edge */
-	int left = (int)(k % cols) * (w + PD_PLOT_PANEL_GAP);
-	int bottom = H - (int)(k / cols) * (h + PD_PLOT_PANEL_GAP) - h;
+	int left, top;
+	card_at(&left, &top, k, cols, w, h);
+	int bottom = H - top - h;
 	double x0 = (double)left / W, y0 = (double)bottom / H;
 	double x1 = (double)(left + w) / W, y1 = (double)(bottom + h) / H;
 	pd_buf_addf(b, "set origin %.6f, %.6f\nset size %.6f, %.6f\n", x0, y0, x1 - x0,
 		    y1 - y0);
-	pd_buf_addf(
-		b,
-		"set object %d rectangle from screen %.6f, %.6f to screen %.6f, %.6f behind "
-		"fillcolor rgb '#ffffff' fillstyle solid 1.0 noborder\n",
-		TAG_CARD, x0, y0, x1, y1);
-	/* half a pixel inside, so that the whole line is on the canvas */
-	pd_buf_addf(
-		b,
-		"set object %zu rectangle from screen %.6f, %.6f to screen %.6f, %.6f front "
-		"fillstyle empty border linecolor rgb '%s' linewidth %s\n",
-		TAG_BAND + c->n_bands, x0 + 0.5 / W, y0 + 0.5 / H, x1 - 0.5 / W, y1 - 0.5 / H,
-		c->frame ? c->frame : "#dfe3e8", c->frame ? "2" : "1");
 }
 
 /* The length of the key of settings line s: its words up to the first that is not a name,
@@ -823,12 +902,13 @@ void pd_plot_script_panels(struct pd_plot_job *job, const struct pd_plot_chart *
 	mark(job, charts[0]->file);
 	terminal(job, W, H); /* the canvas's: clear between the cards, as the page is */
 	set_output(&job->script, dir, charts[0]->file);
+	cards(job, charts, n, cols, dir, 1);
 	pd_buf_adds(&job->script, "set multiplot\n");
 	struct pd_buf prev = PD_BUF_INIT, set = PD_BUF_INIT, cmd = PD_BUF_INIT;
 	int unique = 0;
 	for (size_t k = 0; k < n; k++) {
 		settings(&set, charts[k]);
-		place(&set, charts[k], k, cols, w, h, W, H);
+		place(&set, k, cols, w, h, W, H);
 		draw(job, charts[k], w, &set, &cmd);
 		carry(job, &prev, &set, &unique);
 		pd_buf_add(&job->script, cmd.ptr, cmd.len);
@@ -838,6 +918,116 @@ void pd_plot_script_panels(struct pd_plot_job *job, const struct pd_plot_chart *
 	pd_buf_release(&prev);
 	pd_buf_release(&set);
 	pd_buf_release(&cmd);
+}
+
+/* --- drawing the cards into gnuplot's SVG ---------------------------------------- */
+
+/* gnuplot's SVG begins with its <svg ...> tag, a canvas and the <defs> of its point
+ * symbols (about 2 kB, ending within the first 3 kB) and ends with "</svg>\n". */
+#define SVG_HEAD 4096
+#define SVG_TAIL 64
+
+/* The last occurrence of needle in s[0..n), else NULL. */
+static const unsigned char *last_of(const unsigned char *s, size_t n, const char *needle)
+{
+	const unsigned char *found = NULL, *p = s;
+	size_t k = strlen(needle);
+	while ((p = memmem(p, n - (size_t)(p - s), needle, k)))
+		found = p++;
+	return found;
+}
+
+/* Writes len bytes of p into fd at off: 0, or -errno. */
+static int write_at(int fd, off_t off, const char *p, size_t len)
+{
+	if (lseek(fd, off, SEEK_SET) != off)
+		return -errno;
+	return pd_file_write_all(fd, p, len);
+}
+
+/* The SVG of fd, size bytes whose "</svg>" is at end, rewritten whole: the cards before
+ * its <defs> (else its first group), their frames before "</svg>". */
+static int rewrite(int fd, size_t size, size_t end, const struct pd_plot_cards *c)
+{
+	struct pd_buf svg = PD_BUF_INIT, out = PD_BUF_INIT;
+	struct pd_err ignored = PD_ERR_INIT;
+	int rc = lseek(fd, 0, SEEK_SET) == 0 ? 0 : -errno;
+	if (rc == 0 && pd_file_read_fd(&svg, fd, c->path, size + 1, &ignored) < 0)
+		rc = -EIO;
+	const char *at = NULL;
+	if (rc == 0 && svg.len == size)
+		at = strstr(svg.ptr, "<defs>") ? strstr(svg.ptr, "<defs>")
+					       : strstr(svg.ptr, "<g");
+	if (at && (size_t)(at - svg.ptr) < end) { /* else not gnuplot's: left as it is */
+		pd_buf_add(&out, svg.ptr, (size_t)(at - svg.ptr));
+		pd_buf_add(&out, c->behind.ptr, c->behind.len);
+		pd_buf_add(&out, at, end - (size_t)(at - svg.ptr));
+		pd_buf_add(&out, c->front.ptr, c->front.len);
+		pd_buf_adds(&out, "</svg>\n");
+		rc = write_at(fd, 0, out.ptr, out.len);
+		if (rc == 0 && ftruncate(fd, (off_t)out.len) < 0)
+			rc = -errno;
+	}
+	pd_buf_release(&svg);
+	pd_buf_release(&out);
+	return rc;
+}
+
+/* The cards, in place of the <defs> when nothing uses them and they hold the cards (the
+ * rest padded with spaces), their frames before "</svg>": a few hundred bytes written
+ * where a rewrite of every chart cost a 16-node report 5 ms. */
+static int in_place(int fd, const unsigned char *head, size_t nh, size_t end,
+		    const struct pd_plot_cards *c)
+{
+	const unsigned char *d = memmem(head, nh, "<defs>", 6);
+	const unsigned char *e = d ? memmem(d, nh - (size_t)(d - head), "</defs>", 7) : NULL;
+	size_t room = e ? (size_t)(e + 7 - d) : 0;
+	if (c->keep_defs || c->behind.len > room)
+		return 1;
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_add(&b, c->behind.ptr, c->behind.len);
+	while (b.len < room)
+		pd_buf_addch(&b, ' ');
+	int rc = write_at(fd, (off_t)(d - head), b.ptr, b.len);
+	pd_buf_truncate(&b, 0);
+	pd_buf_add(&b, c->front.ptr, c->front.len);
+	pd_buf_adds(&b, "</svg>\n");
+	if (rc == 0)
+		rc = write_at(fd, (off_t)end, b.ptr, b.len);
+	if (rc == 0 && ftruncate(fd, (off_t)(end + b.len)) < 0)
+		rc = -errno;
+	pd_buf_release(&b);
+	return rc;
+}
+
+/* Draws c's cards and frames into the SVG gnuplot wrote: 0, or -errno. A file that is
+ * missing or does not end as gnuplot's SVG does is left alone (the report says it is no
+ * SVG). */
+static int draw_cards(const struct pd_plot_cards *c)
+{
+	unsigned char head[SVG_HEAD], tail[SVG_TAIL]; /* bytes, compared as such */
+	struct stat st;
+	int fd = open(c->path, O_RDWR | O_CLOEXEC), rc = 0;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		rc = errno == ENOENT ? 0 : -errno;
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	size_t size = (size_t)st.st_size, nt = size < SVG_TAIL ? size : SVG_TAIL;
+	ssize_t nh = pread(fd, head, SVG_HEAD, 0);
+	const unsigned char *end =
+		nh >= 0 && pread(fd, tail, nt, (off_t)(size - nt)) == (ssize_t)nt
+			? last_of(tail, nt, "</svg>")
+			: NULL;
+	if (end) {
+		size_t at = size - nt + (size_t)(end - tail);
+		rc = in_place(fd, head, (size_t)nh, at, c);
+		rc = rc == 1 ? rewrite(fd, size, at, c) : rc;
+	}
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	return rc;
 }
 
 /* --- trimming its output ---------------------------------------------------------- */
@@ -1070,6 +1260,14 @@ static void reset_part(struct pd_plot_job *job, int part)
 static void release(struct pd_plot_job *job)
 {
 	reset_part(job, 0);
+	for (size_t i = 0; i < job->n_cards; i++) {
+		free(job->cards[i].path);
+		pd_buf_release(&job->cards[i].behind);
+		pd_buf_release(&job->cards[i].front);
+	}
+	free(job->cards);
+	job->cards = NULL;
+	job->n_cards = job->cap_cards = 0;
 	free(job->marks);
 	job->marks = NULL;
 	job->n_marks = job->cap_marks = 0;
@@ -1242,6 +1440,12 @@ int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err)
 		rc = failure(job, status, err);
 	else if (!finished(&job->err)) /* it quit early ("exit" in the script) */
 		rc = pd_err_set(err, PD_EIO, "gnuplot stopped before the end of its script");
+	for (size_t i = 0; i < job->n_cards && rc == 0; i++) {
+		int e = draw_cards(&job->cards[i]);
+		if (e < 0)
+			rc = pd_err_set(err, PD_EIO, "cannot draw the cards into %s: %s",
+					job->cards[i].path, strerror(-e));
+	}
 	release(job);
 	return rc;
 }

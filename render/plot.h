@@ -80,6 +80,7 @@ struct pd_plot_mark {
  * start, which the same gnuplot draws once they are given (pd_plot_follow), each in
  * turn; started with no chart, its gnuplot starts up while they are being computed. */
 #define PD_PLOT_SEQUELS 2 /* at most */
+struct pd_plot_cards;
 struct pd_plot_job {
 	struct pd_buf script, data;
 	int part;          /* what is scripted now: 0, or k for the k-th sequel */
@@ -88,6 +89,8 @@ struct pd_plot_job {
 	int fresh; /* every panel of an SVG from "reset" in full, none carried (tests) */
 	struct pd_plot_mark *marks; /* per chart, to name the one gnuplot failed on */
 	size_t n_marks, cap_marks;
+	struct pd_plot_cards *cards; /* per SVG: its cards, drawn once gnuplot wrote it */
+	size_t n_cards, cap_cards;
 	size_t lines, counted;      /* script lines counted so far, up to byte `counted` */
 	pid_t pid;                  /* while gnuplot runs */
 	struct pd_proc_capture err; /* its stderr (a pipe), while it runs and after */
@@ -107,7 +110,8 @@ struct pd_plot_job {
 	}
 
 /* Appends to job the gnuplot commands and the points that draw chart into dir/chart->file
- * with the svg terminal (dir NULL or "" for the working directory). Lines longer than
+ * with the svg terminal (dir NULL or "" for the working directory), on a white card that
+ * pd_plot_wait draws into the SVG once gnuplot has written it. Lines longer than
  * 2 x width points are decimated with pd_plot_decimate. Strings from input only ever
  * appear as pd_plot_quote strings, so gnuplot can never execute them; a line without a
  * finite point is left out, and a chart without any is drawn as an empty frame saying
@@ -119,10 +123,12 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart,
 #define PD_PLOT_PANEL_GAP 8
 
 /* Appends the commands and points that draw charts[0..n) as the panels of one SVG,
- * dir/charts[0].file: cols to a row, each at the size of charts[0] and framed as a card,
- * PD_PLOT_PANEL_GAP pixels apart (one file and one terminal for many charts: a chart file
- * cost gnuplot more in the kernel than its drawing). n == 1 is pd_plot_script. The canvas
- * is not held to the bounds of one chart: a 64-node metric is 22 rows high. */
+ * dir/charts[0].file: cols to a row, each at the size of charts[0] on a white card framed
+ * in grey (or its frame colour, "#rrggbb"), which pd_plot_wait draws into the SVG once
+ * gnuplot has written it, PD_PLOT_PANEL_GAP pixels apart (one file and one terminal for many
+ * charts: a chart file cost gnuplot more in the kernel than its drawing). n == 1 is
+ * pd_plot_script. The canvas is not held to the bounds of one chart: a 64-node metric is 22
+ * rows high. */
 void pd_plot_script_panels(struct pd_plot_job *job, const struct pd_plot_chart *const *charts,
 			   size_t n, size_t cols, const char *dir);
 
@@ -150,12 +156,16 @@ int pd_plot_start(struct pd_plot_job *job, int sequels, struct pd_err *err);
  * died is reported by pd_plot_wait. */
 int pd_plot_follow(struct pd_plot_job *job, struct pd_err *err);
 
-/* Waits for a started job (0 at once for one that is not running). PD_EIO when gnuplot
+/* Waits for a started job (0 at once for one that is not running), then draws the cards
+ * of its charts into the SVGs gnuplot wrote: white behind gnuplot's drawing, their frames
+ * in front (gnuplot cost three system calls for each number of an object; a file that
+ * does not end as an SVG is left for the caller to refuse). PD_EIO when gnuplot
  * neither read its input nor wrote a chart for job->timeout_s seconds, or ran
  * PD_PLOT_TOTAL_FACTOR times as long in all (it is killed and reaped then), with
  * gnuplot's first error line, and the chart it was drawing, when it failed (gnuplot stops at
  * the first error of a script: the charts after it are not drawn), or when it stopped before
- * the end of its script (a sequel never given is such an end). */
+ * the end of its script (a sequel never given is such an end), or when a card cannot be
+ * written. */
 int pd_plot_wait(struct pd_plot_job *job, struct pd_err *err);
 
 /* Makes an SVG that gnuplot wrote smaller, for inlining, and draws it the same: the

@@ -228,11 +228,9 @@ START_TEST(test_plot_script_small_chart)
 	has(s, "\nset output \"./out/charts/c001.svg\"\n");
 	/* the band with a NaN end is left out */
 	has(s, "\nset object 2 rectangle from first 0, graph 0 to first 5, graph 1 behind ");
-	/* the white background (the terminal has none), then the band: the only objects
-	 * (the gap is marked by a plot element, below) */
-	has(s, "\nset object 1 rectangle from screen 0, 0 to screen 1, 1 behind fillcolor rgb "
-	       "'#ffffff' ");
-	ck_assert_int_eq(count_str(s, "set object"), 2);
+	/* the band: the only object (the white background is drawn into the SVG after
+	 * gnuplot, the gap is marked by a plot element, below) */
+	ck_assert_int_eq(count_str(s, "set object"), 1);
 	ck_assert_ptr_null(strstr(s, "background"));
 	/* phase names above the frame, never over the data */
 	has(s, "\nset label 2 'pre' at first 0, graph 1 left offset character 0.3, 0.55 ");
@@ -424,10 +422,10 @@ START_TEST(test_plot_run_hostile_strings_stay_text)
 	struct pd_buf whole = PD_BUF_INIT;
 	ck_assert_int_eq(pd_file_read(&whole, svg, 1 << 20, &err), 0);
 	size_t before = whole.len;
-	/* the point symbols of <defs> go (nothing uses them), every line drawn stays */
-	char *defs = strstr(whole.ptr, "</defs>");
-	ck_assert_ptr_nonnull(defs);
-	int paths = count_str(defs, "<path"), texts = count_str(whole.ptr, "<text");
+	/* the point symbols of <defs> were drawn over by the card (nothing uses them) and
+	 * trimming drops what is left of them, spaces; every line drawn stays */
+	ck_assert_ptr_null(strstr(whole.ptr, "<defs>"));
+	int paths = count_str(whole.ptr, "<path"), texts = count_str(whole.ptr, "<text");
 	pd_plot_svg_trim(&whole);
 	ck_assert_uint_lt(whole.len, before * 3 / 4);
 	ck_assert_int_eq(count_str(whole.ptr, "<path"), paths);
@@ -679,15 +677,147 @@ START_TEST(test_plot_panels_one_svg)
 	ck_assert_int_eq(count_str(s, "\nset multiplot\n"), 1);
 	ck_assert_int_eq(count_str(s, "\nset origin "), 4);
 	has(s, "\nset origin 0.000000, 0.000000\n");
-	has(s, "border linecolor rgb '#d62728'");
+	ck_assert_ptr_null(strstr(s, "set object")); /* cards and frames: drawn after */
 	ck_assert_int_eq(pd_plot_run(&job, &err), 0);
 	snprintf(svg, sizeof(svg), "%s/g.svg", dir);
 	xmlDocPtr x = read_svg(svg);
 	ck_assert_ptr_nonnull(x);
+	/* the fourth card, at (0, 180 + 8), framed in red 2 wide half a pixel inside */
+	char *d = svg_attr(xmlDocGetRootElement(x), "path", "stroke", "#d62728", "d");
+	ck_assert_str_eq(d, "M0.5 188.5h363v179h-363z");
+	xmlFree(d);
 	for (int k = 0; k < 4; k++)
 		ck_assert_int_eq(svg_count_text(xmlDocGetRootElement(x), titles[k]), 1);
 	xmlFreeDoc(x);
 	unlink(svg);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* Where gnuplot put the <text> want: its group's translate(x, y); 0 when none. */
+static int text_at(xmlNodePtr n, const char *want, double *x, double *y)
+{
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (!strcmp((const char *)n->name, "text") && n->parent) {
+			xmlChar *c = xmlNodeGetContent(n);
+			xmlChar *tr = xmlGetProp(n->parent, (const xmlChar *)"transform");
+			int hit = !strcmp((const char *)c, want) && tr &&
+				  sscanf((const char *)tr, "translate(%lf,%lf)", x, y) == 2;
+			xmlFree(c);
+			xmlFree(tr);
+			if (hit)
+				return 1;
+		}
+		if (text_at(n->children, want, x, y))
+			return 1;
+	}
+	return 0;
+}
+
+/* The cards and frames perfdelta draws into gnuplot's SVG: five panels of 364 x 180,
+ * three to a row, 8 apart: cards at (0, 0), (372, 0), (744, 0), (0, 188), (372, 188)
+ * (x = column x (364 + 8), y = row x (180 + 8), from the top left), white, under
+ * everything gnuplot drew (before its first group); frames half a pixel inside each card
+ * (363 x 179 from x + 0.5, y + 0.5), grey and 1 wide, the framed second panel red and 2
+ * wide, over everything (last before </svg>). Each panel's title, drawn by gnuplot, lies
+ * inside its card; nothing refers to the <defs> the cards were written over. */
+START_TEST(test_plot_panels_cards_sit_under_their_panels)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX", path[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	double t[] = {0, 600, 1200}, v[] = {1, 2, 3};
+	struct pd_plot_line l = {"x", t, v, 3, 0};
+	static const char *const titles[] = {"c-0", "c-1", "c-2", "c-3", "c-4"};
+	static const int at[5][2] = {{0, 0}, {372, 0}, {744, 0}, {0, 188}, {372, 188}};
+	struct pd_plot_chart c[5];
+	const struct pd_plot_chart *pc[5];
+	for (int k = 0; k < 5; k++) {
+		c[k] = (struct pd_plot_chart){.file = "g.svg",
+					      .title = titles[k],
+					      .lines = &l,
+					      .n_lines = 1,
+					      .event_s = NAN,
+					      .width = 364,
+					      .height = 180,
+					      .compact = 1};
+		pc[k] = &c[k];
+	}
+	c[1].frame = "#d62728";
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_buf svg = PD_BUF_INIT;
+	pd_plot_script_panels(&job, pc, 5, 3, dir);
+	ck_assert_int_eq(pd_plot_run(&job, &err), 0);
+	snprintf(path, sizeof(path), "%s/g.svg", dir);
+	ck_assert_int_eq(pd_file_read(&svg, path, 1 << 24, &err), 0);
+	const char *card = strstr(svg.ptr, "<path fill=\"#ffffff\" d=\"M0 0h364v180h-364z"
+					   "M372 0h364v180h-364zM744 0h364v180h-364z"
+					   "M0 188h364v180h-364zM372 188h364v180h-364z\"/>");
+	const char *red =
+		strstr(svg.ptr, "<path fill=\"none\" stroke=\"#d62728\" "
+				"stroke-width=\"2\" d=\"M372.5 0.5h363v179h-363z\"/>");
+	static const char grey_frames[] =
+		"<path fill=\"none\" stroke=\"#dfe3e8\" stroke-width=\"1\" d=\"M0.5 "
+		"0.5h363v179h-363zM744.5 0.5h363v179h-363zM0.5 188.5h363v179h-363zM372.5 "
+		"188.5h363v179h-363z\"/></svg>\n";
+	const char *grey = strstr(svg.ptr, grey_frames);
+	ck_assert_msg(card && red && grey, "cards or frames missing or misplaced");
+	ck_assert_int_eq(count_str(svg.ptr, "#ffffff"), 1);
+	/* the last element */
+	ck_assert_ptr_eq(grey + strlen(grey_frames), svg.ptr + svg.len);
+	/* in gnuplot's canvas, before the first group it draws; the frames after all */
+	ck_assert(strstr(svg.ptr, "<g id=\"gnuplot_canvas\">") < card);
+	ck_assert(strstr(svg.ptr, "<g ") == strstr(svg.ptr, "<g id=\"gnuplot_canvas\">"));
+	ck_assert(strstr(card, "<g ") && strstr(card, "<g ") < red && red < grey);
+	ck_assert_ptr_null(strstr(svg.ptr, "<defs>"));
+	ck_assert_ptr_null(strstr(svg.ptr, "xlink:href"));
+	ck_assert_ptr_null(strstr(svg.ptr, "url(#"));
+	xmlDocPtr x = xmlReadMemory(svg.ptr, (int)svg.len, "g.svg", NULL, XML_PARSE_NONET);
+	ck_assert_ptr_nonnull(x);
+	for (int k = 0; k < 5; k++) {
+		double tx = -1, ty = -1;
+		ck_assert(text_at(xmlDocGetRootElement(x), titles[k], &tx, &ty));
+		ck_assert_msg(tx > at[k][0] && tx < at[k][0] + 364 && ty > at[k][1] &&
+				      ty < at[k][1] + 180,
+			      "%s at (%g, %g), outside its card", titles[k], tx, ty);
+	}
+	xmlFreeDoc(x);
+	pd_buf_release(&svg);
+	unlink(path);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* A chart that draws points keeps the <defs> they refer to: its card goes in before them
+ * (the SVG rewritten), white over the whole 720 x 300, and every point's symbol is
+ * there. */
+START_TEST(test_plot_card_keeps_the_point_symbols)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX", path[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	double t[] = {1, 10, 100}, v[] = {5, 6, 7}, ticks[] = {1, 10, 100};
+	struct pd_plot_line l = {"x", t, v, 3, 0};
+	struct pd_plot_chart c = one_line("p.svg", &l);
+	c.xticks = ticks, c.n_xticks = 3;
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_buf svg = PD_BUF_INIT;
+	pd_plot_script(&job, &c, dir);
+	ck_assert_int_eq(pd_plot_run(&job, &err), 0);
+	snprintf(path, sizeof(path), "%s/p.svg", dir);
+	ck_assert_int_eq(pd_file_read(&svg, path, 1 << 24, &err), 0);
+	const char *card = strstr(svg.ptr, "<path fill=\"#ffffff\" d=\"M0 0h720v300h-720z\"/>");
+	ck_assert_ptr_nonnull(card);
+	ck_assert_ptr_eq(strstr(svg.ptr, "<defs>"),
+			 card + strlen("<path fill=\"#ffffff\" "
+				       "d=\"M0 0h720v300h-720z\"/>"));
+	ck_assert_int_ge(count_str(svg.ptr, "xlink:href='#gpPt6'"), 3); /* the points */
+	ck_assert_ptr_nonnull(strstr(svg.ptr, "id='gpPt6'"));
+	ck_assert_str_eq(svg.ptr + svg.len - 7, "</svg>\n");
+	pd_buf_release(&svg);
+	unlink(path);
 	ck_assert_int_eq(rmdir(dir), 0);
 }
 END_TEST
@@ -718,17 +848,23 @@ START_TEST(test_plot_panels_clear_after_a_chart)
 	pd_plot_script(&job, &one, dir);
 	pd_plot_script_panels(&job, pc, 2, 3, dir);
 	ck_assert_int_eq(pd_plot_run(&job, &err), 0);
-	static const char *const want[] = {"fill = 'rgb(255, 255, 255)' points = '0.00,300.00 ",
-					   "<rect x=\"0\" y=\"0\" width=\"736\" height=\"180\" "
-					   "fill=\"none\"/>"};
+	/* one.svg: white over its whole 720 x 300; two.svg, 2 x 364 + 8 = 736 wide: a
+	 * canvas of no colour (gnuplot's), white under its two cards only */
+	static const char *const want[][2] = {
+		{"<rect x=\"0\" y=\"0\" width=\"720\" height=\"300\" fill=\"none\"/>",
+		 "<path fill=\"#ffffff\" d=\"M0 0h720v300h-720z\"/>"},
+		{"<rect x=\"0\" y=\"0\" width=\"736\" height=\"180\" fill=\"none\"/>",
+		 "<path fill=\"#ffffff\" d=\"M0 0h364v180h-364zM372 0h364v180h-364z\"/>"}};
 	static const char *const files[] = {"one.svg", "two.svg"};
 	for (int i = 0; i < 2; i++) {
 		struct pd_buf svg = PD_BUF_INIT;
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		ck_assert_int_eq(pd_file_read(&svg, path, 1 << 24, &err), 0);
-		ck_assert_msg(strstr(svg.ptr, want[i]) != NULL, "%s lacks %s", files[i],
-			      want[i]);
-		ck_assert_ptr_null(strstr(svg.ptr, "fill=\"#ffffff\""));
+		for (int k = 0; k < 2; k++)
+			ck_assert_msg(strstr(svg.ptr, want[i][k]) != NULL, "%s lacks %s",
+				      files[i], want[i][k]);
+		ck_assert_int_eq(count_str(svg.ptr, "#ffffff"), 1);
+		ck_assert_ptr_null(strstr(svg.ptr, "255, 255, 255"));
 		pd_buf_release(&svg);
 		unlink(path);
 	}
@@ -1134,6 +1270,8 @@ Suite *pd_suite_plot(void)
 	tcase_add_test(tc, test_plot_sequel_to_a_dead_gnuplot);
 	tcase_add_test(tc, test_plot_child_gets_no_stray_descriptor);
 	tcase_add_test(tc, test_plot_panels_one_svg);
+	tcase_add_test(tc, test_plot_panels_cards_sit_under_their_panels);
+	tcase_add_test(tc, test_plot_card_keeps_the_point_symbols);
 	tcase_add_test(tc, test_plot_panels_carry_draws_as_from_reset);
 	tcase_add_test(tc, test_plot_panels_clear_after_a_chart);
 	tcase_add_test(tc, test_plot_gap_is_marked_not_dashed);
