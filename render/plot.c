@@ -786,6 +786,7 @@ void pd_plot_script(struct pd_plot_job *job, const struct pd_plot_chart *chart, 
 	chart_size(chart, &w, &h);
 	mark(job, chart->file);
 	pd_buf_adds(&job->script, "reset\n");
+	pd_buf_truncate(&job->carried, 0); /* nothing of a panel carries past this */
 	terminal(job, w, h);
 	settings(&job->script, chart);
 	set_output(&job->script, dir, chart->file);
@@ -861,15 +862,17 @@ static int same_keys(const char *a, const char *b)
 	return 1;
 }
 
-/* Appends the settings of the next panel of an SVG (set, emptied) to the script: after
- * panel settings prev with the same keys, none twice (*unique, found at the last reset),
- * only the lines that changed (gnuplot keeps the rest: a quarter of its time went into
- * reading the same settings again), else "reset" and all of them. A line set anew never
- * undoes another line's setting (the line types, tics and grid stay as set), which
- * check_plot verifies against the real gnuplot. */
-static void carry(struct pd_plot_job *job, struct pd_buf *prev, struct pd_buf *set, int *unique)
+/* Appends the settings of the next panel (set, emptied) to the script: after panel
+ * settings prev with the same keys, none twice (*unique, found at the last reset), only
+ * the lines that changed (gnuplot keeps the rest: a quarter of its time went into reading
+ * the same settings again), else "reset" and all of them. A line set anew never undoes
+ * another line's setting (the line types, tics and grid stay as set), which check_plot
+ * verifies against the real gnuplot. The previous panel may be the last of the SVG before
+ * (gnuplot keeps settings across outputs and terminals too). */
+static void carry(struct pd_plot_job *job, struct pd_buf *set)
 {
-	struct pd_buf *script = &job->script;
+	struct pd_buf *script = &job->script, *prev = &job->carried;
+	int *unique = &job->carried_unique;
 	if (job->fresh || !prev->len || !*unique || !same_keys(prev->ptr, set->ptr)) {
 		pd_buf_adds(script, "reset\n"); /* keeps the terminal and the multiplot */
 		pd_buf_add(script, set->ptr, set->len);
@@ -904,18 +907,16 @@ void pd_plot_script_panels(struct pd_plot_job *job, const struct pd_plot_chart *
 	set_output(&job->script, dir, charts[0]->file);
 	cards(job, charts, n, cols, dir, 1);
 	pd_buf_adds(&job->script, "set multiplot\n");
-	struct pd_buf prev = PD_BUF_INIT, set = PD_BUF_INIT, cmd = PD_BUF_INIT;
-	int unique = 0;
+	struct pd_buf set = PD_BUF_INIT, cmd = PD_BUF_INIT;
 	for (size_t k = 0; k < n; k++) {
 		settings(&set, charts[k]);
 		place(&set, k, cols, w, h, W, H);
 		draw(job, charts[k], w, &set, &cmd);
-		carry(job, &prev, &set, &unique);
+		carry(job, &set);
 		pd_buf_add(&job->script, cmd.ptr, cmd.len);
 		pd_buf_truncate(&cmd, 0);
 	}
 	pd_buf_adds(&job->script, "unset multiplot\nunset output\n");
-	pd_buf_release(&prev);
 	pd_buf_release(&set);
 	pd_buf_release(&cmd);
 }
@@ -1260,6 +1261,7 @@ static void reset_part(struct pd_plot_job *job, int part)
 static void release(struct pd_plot_job *job)
 {
 	reset_part(job, 0);
+	pd_buf_release(&job->carried);
 	for (size_t i = 0; i < job->n_cards; i++) {
 		free(job->cards[i].path);
 		pd_buf_release(&job->cards[i].behind);

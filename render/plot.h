@@ -87,6 +87,9 @@ struct pd_plot_job {
 	int sequels;       /* it was started with */
 	int width, height; /* of the terminal set last; 0 before the first chart */
 	int fresh; /* every panel of an SVG from "reset" in full, none carried (tests) */
+	struct pd_buf carried;      /* the settings of the last panel scripted, when the next
+				       may carry them (none after a chart of its own) */
+	int carried_unique;         /* no two of its lines have the same key */
 	struct pd_plot_mark *marks; /* per chart, to name the one gnuplot failed on */
 	size_t n_marks, cap_marks;
 	struct pd_plot_cards *cards; /* per SVG: its cards, drawn once gnuplot wrote it */
@@ -105,8 +108,9 @@ struct pd_plot_job {
 #define PD_PLOT_TOTAL_FACTOR    20
 #define PD_PLOT_JOB_INIT                                                                       \
 	{                                                                                      \
-		.script = PD_BUF_INIT, .data = PD_BUF_INIT, .err = PD_PROC_CAPTURE_INIT,       \
-		.seq_fd = {-1, -1, -1, -1, -1}, .timeout_s = PD_PLOT_TIMEOUT_DEFAULT           \
+		.script = PD_BUF_INIT, .data = PD_BUF_INIT, .carried = PD_BUF_INIT,            \
+		.err = PD_PROC_CAPTURE_INIT, .seq_fd = {-1, -1, -1, -1, -1},                   \
+		.timeout_s = PD_PLOT_TIMEOUT_DEFAULT                                           \
 	}
 
 /* Appends to job the gnuplot commands and the points that draw chart into dir/chart->file

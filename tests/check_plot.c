@@ -939,6 +939,68 @@ START_TEST(test_plot_panels_carry_draws_as_from_reset)
 }
 END_TEST
 
+/* The panels of an SVG carry the settings of the last panel of the SVG before (gnuplot
+ * keeps settings across outputs and terminals): after the two panels of a.svg (736 x 180),
+ * the three of b.svg (1108 x 180, a new terminal) need no "reset", and the real gnuplot
+ * draws b.svg byte for byte as when it is drawn alone; after a chart of its own ("reset"
+ * and its settings), the next SVG's first panel starts from "reset" again. */
+START_TEST(test_plot_panels_carry_from_the_svg_before)
+{
+	char dir[] = "/tmp/pd-plot-XXXXXX", path[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	double t[] = {0, 300, 600, 900, 1200}, m[] = {-1, 2, -3, 4, -5},
+	       z[] = {-10, 20, -30, 40, 50};
+	static const char *const titles[] = {"a0", "a1", "b0", "b1", "b2"};
+	struct pd_plot_band bands[] = {{"pre", 0, 500}, {"post", 500, 1200}};
+	struct pd_plot_line l[5];
+	struct pd_plot_chart c[5];
+	const struct pd_plot_chart *pc[5];
+	for (int k = 0; k < 5; k++) {
+		l[k] = (struct pd_plot_line){"x", t, k % 2 ? z : m, 5, k % 2};
+		c[k] = (struct pd_plot_chart){.file = k < 2 ? "a.svg" : "b.svg",
+					      .title = titles[k],
+					      .ylabel = k % 2 ? "GiB" : "MiB",
+					      .lines = &l[k],
+					      .n_lines = 1,
+					      .bands = bands,
+					      .n_bands = 2,
+					      .event_s = 500,
+					      .width = 364,
+					      .height = 180,
+					      .compact = 1};
+		pc[k] = &c[k];
+	}
+	struct pd_plot_job job = PD_PLOT_JOB_INIT, alone = PD_PLOT_JOB_INIT,
+			   after = PD_PLOT_JOB_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_buf carried = PD_BUF_INIT, fresh = PD_BUF_INIT;
+	pd_plot_script_panels(&job, pc, 2, 3, dir);
+	pd_plot_script_panels(&job, pc + 2, 3, 3, dir);
+	ck_assert_int_eq(count_str(job.script.ptr, "\nreset\n"), 1);
+	ck_assert_int_eq(count_str(job.script.ptr, "\nset terminal "), 2);
+	ck_assert_int_eq(pd_plot_run(&job, &err), 0);
+	snprintf(path, sizeof(path), "%s/b.svg", dir);
+	ck_assert_int_eq(pd_file_read(&carried, path, 1 << 24, &err), 0);
+	pd_plot_script_panels(&alone, pc + 2, 3, 3, dir);
+	ck_assert_int_eq(pd_plot_run(&alone, &err), 0);
+	ck_assert_int_eq(pd_file_read(&fresh, path, 1 << 24, &err), 0);
+	ck_assert_uint_eq(carried.len, fresh.len);
+	ck_assert(memcmp(carried.ptr, fresh.ptr, fresh.len) == 0);
+	ck_assert_int_eq(count_str(carried.ptr, ">b2</text>"), 1); /* its last title */
+	pd_plot_script_panels(&after, pc, 2, 3, dir);
+	pd_plot_script(&after, &c[0], dir);
+	pd_plot_script_panels(&after, pc + 2, 3, 3, dir);
+	ck_assert_int_eq(count_str(after.script.ptr, "\nreset\n"), 3);
+	pd_plot_discard(&after);
+	pd_buf_release(&carried);
+	pd_buf_release(&fresh);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/a.svg", dir);
+	unlink(path);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* The gap marks of a script: the (start, end) of each mark of its element in colour
  * (segments (a, 0), (z, 0) apart by (NaN, NaN) breaks), read from the job's points into
  * out (at most max / 2 marks); returns how many. */
@@ -1273,6 +1335,7 @@ Suite *pd_suite_plot(void)
 	tcase_add_test(tc, test_plot_panels_cards_sit_under_their_panels);
 	tcase_add_test(tc, test_plot_card_keeps_the_point_symbols);
 	tcase_add_test(tc, test_plot_panels_carry_draws_as_from_reset);
+	tcase_add_test(tc, test_plot_panels_carry_from_the_svg_before);
 	tcase_add_test(tc, test_plot_panels_clear_after_a_chart);
 	tcase_add_test(tc, test_plot_gap_is_marked_not_dashed);
 	tcase_add_test(tc, test_plot_script_sets_line_types_once);
