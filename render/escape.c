@@ -56,12 +56,28 @@ static unsigned cp_of(const unsigned char *s)
 	return cp;
 }
 
+/* How many bytes from p on a JSON string holds as they are: printable ASCII but '"', '\\'
+ * and '<' (the loop below would copy each alone; one copy for the run). */
+static size_t json_plain(const unsigned char *p)
+{
+	size_t n = 0;
+	while (p[n] >= 0x20 && p[n] < 0x7f && p[n] != '"' && p[n] != '\\' && p[n] != '<')
+		n++;
+	return n;
+}
+
 void pd_esc_json(struct pd_buf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	pd_buf_addch(b, '"');
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = json_plain(p);
+		if (n) {
+			pd_buf_add(b, p, n);
+			p += n;
+			continue;
+		}
+		n = utf8_len(p);
 		if (!n) {
 			pd_buf_adds(b, "\\ufffd");
 			p++;
@@ -315,12 +331,30 @@ static int markup_forbidden(unsigned cp, int xml)
 	return (cp < 0x20 && cp != '\n' && cp != '\t') || (cp >= 0x7f && cp < 0xa0);
 }
 
+/* How many bytes from s on markup holds as they are in HTML and XML alike: printable
+ * ASCII but the five that have entities (the loop below would copy each alone). */
+static size_t markup_plain(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+	while (p[n] >= 0x20 && p[n] < 0x7f && p[n] != '&' && p[n] != '<' && p[n] != '>' &&
+	       p[n] != '"' && p[n] != '\'')
+		n++;
+	return n;
+}
+
 /* Invalid UTF-8 becomes U+FFFD too: it would let a browser guess the encoding. */
 static void markup(struct pd_buf *b, const char *s, int xml)
 {
 	while (*s) {
 		unsigned cp;
-		size_t n = pd_esc_utf8(s, &cp);
+		size_t n = markup_plain(s);
+		if (n) {
+			pd_buf_add(b, s, n);
+			s += n;
+			continue;
+		}
+		n = pd_esc_utf8(s, &cp);
 		const char *entity = n ? markup_entity(cp, xml) : NULL;
 		if (!n || (!entity && markup_forbidden(cp, xml)))
 			pd_buf_adds(b, "&#xfffd;");

@@ -52,6 +52,25 @@ START_TEST(test_esc_json_hostile_strings)
 }
 END_TEST
 
+/* Runs of printable ASCII are copied at once: what follows a long run, and what a run
+ * stops at, is escaped as alone (a quote, a bidi control, invalid UTF-8, a control byte,
+ * a markup special; at the start, in the middle and at the end). Expected by hand. */
+#define RUN "The quick brown fox jumps over the lazy dog 0123456789 ~!@#$%^*()_+"
+START_TEST(test_esc_ascii_runs_then_escapes)
+{
+	check(pd_esc_json, RUN "\"x\\y\xe2\x80\xae" RUN "\xff" RUN "\x01<" RUN,
+	      "\"" RUN "\\\"x\\\\y\\u202e" RUN "\\ufffd" RUN "\\u0001\\u003c" RUN "\"");
+	check(pd_esc_json, "<" RUN "\n", "\"\\u003c" RUN "\\n\"");
+	check(pd_esc_json, "caf\xc3\xa9" RUN, "\"caf\xc3\xa9" RUN "\"");
+	check(pd_esc_html, RUN "&'\xe2\x80\xae" RUN "\xff" RUN "\x01>" RUN,
+	      RUN "&amp;&#39;&#xfffd;" RUN "&#xfffd;" RUN "&#xfffd;&gt;" RUN);
+	check(pd_esc_html, "\"" RUN "\n" RUN "\x7f", "&quot;" RUN "\n" RUN "&#xfffd;");
+	check(pd_esc_xml, RUN "'\t" RUN "\x7f\xef\xbf\xbe" RUN,
+	      RUN "&apos;&#9;" RUN "\x7f&#xfffd;" RUN);
+}
+END_TEST
+#undef RUN
+
 START_TEST(test_esc_html_hostile_strings)
 {
 	check(pd_esc_html, SCRIPT, "&lt;script&gt;alert(1)&lt;/script&gt;");
@@ -214,6 +233,7 @@ Suite *pd_suite_escape(void)
 	TCase *tc = tcase_create("escape");
 	tcase_add_test(tc, test_esc_utf8_rejects_overlong_surrogate_and_cut_sequences);
 	tcase_add_test(tc, test_esc_json_hostile_strings);
+	tcase_add_test(tc, test_esc_ascii_runs_then_escapes);
 	tcase_add_test(tc, test_esc_html_hostile_strings);
 	tcase_add_test(tc, test_esc_text_hostile_strings);
 	tcase_add_test(tc, test_esc_bidi_controls_are_never_written_as_they_are);
