@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -103,10 +104,63 @@ static double run_floor(const struct pd_comparison *c, const struct pd_view *v, 
 	return pd_infer_floor_of(&f);
 }
 
+/* The sorted values of one side of a view in its pre, transient and post windows, one
+ * after the other, kept for its whole window (deltas of a view come in phase order,
+ * plan_deltas). The three cover the whole's points (pre t < e, transient e <= t < te,
+ * post te <= t < len, te <= len: analyze/phases.c) and their counts add up to the whole's
+ * only when they partition them; then the whole's sorted values are their merge, the
+ * sort's bits at a fraction of its cost. */
+struct parts {
+	double *v;     /* room for 2 x cap: the parts, then a first merge */
+	size_t cap;    /* the grid's length: the parts together hold at most that */
+	size_t view;   /* whose parts these are */
+	size_t n[3];   /* the parts' lengths, by phase */
+	unsigned have; /* bit p: phase p's part is in */
+};
+
+/* Keeps x, view's window phase, as its part: in phase order only, and while the parts
+ * fit (windows that overlap would not). */
+static void parts_keep(struct parts *p, size_t view, enum pd_phase phase,
+		       const struct pd_sample *x)
+{
+	if (p->view != view)
+		p->view = view, p->have = 0;
+	if (phase == PD_PHASE_WHOLE || p->have != (1u << phase) - 1)
+		return;
+	size_t at = 0;
+	for (int i = 0; i < (int)phase; i++)
+		at += p->n[i];
+	if (x->n > p->cap - at)
+		return;
+	memcpy(p->v + at, x->sorted, x->n * sizeof(double));
+	p->n[phase] = x->n;
+	p->have |= 1u << phase;
+}
+
+/* x from s, delta d's window of one side: for the whole window, sorted by merging the
+ * parts kept when all three are in and hold its n values, else by a sort; a phase's
+ * sorted values are kept as its part. */
+static void prepare(struct pd_sample *x, struct sample *s, struct parts *p,
+		    const struct pd_delta *d)
+{
+	size_t n = s->n, *k = p->n;
+	if (d->phase == PD_PHASE_WHOLE && p->view == d->view && p->have == 7 &&
+	    k[0] + k[1] + k[2] == n) {
+		double *ab = p->v + n;
+		pd_stats_merge(ab, p->v, k[0], p->v + k[0], k[1]);
+		pd_stats_merge(s->sorted, ab, k[0] + k[1], p->v + k[0] + k[1], k[2]);
+		pd_stats_sample_presorted(x, s->t, s->v, n, s->sorted);
+	} else {
+		pd_stats_sample_prepare(x, s->t, s->v, n, s->sorted);
+	}
+	parts_keep(p, d->view, d->phase, x);
+}
+
 /* The summaries and noise models of one delta; with several baselines, their spread (the
- * baselines with fewer than 10 samples in the window are left out). */
+ * baselines with fewer than 10 samples in the window are left out). parts: the target's
+ * and the first baseline's kept parts. */
 static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct sample *b,
-		       struct sample *t)
+		       struct sample *t, struct parts *parts)
 {
 	const struct pd_view *v = &c->views[d->view];
 	const struct pd_window *w = &c->windows[d->phase];
@@ -114,16 +168,19 @@ static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct
 	struct pd_sample x;
 	size_t k = 0;
 	collect(t, v->target, v, w);
-	pd_stats_sample_prepare(&x, t->t, t->v, t->n, t->sorted);
+	prepare(&x, t, &parts[0], d);
 	pd_stats_summary_of(&d->target, &x);
 	pd_infer_side_of(&d->side_target, &x);
 	for (size_t j = 0; j < v->n_bases && k < MAX_SIDES; j++) {
 		collect(b, v->bases[j], v, w);
 		if (j && b->n < PD_POLICY_MIN_SAMPLES)
 			continue;
-		pd_stats_sample_prepare(&x, b->t, b->v, b->n, b->sorted);
-		if (!j)
+		if (j) {
+			pd_stats_sample_prepare(&x, b->t, b->v, b->n, b->sorted);
+		} else {
+			prepare(&x, b, &parts[1], d);
 			pd_stats_summary_of(&d->base, &x);
+		}
 		pd_infer_side_of(&sides[k++], &x);
 	}
 	double floor = run_floor(c, v, sides[0].n, b);
@@ -134,8 +191,9 @@ static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct
 	pd_infer_spread_of(&d->spread, sides, k);
 }
 
-/* One worker fills every k-th delta from its first; workers share nothing but reads, and
- * a delta's numbers do not depend on which worker computed it. */
+/* One worker fills the deltas of every k-th view from its first (a view's deltas on one
+ * worker, for its parts); workers share nothing but reads, and a delta's numbers do not
+ * depend on which worker computed it. */
 struct worker {
 	pthread_t thread;
 	struct pd_comparison *c;
@@ -150,9 +208,14 @@ static void *work(void *arg)
 			   pd_xmalloc(n * sizeof(double)), 0};
 	struct sample t = {pd_xmalloc(n * sizeof(double)), pd_xmalloc(n * sizeof(double)),
 			   pd_xmalloc(n * sizeof(double)), 0};
-	for (size_t k = w->first; k < w->c->n_deltas; k += w->stride)
-		fill_delta(w->c, &w->c->deltas[k], &b, &t);
+	struct parts parts[2] = {
+		{.v = pd_xmalloc(2 * n * sizeof(double)), .cap = n, .view = SIZE_MAX},
+		{.v = pd_xmalloc(2 * n * sizeof(double)), .cap = n, .view = SIZE_MAX}};
+	for (size_t k = 0; k < w->c->n_deltas; k++)
+		if (w->c->deltas[k].view % w->stride == w->first)
+			fill_delta(w->c, &w->c->deltas[k], &b, &t, parts);
 	free(b.t), free(b.v), free(b.sorted), free(t.t), free(t.v), free(t.sorted);
+	free(parts[0].v), free(parts[1].v);
 	return NULL;
 }
 

@@ -80,6 +80,19 @@ void pd_stats_sort(double *v, size_t n)
 	free(b);
 }
 
+void pd_stats_merge(double *out, const double *a, size_t na, const double *b, size_t nb)
+{
+	size_t i = 0, j = 0;
+	/* keys, not <: they order -0 before 0 as the sort does; a first on ties (equal keys
+	 * are equal bits) */
+	while (i < na && j < nb)
+		*out++ = key_of(b[j]) < key_of(a[i]) ? b[j++] : a[i++];
+	if (i < na)
+		memcpy(out, a + i, (na - i) * sizeof(*out));
+	if (j < nb)
+		memcpy(out, b + j, (nb - j) * sizeof(*out));
+}
+
 double pd_stats_median(const double *v, size_t n)
 {
 	/* keys in the sort's order, as int64 (top bit flipped) for the selection */
@@ -124,17 +137,23 @@ static double ols_slope(const double *t, const double *v, size_t n, double vmean
 	return sxx > 0 ? sxy / sxx : 0;
 }
 
-void pd_stats_sample_prepare(struct pd_sample *s, const double *t, const double *v, size_t n,
-			     double *sorted)
+void pd_stats_sample_presorted(struct pd_sample *s, const double *t, const double *v, size_t n,
+			       double *sorted)
 {
 	s->t = t;
 	s->v = v;
 	s->n = n;
 	s->sorted = sorted;
+	s->lag1 = pd_stats_lag1(v, n);
+}
+
+void pd_stats_sample_prepare(struct pd_sample *s, const double *t, const double *v, size_t n,
+			     double *sorted)
+{
 	if (n) /* v may be NULL when empty, and memcpy's arguments must not be */
 		memcpy(sorted, v, n * sizeof(*sorted));
 	pd_stats_sort(sorted, n);
-	s->lag1 = pd_stats_lag1(v, n);
+	pd_stats_sample_presorted(s, t, v, n, sorted);
 }
 
 void pd_stats_summary_of(struct pd_summary *out, const struct pd_sample *s)

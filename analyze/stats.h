@@ -21,6 +21,11 @@ struct pd_sample {
 void pd_stats_sample_prepare(struct pd_sample *s, const double *t, const double *v, size_t n,
 			     double *sorted);
 
+/* pd_stats_sample_prepare when sorted already holds v's values in pd_stats_sort's order
+ * (a merge of its parts, pd_stats_merge): the same sample, without the sort. */
+void pd_stats_sample_presorted(struct pd_sample *s, const double *t, const double *v, size_t n,
+			       double *sorted);
+
 /* Summary of v[0..n) sampled at times t[0..n) (seconds). n may be 0 (all NaN then,
  * but n = 0 and slope 0). Sorts a private copy once. */
 void pd_stats_summary(struct pd_summary *out, const double *t, const double *v, size_t n);
@@ -28,6 +33,11 @@ void pd_stats_summary(struct pd_summary *out, const double *t, const double *v, 
 /* Sorts v[0..n) in increasing order (NaN not allowed): a radix sort of the values' bits
  * above a few hundred, so sorting is linear in the samples. */
 void pd_stats_sort(double *v, size_t n);
+
+/* Merges a[0..na) and b[0..nb), each in pd_stats_sort's order, into out (room for
+ * na + nb, apart from both): pd_stats_sort's result for the two together, bit for bit
+ * (-0 before 0). */
+void pd_stats_merge(double *out, const double *a, size_t na, const double *b, size_t nb);
 
 /* The same statistics on prepared samples (what the comparison calls: one sort each). */
 void pd_stats_summary_of(struct pd_summary *out, const struct pd_sample *s);

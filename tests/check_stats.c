@@ -205,6 +205,32 @@ START_TEST(test_sort_with_shared_digits_matches_qsort)
 }
 END_TEST
 
+/* Two sorted runs merged in the sort's order, written out by hand: ties (a's first, equal
+ * bits), both zeros (-0 before 0, though -0 == 0), infinities, one run empty, and each run
+ * running out first. */
+START_TEST(test_merge_keeps_the_sort_order)
+{
+	const double a[] = {-INFINITY, -2, -0.0, 1, 1, 3};
+	const double b[] = {-3, -0.0, 0.0, 1, 2, INFINITY};
+	const double want[] = {-INFINITY, -3, -2, -0.0, -0.0, 0.0, 1, 1, 1, 2, 3, INFINITY};
+	double out[12];
+	pd_stats_merge(out, a, 6, b, 6);
+	ck_assert(!memcmp(out, want, sizeof(want)));
+	pd_stats_merge(out, b, 6, a, 6); /* the same: a tie is equal bits */
+	ck_assert(!memcmp(out, want, sizeof(want)));
+	const double c[] = {0.0, 5}, d[] = {-0.0};
+	const double want_cd[] = {-0.0, 0.0, 5};
+	pd_stats_merge(out, c, 2, d, 1); /* b runs out first */
+	ck_assert(!memcmp(out, want_cd, sizeof(want_cd)));
+	pd_stats_merge(out, d, 1, c, 2); /* a runs out first */
+	ck_assert(!memcmp(out, want_cd, sizeof(want_cd)));
+	pd_stats_merge(out, c, 2, d, 0); /* one empty */
+	ck_assert(!memcmp(out, c, sizeof(c)));
+	pd_stats_merge(out, d, 0, c, 2);
+	ck_assert(!memcmp(out, c, sizeof(c)));
+}
+END_TEST
+
 /* The median by selection against the sorted array's R type-7 median, bit for bit: odd
  * and even counts from 1, repeats, both zeros (-0 sorts first), infinities (inf - inf in
  * the interpolation gives NaN both ways). */
@@ -249,6 +275,7 @@ Suite *pd_suite_stats(void)
 	tcase_add_test(tc, test_sort_matches_qsort);
 	tcase_add_test(tc, test_sort_with_shared_digits_matches_qsort);
 	tcase_add_test(tc, test_median_by_selection_matches_the_sorted_one);
+	tcase_add_test(tc, test_merge_keeps_the_sort_order);
 	suite_add_tcase(s, tc);
 	return s;
 }
