@@ -315,36 +315,54 @@ static int latency_check(const char *latency, double v, const struct pd_src *src
 
 /* ---- perfdb's GET /{db}/{metric} body ------------------------------------------- */
 
-/* Whether the 8 bytes at p are all digits; then *v is their value. Eight at once (SWAR:
- * three multiplications) instead of a chain of eight: a timestamp has 13 digits. */
-static int eight_digits(const char *p, uint64_t *v)
+/* How many of the first lim (1-8) bytes at p are digits before the first that is not,
+ * their value in *v; p has 8 readable bytes. Eight at once (SWAR: three multiplications)
+ * instead of a chain of up to eight: a timestamp's 13 digits are two steps, a value's
+ * 2-11 one. -1 where the byte order is not little-endian (fast_digits reads bytewise). */
+static int leading_digits(const char *p, size_t lim, uint64_t *v)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t x;
+	uint64_t x, bad;
 	memcpy(&x, p, sizeof(x));
-	/* a byte below '0' borrows in x - '0', one above '9' carries in x + 0x46 */
-	if (((x + 0x4646464646464646u) | (x - 0x3030303030303030u)) & 0x8080808080808080u)
+	/* a byte below '0' borrows in x - '0', one above '9' carries in x + 0x46; the first
+	 * such byte is flagged exactly (the digits before it neither borrow nor carry), the
+	 * bytes after it may be garbage and are shifted out below */
+	bad = ((x + 0x4646464646464646u) | (x - 0x3030303030303030u)) & 0x8080808080808080u;
+	size_t k = bad ? (size_t)__builtin_ctzll(bad) / 8 : 8;
+	k = k < lim ? k : lim;
+	*v = 0;
+	if (!k)
 		return 0;
-	x -= 0x3030303030303030u;
+	/* the first digit is the lowest byte: shifting the k digits to the top puts zeros
+	 * before them, which leave the value as it is */
+	x = (x - 0x3030303030303030u) << (8 * (8 - k));
 	x = x * 10 + (x >> 8); /* pairs of digits */
 	x = ((x & 0x000000ff000000ffu) * (100 + (1000000ull << 32)) +
 	     ((x >> 16) & 0x000000ff000000ffu) * (1 + (10000ull << 32))) >>
 	    32;
 	*v = x;
-	return 1;
+	return (int)k;
 #else
-	(void)p, (void)v;
-	return 0;
+	(void)p, (void)lim, (void)v;
+	return -1;
 #endif
 }
 
-/* Where the digits from i on end, reading at most max of them into *m. */
-static size_t fast_digits(const struct scan *sc, size_t i, size_t max, uint64_t *m)
+/* Where the digits from i on end, reading at most max of them into *m: eight bytes a step
+ * while eight can be read, the last few bytes of the input one by one. Inline: it runs
+ * for every token, and its call was a sixth of its instructions. */
+static inline size_t fast_digits(const struct scan *sc, size_t i, size_t max, uint64_t *m)
 {
+	static const uint64_t scale[] = {1,      10,      100,      1000,     10000,
+					 100000, 1000000, 10000000, 100000000};
 	size_t end = i + max < sc->len ? i + max : sc->len;
-	uint64_t eight, v = *m;
-	for (; i + 8 <= end && eight_digits(sc->s + i, &eight); i += 8)
-		v = v * 100000000 + eight;
+	uint64_t part, v = *m;
+	for (int k = 8; k == 8 && i < end && i + 8 <= sc->len; i += (size_t)k) {
+		k = leading_digits(sc->s + i, end - i < 8 ? end - i : 8, &part);
+		if (k < 0)
+			break;
+		v = v * scale[k] + part;
+	}
 	for (; i < end && is_digit((unsigned char)sc->s[i]); i++)
 		v = v * 10 + (uint64_t)(sc->s[i] - '0');
 	*m = v;

@@ -456,6 +456,104 @@ START_TEST(test_perfdb_json_fast_tokens_agree_at_their_limits)
 }
 END_TEST
 
+/* The digit reader takes eight bytes at a time where eight can be read and the last few
+ * bytes of the input one by one: every token below is read both ways, alone in the body
+ * (a value then has 2 bytes after it, a timestamp 4) and followed by 12 bytes of
+ * whitespace, at 1-20 digits around the 8- and 16-digit steps, with sign, fraction and
+ * exponent. The expected values are the tokens written as C literals (20 digits and 17
+ * beyond 2^53 leave the fast path: the exact one must agree). */
+START_TEST(test_perfdb_json_digits_read_eight_at_a_time_and_one_by_one)
+{
+	static const struct {
+		const char *tok;
+		double want;
+	} val[] = {
+		{"7", 7.0},
+		{"-7", -7.0},
+		{"1234567", 1234567.0},
+		{"12345678", 12345678.0},
+		{"-12345678", -12345678.0},
+		{"123456789", 123456789.0},
+		{"20742026239", 20742026239.0},
+		{"123456781234567", 123456781234567.0},
+		{"1234567812345678", 1234567812345678.0},
+		{"9007199254740992", 9007199254740992.0},
+		{"12345678123456789", 12345678123456789.0},
+		{"1234567812345678901", 1234567812345678901.0},
+		{"12345678123456789012", 12345678123456789012.0},
+		{"1234567.8", 1234567.8},
+		{"12345678.9", 12345678.9},
+		{"-12345678.87654321", -12345678.87654321},
+		{"0.12345678", 0.12345678},
+		{"0.123456789", 0.123456789},
+		{"8.7654321", 8.7654321},
+		{"12345678e2", 1234567800.0},
+		{"1.2345678E-3", 0.0012345678},
+		{"-87654321.5e+1", -876543215.0},
+	};
+	static const struct {
+		const char *tok;
+		int64_t want;
+	} ts[] = {
+		{"1", 1},
+		{"-1", -1},
+		{"1234567", 1234567},
+		{"12345678", 12345678},
+		{"123456789", 123456789},
+		{"1793643600038", 1793643600038},
+		{"-1793643600038", -1793643600038},
+		{"1234567812345678", 1234567812345678},
+		{"123456781234567812", 123456781234567812},
+		{"1234567812345678123", 1234567812345678123},
+	};
+	static const char *pad[] = {"", "            "};
+	char body[96];
+	for (size_t p = 0; p < 2; p++) {
+		for (size_t i = 0; i < sizeof(val) / sizeof(*val); i++) {
+			struct pd_series s = {0};
+			struct pd_err err = PD_ERR_INIT;
+			snprintf(body, sizeof(body), "[[1,%s]]%s", val[i].tok, pad[p]);
+			ck_assert_msg(json(&s, body, &err) == 0, "%s: %s", body, err.msg);
+			assert_bits_eq(s.v[0], val[i].want);
+			series_release(&s);
+		}
+		for (size_t i = 0; i < sizeof(ts) / sizeof(*ts); i++) {
+			struct pd_series s = {0};
+			struct pd_err err = PD_ERR_INIT;
+			snprintf(body, sizeof(body), "[[%s,1]]%s", ts[i].tok, pad[p]);
+			ck_assert_msg(json(&s, body, &err) == 0, "%s: %s", body, err.msg);
+			ck_assert_msg(s.t_ms[0] == ts[i].want, "%s: got %lld", body,
+				      (long long)s.t_ms[0]);
+			series_release(&s);
+		}
+	}
+}
+END_TEST
+
+/* A non-digit right after 1-9 digits, inside an eight-byte step or at its edge, is
+ * refused at its column as before (a letter, and a byte above 0x7f whose + 0x46 carries). */
+START_TEST(test_perfdb_json_digits_stop_at_a_non_digit_in_a_step)
+{
+	static const struct {
+		const char *body;
+		long col;
+	} bad[] = {
+		{"[[1,1234567x]]            ", 12},
+		{"[[1,12345678x]]           ", 13},
+		{"[[1,123456789x]]          ", 14},
+		{"[[12\xc0\x34,1]]            ", 5},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		struct pd_series s = {0};
+		struct pd_err err = PD_ERR_INIT;
+		ck_assert_int_eq(json(&s, bad[i].body, &err), PD_EPARSE);
+		ck_assert_msg(err.col == bad[i].col, "%s: col %ld: %s", bad[i].body, err.col,
+			      err.msg);
+		series_release(&s);
+	}
+}
+END_TEST
+
 /* ---- the equivalence test: the scanner against cJSON + RFC 8259 ------------------- */
 
 /* Where cJSON 1.7 is laxer than RFC 8259, the oracle below corrects it explicitly:
@@ -1169,6 +1267,8 @@ Suite *pd_suite_perfdb(void)
 	tcase_add_test(tc, test_perfdb_json_values_are_bit_identical_to_strtod);
 	tcase_add_test(tc, test_perfdb_json_integer_timestamps_round_trip);
 	tcase_add_test(tc, test_perfdb_json_fast_tokens_agree_at_their_limits);
+	tcase_add_test(tc, test_perfdb_json_digits_read_eight_at_a_time_and_one_by_one);
+	tcase_add_test(tc, test_perfdb_json_digits_stop_at_a_non_digit_in_a_step);
 	tcase_add_test(tc, test_perfdb_json_accepts_exactly_what_cjson_and_rfc_accept);
 	tcase_add_test(tc, test_perfdb_json_cjson_laxness_is_corrected);
 	suite_add_tcase(s, tc);
