@@ -37,11 +37,12 @@ static double value_of(uint64_t k)
  * returns where they end. */
 static const uint64_t *radix_sort(uint64_t *a, uint64_t *b, size_t n, uint64_t varying)
 {
-	size_t(*count)[256] = pd_xcalloc(8, sizeof(*count));
+	size_t count[8][256]; /* only the m digits' are used, so only theirs are zeroed */
 	unsigned shift[8], m = 0;
 	for (unsigned d = 0; d < 8; d++)
 		if ((varying >> (8 * d)) & 255)
 			shift[m++] = 8 * d;
+	memset(count, 0, m * sizeof(*count));
 	for (size_t i = 0; i < n; i++)
 		for (unsigned k = 0; k < m; k++)
 			count[k][(a[i] >> shift[k]) & 255]++;
@@ -57,7 +58,6 @@ static const uint64_t *radix_sort(uint64_t *a, uint64_t *b, size_t n, uint64_t v
 		uint64_t *t = a;
 		a = b, b = t;
 	}
-	free(count);
 	return a;
 }
 
