@@ -144,7 +144,6 @@ void pd_stats_sample_presorted(struct pd_sample *s, const double *t, const doubl
 	s->v = v;
 	s->n = n;
 	s->sorted = sorted;
-	s->lag1 = pd_stats_lag1(v, n);
 }
 
 void pd_stats_sample_prepare(struct pd_sample *s, const double *t, const double *v, size_t n,

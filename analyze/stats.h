@@ -8,13 +8,11 @@
 #include <stdint.h>
 
 /* One series' values in a window, prepared once for every statistic below: in time
- * order (borrowed), sorted (in a buffer of the caller's), and their lag-1
- * autocorrelation. */
+ * order (borrowed) and sorted (in a buffer of the caller's). */
 struct pd_sample {
 	const double *t, *v;
 	double *sorted;
 	size_t n;
-	double lag1;
 };
 
 /* Fills s from t, v (n values in time order); sorted has room for n and is the caller's. */
