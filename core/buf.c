@@ -112,6 +112,24 @@ void pd_buf_add_count(struct pd_buf *b, size_t n, const char *one_s, const char 
 		pd_buf_addf(b, "%zu %ss", n, one_s);
 }
 
+void pd_buf_add_int(struct pd_buf *b, int64_t v)
+{
+	/* the magnitude unsigned: INT64_MIN's has no int64 */
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n = 1 + (v < 0);
+	for (uint64_t x = u; x >= 10; x /= 10)
+		n++;
+	pd_buf_grow(b, n);
+	char *p = b->ptr + b->len + n; /* the digits written backwards from the end */
+	*p = '\0';
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	b->len += n;
+}
+
 void pd_buf_add_p(struct pd_buf *b, double p)
 {
 	if (p < 1e-15)

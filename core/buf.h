@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct pd_buf {
 	char *ptr;    /* never NULL; "" until something is added */
@@ -32,6 +33,9 @@ void pd_buf_add_count(struct pd_buf *b, size_t n, const char *one_s, const char 
 /* "p 0.0012" or, below what a double's arithmetic resolves (1e-15), "p < 1e-15": an
  * adjusted p of 0 or 2e-320 says nothing more and reads as a bug. */
 void pd_buf_add_p(struct pd_buf *b, double p);
+/* v in decimal as printf's %lld writes it, without printf's cost (JSON writes tens of
+ * thousands). */
+void pd_buf_add_int(struct pd_buf *b, int64_t v);
 void pd_buf_truncate(struct pd_buf *b, size_t len);
 /* Returns the string (caller frees) and leaves b empty. */
 char *pd_buf_detach(struct pd_buf *b);

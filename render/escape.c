@@ -281,7 +281,7 @@ void pd_esc_json_num(struct pd_buf *b, double v)
 		return;
 	}
 	if (fabs(v) < 1e15 && v == trunc(v)) { /* what %.15g writes */
-		pd_buf_addf(b, "%lld", (long long)v);
+		pd_buf_add_int(b, (int64_t)v);
 		return;
 	}
 	if (!shortest_exact(s, v))

@@ -1,8 +1,6 @@
 #include "jsonw.h"
 #include "escape.h"
 
-#include <inttypes.h>
-
 void pd_jw_key(struct pd_jw *w, const char *k)
 {
 	if (!w->first)
@@ -32,7 +30,7 @@ void pd_jw_num(struct pd_jw *w, const char *k, double v)
 void pd_jw_int(struct pd_jw *w, const char *k, int64_t v)
 {
 	pd_jw_key(w, k);
-	pd_buf_addf(w->b, "%" PRId64, v);
+	pd_buf_add_int(w->b, v);
 }
 
 void pd_jw_bool(struct pd_jw *w, const char *k, int v)

@@ -56,6 +56,35 @@ START_TEST(test_buf_add_p_says_less_than_below_double_resolution)
 }
 END_TEST
 
+/* Integers as printf's %lld writes them, expected by hand: zero, one digit, each power of
+ * ten's edge, both signs, and the int64 extremes (INT64_MIN has no positive twin). */
+START_TEST(test_buf_add_int_writes_what_printf_writes)
+{
+	const int64_t v[] = {0,
+			     7,
+			     -7,
+			     9,
+			     10,
+			     -10,
+			     99,
+			     100,
+			     1234567890123,
+			     -1793643600038,
+			     999999999999999,
+			     INT64_MAX,
+			     INT64_MIN};
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_adds(&b, "|");
+	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++) {
+		pd_buf_add_int(&b, v[i]);
+		pd_buf_adds(&b, "|");
+	}
+	ck_assert_str_eq(b.ptr, "|0|7|-7|9|10|-10|99|100|1234567890123|-1793643600038|"
+				"999999999999999|9223372036854775807|-9223372036854775808|");
+	pd_buf_release(&b);
+}
+END_TEST
+
 START_TEST(test_err_first_failure_wins_and_formats_place)
 {
 	struct pd_err err = PD_ERR_INIT;
@@ -525,6 +554,7 @@ Suite *pd_suite_core(void)
 	tcase_add_test(tc, test_buf_addf_grows_past_first_allocation);
 	tcase_add_test(tc, test_metric_words_name_process_label_and_verb);
 	tcase_add_test(tc, test_buf_add_p_says_less_than_below_double_resolution);
+	tcase_add_test(tc, test_buf_add_int_writes_what_printf_writes);
 	tcase_add_test(tc, test_err_first_failure_wins_and_formats_place);
 	tcase_add_test(tc, test_err_message_stays_on_one_line);
 	tcase_add_test(tc, test_err_keeps_long_paths_and_marks_a_cut);
