@@ -542,6 +542,15 @@ static struct pd_plot_chart one_line(const char *file, const struct pd_plot_line
 	return (struct pd_plot_chart){.file = file, .lines = l, .n_lines = 1, .event_s = NAN};
 }
 
+/* A compact panel of 364 x 180 (three to a row make an SVG 1108 wide) of one line. */
+static struct pd_plot_chart panel_of(const char *file, const char *title,
+				     const struct pd_plot_line *l)
+{
+	struct pd_plot_chart c = one_line(file, l);
+	c.title = title, c.width = 364, c.height = 180, c.compact = 1;
+	return c;
+}
+
 /* The terminal is set again when the size changes, and only then. */
 START_TEST(test_plot_script_sets_terminal_per_size)
 {
@@ -656,14 +665,7 @@ START_TEST(test_plot_panels_one_svg)
 	struct pd_plot_chart c[4];
 	const struct pd_plot_chart *pc[4];
 	for (int k = 0; k < 4; k++) {
-		c[k] = (struct pd_plot_chart){.file = "g.svg",
-					      .title = titles[k],
-					      .lines = &l,
-					      .n_lines = 1,
-					      .event_s = NAN,
-					      .width = 364,
-					      .height = 180,
-					      .compact = 1};
+		c[k] = panel_of("g.svg", titles[k], &l);
 		pc[k] = &c[k];
 	}
 	c[3].frame = "#d62728";
@@ -734,14 +736,7 @@ START_TEST(test_plot_panels_cards_sit_under_their_panels)
 	struct pd_plot_chart c[5];
 	const struct pd_plot_chart *pc[5];
 	for (int k = 0; k < 5; k++) {
-		c[k] = (struct pd_plot_chart){.file = "g.svg",
-					      .title = titles[k],
-					      .lines = &l,
-					      .n_lines = 1,
-					      .event_s = NAN,
-					      .width = 364,
-					      .height = 180,
-					      .compact = 1};
+		c[k] = panel_of("g.svg", titles[k], &l);
 		pc[k] = &c[k];
 	}
 	c[1].frame = "#d62728";
@@ -835,14 +830,7 @@ START_TEST(test_plot_panels_clear_after_a_chart)
 	struct pd_plot_chart one = one_line("one.svg", &l), c[2];
 	const struct pd_plot_chart *pc[2] = {&c[0], &c[1]};
 	for (int k = 0; k < 2; k++)
-		c[k] = (struct pd_plot_chart){.file = "two.svg",
-					      .title = "p",
-					      .lines = &l,
-					      .n_lines = 1,
-					      .event_s = NAN,
-					      .width = 364,
-					      .height = 180,
-					      .compact = 1};
+		c[k] = panel_of("two.svg", "p", &l);
 	struct pd_plot_job job = PD_PLOT_JOB_INIT;
 	struct pd_err err = PD_ERR_INIT;
 	pd_plot_script(&job, &one, dir);
