@@ -35,6 +35,9 @@ static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, co
 	}
 	pd_jw_close(w, ']');
 	pd_jw_num(w, "series_throughput", thr.ok ? thr.value : NAN);
+	/* what the run lacks or how it was read: the report's Runs table states it too */
+	pd_jw_strv(w, "notes", &run->notes);
+	pd_jw_strv(w, "undecoded", &run->undecoded);
 	pd_jw_close(w, '}');
 }
 

@@ -20,4 +20,10 @@ has "$TMP/err" "consoleText:$n:1: invalid date or time '2026-02-29T10:25:00'"
 cp -r "$SEED/failover" "$TMP/e"
 printf '2026-13-45T99:99:99 not a log line\n' >>"$TMP/e/jenkins/consoleText"
 expect_code 0 "$PERFDELTA" inspect "$TMP/e"
+# a target without its console: summary.json says so, as the report's Runs table does
+cp -r "$SEED/failover" "$TMP/f"
+rm "$TMP/f/jenkins/consoleText"
+expect_code 0 "$PERFDELTA" compare "$SEED/baseline" "$TMP/f" -o "$TMP/rep-f" --quiet --fail-on never
+hasf "$TMP/rep-f/summary.json" '"no jenkins/consoleText: no console events or KPIs"'
+has "$TMP/rep-f/index.html" 'no jenkins/consoleText: no console events or KPIs'
 finish
