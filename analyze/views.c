@@ -501,7 +501,19 @@ static void server_views(struct builder *b, struct group tg)
 	pd_scope_ref_free(&scope);
 }
 
-/* Cluster- and bucket-scope series: one "cluster" view over every bucket. */
+/* The phases where any role has another number of active nodes in the two runs. */
+static unsigned any_differ(const struct builder *b)
+{
+	unsigned bits = 0;
+	for (size_t k = 0; k < PD_SVC_COUNT + 1; k++)
+		bits |= b->differ[k];
+	return bits;
+}
+
+/* Cluster- and bucket-scope series: one "cluster" view over every bucket. A cluster's CPU
+ * (ns_server's cpu_utilization_rate) is its nodes' mean: where the runs have other numbers
+ * of nodes, so that the same load is spread over more or fewer of them, its difference is
+ * the topology's (a 7-node run before its failover against a 6-node baseline: -9.9 %). */
 static void cluster_view(struct builder *b, struct group tg)
 {
 	struct pd_comparison *c = b->c;
@@ -509,6 +521,8 @@ static void cluster_view(struct builder *b, struct group tg)
 	static const struct pd_scope_ref cluster = {PD_AT_CLUSTER, 0, NULL, NULL};
 	struct pd_view *v = new_view(c, tg.s[0], &cluster, tg.n == 1 ? PD_AGG_ONE : agg);
 	v->members = tg.n;
+	if (tg.s[0]->unit == PD_UNIT_PERCENT && is_load(tg.s[0]))
+		v->topology = any_differ(b);
 	for (size_t j = 0; j < tg.n; j++)
 		accumulate(v->target, b->tmp, v->n, tg.s[j], c->tb_target.t0_ms, b->step_ms,
 			   j == 0, INFINITY);

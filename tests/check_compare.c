@@ -588,6 +588,37 @@ START_TEST(test_compare_node_cpu_is_a_mean_over_active_nodes)
 }
 END_TEST
 
+/* The cluster's CPU (ns_server/cpu_utilization_rate) is its nodes' mean, so another number
+ * of nodes moves it with no change of the build: the generator's levels (seedgen.c, top %
+ * over 16 cores) before the event in failover-clean, 7 nodes, effect a on kv: kv (1120 x
+ * 1.15 + 32 + 64 + 64) / 16 = 90.5, n1ql (1200 (0.2 + 0.8 / 2) + 32 + 112) / 16 = 54 (the
+ * two query nodes share the load), index (1040 + 32 + 144) / 16 = 76: (4 x 90.5 + 2 x 54 +
+ * 76) / 7 = 78.0 against the 6-node baseline's 80. After the event both have 6 nodes. */
+START_TEST(test_compare_cluster_cpu_with_another_node_count_is_the_topologys)
+{
+	struct pd_run *a = load("baseline"), *b = load("failover-clean");
+	struct pd_comparison *c = compare(a, b);
+	int seen = 0;
+	for (size_t i = 0; i < c->n_deltas; i++) {
+		const struct pd_delta *d = &c->deltas[i];
+		const struct pd_view *v = &c->views[d->view];
+		if (strcmp(v->metric, "ns_server/cpu_utilization_rate") ||
+		    (d->phase != PD_PHASE_PRE && d->phase != PD_PHASE_POST))
+			continue;
+		seen++;
+		ck_assert_int_eq(d->topology, d->phase == PD_PHASE_PRE);
+		if (d->phase == PD_PHASE_PRE) {
+			ck_assert_double_eq_tol(d->target.mean, 78.0, 1.0);
+			ck_assert_double_eq_tol(d->base.mean, 80.0, 1.0);
+		}
+	}
+	ck_assert_int_eq(seen, 2);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 /* Failed queries at the event are one figure, counted over the window the errors fall
  * in, whatever point inside an interval the event is put at. python3 over the failover
  * bundle's n1ql_stats/query_errors JSON, each sample on its nearest 5 s grid point: the
@@ -925,6 +956,7 @@ Suite *pd_suite_compare(void)
 	tcase_add_test(tc, test_compare_is_deterministic);
 	tcase_add_test(tc, test_compare_long_numbers_are_whole_in_the_sentence);
 	tcase_add_test(tc, test_compare_whole_phase_topology_by_hand);
+	tcase_add_test(tc, test_compare_cluster_cpu_with_another_node_count_is_the_topologys);
 	tcase_add_test(tc, test_compare_grids_bounded_by_samples);
 	tcase_add_test(tc, test_compare_view_lookup_matches_a_scan);
 	tcase_add_test(tc, test_compare_index_metric_summarised);
