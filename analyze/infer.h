@@ -151,7 +151,8 @@
  * a zero baseline (no margin: counts).
  *
  * Where the margins come from. The per-kind sds (connections 1 %, memory 0.5 %, CPU 1 %,
- * traffic 1.5 %, latency 2.5 %, other rates 1 %) are judgement, not measurements: neither
+ * traffic 1.5 %, latency 2.5 %, queues, tails and churn 5 %, other rates 1 %) are
+ * judgement, not measurements (the queues' reason: analyze/deltas.c run_kind_of): neither
  * the repository nor /work/shared/formats holds replicated real runs (the seed's
  * baseline-r2 and -r3 are generated with one 3 % run-to-run sd for every metric,
  * fixtures/seedgen.c LEVEL_SD: measuring them gives back the generator's figure, not a
@@ -225,6 +226,20 @@
  *  states it (summary.json run_offset_pct; deltas.c): in the failover pairs on 52 of 120
  *  daily pairs, beside 23 of their 33 post A/A exclusions with the kind's margin, and on 3
  *  of 280 real and 0 and 5 of 320 AR(1) A/A pairs.
+ *
+ * Whole bundles (tests/e2e/real_noise.sh; fixtures/noise/README.md, "Whole bundles": the
+ * seed's workload, every series' noise a stretch of a real one at the seed's sd of that
+ * metric, `perfdelta compare` over every metric, node, role and phase; 40 pairs a set):
+ * on the NAB and API-latency series no A/A pair and no planted-step pair has a finding
+ * the construction did not plant, no top-level interval of 3600 excludes 0, the +10 %
+ * step is covered and found in 40 of 40, and a failover with nothing else changed has
+ * no finding but its own in 40 of 40 (38 of 40 had the cluster's CPU before the event,
+ * a 7-node mean against a 6-node one, until cluster views carried the topology). On the
+ * daily set one baseline is wrong in 33 of 40 A/A pairs: its runs differ by 3-8 times
+ * the sd a run shows (above), beyond any margin a run could justify; each such finding
+ * states that its interval holds one baseline's margin, and a second baseline leaves no
+ * finding (0 of 40). Queues, tails and churn (5 %, analyze/deltas.c) took the mixed set's
+ * A/A pairs with a finding from 22 to 9 of 40.
  *
  * The minimum detectable effect (mde_pct, mde_abs) is the interval's half-width: the
  * smallest change the comparison tells from none at its level. baselines_needed is the

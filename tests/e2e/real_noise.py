@@ -1,0 +1,71 @@
+"""Tallies the real-noise comparisons of tests/e2e/real_noise.sh.
+
+real_noise.py DIR K: DIR holds o-aa-k, o-step-k and o-fail-k (k < K), each a report's
+summary.json. Prints one line of counts, key=value:
+  aa        A/A pairs (base-k against aa-k: one workload, other noise)
+  aa_false  of them, pairs with a finding (a data gap, a fact of the samples the
+            generator drops, is not counted: gaps)
+  top, excl top-level intervals of the A/A pairs (ci_pct), and those that exclude 0
+  step_cov  step pairs (aa-k's noise, memcached CPU +10 % throughout) whose interval of
+            atop/memcached_cpu on role:kv over the whole run holds +10 %
+  step_found  of them, a regression
+  step_false  step pairs with a finding about another metric
+  fail_false  failover pairs (a hard failover and nothing else) with a finding other than
+            the failover's own: its errors, the live node, the KPI, the recovery
+  unsaid    findings of the A/A pairs whose interval does not say it holds one
+            baseline's run-to-run margin (with one baseline, the limit of what it can tell)
+"""
+import json
+import sys
+
+OWN = {"event-errors", "hard-failover-live-node", "kpi-scope", "kpi-change", "recovery"}
+STEP = {"atop/memcached_cpu", "metrics_rest_api_processes/memcached_sysproc_cpu_utilization",
+        "ns_server_system/cpu_utilization", "ns_server/cpu_utilization_rate"}
+
+
+def load(d, kind, k):
+    with open(f"{d}/o-{kind}-{k}/summary.json") as f:
+        return json.load(f)
+
+
+def main():
+    d, K = sys.argv[1], int(sys.argv[2])
+    n = dict.fromkeys(["aa", "aa_false", "gaps", "top", "excl", "step", "step_cov",
+                       "step_found", "step_false", "fail", "fail_false", "unsaid"], 0)
+    said = []
+    for k in range(K):
+        s = load(d, "aa", k)
+        real = [f for f in s["findings"] if f["kind"] != "data-gap"]
+        n["aa"] += 1
+        n["aa_false"] += bool(real)
+        n["gaps"] += len(s["findings"]) - len(real)
+        said += [f"aa-{k}: {f['text']}" for f in real]
+        n["unsaid"] += sum("run-to-run margin of one baseline" not in f["text"] for f in real)
+        for x in s["deltas"]:
+            ci = x.get("ci_pct")
+            if x["family"] != "top-level" or not ci or None in ci:
+                continue
+            n["top"] += 1
+            n["excl"] += ci[0] > 0 or ci[1] < 0
+        s = load(d, "step", k)
+        other = [f for f in s["findings"]
+                 if f["kind"] != "data-gap" and f.get("metric") not in STEP]
+        n["step_false"] += bool(other)
+        said += [f"step-{k}: {f['text']}" for f in other]
+        for x in s["deltas"]:
+            if (x["metric"], x["scope"], x["phase"]) == ("atop/memcached_cpu", "role:kv",
+                                                         "whole"):
+                n["step"] += 1
+                n["step_cov"] += x["ci_pct"][0] <= 10 <= x["ci_pct"][1]
+                n["step_found"] += x["verdict"] == "regression"
+        s = load(d, "fail", k)
+        other = [f for f in s["findings"] if f["kind"] not in OWN | {"data-gap"}]
+        n["fail"] += 1
+        n["fail_false"] += bool(other)
+        said += [f"fail-{k}: {f['text']}" for f in other]
+    print(" ".join(f"{k}={v}" for k, v in n.items()))
+    for line in said[:12]:
+        print("  " + line[:200])
+
+
+main()
