@@ -575,14 +575,19 @@ static void finish(struct pd_infer_result *out, const struct estimate *e,
 }
 
 /* The fewest baselines k (2 to 64) whose interval half-width on the log scale,
- * q sqrt(runs (1 + 1/k) + extra), is under the threshold; 0 when none is. runs: one run's
+ * q_k sqrt(runs (1 + 1/k) + extra), is under the threshold; 0 when none is. runs: one run's
  * level variance (relative, squared: run-to-run and within-run of a baseline), extra: the
- * target's own noise beyond a baseline's. */
-static size_t baselines_for(double runs, double extra, double q, double thr_pct)
+ * target's own noise beyond a baseline's; q_k the two-sided quantile at a of Student t
+ * with the df k baselines give, d0 + k - 1 (d0 the prior's, as pd_infer_judge_reps reads
+ * them), or of the normal when d0 < 0 (one baseline: the kind's sd taken as known, as its
+ * interval takes it). */
+static size_t baselines_for(double runs, double extra, double a, double d0, double thr_pct)
 {
-	for (size_t k = 2; k <= 64; k++)
+	for (size_t k = 2; k <= 64; k++) {
+		double q = quantile_of(1 - a / 2, d0 < 0 ? 0 : d0 + (double)k - 1);
 		if (100 * expm1(q * sqrt(runs * (1 + 1 / (double)k) + extra)) <= thr_pct)
 			return k;
+	}
 	return 0;
 }
 
@@ -692,8 +697,8 @@ static void judge_at(struct pd_infer_result *out, const struct pd_infer_side *ba
 	if ((out->valid & PD_INFER_HAS_PCT) && e.scale == PD_INFER_LOG_RATIO)
 		out->baselines_needed = baselines_for(
 			rule->run_sd * rule->run_sd + vb / (e.base * e.base),
-			fmax(0, vt / (e.target * e.target) - vb / (e.base * e.base)), q,
-			rule->threshold_pct);
+			fmax(0, vt / (e.target * e.target) - vb / (e.base * e.base)),
+			fam->alpha / (double)out->m, -1, rule->threshold_pct);
 	if (g == 0) /* one same value throughout both windows */
 		out->verdict = PD_INFER_SAME, out->reason = PD_INFER_CONSTANT;
 	else if (base->n < min_n_of(rule) || target->n < min_n_of(rule))
@@ -895,8 +900,8 @@ static void judge_reps_at(struct pd_infer_result *out, const struct pd_infer_spr
 	if (e.scale == PD_INFER_LOG_RATIO)
 		out->baselines_needed = baselines_for(
 			pd_infer_moderate(prior, spread->s2, (double)(spread->k - 1)),
-			fmax(0, vt / (e.target * e.target) - spread->within),
-			pd_infer_qnorm(1 - a / 2), rule->threshold_pct);
+			fmax(0, vt / (e.target * e.target) - spread->within), a, prior->d0,
+			rule->threshold_pct);
 	if (spread->n_min < min_n_of(rule) || target->n < min_n_of(rule))
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_FEW_SAMPLES;
 	out->within_same = out->verdict == PD_INFER_SAME;

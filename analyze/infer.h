@@ -246,8 +246,12 @@
  * fewest baselines k (2..64) for which q sqrt(runs (1 + 1/k) + extra) would be under the
  * threshold on the log scale, runs = one run's level variance (the kind's run-to-run sd
  * squared plus the baseline's within-run variance, or the moderated between-run variance
- * when measured) and extra = the target's within-run variance beyond a baseline's (normal
- * q; 0 when none would do).
+ * when measured) and extra = the target's within-run variance beyond a baseline's; 0 when
+ * none would do. q is the quantile the k baselines' interval would read: with several,
+ * Student t at d0 + k - 1 df (the fitted prior's d0, as pd_infer_judge_reps), so a
+ * comparison whose interval is not under the threshold never names the k it already has
+ * (the normal's q said 2 where two baselines gave +-6.5 %); with one, the normal (the
+ * kind's sd taken as known, as its interval takes it).
  *
  * Why these choices (a numpy prototype of this estimator, 20000 pairs of AR(1) windows,
  * 240 samples a side, sd 1 % of level, m = 300, threshold 5 %; tests/check_infer.c

@@ -546,6 +546,35 @@ START_TEST(test_infer_margin_and_mde_by_hand)
 }
 END_TEST
 
+/* Several baselines: baselines_needed reads the df k baselines would give, as their
+ * interval does (Student t with d0 + k - 1 df), not the normal. Two baselines at 100 apart
+ * by a log-scale variance 0.0004 (sd 2 %), a prior of the same variance with d0 = 4 (the
+ * moderated variance stays 0.0004), a target at 100 with next to no noise, m = 1: the
+ * half-width q_k 0.02 sqrt(1 + 1/k) must be under log 1.05 = 0.048790, q_k sqrt(1 + 1/k)
+ * under 2.43951. t's 97.5 % quantiles (a textbook table): df 5 2.5706, 6 2.4469, 7 2.3646,
+ * 8 2.3060, 9 2.2622, 10 2.2281; times sqrt(1 + 1/k) for k = 2..7: 3.1483, 2.8255, 2.6437,
+ * 2.5261, 2.4434, 2.3819: k = 7. The normal's 1.95996 would say 2 (1.95996 sqrt(1.5) =
+ * 2.4004), the two the comparison already has, while its interval is +-6.5 %. */
+START_TEST(test_infer_baselines_needed_reads_the_df_of_k_baselines)
+{
+	struct pd_infer_spread sp = {.k = 2,
+				     .log_scale = 1,
+				     .center = log(100.0),
+				     .s2 = 0.0004,
+				     .gap = 0.01,
+				     .n_min = 240,
+				     .base_level = 100};
+	struct pd_infer_prior prior = {.s0sq = 0.0004, .d0 = 4};
+	struct pd_infer_side t = {
+		.n = 240, .mean = 100, .var_mean = 1e-6, .n_eff = 240, .gap = 0.01};
+	struct pd_infer_result r;
+	pd_infer_judge_reps(&r, &sp, &prior, &t, &rule5, &(struct pd_infer_family){1, 0.05});
+	ck_assert_int_eq(r.verdict, PD_INFER_INCONCLUSIVE);
+	ck_assert_double_eq_tol(r.mde_pct, 100 * expm1(2.5706 * 0.02 * sqrt(1.5)), 0.01);
+	ck_assert_uint_eq(r.baselines_needed, 7);
+}
+END_TEST
+
 /* A baseline near 0: mean 0.5 with Var(mean) 0.04 (clear of 0: 0.5 > 1.96 * 0.2), target
  * 1 with Var 0.5 (not clear: 1 < 1.96 sqrt 0.5), m = 1: the ratio, est (1 - 0.5) / 0.5 = 1,
  * se = sqrt(0.5 + 2^2 0.04) / 0.5 = 1.62481, [-218 %, +418 %]: it holds both -50 % and
@@ -801,6 +830,7 @@ Suite *pd_suite_infer(void)
 	tcase_add_test(tc, test_infer_run_floor_by_hand);
 	tcase_add_test(tc, test_infer_run_offset_by_hand);
 	tcase_add_test(tc, test_infer_replicated_doubling_at_any_scale);
+	tcase_add_test(tc, test_infer_baselines_needed_reads_the_df_of_k_baselines);
 	suite_add_tcase(s, tc);
 	return s;
 }
