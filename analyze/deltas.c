@@ -317,6 +317,34 @@ static const struct pd_delta *pre_of(const struct pd_comparison *c, size_t i)
 	return pre;
 }
 
+/* The baseline run's relative sd of delta i's view: over its whole run, unless the
+ * baseline has an event of its own: then its pre and post phases pooled, each about its
+ * own mean (a shift between them is the event's, not noise; the recovery neither); 0
+ * when no window has a positive mean. */
+static double run_noise(const struct pd_comparison *c, size_t i)
+{
+	size_t view = c->deltas[i].view, j = i;
+	double ss = 0, n = 0, whole = 0;
+	while (j > 0 && c->deltas[j - 1].view == view)
+		j--;
+	for (; j < c->n_deltas && c->deltas[j].view == view; j++) {
+		const struct pd_delta *d = &c->deltas[j];
+		const struct pd_infer_side *s = &d->side_base;
+		if (!(s->mean > 0) || s->n < 2)
+			continue;
+		double rel2 = s->n_eff * s->var_mean / (s->mean * s->mean); /* s^2 / mean^2 */
+		if (d->phase == PD_PHASE_WHOLE)
+			whole = rel2;
+		else if (d->phase == PD_PHASE_PRE || d->phase == PD_PHASE_POST)
+			ss += rel2 * (double)s->n, n += (double)s->n;
+	}
+	return sqrt(c->base_event && n > 0 ? ss / n : whole);
+}
+
+/* One baseline: a metric's level is taken to move between runs by at least this share of
+ * the relative sd its baseline run shows (infer.h, "Run noise"). */
+#define RUN_NOISE_SHARE 0.5
+
 /* The rule of delta i: its kind's; with one baseline and a history, the margin of the
  * metric's run-to-run sd there. *off: the runs' pre-event difference when that sd does
  * not account for it (infer.h, "The runs' own evidence"; pct NaN otherwise); then in the
@@ -333,9 +361,13 @@ static struct pd_infer_rule rule_at(const struct pd_comparison *c, size_t i,
 	double hsd =
 		d->spread.k < 2 ? pd_history_run_sd(opts, &c->views[d->view], d->phase) : NAN;
 	*history = !isnan(hsd);
+	double noise = d->spread.k < 2 ? RUN_NOISE_SHARE * run_noise(c, i) : 0;
 	if (*history)
 		rule.margin_pct = run_margin_pct(hsd), rule.run_sd = hsd,
 		rule.margin_from = PD_INFER_MARGIN_HISTORY;
+	else if (noise > rule.run_sd)
+		rule.margin_pct = run_margin_pct(noise), rule.run_sd = noise,
+		rule.margin_from = PD_INFER_MARGIN_NOISE;
 	*off = (struct pd_infer_offset){NAN, 0};
 	if (!pre ||
 	    !pd_infer_run_offset(&pre->side_base, &pre->side_target, rule.run_sd, off) ||

@@ -221,6 +221,9 @@ static void margin_words(struct pd_buf *b, const struct pd_delta *d)
 			    d->run_offset_pct);
 	else if (r->margin_from == PD_INFER_MARGIN_HISTORY)
 		pd_buf_adds(b, "of this metric's history)");
+	else if (r->margin_from == PD_INFER_MARGIN_NOISE)
+		pd_buf_adds(
+			b, "of one baseline, half this metric's own sd over the baseline run)");
 	else
 		pd_buf_adds(b, "of one baseline)");
 }

@@ -813,10 +813,11 @@ END_TEST
  * |d| > 1.959964 sqrt(2 sd^2 + v) (and no topology explains the pre delta), every later
  * phase states run_offset_pct = 100 (e^d - 1); the transient and post then have the
  * margin 100 (|d| + 1.959964 sqrt(v)), from "pre-event-offset", unless the pre delta is
- * a regression or improvement; every other margin is the kind's. The seed's own change in
- * every phase, memcached CPU on kv (+15.9 % before the event, a regression there), keeps
- * the kind's margin on the role (its post a regression), while on its nodes, whose pre
- * delta is open, the post takes the offset's (fixtures/seed-README.md, story a). */
+ * a regression or improvement; every other margin is the one the view's pre delta has:
+ * its kind's, or the run noise's (test_noise_run_noise_margin_by_hand). The seed's own change
+ * in every phase, memcached CPU on kv (+15.9 % before the event, a regression there), keeps the
+ * kind's margin on the role (its post a regression), while on its nodes, whose pre delta is
+ * open, the post takes the offset's (fixtures/seed-README.md, story a). */
 static void check_margin(const struct pd_comparison *c, const struct pd_delta *d,
 			 const struct pd_delta *pre, int *from_pre)
 {
@@ -840,7 +841,7 @@ static void check_margin(const struct pd_comparison *c, const struct pd_delta *d
 					1e-4);
 		++*from_pre;
 	} else {
-		ck_assert_int_eq(d->inf.margin_from, PD_INFER_MARGIN_KIND);
+		ck_assert_int_eq(d->inf.margin_from, pre->inf.margin_from);
 		ck_assert_double_eq_tol(d->inf.margin_pct, pre->inf.margin_pct, 1e-12);
 	}
 }
@@ -858,7 +859,8 @@ START_TEST(test_noise_pre_event_margin_on_the_seed)
 		if (d->phase == PD_PHASE_PRE) {
 			pre = i, seen = 1;
 			ck_assert(isnan(d->run_offset_pct));
-			ck_assert_int_eq(d->inf.margin_from, PD_INFER_MARGIN_KIND);
+			ck_assert(d->inf.margin_from == PD_INFER_MARGIN_KIND ||
+				  d->inf.margin_from == PD_INFER_MARGIN_NOISE);
 		} else if (seen && c->deltas[pre].view == d->view) {
 			check_margin(c, d, &c->deltas[pre], &from_pre);
 		}
@@ -867,10 +869,61 @@ START_TEST(test_noise_pre_event_margin_on_the_seed)
 		    !strcmp(v->scope.name, "role:kv") && d->phase == PD_PHASE_POST)
 			kv_post = d->verdict == PD_VERDICT_REGRESSION &&
 				  d->run_offset_pct > 10 &&
-				  d->inf.margin_from == PD_INFER_MARGIN_KIND;
+				  (d->inf.margin_from == PD_INFER_MARGIN_KIND ||
+				   d->inf.margin_from == PD_INFER_MARGIN_NOISE);
 	}
 	ck_assert_int_eq(kv_post, 1);
 	ck_assert_int_ge(from_pre, 5);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
+/* The run noise's margin (analyze/deltas.c run_noise), recomputed from the grid: with one
+ * baseline that has no event, a view's margin is 100 x 1.959964 sqrt(2) max(kind sd, 0.5
+ * s), s the sample sd over the mean of the baseline's values over the whole window (a
+ * node's own series: no sum to undo). Where it comes from the run noise, that figure;
+ * where from the kind, 0.5 s is at most the kind's sd. */
+START_TEST(test_noise_run_noise_margin_by_hand)
+{
+	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");
+	struct pd_comparison *c = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
+	const double k = 100 * 1.959964 * sqrt(2.0);
+	int noise = 0, kind = 0;
+	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), 0);
+	const struct pd_window *w = &c->windows[PD_PHASE_WHOLE];
+	for (size_t i = 0; i < c->n_deltas; i++) {
+		const struct pd_delta *d = &c->deltas[i];
+		const struct pd_view *v = &c->views[d->view];
+		if (d->phase != PD_PHASE_WHOLE || v->scope.kind != PD_AT_NODE ||
+		    (d->inf.margin_from != PD_INFER_MARGIN_KIND &&
+		     d->inf.margin_from != PD_INFER_MARGIN_NOISE))
+			continue;
+		double sum = 0, ss = 0, n = 0;
+		for (size_t j = 0; j < v->n; j++) {
+			double t = (double)j * v->step_s;
+			if (t >= w->start_s && t < w->end_s && isfinite(v->base[j]))
+				sum += v->base[j], n++;
+		}
+		for (size_t j = 0; j < v->n; j++) {
+			double t = (double)j * v->step_s;
+			if (t >= w->start_s && t < w->end_s && isfinite(v->base[j]))
+				ss += (v->base[j] - sum / n) * (v->base[j] - sum / n);
+		}
+		double half = 0.5 * sqrt(ss / (n - 1)) / (sum / n);
+		if (d->inf.margin_from == PD_INFER_MARGIN_NOISE) {
+			ck_assert_double_eq_tol(d->inf.margin_pct, k * half, 1e-6 * k * half);
+			noise++;
+		} else {
+			ck_assert(k * half <= d->inf.margin_pct * (1 + 1e-9));
+			kind++;
+		}
+	}
+	ck_assert_int_gt(noise, 10);
+	ck_assert_int_gt(kind, 10);
 	pd_comparison_free(c);
 	pd_run_free(a);
 	pd_run_free(b);
@@ -886,6 +939,7 @@ Suite *pd_suite_noise(void)
 	tcase_add_test(tc, test_noise_parts);
 	tcase_add_test(tc, test_noise_failover_pre_event_offset);
 	tcase_add_test(tc, test_noise_pre_event_margin_on_the_seed);
+	tcase_add_test(tc, test_noise_run_noise_margin_by_hand);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -167,7 +167,8 @@ const char *pd_tree_margin_name(enum pd_infer_margin m)
 	static const char *const names[] = {[PD_INFER_MARGIN_NONE] = "none",
 					    [PD_INFER_MARGIN_KIND] = "kind-default",
 					    [PD_INFER_MARGIN_HISTORY] = "history",
-					    [PD_INFER_MARGIN_PRE] = "pre-event-offset"};
+					    [PD_INFER_MARGIN_PRE] = "pre-event-offset",
+					    [PD_INFER_MARGIN_NOISE] = "run-noise"};
 	return (unsigned)m < sizeof(names) / sizeof(*names) ? names[m] : "?";
 }
 

@@ -158,10 +158,12 @@ enum pd_infer_margin {
 	PD_INFER_MARGIN_NONE,    /* no margin: several baselines */
 	PD_INFER_MARGIN_KIND,    /* the metric kind's default run-to-run sd */
 	PD_INFER_MARGIN_HISTORY, /* the metric's run-to-run sd in the history */
-	PD_INFER_MARGIN_PRE /* measured: the two runs' difference before the event, beyond what
-			       the kind's (or the history's) sd allows (analyze/infer.h) */
+	PD_INFER_MARGIN_PRE, /* measured: the two runs' difference before the event, beyond what
+				the kind's (or the history's) sd allows (analyze/infer.h) */
+	PD_INFER_MARGIN_NOISE /* half the baseline run's own relative sd of the metric, where
+				 that is beyond the kind's (analyze/deltas.c run_noise) */
 };
-/* "none", "kind-default", "history", "pre-event-offset" */
+/* "none", "kind-default", "history", "pre-event-offset", "run-noise" */
 const char *pd_tree_margin_name(enum pd_infer_margin m);
 
 #define PD_INFER_HAS_PCT   1u /* delta_pct, lo_pct, hi_pct */

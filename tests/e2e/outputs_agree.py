@@ -251,6 +251,7 @@ def check_margin(J, page):
     offset (run_offset_pct) once, with its value."""
     deltas = {(d["metric"], d["scope"], d["phase"]): d for d in J["deltas"]}
     words = {"kind-default": "of one baseline)", "history": "of this metric's history)",
+             "run-noise": "of one baseline, half this metric's own sd over the baseline run)",
              "pre-event-offset": "that the runs' own {off:+.1f}% difference before the "
                                  "event sets, one baseline)"}
     for f in J["findings"]:
