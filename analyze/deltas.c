@@ -58,6 +58,34 @@ static void mark_drill(struct pd_comparison *c)
 	pd_buf_release(&twin);
 }
 
+static int cmp_sibling(const void *x, const void *y)
+{
+	const struct pd_view *a = *(const struct pd_view *const *)x,
+			     *b = *(const struct pd_view *const *)y;
+	int k = (int)a->scope.kind - (int)b->scope.kind;
+	return k ? k : strcmp(a->metric, b->metric);
+}
+
+/* Each node's and index's view: the views of its metric at that kind of scope (sorted by
+ * kind and metric, O(n log n)). */
+static void count_siblings(struct pd_comparison *c)
+{
+	struct pd_view **at = pd_xmalloc((c->n_views + 1) * sizeof(*at));
+	size_t n = 0;
+	for (size_t i = 0; i < c->n_views; i++)
+		if (c->views[i].scope.kind == PD_AT_NODE ||
+		    c->views[i].scope.kind == PD_AT_INDEX)
+			at[n++] = &c->views[i];
+	qsort(at, n, sizeof(*at), cmp_sibling);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && !cmp_sibling(&at[i], &at[j]); j++)
+			;
+		for (size_t k = i; k < j; k++)
+			at[k]->siblings = j - i;
+	}
+	free(at);
+}
+
 /* The (view, window) pairs with enough samples on both sides, in a fixed order. */
 static void plan_deltas(struct pd_comparison *c)
 {
@@ -283,6 +311,16 @@ static double run_margin_pct(double sd)
 	return 100 * PD_INFER_Z95 * sqrt(2.0) * sd;
 }
 
+/* The run-to-run margin's quantile over 1.96: a node's (or an index's) drill-down is one
+ * of its metric's n, each node with a run-to-run offset of its own (its page cache, its
+ * vBuckets' keys, its collector's timing), and a user reads the one that moved: 95 % over
+ * the n of them, z = Phi^-1(1 - 0.025 / n) (infer.h, "Verdicts"); 1 elsewhere. */
+static double sibling_z(const struct pd_view *v)
+{
+	return v->siblings > 1 ? pd_infer_qnorm(1 - 0.025 / (double)v->siblings) / PD_INFER_Z95
+			       : 1;
+}
+
 static struct pd_infer_rule rule_of(const struct pd_view *v, const struct pd_compare_opts *opts)
 {
 	int rate = v->unit == PD_UNIT_PER_SEC;
@@ -368,6 +406,7 @@ static struct pd_infer_rule rule_at(const struct pd_comparison *c, size_t i,
 	else if (noise > rule.run_sd)
 		rule.margin_pct = run_margin_pct(noise), rule.run_sd = noise,
 		rule.margin_from = PD_INFER_MARGIN_NOISE;
+	rule.margin_pct *= sibling_z(&c->views[d->view]);
 	*off = (struct pd_infer_offset){NAN, 0};
 	if (!pre ||
 	    !pd_infer_run_offset(&pre->side_base, &pre->side_target, rule.run_sd, off) ||
@@ -513,6 +552,7 @@ void pd_deltas_compute(struct pd_comparison *c, const struct pd_compare_opts *op
 		if (c->views[i].n > grid)
 			grid = c->views[i].n;
 	mark_drill(c);
+	count_siblings(c);
 	plan_deltas(c);
 	for (size_t i = 0; i < nt; i++) {
 		w[i] = (struct worker){0, c, i, nt, grid};

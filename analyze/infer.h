@@ -132,7 +132,8 @@
  * independent); the p-value is of that interval (the estimate over its half-width toward
  * 0, times q), the MDE its half-width. Inconclusive because the within-run interval alone was
  * past the threshold: reason PD_INFER_RUN_MARGIN. Its level: the within-run part at 1 - alpha /
- * m, the run part at 95 % (1.96), not Bonferroni'd: a run offset is one draw per pair of runs
+ * m, the run part at 95 % (1.96; a node's over its metric's nodes, below), not Bonferroni'd
+ * over the family: a run offset is one draw per pair of runs
  * that the metrics of a run share (the seed's generator and real runs move them together), so a
  * family does not give it m chances; the alternative, 2 sd^2 in the variance at the
  * family's q, was measured (check_noise, "not taken"): exclusion of 0 on the real sets
@@ -261,6 +262,23 @@
  * stated from its REST twin instead of atop: the same nodes' figure); 70 -> 60 of its
  * deltas are regressions. Queues, tails and churn (5 %) took the mixed set's A/A pairs
  * with a finding from 22 to 9 of 40 before it.
+ *
+ * A node's margin (analyze/deltas.c sibling_z). A node's drill-down (an index's) is one of
+ * its metric's n: each node has a run-to-run offset of its own (its page cache, its
+ * vBuckets' keys, its collector's timing), and a reader looks at the node that moved, so
+ * the 1.96 of its margin is Phi^-1(1 - 0.025 / n), 95 % over the n of them (2.24 for two
+ * nodes, 2.50 for four, 2.69 for seven); roles and the cluster keep 1.96 (one offset of
+ * theirs a pair of runs). Measured: held-out failover pairs with a false finding 9 -> 3 of
+ * 40 (the three left: a cluster's queue at +43 %, and a kv node's memcached CPU 12 % off,
+ * before the event in one pair, after it in another, 5 and 6 or more sds of its baseline
+ * run), mixed A/A 6 -> 4, failover 19 -> 13, daily A/A 32 -> 30;
+ * exclusion, the step's coverage and power unchanged on every set (a role's deltas); the
+ * NAB set unchanged. The seed keeps its 13 findings; 60 -> 51 of its deltas are regressions:
+ * nine node drill-downs whose role regresses (memcached CPU on three kv nodes' whole run,
+ * one node's CPU, +6 to +23 %) are inconclusive with their 95 %-over-nodes margin. Not
+ * taken: the node spread of the baseline run as the margin (9 -> 6: an offset of one node
+ * looks like a one-node regression), Bonferroni of the within-run part over nodes (the
+ * margin dominates it: nothing changes).
  *
  * The minimum detectable effect (mde_pct, mde_abs) is the interval's half-width: the
  * smallest change the comparison tells from none at its level. baselines_needed is the

@@ -807,9 +807,27 @@ START_TEST(test_noise_failover_pre_event_offset)
 }
 END_TEST
 
+/* Phi^-1(1 - 0.025 / n), n = 1..8: Python's statistics.NormalDist().inv_cdf, rounded to
+ * 6 digits (an implementation of its own: Wichura's AS241) */
+static const double z_of_n[] = {0,        1.959964, 2.241403, 2.393980, 2.497705,
+				2.575829, 2.638257, 2.690110, 2.734369};
+
+/* The run-to-run margin's quantile of a node's view (analyze/deltas.c sibling_z): 95 % over
+ * the node views of its metric, counted here from the views. */
+static double node_z(const struct pd_comparison *c, const struct pd_view *v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->n_views; i++)
+		n += c->views[i].scope.kind == PD_AT_NODE &&
+		     !strcmp(c->views[i].metric, v->metric);
+	ck_assert(n >= 1 && n <= 8);
+	return z_of_n[n];
+}
+
 /* analyze/deltas.c's rule on the seed (one baseline, a failover), recomputed here from
  * each pre-event delta's two windows: d = log(level_t / level_b), v = V_b / mean_b^2 +
- * V_t / mean_t^2, the kind's sd = the pre delta's margin / (100 1.959964 sqrt(2)). Where
+ * V_t / mean_t^2, the kind's sd = the pre delta's margin / (100 z sqrt(2)), z node_z's
+ * for a node's view, else 1.959964. Where
  * |d| > 1.959964 sqrt(2 sd^2 + v) (and no topology explains the pre delta), every later
  * phase states run_offset_pct = 100 (e^d - 1); the transient and post then have the
  * margin 100 (|d| + 1.959964 sqrt(v)), from "pre-event-offset", unless the pre delta is
@@ -822,8 +840,10 @@ static void check_margin(const struct pd_comparison *c, const struct pd_delta *d
 			 const struct pd_delta *pre, int *from_pre)
 {
 	const double z = 1.959964;
+	const struct pd_view *view = &c->views[d->view];
 	const struct pd_infer_side *b = &pre->side_base, *t = &pre->side_target;
-	double sd = pre->inf.margin_pct / (100 * z * sqrt(2.0));
+	double zv = view->scope.kind == PD_AT_NODE ? node_z(c, view) : z;
+	double sd = pre->inf.margin_pct / (100 * zv * sqrt(2.0));
 	double dl = log(pd_infer_level(t) / pd_infer_level(b));
 	double v = b->var_mean / (b->mean * b->mean) + t->var_mean / (t->mean * t->mean);
 	int open =
@@ -881,9 +901,9 @@ START_TEST(test_noise_pre_event_margin_on_the_seed)
 END_TEST
 
 /* The run noise's margin (analyze/deltas.c run_noise), recomputed from the grid: with one
- * baseline that has no event, a view's margin is 100 x 1.959964 sqrt(2) max(kind sd, 0.5
- * s), s the sample sd over the mean of the baseline's values over the whole window (a
- * node's own series: no sum to undo). Where it comes from the run noise, that figure;
+ * baseline that has no event, a node view's margin is 100 z sqrt(2) max(kind sd, 0.5 s), s
+ * the sample sd over the mean of the baseline's values over the whole window (a node's own
+ * series: no sum to undo), z node_z's. Where it comes from the run noise, that figure;
  * where from the kind, 0.5 s is at most the kind's sd. */
 START_TEST(test_noise_run_noise_margin_by_hand)
 {
@@ -891,7 +911,6 @@ START_TEST(test_noise_run_noise_margin_by_hand)
 	struct pd_comparison *c = NULL;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
-	const double k = 100 * 1.959964 * sqrt(2.0);
 	int noise = 0, kind = 0;
 	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), 0);
 	const struct pd_window *w = &c->windows[PD_PHASE_WHOLE];
@@ -914,6 +933,7 @@ START_TEST(test_noise_run_noise_margin_by_hand)
 				ss += (v->base[j] - sum / n) * (v->base[j] - sum / n);
 		}
 		double half = 0.5 * sqrt(ss / (n - 1)) / (sum / n);
+		double k = 100 * node_z(c, v) * sqrt(2.0);
 		if (d->inf.margin_from == PD_INFER_MARGIN_NOISE) {
 			ck_assert_double_eq_tol(d->inf.margin_pct, k * half, 1e-6 * k * half);
 			noise++;

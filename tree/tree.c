@@ -36,7 +36,8 @@ const char *pd_infer_noise_text(enum pd_infer_noise n)
 	if (n == PD_INFER_NOISE_HISTORY)
 		return "one baseline: a change's interval, widened in quadrature by a "
 		       "run-to-run margin of 1.96 sqrt(2) times the metric's relative sd over "
-		       "the history's runs of the test since its last change point (its kind's "
+		       "the history's runs of the test since its last change point (a node's "
+		       "1.96 taken over its metric's nodes; its kind's "
 		       "default where the history lacks the metric; after an event, the runs' "
 		       "own difference before it where that is beyond it), must clear the "
 		       "threshold";

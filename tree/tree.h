@@ -562,6 +562,10 @@ struct pd_view {
 	double **bases; /* every baseline's grid, bases[0] == base; n_bases of them */
 	size_t n_bases;
 	int drill; /* a drill-down: a node under its role, or atop under its REST twin */
+	/* a node's or an index's view: how many views of its metric are at that kind of
+	   scope, the drill-downs any of which could be the one that moved (analyze/deltas.c
+	   sibling_z); 0 at other scopes */
+	size_t siblings;
 	/* phases (bit 1 << enum pd_phase) where the view's per-node load differs by the
 	 * topology (a role with another number of active nodes): explained, not a finding */
 	unsigned topology;

@@ -53,7 +53,9 @@ cmp -s "$TMP/first.json" "$TMP/demo/summary.json" && ok || fail "demo --history 
 # compare --db URL BASE TARGET (issue 24): single-baseline verdicts take their run-to-run
 # margin from the history: 1.96 sqrt(2) x the feature's relative sd over the target's
 # earlier runs (baseline, baseline-aa, baseline-r2: build order, then number), worked
-# out here from their signatures (sample sd, n - 1).
+# out here from their signatures (sample sd, n - 1); a node's (an index's) view's 1.96
+# is Phi^-1(1 - 0.025 / n) over the n nodes (indexes) of its metric (Python's own
+# NormalDist).
 H="sqlite:$TMP/spread.sqlite"
 expect_code 0 "$PERFDELTA" history add "$SEED/baseline" "$SEED/baseline-aa" "$SEED/baseline-r2" \
   "$SEED/baseline-r3" --db "$H"
@@ -63,7 +65,13 @@ for r in baseline baseline-aa baseline-r2; do "$PERFDELTA" signature "$SEED/$r" 
 validate "$SRC/docs/summary.schema.json" "$TMP/hc/summary.json"
 got=$(python3 - "$TMP/hc/summary.json" "$TMP"/sig-baseline.json "$TMP"/sig-baseline-aa.json "$TMP"/sig-baseline-r2.json <<'PY'
 import json, math, sys
+from statistics import NormalDist
 s = json.load(open(sys.argv[1]))
+kind = lambda d: d["scope"].split(":")[0] if d["scope"].startswith(("node:", "index:")) else None
+nodes = {}
+for d in s["deltas"]:
+    if kind(d):
+        nodes.setdefault((kind(d), d["metric"]), set()).add(d["scope"])
 runs = [{f["name"]: f["value"] for f in json.load(open(p))["features"]} for p in sys.argv[2:]]
 bad = 0
 for d in s["deltas"]:
@@ -75,7 +83,8 @@ for d in s["deltas"]:
     sd = math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1))
     if m == 0:
         continue
-    want = 100 * 1.959963984540054 * math.sqrt(2) * sd / abs(m)
+    n = len(nodes[(kind(d), d["metric"])]) if kind(d) else 1
+    want = 100 * NormalDist().inv_cdf(1 - 0.025 / n) * math.sqrt(2) * sd / abs(m)
     if d["noise"] != "history" or abs(d["margin_pct"] - want) > 1e-6 * max(1, want):
         bad += 1
 print(s["inference"]["noise"], bad)
