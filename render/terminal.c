@@ -29,6 +29,21 @@ static void points(struct pd_buf *b, const struct pd_comparison *c)
 	}
 }
 
+/* A run's notes and undecoded parts (summary.json's), "note (baseline 2): ..." */
+static void run_notes(struct pd_buf *b, const struct pd_run *run, const char *who, size_t k)
+{
+	const struct pd_strv *v[2] = {&run->notes, &run->undecoded};
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < v[l]->n; i++) {
+			pd_buf_addf(b, "%s (%s", l ? "undecoded" : "note", who);
+			if (k)
+				pd_buf_addf(b, " %zu", k);
+			pd_buf_adds(b, "): ");
+			esc(b, v[l]->v[i]);
+			pd_buf_addch(b, '\n');
+		}
+}
+
 void pd_terminal_summary(struct pd_buf *b, const struct pd_comparison *c, const char *report,
 			 int is_file)
 {
@@ -42,6 +57,9 @@ void pd_terminal_summary(struct pd_buf *b, const struct pd_comparison *c, const 
 		esc(b, c->warnings.v[i]);
 		pd_buf_addch(b, '\n');
 	}
+	for (size_t j = 0; j < c->n_bases; j++)
+		run_notes(b, c->bases[j], "baseline", c->n_bases > 1 ? j + 1 : 0);
+	run_notes(b, c->target, "target", 0);
 	points(b, c);
 	for (size_t i = 0; i < c->n_top; i++) {
 		pd_buf_addf(b, "  %zu. [%s] ", i + 1,

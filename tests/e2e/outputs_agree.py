@@ -118,6 +118,32 @@ def check_event_line(name, text, J, bold):
     check(line in text, f"{name}: lacks {line!r}")
 
 
+def check_notes(term, md, jira, J):
+    """Every run's notes and undecoded parts in summary.json are said, as they are, by
+    summary.md, summary.jira (after their run's line) and the terminal."""
+    runs = [("Baseline" if j == 0 else f"Baseline {j + 1}",
+             "baseline" if len(J["baselines"]) == 1 else f"baseline {j + 1}", r)
+            for j, r in enumerate(J["baselines"])] + [("Target", "target", J["target"])]
+    said = 0
+    for label, who, run in runs:
+        for key, word in (("notes", "note"), ("undecoded", "undecoded")):
+            for note in run[key]:
+                said += 1
+                check(f"note ({who}): {note}\n".replace("note", word, 1) in term,
+                      f"terminal: lacks the {word} of the {who}: {note[:60]!r}")
+                for name, text, bold in (("summary.md", md, "**"), ("summary.jira", jira, "*")):
+                    line = f"{bold}{label} {word}{bold}: {note}"
+                    check(line in unesc_markup(text).splitlines(),
+                          f"{name}: lacks {line[:80]!r}")
+    n = sum(len(r["notes"]) + len(r["undecoded"]) for _, _, r in runs)
+    check(said == n, "notes counted")
+    for text, name in ((term, "terminal"), (md, "summary.md"), (jira, "summary.jira")):
+        got = len(re.findall(r"^(?:note|undecoded) \(|^\**(?:Baseline|Target)( \d+)? "
+                             r"(?:note|undecoded)\**:", text, re.M))
+        check(got == n, f"{name}: {got} run notes, summary.json {n}")
+    return n
+
+
 def check_html(page, J):
     v, nd, nf = J["verdict"], len(J["deltas"]), len(J["findings"])
     check(f'<span class="verdict v-{v}">{v}</span>{count_words(nf, "finding")}, '
@@ -291,10 +317,13 @@ def main():
     check_event(J, mirror)
     check_pre_agreement(J)
     check_margin(J, open(f"{out}/index.html").read())
+    n_notes = check_notes(term, open(f"{out}/summary.md").read(),
+                          open(f"{out}/summary.jira").read(), J)
     for f in fails:
         print(f"FAIL {out}: {f}", file=sys.stderr)
     print(f"{out}: {len(J['deltas'])} deltas, {len(J['findings'])} findings, "
-          f"{n_term} listed, {rows_md} table rows, event {J['event']['kind']}: "
+          f"{n_term} listed, {rows_md} table rows, {n_notes} run notes, "
+          f"event {J['event']['kind']}: "
           f"{len(fails)} disagreements")
     return 1 if fails else 0
 

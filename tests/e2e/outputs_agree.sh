@@ -28,6 +28,16 @@ for pair in "lat-baseline lat-failover" "lat-failover lat-baseline"; do
     python3 "$SRC/tests/e2e/outputs_agree.py" "$TMP/$1__$2" "$TMP/$1__$2.term" "$TMP/$2__$1"
   then ok; else fail "the outputs of $1 against $2 disagree"; fi
 done
+# two baselines against a failover without its console and with a file no reader knows:
+# the runs' notes and undecoded parts, said by each output
+cp -r "$SEED/failover" "$TMP/bare"
+rm "$TMP/bare/jenkins/consoleText"
+echo x >"$TMP/bare/perfdb/zz-unknown.bin"
+"$PERFDELTA" compare "$SEED/baseline" "$SEED/baseline-r2" "$TMP/bare" -o "$TMP/two__bare" \
+  --fail-on never >"$TMP/two__bare.term" 2>"$TMP/err" || fail "compare two bare: $(head -1 "$TMP/err")"
+if grep -q '"undecoded":\["unknown collector' "$TMP/two__bare/summary.json" &&
+  python3 "$SRC/tests/e2e/outputs_agree.py" "$TMP/two__bare" "$TMP/two__bare.term"
+then ok; else fail "the outputs of two baselines against a bare failover disagree"; fi
 for x in failover baseline-aa baseline-r2 baseline-r3 failover-clean failover-graceful \
   failover-ist failover-late; do
   for pair in "baseline $x" "$x baseline"; do
