@@ -1,5 +1,9 @@
 """Tallies the real-noise comparisons of tests/e2e/real_noise.sh.
 
+real_noise.py --ar1 DIR: writes the synthetic set beside the real ones instead: six
+series of 1200 points in fixtures/noise's format, Gaussian AR(1) of lag-1 correlation 0,
+0.5 (two), 0.7, 0.9 (two), seeds 1000-1005 (Python's random: the same files every run).
+
 real_noise.py DIR K: DIR holds o-aa-k, o-step-k and o-fail-k (k < K), each a report's
 summary.json. Prints one line of counts, key=value:
   aa        A/A pairs (base-k against aa-k: one workload, other noise)
@@ -16,6 +20,8 @@ summary.json. Prints one line of counts, key=value:
             baseline's run-to-run margin (with one baseline, the limit of what it can tell)
 """
 import json
+import math
+import random
 import sys
 
 OWN = {"event-errors", "hard-failover-live-node", "kpi-scope", "kpi-change", "recovery"}
@@ -28,7 +34,20 @@ def load(d, kind, k):
         return json.load(f)
 
 
+def ar1(d):
+    for i, phi in enumerate([0.5, 0.5, 0.9, 0.9, 0.0, 0.7]):
+        r, x = random.Random(1000 + i), 0.0
+        lines = [f"# kind: synthetic AR(1), phi {phi}", "time,value"]
+        for t in range(1200):
+            x = phi * x + r.gauss(0, 1) * math.sqrt(1 - phi * phi)
+            lines.append(f"{t},{x:.6f}")
+        with open(f"{d}/ar1-{i}-phi{phi}.csv", "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
 def main():
+    if sys.argv[1] == "--ar1":
+        return ar1(sys.argv[2])
     d, K = sys.argv[1], int(sys.argv[2])
     n = dict.fromkeys(["aa", "aa_false", "gaps", "top", "excl", "step", "step_cov",
                        "step_found", "step_false", "fail", "fail_false", "unsaid"], 0)

@@ -5,7 +5,8 @@
 # memcached CPU +10 % throughout) and fail-k (a hard failover, nothing else changed).
 # Two sets: the NAB and API-latency series (5 min and 1 h samples), and the Microsoft 1 min
 # request and ingress rates, whose stretches of 241 samples lie on a daily cycle ("daily":
-# two runs differ by the hour of day, up to several times the noise a run shows).
+# two runs differ by the hour of day, up to several times the noise a run shows); and
+# synthetic AR(1) noise beside them, built the same way.
 # PD_NOISE_PAIRS pairs a set (default 12). Figures: fixtures/noise/README.md.
 . "$(dirname "$0")/lib.sh"
 K=${PD_NOISE_PAIRS:-12}
@@ -52,6 +53,19 @@ atmost nab1 fail_false 0
 atmost nab1 excl $(((K * 3 + 11) / 12))
 atleast nab1 step_cov $((K - 1))
 atleast nab1 step_found $((K / 2))
+
+# beside them, the synthetic noise the inference was first built on (Gaussian AR(1), lag-1
+# correlation 0 to 0.9), the same construction and the same bounds (measured at 40 pairs:
+# 0 / 0 / 40 / 35 / 0)
+mkdir -p "$TMP/ar1"
+python3 "$SRC/tests/e2e/real_noise.py" --ar1 "$TMP/ar1" || fail "real_noise.py --ar1"
+run ar1 ar11
+atmost ar11 aa_false 0
+atmost ar11 step_false 0
+atmost ar11 fail_false 0
+atmost ar11 excl $(((K * 3 + 11) / 12))
+atleast ar11 step_cov $((K - 1))
+atleast ar11 step_found $((K / 2))
 
 # daily, one baseline: two runs hours apart on a daily cycle differ beyond any margin one
 # run can see (fixtures/noise/README.md: 32 of 40 A/A pairs have a finding); every such
