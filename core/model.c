@@ -327,6 +327,7 @@ void pd_ini_free(struct pd_ini *ini)
 		free(ini->e[i].key);
 		free(ini->e[i].value);
 		free(ini->e[i].bad_interp);
+		free(ini->e[i].lines);
 	}
 	free(ini->e);
 	free(ini->path);

@@ -192,6 +192,10 @@ const char *pd_jenkins_param(const struct pd_jenkins *j, const char *name);
 struct pd_ini_entry {
 	char *section, *key, *value; /* multi-line values joined by '\n', interpolated */
 	long line;
+	/* the source line of each '\n'-separated line of value as read; none (0) once
+	   interpolation rewrote it (pd_ini_line_at) */
+	long *lines;
+	size_t n_lines, cap_lines;
 	char *bad_interp; /* why configparser's interpolation fails on it, or NULL */
 };
 struct pd_ini {
@@ -203,6 +207,9 @@ struct pd_ini {
 /* The entry of section.key [key, key + key_len) (else of DEFAULT.key), or NULL. */
 const struct pd_ini_entry *pd_ini_lookup(const struct pd_ini *ini, const char *section,
 					 const char *key, size_t key_len);
+/* The source line of e->value's byte off (a host in a multi-line value): its line's,
+ * else e->line. */
+long pd_ini_line_at(const struct pd_ini_entry *e, size_t off);
 /* The value of section.key (else of DEFAULT.key), or NULL. */
 const char *pd_ini_get(const struct pd_ini *ini, const char *section, const char *key);
 void pd_ini_free(struct pd_ini *ini);

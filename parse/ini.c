@@ -59,6 +59,12 @@ static void finish_entry(struct parser *p)
 	p->blank_pending = 0;
 }
 
+static void add_line(struct pd_ini_entry *e, long line)
+{
+	PD_GROW(e->lines, e->cap_lines, e->n_lines + 1);
+	e->lines[e->n_lines++] = line;
+}
+
 static int add_entry(struct parser *p, const char *key, size_t key_len, const char *val,
 		     size_t val_len, size_t indent)
 {
@@ -81,17 +87,26 @@ static int add_entry(struct parser *p, const char *key, size_t key_len, const ch
 	e->value = NULL;
 	e->bad_interp = NULL;
 	e->line = p->line;
+	e->lines = NULL, e->n_lines = e->cap_lines = 0;
+	add_line(e, p->line);
 	p->cur = (long)p->ini.n++;
 	p->key_indent = indent;
 	pd_buf_add(&p->value, val, val_len);
 	return 0;
 }
 
+/* A text line of the value: after the blank lines before it (each a '\n'; their lines
+ * are the text's, as no host stands on them), or in place of an empty first value. */
 static void continue_value(struct parser *p, const char *text, size_t len)
 {
+	struct pd_ini_entry *e = &p->ini.e[p->cur];
 	if (p->value.len)
-		for (size_t i = 0; i <= p->blank_pending; i++)
+		for (size_t i = 0; i <= p->blank_pending; i++) {
 			pd_buf_addch(&p->value, '\n');
+			add_line(e, p->line);
+		}
+	else
+		e->lines[0] = p->line;
 	pd_buf_add(&p->value, text, len);
 	p->blank_pending = 0;
 }
@@ -357,6 +372,7 @@ static void interpolate_all(struct pd_ini *ini, size_t cap)
 		if (done[i]) {
 			free(ini->e[i].value);
 			ini->e[i].value = done[i];
+			ini->e[i].n_lines = 0; /* its lines are no longer the source's */
 		}
 	}
 	free(it.m);
@@ -415,6 +431,14 @@ static const struct pd_ini_entry *find_entry(const struct pd_ini *ini, const cha
 	return pd_ini_lookup(ini, section, key, strlen(key));
 }
 
+long pd_ini_line_at(const struct pd_ini_entry *e, size_t off)
+{
+	size_t piece = 0;
+	for (size_t i = 0; i < off && e->value[i]; i++)
+		piece += e->value[i] == '\n';
+	return piece < e->n_lines ? e->lines[piece] : e->line;
+}
+
 /* A value perfdelta reads must interpolate, as perfrunner's get() would fail otherwise. */
 static int check_interp(const struct pd_ini *ini, const struct pd_ini_entry *e,
 			struct pd_err *err)
@@ -447,11 +471,13 @@ static int parse_services(struct pd_node *node, const char *s, size_t n,
 			len++;
 		unsigned bit = pd_service_parse(s + i, len);
 		if (!len)
-			return pd_err_at(err, PD_EPARSE, spec->path, e->line, 0,
+			return pd_err_at(err, PD_EPARSE, spec->path,
+					 pd_ini_line_at(e, (size_t)(token - e->value)), 0,
 					 "expected a service name in '%.*s' ([clusters] %s)",
 					 (int)token_len, token, e->key);
 		if (!bit && !(len == 5 && !memcmp(s + i, "empty", 5)))
-			return pd_err_at(err, PD_EPARSE, spec->path, e->line, 0,
+			return pd_err_at(err, PD_EPARSE, spec->path,
+					 pd_ini_line_at(e, (size_t)(token - e->value)), 0,
 					 "unknown service '%.*s' in '%.*s' ([clusters] %s)",
 					 (int)len, s + i, (int)token_len, token, e->key);
 		if (!node->first)
@@ -473,7 +499,8 @@ static int add_host(struct pd_run *run, const char *t, size_t len, const struct 
 	while (h < len && t[h] != ':' && t[h] != ',')
 		h++;
 	if (h == 0)
-		return pd_err_at(err, PD_EPARSE, spec->path, e->line, 0,
+		return pd_err_at(err, PD_EPARSE, spec->path,
+				 pd_ini_line_at(e, (size_t)(t - e->value)), 0,
 				 "expected a host before '%c' in '%.*s' ([clusters] %s)", t[0],
 				 (int)len, t, e->key);
 	struct pd_node *node = pd_run_add_node(run, t, h);

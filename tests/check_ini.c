@@ -259,6 +259,10 @@ START_TEST(test_ini_continuation_comments_and_delimiters)
 	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, &err), 0);
 	ck_assert_uint_eq(ini.n, 5);
 	ck_assert_str_eq(pd_ini_get(&ini, "s", "k"), "a\n\nb\nc");
+	/* a at line 3, b at 5 after a blank line, c at 8 after two comments */
+	ck_assert_int_eq(pd_ini_line_at(&ini.e[0], 0), 3);
+	ck_assert_int_eq(pd_ini_line_at(&ini.e[0], 3), 5);
+	ck_assert_int_eq(pd_ini_line_at(&ini.e[0], 5), 8);
 	ck_assert_str_eq(pd_ini_get(&ini, "s", "j"), "x y\n[not a section]");
 	ck_assert_int_eq(ini.e[1].line, 11);
 	ck_assert_str_eq(pd_ini_get(&ini, "s", "empty"), "");
@@ -592,16 +596,17 @@ START_TEST(test_testcfg_integer_forms)
 }
 END_TEST
 
+static struct pd_err spec_err; /* spec_error's, for its line */
+
 static const char *spec_error(const char *t, struct pd_run *run)
 {
-	static struct pd_err err;
 	struct pd_ini ini = {0};
-	err = (struct pd_err)PD_ERR_INIT;
-	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, &err), 0);
-	ck_assert_int_eq(pd_spec_load(run, &ini, &err), PD_EPARSE);
-	ck_assert_str_eq(err.path, "t.ini");
+	spec_err = (struct pd_err)PD_ERR_INIT;
+	ck_assert_int_eq(parse_text(&ini, t, strlen(t), &pd_limits_default, &spec_err), 0);
+	ck_assert_int_eq(pd_spec_load(run, &ini, &spec_err), PD_EPARSE);
+	ck_assert_str_eq(spec_err.path, "t.ini");
 	pd_ini_free(&ini);
-	return err.msg;
+	return spec_err.msg;
 }
 
 START_TEST(test_spec_rejects_unknown_service_and_keeps_run_unchanged)
@@ -609,6 +614,16 @@ START_TEST(test_spec_rejects_unknown_service_and_keeps_run_unchanged)
 	struct pd_run *run = pd_run_new("");
 	const char *msg = spec_error("[clusters]\nc =\n  1.2.3.4:kv\n  1.2.3.5:kv,foo\n", run);
 	ck_assert_str_eq(msg, "unknown service 'foo' in '1.2.3.5:kv,foo' ([clusters] c)");
+	ck_assert_int_eq(spec_err.line, 4); /* the host's line, not the key's (2) */
+	/* after a blank line and a comment: line 6 */
+	msg = spec_error("[clusters]\nc =\n  1.2.3.4:kv\n\n  # x\n  :kv\n", run);
+	ck_assert_str_eq(msg, "expected a host before ':' in ':kv' ([clusters] c)");
+	ck_assert_int_eq(spec_err.line, 6);
+	/* interpolated, the value's lines are not the source's: the key's */
+	msg = spec_error("[DEFAULT]\nh = 1.2.3.4\n[clusters]\nc =\n  %(h)s:kv\n  1.2.3.5:kv,\n",
+			 run);
+	ck_assert_str_eq(msg, "expected a service name in '1.2.3.5:kv,' ([clusters] c)");
+	ck_assert_int_eq(spec_err.line, 4);
 	ck_assert_uint_eq(run->n_nodes, 0);
 	ck_assert_ptr_null(run->cluster);
 	msg = spec_error("[clusters]\nc = 1.2.3.4:kv,\n", run);
