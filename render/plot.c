@@ -672,10 +672,9 @@ static void cards(struct pd_plot_job *job, const struct pd_plot_chart *const *ch
 	int w, h;
 	chart_path(&path, dir, charts[0]->file);
 	chart_size(charts[0], &w, &h);
-	size_t i = 0;
-	while (i < job->n_cards && strcmp(job->cards[i].path, path.ptr))
-		i++;
-	if (i == job->n_cards) {
+	size_t i = pd_strmap_put(&job->card_of, path.ptr, path.len, job->n_cards);
+	if (i == PD_STRMAP_NONE) {
+		i = job->n_cards;
 		PD_GROW(job->cards, job->cap_cards, job->n_cards + 1);
 		job->cards[job->n_cards++] =
 			(struct pd_plot_cards){.path = pd_buf_detach(&path),
@@ -1270,6 +1269,7 @@ static void release(struct pd_plot_job *job)
 	free(job->cards);
 	job->cards = NULL;
 	job->n_cards = job->cap_cards = 0;
+	pd_strmap_free(&job->card_of);
 	free(job->marks);
 	job->marks = NULL;
 	job->n_marks = job->cap_marks = 0;

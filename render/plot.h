@@ -6,6 +6,7 @@
 #include "../core/buf.h"
 #include "../core/err.h"
 #include "../core/proc.h"
+#include "../core/strmap.h"
 
 #include <stddef.h>
 #include <sys/types.h>
@@ -94,6 +95,7 @@ struct pd_plot_job {
 	size_t n_marks, cap_marks;
 	struct pd_plot_cards *cards; /* per SVG: its cards, drawn once gnuplot wrote it */
 	size_t n_cards, cap_cards;
+	struct pd_strmap card_of;   /* an SVG's path to its cards' index */
 	size_t lines, counted;      /* script lines counted so far, up to byte `counted` */
 	pid_t pid;                  /* while gnuplot runs */
 	struct pd_proc_capture err; /* its stderr (a pipe), while it runs and after */
