@@ -406,10 +406,13 @@ static struct pd_infer_rule rule_at(const struct pd_comparison *c, size_t i,
 	else if (noise > rule.run_sd)
 		rule.margin_pct = run_margin_pct(noise), rule.run_sd = noise,
 		rule.margin_from = PD_INFER_MARGIN_NOISE;
-	rule.margin_pct *= sibling_z(&c->views[d->view]);
+	/* a node's margin, and the sd its pre-event offset is tested against, over its
+	 * metric's nodes: an offset beyond that sd has |d| + 1.96 sqrt(v) past the margin */
+	double z = sibling_z(&c->views[d->view]);
+	rule.margin_pct *= z;
 	*off = (struct pd_infer_offset){NAN, 0};
 	if (!pre ||
-	    !pd_infer_run_offset(&pre->side_base, &pre->side_target, rule.run_sd, off) ||
+	    !pd_infer_run_offset(&pre->side_base, &pre->side_target, z * rule.run_sd, off) ||
 	    pre->verdict == PD_VERDICT_REGRESSION || pre->verdict == PD_VERDICT_IMPROVEMENT ||
 	    (d->phase != PD_PHASE_TRANSIENT && d->phase != PD_PHASE_POST))
 		return rule;

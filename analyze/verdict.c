@@ -8,7 +8,8 @@ const char pd_compare_method[] =
 	"statistic, Bonferroni-simultaneous over the family";
 const char pd_compare_family[] =
 	"the top-level deltas of each phase; drill-downs (nodes under their role, atop under "
-	"its REST twin) are judged at their parent's level and not counted";
+	"its REST twin) are judged at their parent's level and not counted (with one "
+	"baseline, a node's run-to-run margin is 95 % over its metric's nodes)";
 
 enum pd_verdict pd_verdict_of_infer(enum pd_infer_verdict v)
 {

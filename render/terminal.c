@@ -57,8 +57,8 @@ void pd_terminal_summary(struct pd_buf *b, const struct pd_comparison *c, const 
 		esc(b, c->warnings.v[i]);
 		pd_buf_addch(b, '\n');
 	}
-	for (size_t j = 0; j < c->n_bases; j++)
-		run_notes(b, c->bases[j], "baseline", c->n_bases > 1 ? j + 1 : 0);
+	for (size_t j = 0; j < c->n_bases; j++) /* "baseline", "baseline 2", as summary.md */
+		run_notes(b, c->bases[j], "baseline", j ? j + 1 : 0);
 	run_notes(b, c->target, "target", 0);
 	points(b, c);
 	for (size_t i = 0; i < c->n_top; i++) {

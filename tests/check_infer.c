@@ -480,9 +480,9 @@ START_TEST(test_infer_single_baseline_says_threshold_stands_in)
 	ck_assert_str_eq(
 		pd_infer_noise_text(r.noise),
 		"run-to-run variance not measured: a change's interval, widened in quadrature "
-		"by its metric kind's default run-to-run margin (after an event, by the runs' "
-		"own difference before it where that is beyond the default's), must clear the "
-		"threshold");
+		"by its metric kind's default run-to-run margin (a node's taken over its "
+		"metric's nodes; after an event, by the runs' own difference before it where "
+		"that is beyond the default's), must clear the threshold");
 	ck_assert_int_eq(r.verdict, PD_INFER_SAME);
 	ck_assert_double_eq_tol(r.level, 1 - 0.05 / 10, 1e-15);
 }

@@ -827,8 +827,8 @@ static double node_z(const struct pd_comparison *c, const struct pd_view *v)
 /* analyze/deltas.c's rule on the seed (one baseline, a failover), recomputed here from
  * each pre-event delta's two windows: d = log(level_t / level_b), v = V_b / mean_b^2 +
  * V_t / mean_t^2, the kind's sd = the pre delta's margin / (100 z sqrt(2)), z node_z's
- * for a node's view, else 1.959964. Where
- * |d| > 1.959964 sqrt(2 sd^2 + v) (and no topology explains the pre delta), every later
+ * for a node's view, else 1.959964. Where |d| > 1.959964 sqrt(2 (z sd / 1.959964)^2 + v)
+ * (and no topology explains the pre delta), every later
  * phase states run_offset_pct = 100 (e^d - 1); the transient and post then have the
  * margin 100 (|d| + 1.959964 sqrt(v)), from "pre-event-offset", unless the pre delta is
  * a regression or improvement; every other margin is the one the view's pre delta has:
@@ -848,9 +848,10 @@ static void check_margin(const struct pd_comparison *c, const struct pd_delta *d
 	double v = b->var_mean / (b->mean * b->mean) + t->var_mean / (t->mean * t->mean);
 	int open =
 		pre->verdict != PD_VERDICT_REGRESSION && pre->verdict != PD_VERDICT_IMPROVEMENT;
+	double zsd = zv / z * sd; /* a node's offset is tested at its z, as its margin */
 	int beyond = !pre->topology && !(c->views[d->view].topology & 1u) &&
 		     b->mean > z * sqrt(b->var_mean) && t->mean > z * sqrt(t->var_mean) &&
-		     fabs(dl) > z * sqrt(2 * sd * sd + v);
+		     fabs(dl) > z * sqrt(2 * zsd * zsd + v);
 	int later = d->phase == PD_PHASE_TRANSIENT || d->phase == PD_PHASE_POST;
 	ck_assert_int_eq(!isnan(d->run_offset_pct), beyond);
 	if (beyond)
@@ -859,6 +860,8 @@ static void check_margin(const struct pd_comparison *c, const struct pd_delta *d
 		ck_assert_int_eq(d->inf.margin_from, PD_INFER_MARGIN_PRE);
 		ck_assert_double_eq_tol(d->inf.margin_pct, 100 * (fabs(dl) + z * sqrt(v)),
 					1e-4);
+		/* a measured offset only widens: never under the default it was beyond */
+		ck_assert(d->inf.margin_pct >= pre->inf.margin_pct);
 		++*from_pre;
 	} else {
 		ck_assert_int_eq(d->inf.margin_from, pre->inf.margin_from);
@@ -938,6 +941,12 @@ START_TEST(test_noise_run_noise_margin_by_hand)
 			ck_assert_double_eq_tol(d->inf.margin_pct, k * half, 1e-6 * k * half);
 			noise++;
 		} else {
+			/* the kind's: z sqrt(2) times one of the documented sds */
+			static const double sds[] = {0.005, 0.01, 0.015, 0.025, 0.05};
+			int one = 0;
+			for (size_t s = 0; s < sizeof(sds) / sizeof(*sds); s++)
+				one |= fabs(d->inf.margin_pct - k * sds[s]) < 1e-6 * k;
+			ck_assert_msg(one, "%s: margin %g", v->metric, d->inf.margin_pct);
 			ck_assert(k * half <= d->inf.margin_pct * (1 + 1e-9));
 			kind++;
 		}

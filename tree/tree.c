@@ -44,9 +44,10 @@ const char *pd_infer_noise_text(enum pd_infer_noise n)
 	return n == PD_INFER_NOISE_RUNS
 		       ? "judged against the moderated run-to-run variance of the baselines"
 		       : "run-to-run variance not measured: a change's interval, widened in "
-			 "quadrature by its metric kind's default run-to-run margin (after an "
-			 "event, by the runs' own difference before it where that is beyond "
-			 "the default's), must clear the threshold";
+			 "quadrature by its metric kind's default run-to-run margin (a node's "
+			 "taken over its metric's nodes; after an event, by the runs' own "
+			 "difference before it where that is beyond the default's), must clear "
+			 "the threshold";
 }
 
 const char *pd_live_verdict_name(enum pd_live_verdict v)

@@ -122,7 +122,7 @@ def check_notes(term, md, jira, J):
     """Every run's notes and undecoded parts in summary.json are said, as they are, by
     summary.md, summary.jira (after their run's line) and the terminal."""
     runs = [("Baseline" if j == 0 else f"Baseline {j + 1}",
-             "baseline" if len(J["baselines"]) == 1 else f"baseline {j + 1}", r)
+             "baseline" if j == 0 else f"baseline {j + 1}", r)
             for j, r in enumerate(J["baselines"])] + [("Target", "target", J["target"])]
     said = 0
     for label, who, run in runs:

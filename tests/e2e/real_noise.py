@@ -18,6 +18,9 @@ summary.json. Prints one line of counts, key=value:
             the failover's own: its errors, the live node, the KPI, the recovery
   unsaid    findings of the A/A pairs whose interval does not say it holds one
             baseline's run-to-run margin (with one baseline, the limit of what it can tell)
+  offset_under  failover deltas whose margin is the runs' pre-event offset
+            (pre-event-offset) and under the margin of their view's pre delta: a
+            measured offset only ever widens the default it was found beyond
 """
 import json
 import math
@@ -50,7 +53,8 @@ def main():
         return ar1(sys.argv[2])
     d, K = sys.argv[1], int(sys.argv[2])
     n = dict.fromkeys(["aa", "aa_false", "gaps", "top", "excl", "step", "step_cov",
-                       "step_found", "step_false", "fail", "fail_false", "unsaid"], 0)
+                       "step_found", "step_false", "fail", "fail_false", "unsaid",
+                       "offset_under"], 0)
     said = []
     for k in range(K):
         s = load(d, "aa", k)
@@ -78,6 +82,11 @@ def main():
                 n["step_cov"] += x["ci_pct"][0] <= 10 <= x["ci_pct"][1]
                 n["step_found"] += x["verdict"] == "regression"
         s = load(d, "fail", k)
+        pre = {(x["metric"], x["scope"]): x for x in s["deltas"] if x["phase"] == "pre"}
+        for x in s["deltas"]:
+            p = pre.get((x["metric"], x["scope"]))
+            n["offset_under"] += (x.get("margin_source") == "pre-event-offset" and p is not None
+                                  and x["margin_pct"] < p["margin_pct"] - 1e-9)
         other = [f for f in s["findings"] if f["kind"] not in OWN | {"data-gap"}]
         n["fail"] += 1
         n["fail_false"] += bool(other)
