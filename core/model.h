@@ -192,8 +192,8 @@ const char *pd_jenkins_param(const struct pd_jenkins *j, const char *name);
 struct pd_ini_entry {
 	char *section, *key, *value; /* multi-line values joined by '\n', interpolated */
 	long line;
-	/* the source line of each '\n'-separated line of value as read; none (0) once
-	   interpolation rewrote it (pd_ini_line_at) */
+	/* the source line of each '\n'-separated line of value as read; none (0) once an
+	   interpolated reference brought a line break into it (pd_ini_line_at) */
 	long *lines;
 	size_t n_lines, cap_lines;
 	char *bad_interp; /* why configparser's interpolation fails on it, or NULL */

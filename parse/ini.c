@@ -351,6 +351,14 @@ static char *interpolate_one(struct interp *it, size_t i, char **why)
 	return NULL;
 }
 
+static size_t count_newlines(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
 /* Every value as configparser's get() returns it, where it fits; failures keep the raw
  * text. */
 static void interpolate_all(struct pd_ini *ini, size_t cap)
@@ -370,9 +378,12 @@ static void interpolate_all(struct pd_ini *ini, size_t cap)
 	for (size_t i = 0; i < ini->n; i++) {
 		free(it.m[i].why);
 		if (done[i]) {
+			/* its lines are still the source's when no reference brought a '\n'
+			 * ("%%", one-line values): raw '\n's are kept, so the counts tell */
+			if (count_newlines(done[i]) != count_newlines(ini->e[i].value))
+				ini->e[i].n_lines = 0;
 			free(ini->e[i].value);
 			ini->e[i].value = done[i];
-			ini->e[i].n_lines = 0; /* its lines are no longer the source's */
 		}
 	}
 	free(it.m);

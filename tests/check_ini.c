@@ -619,11 +619,18 @@ START_TEST(test_spec_rejects_unknown_service_and_keeps_run_unchanged)
 	msg = spec_error("[clusters]\nc =\n  1.2.3.4:kv\n\n  # x\n  :kv\n", run);
 	ck_assert_str_eq(msg, "expected a host before ':' in ':kv' ([clusters] c)");
 	ck_assert_int_eq(spec_err.line, 6);
-	/* interpolated, the value's lines are not the source's: the key's */
+	/* interpolated from one-line values, the lines are still the source's: line 6 */
 	msg = spec_error("[DEFAULT]\nh = 1.2.3.4\n[clusters]\nc =\n  %(h)s:kv\n  1.2.3.5:kv,\n",
 			 run);
 	ck_assert_str_eq(msg, "expected a service name in '1.2.3.5:kv,' ([clusters] c)");
-	ck_assert_int_eq(spec_err.line, 4);
+	ck_assert_int_eq(spec_err.line, 6);
+	/* a reference that brings a line break: the value's lines are not the source's, the
+	 * key's (5) */
+	msg = spec_error("[DEFAULT]\nh = 1.2.3.4:kv\n  1.2.3.6:kv\n[clusters]\nc =\n  %(h)s\n"
+			 "  1.2.3.5:kv,\n",
+			 run);
+	ck_assert_str_eq(msg, "expected a service name in '1.2.3.5:kv,' ([clusters] c)");
+	ck_assert_int_eq(spec_err.line, 5);
 	ck_assert_uint_eq(run->n_nodes, 0);
 	ck_assert_ptr_null(run->cluster);
 	msg = spec_error("[clusters]\nc = 1.2.3.4:kv,\n", run);
