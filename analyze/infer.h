@@ -271,17 +271,16 @@
  * theirs a pair of runs). Its pre-event offset ("The runs' own evidence") is tested
  * against z times its sd, so that the margin it measures is never under that default
  * (tested at 1.96, 12 of the held-out set's measured margins and 42 of the daily set's
- * were: e2e_real_noise's offset_under). Measured: held-out failover pairs with a false finding 9 -> 3 of
- * 40 (the three left: a cluster's queue at +43 %, and a kv node's memcached CPU 12 % off,
- * before the event in one pair, after it in another, 5 and 6 or more sds of its baseline
- * run), mixed A/A 6 -> 4, failover 19 -> 13, daily A/A 32 -> 30;
- * exclusion, the step's coverage and power unchanged on every set (a role's deltas); the
- * NAB set unchanged. The seed keeps its 13 findings; 60 -> 51 of its deltas are regressions:
- * nine node drill-downs whose role regresses (memcached CPU on three kv nodes' whole run,
- * one node's CPU, +6 to +23 %) are inconclusive with their 95 %-over-nodes margin. Not
- * taken: the node spread of the baseline run as the margin (9 -> 6: an offset of one node
- * looks like a one-node regression), Bonferroni of the within-run part over nodes (the
- * margin dominates it: nothing changes).
+ * were: e2e_real_noise's offset_under). Measured: held-out failover pairs with a false
+ * finding 9 -> 3 of 40 (the three left: a cluster's queue at +43 %, and a kv node's memcached
+ * CPU 12 % off, before the event in one pair, after it in another, 5 and 6 or more sds of its
+ * baseline run), mixed A/A 6 -> 4, failover 19 -> 13, daily A/A 32 -> 30; exclusion, the step's
+ * coverage and power unchanged on every set (a role's deltas); the NAB set unchanged. The seed
+ * keeps its 13 findings; 60 -> 51 of its deltas are regressions: nine node drill-downs whose
+ * role regresses (memcached CPU on three kv nodes' whole run, one node's CPU, +6 to +23 %) are
+ * inconclusive with their 95 %-over-nodes margin. Not taken: the node spread of the baseline
+ * run as the margin (9 -> 6: an offset of one node looks like a one-node regression),
+ * Bonferroni of the within-run part over nodes (the margin dominates it: nothing changes).
  *
  * The minimum detectable effect (mde_pct, mde_abs) is the interval's half-width: the
  * smallest change the comparison tells from none at its level. baselines_needed is the
