@@ -351,12 +351,13 @@ static char *interpolate_one(struct interp *it, size_t i, char **why)
 	return NULL;
 }
 
-static size_t count_newlines(const char *s)
+/* The '\n's among the first n bytes of s (up to its NUL). */
+static size_t newlines(const char *s, size_t n)
 {
-	size_t n = 0;
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
+	size_t k = 0;
+	for (size_t i = 0; i < n && s[i]; i++)
+		k += s[i] == '\n';
+	return k;
 }
 
 /* Every value as configparser's get() returns it, where it fits; failures keep the raw
@@ -380,7 +381,7 @@ static void interpolate_all(struct pd_ini *ini, size_t cap)
 		if (done[i]) {
 			/* its lines are still the source's when no reference brought a '\n'
 			 * ("%%", one-line values): raw '\n's are kept, so the counts tell */
-			if (count_newlines(done[i]) != count_newlines(ini->e[i].value))
+			if (newlines(done[i], SIZE_MAX) != newlines(ini->e[i].value, SIZE_MAX))
 				ini->e[i].n_lines = 0;
 			free(ini->e[i].value);
 			ini->e[i].value = done[i];
@@ -444,9 +445,7 @@ static const struct pd_ini_entry *find_entry(const struct pd_ini *ini, const cha
 
 long pd_ini_line_at(const struct pd_ini_entry *e, size_t off)
 {
-	size_t piece = 0;
-	for (size_t i = 0; i < off && e->value[i]; i++)
-		piece += e->value[i] == '\n';
+	size_t piece = newlines(e->value, off);
 	return piece < e->n_lines ? e->lines[piece] : e->line;
 }
 

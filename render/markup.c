@@ -70,16 +70,14 @@ static void run_line(struct pd_buf *b, const struct markup *m, const char *what,
 	pd_buf_addf(b, ", %zu nodes\n\n", run->n_nodes);
 	/* what the run lacks or how it was read (summary.json notes, undecoded): a missing
 	 * part is said where the summary is pasted, not only in the report */
-	for (size_t i = 0; i < run->notes.n; i++) {
-		pd_buf_addf(b, "%s%s note%s: ", m->bold, what, m->bold);
-		m->esc(b, run->notes.v[i]);
-		pd_buf_adds(b, "\n\n");
-	}
-	for (size_t i = 0; i < run->undecoded.n; i++) {
-		pd_buf_addf(b, "%s%s undecoded%s: ", m->bold, what, m->bold);
-		m->esc(b, run->undecoded.v[i]);
-		pd_buf_adds(b, "\n\n");
-	}
+	const struct pd_strv *v[2] = {&run->notes, &run->undecoded};
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < v[l]->n; i++) {
+			pd_buf_addf(b, "%s%s %s%s: ", m->bold, what, l ? "undecoded" : "note",
+				    m->bold);
+			m->esc(b, v[l]->v[i]);
+			pd_buf_adds(b, "\n\n");
+		}
 }
 
 /* The event's questions (analyze/questions.c), each with its short answer. */

@@ -46,14 +46,17 @@ atleast() { if [ "$(at "$1" "$2")" -ge "$3" ]; then ok; else fail "$1: $2 = $(at
 # (each top-level interval at 1 - 0.05 / m, m about 93: 0.05 / 93 of 90 a pair, so 0.6 of
 # 12 pairs' 1080, binomial sd 0.77: nominal + 3 sd = 2.9), the step covered and found
 # (in 34 of 40 pairs: at 12 pairs 10.2, binomial sd 1.24, 3 sd under it 6.5; K / 2).
+strict() {
+  atmost "$1" aa_false 0
+  atmost "$1" step_false 0
+  atmost "$1" fail_false 0
+  atmost "$1" offset_under 0
+  atmost "$1" excl $(((K * 3 + 11) / 12))
+  atleast "$1" step_cov $((K - 1))
+  atleast "$1" step_found $((K / 2))
+}
 run nab nab1
-atmost nab1 aa_false 0
-atmost nab1 step_false 0
-atmost nab1 fail_false 0
-atmost nab1 offset_under 0
-atmost nab1 excl $(((K * 3 + 11) / 12))
-atleast nab1 step_cov $((K - 1))
-atleast nab1 step_found $((K / 2))
+strict nab1
 
 # beside them, the synthetic noise the inference was first built on (Gaussian AR(1), lag-1
 # correlation 0 to 0.9), the same construction and the same bounds (measured at 40 pairs:
@@ -61,13 +64,7 @@ atleast nab1 step_found $((K / 2))
 mkdir -p "$TMP/ar1"
 python3 "$SRC/tests/e2e/real_noise.py" --ar1 "$TMP/ar1" || fail "real_noise.py --ar1"
 run ar1 ar11
-atmost ar11 aa_false 0
-atmost ar11 step_false 0
-atmost ar11 fail_false 0
-atmost ar11 offset_under 0
-atmost ar11 excl $(((K * 3 + 11) / 12))
-atleast ar11 step_cov $((K - 1))
-atleast ar11 step_found $((K / 2))
+strict ar11
 
 # daily, one baseline: two runs hours apart on a daily cycle differ beyond any margin one
 # run can see (fixtures/noise/README.md: 30 of 40 A/A pairs have a finding); every such
