@@ -659,6 +659,16 @@ static int silent_base(const struct pd_infer_side *base, const struct pd_infer_r
 	return rule->rate && base->mean == 0 && base->gap == 0;
 }
 
+/* Events against silence: the count's own (Poisson) noise, sqrt(N + 1) of N events. */
+static void count_against_silence(struct estimate *e)
+{
+	e->scale = PD_INFER_ABSOLUTE;
+	e->est = e->target;
+	e->base = 0;
+	double events = ldexp(e->target * e->seconds, e->exp2); /* in the unit */
+	e->se = ldexp(sqrt(fmax(events, 0) + 1), -e->exp2) / e->seconds;
+}
+
 static size_t min_n_of(const struct pd_infer_rule *rule)
 {
 	return rule->min_n ? rule->min_n : 10;
@@ -682,11 +692,7 @@ static void judge_at(struct pd_infer_result *out, const struct pd_infer_side *ba
 	double vb = fmax(base->var_mean, floor_of(g)), vt = fmax(target->var_mean, floor_of(g));
 	double q = pd_infer_qnorm(1 - fam->alpha / (double)out->m / 2);
 	if (silent_base(base, rule) && e.seconds > 0) {
-		/* events against silence: the count's own (Poisson) noise */
-		e.scale = PD_INFER_ABSOLUTE;
-		e.est = target->mean;
-		double events = ldexp(target->mean * e.seconds, e.exp2); /* in the unit */
-		e.se = ldexp(sqrt(fmax(events, 0) + 1), -e.exp2) / e.seconds;
+		count_against_silence(&e);
 	} else {
 		choose_scale(&e, vb, vt, q);
 	}
@@ -892,7 +898,10 @@ static void judge_reps_at(struct pd_infer_result *out, const struct pd_infer_spr
 	struct estimate e = {.target = target->mean,
 			     .seconds = (double)target->n * rule->step_s,
 			     .exp2 = target->exp2};
-	if (spread->log_scale)
+	if (rule->rate && spread->base_level == 0 && spread->gap == 0 && spread->s2 == 0 &&
+	    e.seconds > 0)
+		count_against_silence(&e); /* every baseline silent: as one silent baseline */
+	else if (spread->log_scale)
 		estimate_rel(&e, spread, prior, vt, a);
 	else
 		estimate_abs(&e, spread, vt);

@@ -329,6 +329,18 @@ START_TEST(test_infer_error_burst_against_silence_is_counted)
 	/* Poisson: count +- z sqrt(count + 1), z = qnorm(1 - 0.05 / 600) */
 	ck_assert_double_eq_tol(r.lo_count, count - 3.764823649533926 * sqrt(count + 1), 1e-6);
 	ck_assert_int_eq(r.verdict, PD_INFER_REGRESSION);
+	/* three silent baselines are silence too: the same Poisson interval, whatever the
+	 * prior lends the metrics whose baselines vary (before: t at 2 df over the target's
+	 * own burst as noise, -1812 .. +3174 of the seed's 681 failed queries) */
+	struct pd_infer_side three[3] = {sb, sb, sb};
+	struct pd_infer_spread sp;
+	pd_infer_spread_of(&sp, three, 3);
+	struct pd_infer_prior prior = {.d0 = 4, .s0sq = 0.01};
+	struct pd_infer_result r3;
+	pd_infer_judge_reps(&r3, &sp, &prior, &st, &rule, &(struct pd_infer_family){300, 0.05});
+	ck_assert_int_eq(r3.verdict, PD_INFER_REGRESSION);
+	ck_assert_double_eq_tol(r3.lo_count, count - 3.764823649533926 * sqrt(count + 1), 1e-6);
+	ck_assert_double_eq_tol(r3.hi_count, count + 3.764823649533926 * sqrt(count + 1), 1e-6);
 	/* a baseline with errors of its own is not silence: the AR(1) model judges it */
 	b[10] = 1;
 	side_of(&sb, b, N_SIDE);
