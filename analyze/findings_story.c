@@ -351,17 +351,37 @@ static void loop_text(struct pd_buf *b, const struct pd_closed_loop *base,
 			    l->throttled ? " (n1ql_throughput paces the workers)" : "");
 }
 
-static char *kpi_text(const struct pd_finding *f)
+/* " (interval -9.9% to -3.5%, the served rate's: inconclusive at the 5% threshold)" */
+static void kpi_judged(struct pd_buf *b, const struct pd_kpi_change *k, double thr)
+{
+	static const char *const said[] = {[PD_INFER_SAME] = "within",
+					   [PD_INFER_IMPROVEMENT] = "an improvement past",
+					   [PD_INFER_REGRESSION] = "a regression past",
+					   [PD_INFER_INCONCLUSIVE] = "inconclusive at"};
+	if (isnan(k->lo_pct)) {
+		pd_buf_adds(b,
+			    " (not judged: the cluster's query rate has no interval over the "
+			    "whole run)");
+		return;
+	}
+	pd_buf_addf(b,
+		    " (interval %+.1f%% to %+.1f%%, the served rate's: %s the %g%% threshold)",
+		    k->lo_pct, k->hi_pct, said[k->verdict], thr);
+}
+
+static char *kpi_text(const struct pd_finding *f, double thr)
 {
 	const struct pd_kpi_change *k = &f->n.kpi.change;
 	struct pd_buf b = PD_BUF_INIT;
-	pd_buf_addf(&b,
-		    "The reported throughput KPI %s from %.1f (baseline, %s) to %.1f (target, "
-		    "%s%s), %+.1f%%",
-		    k->kpi_pct < 0 ? "fell" : "rose", k->base_kpi, k->base_id, k->target_kpi,
-		    k->target_id,
+	pd_buf_addf(&b, "The reported throughput KPI %s from %.1f (",
+		    k->kpi_pct < 0 ? "fell" : "rose", k->base_kpi);
+	if (k->n_base_kpi > 1)
+		pd_buf_addf(&b, "the mean of %zu baselines' KPIs, ", k->n_base_kpi);
+	pd_buf_addf(&b, "baseline, %s) to %.1f (target, %s%s), %+.1f%%", k->base_id,
+		    k->target_kpi, k->target_id,
 		    k->same_id ? "" : ": another id, of the same " PD_KPI_FORM " form",
 		    k->kpi_pct);
+	kpi_judged(&b, k, thr);
 	if (!isnan(k->served_pct))
 		pd_buf_addf(&b,
 			    ", while the series say the cluster served %.0f -> %.0f req/s "
@@ -374,11 +394,24 @@ static char *kpi_text(const struct pd_finding *f)
 	return pd_buf_detach(&b);
 }
 
-/* kpi-change: both runs report a throughput KPI and it moved past the threshold. */
+/* The delta of the cluster's query rate over the whole run, or -1. */
+static long served_delta(const struct pd_comparison *c)
+{
+	long vi = pd_comparison_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0, NULL);
+	const struct pd_delta *d =
+		vi < 0 ? NULL : pd_comparison_delta(c, (size_t)vi, PD_PHASE_WHOLE);
+	return d ? (long)(d - c->deltas) : -1;
+}
+
+/* kpi-change: both runs report a throughput KPI and it moved past the threshold; judged
+ * with the served rate's interval, and failing only where that delta regresses too (a KPI
+ * that fell while the cluster served as much is the KPI's scope, not the build). */
 static void kpi_finding(struct pd_comparison *c)
 {
 	struct pd_kpi_change k;
-	pd_kpi_change(&k, &c->kpi_bases[0], &c->kpi_target);
+	pd_kpi_change(&k, c->kpi_bases, c->n_bases, &c->kpi_target);
+	long di = served_delta(c);
+	pd_kpi_judge(&k, di < 0 ? NULL : &c->deltas[di], di, c->threshold_pct);
 	if (!k.ok || isnan(k.kpi_pct) || fabs(k.kpi_pct) <= c->threshold_pct ||
 	    !selected(c, "n1ql_stats/query_requests"))
 		return;
@@ -397,10 +430,11 @@ static void kpi_finding(struct pd_comparison *c)
 			     PD_POLICY_LITTLE_TOL_PCT);
 	pd_story_closed_loop(&f->n.kpi.loop, c->target, &c->tb_target, k.target_served,
 			     PD_POLICY_LITTLE_TOL_PCT);
-	f->text = kpi_text(f);
-	/* a KPI that fell while the cluster served as much is the KPI's scope, not the build */
-	f->outcome = !isnan(k.served_pct) && -k.served_pct > c->threshold_pct ? PD_OUTCOME_FAIL
-									      : PD_OUTCOME_PASS;
+	f->text = kpi_text(f, c->threshold_pct);
+	f->outcome = k.verdict == PD_INFER_REGRESSION &&
+				     c->deltas[di].verdict == PD_VERDICT_REGRESSION
+			     ? PD_OUTCOME_FAIL
+			     : PD_OUTCOME_PASS;
 }
 
 /* The metrics an event-errors finding already states (its count and its evidence). */

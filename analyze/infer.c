@@ -474,6 +474,13 @@ static void decide(struct pd_infer_result *out, double lo, double hi, double thr
 		out->verdict = PD_INFER_INCONCLUSIVE, out->reason = PD_INFER_STRADDLES;
 }
 
+enum pd_infer_verdict pd_infer_decide(double lo, double hi, double thr, int worse)
+{
+	struct pd_infer_result r;
+	decide(&r, lo, hi, thr, worse);
+	return r.verdict;
+}
+
 static void verdict_of(struct pd_infer_result *out, const struct pd_infer_rule *rule)
 {
 	if (out->scale != PD_INFER_ABSOLUTE)

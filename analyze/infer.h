@@ -446,6 +446,11 @@ void pd_infer_prior_fit(struct pd_infer_prior *out, const struct pd_infer_spread
 /* The posterior variance (d0 s0^2 + d s^2) / (d0 + d); s^2 when d0 = 0. */
 double pd_infer_moderate(const struct pd_infer_prior *prior, double s2, double d);
 
+/* The verdict of an interval [lo, hi] against +-thr, worse (+1 up, -1 down) the way a
+ * regression goes: same inside, regression or improvement wholly past, else
+ * inconclusive (the rule every delta is judged by). */
+enum pd_infer_verdict pd_infer_decide(double lo, double hi, double thr, int worse);
+
 /* Judges target against the spread of k baselines (pass 2); k = 1 is pd_infer_judge's. */
 void pd_infer_judge_reps(struct pd_infer_result *out, const struct pd_infer_spread *spread,
 			 const struct pd_infer_prior *prior, const struct pd_infer_side *target,

@@ -279,22 +279,58 @@ static double pct_change(double from, double to)
 	return from != 0 ? 100.0 * (to - from) / from : NAN;
 }
 
-void pd_kpi_change(struct pd_kpi_change *out, const struct pd_kpi_facts *base,
+/* The baselines' mean served rate and KPI (over those that have one) into out. */
+static void base_levels(struct pd_kpi_change *out, const struct pd_kpi_facts *bases, size_t n)
+{
+	size_t n_served = 0;
+	double served = 0, kpi = 0;
+	out->same_id = 1;
+	for (size_t j = 0; j < n; j++) {
+		if (bases[j].served.ok)
+			served += bases[j].served.value, n_served++;
+		if (!bases[j].kpi)
+			continue;
+		if (!out->base_id)
+			out->base_id = bases[j].kpi->metric;
+		out->same_id &= !strcmp(out->base_id, bases[j].kpi->metric);
+		kpi += bases[j].kpi->value, out->n_base_kpi++;
+	}
+	out->base_served.ok = n_served > 0;
+	out->base_served.value = n_served ? served / (double)n_served : 0;
+	out->base_kpi = out->n_base_kpi ? kpi / (double)out->n_base_kpi : 0;
+}
+
+void pd_kpi_change(struct pd_kpi_change *out, const struct pd_kpi_facts *bases, size_t n,
 		   const struct pd_kpi_facts *target)
 {
 	memset(out, 0, sizeof(*out));
-	out->kpi_pct = out->served_pct = NAN;
-	out->base_served = base->served;
+	out->kpi_pct = out->served_pct = out->lo_pct = out->hi_pct = NAN;
+	out->verdict = PD_INFER_INCONCLUSIVE;
+	out->delta = -1;
+	base_levels(out, bases, n);
 	out->target_served = target->served;
-	if (base->served.ok && target->served.ok && base->served.value > 0)
-		out->served_pct = pct_change(base->served.value, target->served.value);
-	out->base_id = base->kpi ? base->kpi->metric : NULL;
+	if (out->base_served.ok && target->served.ok && out->base_served.value > 0)
+		out->served_pct = pct_change(out->base_served.value, target->served.value);
 	out->target_id = target->kpi ? target->kpi->metric : NULL;
-	if (!base->kpi || !target->kpi)
+	if (!out->n_base_kpi || !target->kpi)
 		return;
 	out->ok = 1;
-	out->same_id = !strcmp(base->kpi->metric, target->kpi->metric);
-	out->base_kpi = base->kpi->value;
+	out->same_id &= !strcmp(out->base_id, target->kpi->metric);
 	out->target_kpi = target->kpi->value;
-	out->kpi_pct = pct_change(base->kpi->value, target->kpi->value);
+	out->kpi_pct = pct_change(out->base_kpi, out->target_kpi);
+}
+
+void pd_kpi_judge(struct pd_kpi_change *k, const struct pd_delta *served, long di,
+		  double threshold_pct)
+{
+	k->delta = served ? di : -1;
+	if (!k->ok || isnan(k->kpi_pct) || !served || !(served->inf.valid & PD_INFER_HAS_PCT) ||
+	    !(k->kpi_pct > -100))
+		return;
+	/* the served interval's ends as log ratios to its estimate, around the KPI's */
+	const struct pd_infer_result *r = &served->inf;
+	double at = log1p(r->delta_pct / 100), kpi = log1p(k->kpi_pct / 100);
+	k->lo_pct = 100 * expm1(kpi + log1p(fmax(r->lo_pct, -99.999) / 100) - at);
+	k->hi_pct = 100 * expm1(kpi + log1p(r->hi_pct / 100) - at);
+	k->verdict = pd_infer_decide(k->lo_pct, k->hi_pct, threshold_pct, -1);
 }

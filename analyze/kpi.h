@@ -61,9 +61,17 @@ void pd_kpi_describe(struct pd_buf *b, const struct pd_kpi_rules *r);
 void pd_kpi_facts_of(struct pd_kpi_facts *out, const struct pd_run *run,
 		     const struct pd_timebase *tb);
 
-/* The KPI change from base's facts to target's (either may lack a KPI: ok = 0, the
- * served rates are still filled). */
-void pd_kpi_change(struct pd_kpi_change *out, const struct pd_kpi_facts *base,
+/* The KPI change from the n baselines' facts to target's: the baselines' KPI and served
+ * rate are the mean of those that have one (none with a KPI, or a target without: ok = 0,
+ * the served rates are still filled). Not judged: verdict inconclusive, delta -1. */
+void pd_kpi_change(struct pd_kpi_change *out, const struct pd_kpi_facts *bases, size_t n,
 		   const struct pd_kpi_facts *target);
+
+/* Judges k against the threshold with served's interval (the delta of the cluster's query
+ * rate over the whole run, index di of the comparison's deltas): the KPI is perfrunner's
+ * mean of the same requests over the run, so its change is as uncertain as the served
+ * rate's. served NULL or without a percentage: inconclusive. */
+void pd_kpi_judge(struct pd_kpi_change *k, const struct pd_delta *served, long di,
+		  double threshold_pct);
 
 #endif

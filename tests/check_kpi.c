@@ -30,6 +30,52 @@ START_TEST(test_kpi_names_every_rule_that_reproduces_it)
 }
 END_TEST
 
+/* Three baselines' KPIs (the seed's 3916, 3909, 3876) are one level, their mean
+ * (3916 + 3909 + 3876) / 3 = 3900.333; the change is judged with the served rate's
+ * interval around it. By hand: the demo's KPI 3916 -> 3525 is -9.985 %; a served delta of
+ * -1.2 % [-4.0, +1.7] moves it by the factors 0.96 / 0.988 and 1.017 / 0.988:
+ * 100 (0.90015 x 0.96 / 0.988 - 1) = -12.536 %, 100 (0.90015 x 1.017 / 0.988 - 1) =
+ * -7.343 %, wholly below -5 %: a regression. The repeated baseline's 3916 -> 3653
+ * (-6.716 %) with the served -6.7 % [-9.9, -3.5]: -9.915 % to -3.517 %, inconclusive. */
+START_TEST(test_kpi_change_is_judged_with_the_served_interval)
+{
+	struct pd_kpi k[4] = {{.metric = "a", .value = 3916},
+			      {.metric = "a", .value = 3909},
+			      {.metric = "a", .value = 3876},
+			      {.metric = "a", .value = 3525}};
+	struct pd_kpi_facts f[4];
+	memset(f, 0, sizeof(f));
+	for (int i = 0; i < 4; i++)
+		f[i].kpi = &k[i], f[i].served = (struct pd_estimate){1, 3900 + i};
+	struct pd_kpi_change c;
+	pd_kpi_change(&c, f, 3, &f[3]);
+	ck_assert_double_eq_tol(c.base_kpi, 3900.3333333, 1e-6);
+	ck_assert_uint_eq(c.n_base_kpi, 3);
+	ck_assert_double_eq_tol(c.base_served.value, 3901, 1e-9); /* (3900 + 3901 + 3902) / 3 */
+	ck_assert_int_eq(c.verdict, PD_INFER_INCONCLUSIVE);       /* not judged yet */
+	struct pd_delta d = {.inf = {.valid = PD_INFER_HAS_PCT,
+				     .delta_pct = -1.2,
+				     .lo_pct = -4.0,
+				     .hi_pct = 1.7}};
+	pd_kpi_change(&c, f, 1, &f[3]);
+	pd_kpi_judge(&c, &d, 7, 5);
+	ck_assert_double_eq_tol(c.kpi_pct, -9.984678, 1e-5);
+	ck_assert_double_eq_tol(c.lo_pct, -12.535720, 1e-5);
+	ck_assert_double_eq_tol(c.hi_pct, -7.342528, 1e-5);
+	ck_assert_int_eq(c.verdict, PD_INFER_REGRESSION);
+	ck_assert_int_eq(c.delta, 7);
+	k[3].value = 3653;
+	d.inf.delta_pct = -6.7, d.inf.lo_pct = -9.9, d.inf.hi_pct = -3.5;
+	pd_kpi_change(&c, f, 1, &f[3]);
+	pd_kpi_judge(&c, &d, 7, 5);
+	ck_assert_double_eq_tol(c.lo_pct, -9.915487, 1e-5);
+	ck_assert_double_eq_tol(c.hi_pct, -3.516587, 1e-5);
+	ck_assert_int_eq(c.verdict, PD_INFER_INCONCLUSIVE);
+	pd_kpi_judge(&c, NULL, 7, 5); /* no served delta: not judged */
+	ck_assert_int_eq(c.delta, -1);
+}
+END_TEST
+
 START_TEST(test_kpi_says_when_no_rule_reproduces_it)
 {
 	/* a KPI 10.2 % below the nearest reconstruction: (3050 - 3395) / 3395 = -10.16 % */
@@ -133,6 +179,7 @@ Suite *pd_suite_kpi(void)
 	TCase *tc = tcase_create("rules");
 	tcase_add_test(tc, test_kpi_names_every_rule_that_reproduces_it);
 	tcase_add_test(tc, test_kpi_says_when_no_rule_reproduces_it);
+	tcase_add_test(tc, test_kpi_change_is_judged_with_the_served_interval);
 	tcase_add_test(tc, test_kpi_first_node_unknown_with_several_survivors);
 	tcase_add_test(tc, test_kpi_near_is_not_a_match_past_the_tolerance);
 	tcase_add_test(tc, test_kpi_tolerance_is_the_measurement_noise_and_rounding);

@@ -424,7 +424,7 @@ static void kpi_change(struct pd_kpi_change *out, const struct pd_run *b,
 	struct pd_kpi_facts fb, ft;
 	pd_kpi_facts_of(&fb, b, tbb);
 	pd_kpi_facts_of(&ft, t, tbt);
-	pd_kpi_change(out, &fb, &ft);
+	pd_kpi_change(out, &fb, 1, &ft);
 }
 
 START_TEST(test_story_kpi_ids_differ_but_share_the_form)

@@ -377,6 +377,16 @@ struct pd_kpi_change {
 	struct pd_estimate base_served;  /* each run's KPI facts' served, req/s */
 	struct pd_estimate target_served;
 	double served_pct; /* their change, %; NaN unless both ok and base > 0 */
+	/* several baselines: base_kpi and base_served are the mean of those that have one
+	   (the baselines' level, as every delta's), n_base_kpi of them */
+	size_t n_base_kpi;
+	/* the change judged (pd_kpi_judge): the served rate's interval over the whole run (its
+	   delta: each run's noise, and the run-to-run margin or the baselines' spread) set
+	   around the KPI's change, read against the threshold; NaN and inconclusive without
+	   that delta */
+	double lo_pct, hi_pct;
+	enum pd_infer_verdict verdict;
+	long delta; /* the served delta (n1ql_stats/query_requests, cluster, whole), or -1 */
 };
 
 /* Whether the query workload is closed-loop: a fixed number of workers, each sending its
