@@ -626,6 +626,8 @@ void pd_comparison_free(struct pd_comparison *c)
 	}
 	free(c->views);
 	pd_comparison_unindex(c);
+	for (size_t i = 0; i < c->n_deltas; i++)
+		free(c->deltas[i].base_runs);
 	free(c->deltas);
 	free(c->delta_order);
 	for (size_t i = 0; i < c->n_findings; i++) {

@@ -103,6 +103,8 @@ static void plan_deltas(struct pd_comparison *c)
 			d->phase = c->windows[w].phase;
 			d->drill = v->drill;
 			d->topology = (v->topology >> w) & 1u;
+			if (c->n_bases >= 2)
+				d->base_runs = pd_xmalloc(c->n_bases * sizeof(double));
 		}
 }
 
@@ -187,8 +189,16 @@ static void prepare(struct pd_sample *x, struct sample *s, struct parts *p,
 /* The summaries and noise models of one delta; with several baselines, their spread (the
  * baselines with fewer than 10 samples in the window are left out). parts: the target's
  * and the first baseline's kept parts. */
+/* Appends s's points to pool (room for every baseline's grid). */
+static void pool_add(struct sample *pool, const struct sample *s)
+{
+	memcpy(pool->t + pool->n, s->t, s->n * sizeof(double));
+	memcpy(pool->v + pool->n, s->v, s->n * sizeof(double));
+	pool->n += s->n;
+}
+
 static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct sample *b,
-		       struct sample *t, struct parts *parts)
+		       struct sample *t, struct parts *parts, struct sample *pool)
 {
 	const struct pd_view *v = &c->views[d->view];
 	const struct pd_window *w = &c->windows[d->phase];
@@ -199,17 +209,28 @@ static void fill_delta(const struct pd_comparison *c, struct pd_delta *d, struct
 	prepare(&x, t, &parts[0], d);
 	pd_stats_summary_of(&d->target, &x);
 	pd_infer_side_of(&d->side_target, &x);
+	pool->n = 0;
 	for (size_t j = 0; j < v->n_bases && k < MAX_SIDES; j++) {
 		collect(b, v->bases[j], v, w);
+		if (d->base_runs)
+			d->base_runs[j] = NAN;
 		if (j && b->n < PD_POLICY_MIN_SAMPLES)
 			continue;
+		pool_add(pool, b);
 		if (j) {
 			pd_stats_sample_prepare(&x, b->t, b->v, b->n, b->sorted);
 		} else {
 			prepare(&x, b, &parts[1], d);
 			pd_stats_summary_of(&d->base, &x);
 		}
-		pd_infer_side_of(&sides[k++], &x);
+		pd_infer_side_of(&sides[k], &x);
+		if (d->base_runs)
+			d->base_runs[j] = pd_infer_level(&sides[k]);
+		k++;
+	}
+	if (k >= 2) { /* the baselines' window: every sample of those judged */
+		pd_stats_sample_prepare(&x, pool->t, pool->v, pool->n, pool->sorted);
+		pd_stats_summary_of(&d->base, &x);
 	}
 	double floor = run_floor(c, v, sides[0].n, b);
 	for (size_t j = 0; j < k; j++)
@@ -239,10 +260,14 @@ static void *work(void *arg)
 	struct parts parts[2] = {
 		{.v = pd_xmalloc(2 * n * sizeof(double)), .cap = n, .view = SIZE_MAX},
 		{.v = pd_xmalloc(2 * n * sizeof(double)), .cap = n, .view = SIZE_MAX}};
+	size_t np = n * (w->c->n_bases < MAX_SIDES ? w->c->n_bases + 1 : MAX_SIDES);
+	struct sample pool = {pd_xmalloc(np * sizeof(double)), pd_xmalloc(np * sizeof(double)),
+			      pd_xmalloc(np * sizeof(double)), 0};
 	for (size_t k = 0; k < w->c->n_deltas; k++)
 		if (w->c->deltas[k].view % w->stride == w->first)
-			fill_delta(w->c, &w->c->deltas[k], &b, &t, parts);
+			fill_delta(w->c, &w->c->deltas[k], &b, &t, parts, &pool);
 	free(b.t), free(b.v), free(b.sorted), free(t.t), free(t.v), free(t.sorted);
+	free(pool.t), free(pool.v), free(pool.sorted);
 	free(parts[0].v), free(parts[1].v);
 	return NULL;
 }

@@ -779,12 +779,16 @@ void pd_infer_spread_of(struct pd_infer_spread *out, const struct pd_infer_side 
 {
 	*out = (struct pd_infer_spread){.k = k, .log_scale = k > 0, .n_min = k ? base[0].n : 0};
 	out->exp2 = exp2_of_sides(base, k);
+	size_t n_all = 0;
+	for (size_t i = 0; i < k; i++)
+		n_all += base[i].n;
 	for (size_t i = 0; i < k; i++) {
 		struct pd_infer_side b = side_at(&base[i], out->exp2);
 		out->log_scale &= b.mean > 0;
 		out->gap = pooled_gap(out->gap, b.gap);
 		out->n_min = base[i].n < out->n_min ? base[i].n : out->n_min;
-		out->base_level += b.mean / (double)k;
+		/* the baselines' level: the mean of all their samples (the summary's mean) */
+		out->base_level += n_all ? b.mean * (double)b.n / (double)n_all : 0;
 	}
 	double sum = 0, ss = 0;
 	for (size_t i = 0; i < k; i++) {
@@ -863,10 +867,10 @@ static void estimate_rel(struct estimate *e, const struct pd_infer_spread *sp,
 	double d = (double)(sp->k - 1), s2 = pd_infer_moderate(prior, sp->s2, d);
 	double runs = s2 * (1 + 1 / (double)sp->k), t = e->target;
 	e->df = prior->d0 > 0 ? prior->d0 + d : d;
-	e->base = exp(sp->center);
+	e->base = sp->base_level; /* the level the outputs state: the change's sign is theirs */
 	if (t > quantile_of(1 - a / 2, e->df) * sqrt(vt)) {
 		e->scale = PD_INFER_LOG_RATIO;
-		e->est = log(t) - sp->center;
+		e->est = log(t / e->base);
 		e->se = sqrt(runs + fmax(0, vt / (t * t) - sp->within));
 	} else { /* the target's level holds 0: the ratio to the baselines' level */
 		e->scale = PD_INFER_RATIO;

@@ -174,6 +174,14 @@ static void delta_obj(struct pd_jw *w, const struct pd_comparison *c, const stru
 	agg_keys(w, v);
 	pd_jw_bool(w, "zero_in_both_runs", v->zero);
 	side(w, "baseline", &d->base);
+	if (d->base_runs) {
+		pd_jw_open(w, "baseline_runs", '[');
+		for (size_t j = 0; j < c->n_bases; j++)
+			pd_jw_num(w, NULL, d->base_runs[j]);
+		pd_jw_close(w, ']');
+	} else {
+		pd_jw_null(w, "baseline_runs");
+	}
 	side(w, "target", &d->target);
 	pd_jw_num(w, "delta_pct", d->delta_pct);
 	pd_jw_open(w, "ci_pct", '[');

@@ -214,7 +214,7 @@ struct pd_infer_spread {
 	double within_abs; /* the same in the metric's unit squared */
 	double gap;        /* smallest nonzero gap over the k windows */
 	size_t n_min;      /* fewest samples in a baseline window */
-	double base_level; /* mean of the k baseline means */
+	double base_level; /* every sample of the k windows: their mean (the level) */
 	/* every figure is of the values times 2^-exp2 (as pd_infer_side's; on the log scale,
 	 * center is the mean of log(level times 2^-exp2)) */
 	int exp2;
@@ -619,7 +619,11 @@ struct pd_stated {
 struct pd_delta {
 	size_t view; /* index into pd_comparison.views */
 	enum pd_phase phase;
-	struct pd_summary base, target; /* the first baseline's and the target's windows */
+	/* the baselines' window (several: every sample of the baselines judged, pooled; its
+	   mean is the level the change is read against) and the target's */
+	struct pd_summary base, target;
+	double *base_runs; /* several baselines: each one's mean (NaN: too few samples to be
+			      judged), n_bases of them; else NULL. Owned by the comparison */
 	struct pd_infer_side side_target;
 	struct pd_infer_side side_base; /* one baseline */
 	struct pd_infer_spread spread;  /* several: their between-run spread */
