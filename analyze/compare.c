@@ -583,10 +583,10 @@ void pd_compare_measure(struct pd_comparison *c, const struct pd_compare_opts *o
 	pd_indexes_rank(c);
 	pd_nodeshift_build(&c->shift, c);
 	pd_findings_build(c, opts);
+	rank_deltas(c);
 	pd_questions_build(c);
 	pd_kpi_windows_pair(c);
 	c->n_top = top_findings(c);
-	rank_deltas(c);
 	for (size_t i = 0; i < c->n_deltas; i++)
 		c->deltas[i].headline = headline(c, &c->deltas[i]);
 	for (size_t f = 0; f < c->n_findings; f++)

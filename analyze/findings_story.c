@@ -525,8 +525,9 @@ void pd_findings_story_brief(struct pd_buf *b, const struct pd_comparison *c,
 		pd_buf_addf(b, f->n.live.has_conn ? "%.0f connections)" : "%.0f req/s)",
 			    f->n.live.has_conn ? f->n.live.conn : f->n.live.req);
 		break;
-	case PD_FIND_EVENT_ERRORS:
-		pd_buf_addf(b, "%.0f failed queries in the target", f->value);
+	case PD_FIND_EVENT_ERRORS: /* the event run's count (the baseline's when mirrored) */
+		pd_buf_addf(b, "%.0f failed queries in the %s", f->n.errors.errors.count,
+			    run_word(event_is_base(c)));
 		break;
 	case PD_FIND_LINGERING:
 		pd_buf_addf(b, "%.0f connections left on %s", f->value, f->scope.host);

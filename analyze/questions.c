@@ -1,6 +1,7 @@
 #include "questions.h"
 #include "recovery.h"
 #include "findings_story.h"
+#include "policy.h"
 #include "../core/buf.h"
 #include "../core/metric.h"
 #include "../core/xalloc.h"
@@ -166,6 +167,85 @@ static int missing(struct pd_buf *b, const struct pd_comparison *c, const struct
 	return none || c->reasons.n;
 }
 
+/* Whether delta d is one q covers: judged at the question's scope (top-level, not the
+ * topology's), so that its answer says "agree" only when every such delta is the same. */
+static int covers(const struct pd_comparison *c, const struct pd_question *q,
+		  const struct pd_delta *d)
+{
+	const struct pd_view *v = &c->views[d->view];
+	const struct pd_scope_ref *s = &v->scope;
+	if (d->topology)
+		return 0;
+	switch (q->kind) {
+	case PD_Q_REQUESTS_LOST:
+		return s->kind == PD_AT_CLUSTER && d->phase == PD_PHASE_TRANSIENT &&
+		       !strcmp(v->metric, "n1ql_stats/query_errors");
+	case PD_Q_CONNECTIONS_KEPT: /* an absolute rule, not a delta (lingering_finding) */
+		return 0;
+	case PD_Q_ROLE_CHANGE:
+		return d->gates && s->kind == PD_AT_ROLE && s->service == q->service;
+	case PD_Q_CLUSTER_CHANGE:
+		return d->gates && (s->kind == PD_AT_CLUSTER || s->kind == PD_AT_SURVIVORS);
+	case PD_Q_KPI_COUNTS:
+		return s->kind == PD_AT_CLUSTER && d->phase == PD_PHASE_WHOLE &&
+		       !strcmp(v->metric, "n1ql_stats/query_requests");
+	case PD_Q_RECOVERY:
+		return 0; /* the dip, not a delta (analyze/recovery.c) */
+	}
+	return 0;
+}
+
+/* " -- +15.9 % [+9.9 %, +22.2 %]" of d as judged: a percentage, else its absolute change. */
+static void judged(struct pd_buf *b, const struct pd_comparison *c, const struct pd_delta *d)
+{
+	const struct pd_view *v = &c->views[d->view];
+	const struct pd_infer_result *r = &d->inf;
+	pd_buf_addf(b, "%s on %s %s, ", v->metric, v->scope.name, pd_phase_name(d->phase));
+	if (r->valid & PD_INFER_HAS_PCT)
+		pd_buf_addf(b, "%+.1f %% [%+.1f %%, %+.1f %%]", r->delta_pct, r->lo_pct,
+			    r->hi_pct);
+	else
+		pd_buf_addf(b, "%+.4g [%+.4g, %+.4g] %s", r->delta_abs, r->lo_abs, r->hi_abs,
+			    pd_unit_name(v->unit));
+	pd_buf_addf(b, ", %s", pd_verdict_name(d->verdict));
+	if (!(r->valid & PD_INFER_HAS_PCT) || d->verdict != PD_VERDICT_INCONCLUSIVE)
+		return;
+	pd_buf_addf(b, "; this comparison tells changes of %.1f %% or more there", r->mde_pct);
+	if (r->baselines_needed)
+		pd_buf_addf(b, ", %zu baselines would tell one of %g %%", r->baselines_needed,
+			    c->threshold_pct);
+}
+
+/* With no finding: "the runs agree" when every delta q covers is the same, else how many
+ * are not and the largest (c->delta_order) with its interval. Returns 0 when q covers no
+ * delta (the caller's words stand). */
+static int no_finding(struct pd_buf *b, const struct pd_comparison *c,
+		      const struct pd_question *q)
+{
+	size_t n = 0, open = 0;
+	const struct pd_delta *first = NULL;
+	for (size_t i = 0; i < c->n_deltas; i++) {
+		const struct pd_delta *d = &c->deltas[c->delta_order[i]];
+		if (!covers(c, q, d))
+			continue;
+		n++;
+		if (d->verdict != PD_VERDICT_SAME && !open++)
+			first = d;
+	}
+	if (!n)
+		return 0;
+	if (!open) {
+		pd_buf_adds(b, "no finding: the runs agree within the threshold");
+		return 1;
+	}
+	pd_buf_addf(b,
+		    "no finding, but the runs cannot be said to agree: %zu of the %zu judged "
+		    "changes %s not the same within the threshold; the largest, ",
+		    open, n, open == 1 ? "is" : "are");
+	judged(b, c, first);
+	return 1;
+}
+
 /* Whether an earlier question than q gives advice already. */
 static int advised(const struct pd_comparison *c, const struct pd_question *q,
 		   const char *advice)
@@ -209,8 +289,14 @@ static void answer(struct pd_comparison *c, struct pd_question *q)
 		if (c->findings[q->finding[i]].outcome > q->outcome)
 			q->outcome = c->findings[q->finding[i]].outcome;
 	if (!q->n && q->answered) {
-		if (q->kind != PD_Q_RECOVERY || !pd_recovery_no_change(&b, c))
-			pd_buf_adds(&b, "no finding: the runs agree within the threshold");
+		if (q->kind == PD_Q_CONNECTIONS_KEPT)
+			pd_buf_addf(&b,
+				    "no finding: the removed node held a median of fewer than "
+				    "%g connections after it left",
+				    (double)PD_POLICY_LINGER_MIN);
+		else if (q->kind == PD_Q_RECOVERY ? !pd_recovery_no_change(&b, c)
+						  : !no_finding(&b, c, q))
+			pd_buf_adds(&b, "no finding, and no change judged");
 	} else if (!q->n)
 		pd_buf_addf(&b, "not answered: %s", why.ptr);
 	pd_buf_release(&why);

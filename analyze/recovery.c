@@ -143,10 +143,12 @@ void pd_recovery_build(struct pd_comparison *c)
 {
 	long vi = pd_comparison_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0, NULL);
 	c->dip[0] = c->dip[1] = (struct pd_dip){0};
-	if (vi < 0 || c->event_side <= 0)
+	if (vi < 0 || !c->event_side)
 		return;
 	const struct pd_view *v = &c->views[vi];
 	c->dip[0] = measure(c, v, v->base), c->dip[1] = measure(c, v, v->target);
+	if (c->event_side < 0)
+		return; /* the baseline's own dip: pd_recovery_no_change says it */
 	const struct pd_dip *t = &c->dip[1];
 	if (!t->ok || !c->dip[0].ok)
 		return;
@@ -169,6 +171,23 @@ int pd_recovery_no_change(struct pd_buf *b, const struct pd_comparison *c)
 	const struct pd_dip *t = &c->dip[1], *s = &c->dip[0];
 	if (!t->ok || !s->ok)
 		return 0;
+	if (c->event_side < 0) { /* the failover run given as the baseline */
+		pd_buf_addf(b,
+			    "no finding about the target, which has no event: the baseline's "
+			    "query rate dipped ");
+		pd_words_pct(b, fmax(-s->pct, 0));
+		pd_buf_addf(b, " at its %s (to %.0f req/s, from %.0f) and ", pd_words_event(c),
+			    s->low, s->ref);
+		if (s->pct >= -c->threshold_pct)
+			pd_buf_adds(b, "stayed within the threshold");
+		else
+			back_text(b, c, s);
+		pd_buf_addf(b,
+			    "; the target was at most %.1f %% below its level over the same "
+			    "points",
+			    fmax(-t->pct, 0));
+		return 1;
+	}
 	if (!c->base_event || t->pct >= -c->threshold_pct) {
 		pd_buf_addf(b,
 			    "no finding: the query rate stayed within %.0f %% of its level "

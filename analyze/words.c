@@ -147,14 +147,20 @@ static void shift_words(struct pd_buf *b, const struct pd_comparison *c,
 static void errors_words(struct pd_buf *b, const struct pd_comparison *c,
 			 const struct pd_finding *f)
 {
-	const struct pd_story_count *base = &f->n.errors.base_errors;
+	/* the counts are the event run's and the other run's: the baseline's first when the
+	 * failover run was given as the baseline (mirrored) */
+	const struct pd_story_count *ev = &f->n.errors.errors,
+				    *other = &f->n.errors.base_errors;
 	const char *node = pd_comparison_event(c)->node;
-	pd_buf_addf(b, "%.0f queries failed at the %s%s%s", f->value, pd_words_event(c),
-		    node ? " of " : "", node ? node : "");
-	if (base->ok && base->count < 0.5)
-		pd_buf_adds(b, ", none in the baseline");
-	else if (base->ok)
-		pd_buf_addf(b, ", against %.0f in the baseline", base->count);
+	int mirrored = c->event_side < 0;
+	pd_buf_addf(b, "%.0f queries failed at the %s%s%s%s", ev->count,
+		    mirrored ? "baseline's " : "", pd_words_event(c), node ? " of " : "",
+		    node ? node : "");
+	if (other->ok && other->count < 0.5)
+		pd_buf_addf(b, ", none in the %s", mirrored ? "target" : "baseline");
+	else if (other->ok)
+		pd_buf_addf(b, ", against %.0f in the %s", other->count,
+			    mirrored ? "target" : "baseline");
 }
 
 /* A hard failover of a node that still served: the test's procedure to change. */
