@@ -106,6 +106,8 @@ static int missing_input(struct pd_buf *b, const struct pd_comparison *c,
 			       ? 0
 			       : (pd_buf_addf(b, "no %s series in both runs", m), 1);
 	case PD_Q_CONNECTIONS_KEPT:
+		if (!pd_comparison_event(c)->node)
+			return pd_buf_adds(b, "the node the event removed is unknown"), 1;
 		if (has_view(c, "net/ESTABLISHED", PD_AT_REMOVED, 0))
 			return 0;
 		pd_buf_adds(b, "the removed node has no net/ESTABLISHED series");
@@ -327,9 +329,10 @@ static void ask_all(struct pd_comparison *c, const struct pd_timebase *tb)
 	unsigned roles = roles_of(c);
 	ask(c, PD_Q_REQUESTS_LOST, 0, "were requests lost at the %s of %s?", ev,
 	    node ? node : "a node");
-	if (node)
-		ask(c, PD_Q_CONNECTIONS_KEPT, 0,
-		    "does the removed node %s keep connections after it left?", node);
+	/* asked whether or not the node is known: its testcase is there in every comparison */
+	ask(c, PD_Q_CONNECTIONS_KEPT, 0,
+	    "does the removed node%s%s keep connections after it left?", node ? " " : "",
+	    node ? node : "");
 	for (unsigned svc = 1; svc < (1u << PD_SVC_COUNT); svc <<= 1)
 		if (roles & svc)
 			ask(c, PD_Q_ROLE_CHANGE, svc,

@@ -763,6 +763,19 @@ static void base_only_views(struct builder *b, const struct pd_series *s)
 	pd_scope_ref_free(&scope);
 }
 
+/* Each view's pd_view.case_scope: a node by its role label in the target's spec (else the
+ * baseline's), so that a cluster on new addresses keeps its testcases. */
+static void case_scopes(struct pd_comparison *c)
+{
+	for (size_t i = 0; i < c->n_views; i++) {
+		struct pd_view *v = &c->views[i];
+		const struct pd_node *n = NULL;
+		if (v->scope.kind == PD_AT_NODE && !(n = pd_run_node(c->target, v->scope.host)))
+			n = pd_run_node(c->base, v->scope.host);
+		v->case_scope = n && n->role[0] ? n->role : v->scope.name;
+	}
+}
+
 void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	const struct pd_run *t = c->target;
@@ -788,6 +801,7 @@ void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
 	}
 	note_base_only(c, opts);
 	note_paths(c, opts);
+	case_scopes(c);
 	pd_comparison_index(c);
 	free(b.tmp);
 	free(b.idx);

@@ -124,7 +124,7 @@ static void delta_case(struct pd_buf *b, struct tally *t, const struct pd_compar
 	struct pd_buf name = PD_BUF_INIT, cls = PD_BUF_INIT, line = PD_BUF_INIT,
 		      anchor = PD_BUF_INIT, details = PD_BUF_INIT;
 	const char *slash = strchr(v->metric, '/');
-	question_name(&name, v->metric, v->scope.name, pd_phase_name(d->phase));
+	question_name(&name, v->metric, v->case_scope, pd_phase_name(d->phase));
 	pd_buf_adds(&cls, "perfdelta.");
 	pd_buf_add(&cls, v->metric, slash ? (size_t)(slash - v->metric) : strlen(v->metric));
 	if (d->finding >= 0)
@@ -158,18 +158,31 @@ static void unique_name(struct pd_buf *name, struct pd_strv *used)
 	pd_strv_add(used, name->ptr);
 }
 
-/* The findings no delta states (connections left on the removed node, a live node failed
- * over ...), by metric, scope and phase; the not-comparable ones are the first question's. */
+/* Whether an event question lists finding i: its testcase is that question's. */
+static int in_question(const struct pd_comparison *c, size_t i)
+{
+	for (size_t p = 0; p < c->n_questions; p++)
+		for (size_t k = 0; k < c->questions[p].n; k++)
+			if (c->questions[p].finding[k] == i)
+				return 1;
+	return 0;
+}
+
+/* The findings no delta states and no question answers (a data gap ...), by metric, scope
+ * (a node's role label, as the deltas') and phase; the not-comparable ones are the first
+ * question's. Connections left on the removed node, a live node failed over and the like
+ * are their question's testcase, which is there whether or not they fire. */
 static void finding_cases(struct pd_buf *b, struct tally *t, const struct pd_comparison *c,
 			  const struct pd_labels *l)
 {
 	struct pd_strv used = {0};
 	for (size_t i = 0; i < c->n_findings; i++) {
 		const struct pd_finding *f = &c->findings[i];
-		if (f->kind == PD_FIND_NOT_COMPARABLE || f->delta >= 0)
+		if (f->kind == PD_FIND_NOT_COMPARABLE || f->delta >= 0 || in_question(c, i))
 			continue;
 		struct pd_buf name = PD_BUF_INIT, anchor = PD_BUF_INIT, details = PD_BUF_INIT;
-		question_name(&name, f->metric, f->scope.name,
+		question_name(&name, f->metric,
+			      f->view >= 0 ? c->views[f->view].case_scope : f->scope.name,
 			      f->has_phase ? pd_phase_name(f->phase) : NULL);
 		unique_name(&name, &used);
 		pd_buf_addf(&anchor, "finding-%zu", i + 1);
@@ -203,18 +216,27 @@ static void comparable_case(struct pd_buf *b, struct tally *t, const struct pd_c
 }
 
 /* The event's questions (analyze/questions.c), each failing when a finding answering it
- * fails. */
+ * fails; named by what they ask ("questions.role-change.kv"), never by the event's kind,
+ * the removed node's address or a position, so that the fix of a test (a graceful failover
+ * for a hard one) keeps them; the question itself leads the line, its findings' sentences
+ * are the details. */
 static void point_cases(struct pd_buf *b, struct tally *t, const struct pd_comparison *c,
 			const struct pd_labels *l)
 {
 	for (size_t p = 0; p < c->n_questions; p++) {
 		const struct pd_question *a = &c->questions[p];
-		struct pd_buf name = PD_BUF_INIT, details = PD_BUF_INIT;
-		pd_buf_addf(&name, "%s %s", a->label, a->question);
+		struct pd_buf name = PD_BUF_INIT, line = PD_BUF_INIT, details = PD_BUF_INIT;
+		pd_buf_addf(&name, "questions.%s", pd_question_kind_name(a->kind));
+		if (a->kind == PD_Q_ROLE_CHANGE)
+			pd_buf_addf(&name, ".%s", pd_service_name(a->service));
+		pd_buf_addf(&line, "%s %s", a->question, a->words);
+		for (size_t k = 0; k < a->n; k++)
+			pd_buf_addf(&details, "%s\n", c->findings[a->finding[k]].text);
 		link(&details, l, "points");
-		testcase(b, t, "perfdelta.questions", name.ptr, a->outcome, a->words,
+		testcase(b, t, "perfdelta.questions", name.ptr, a->outcome, line.ptr,
 			 details.ptr);
 		pd_buf_release(&name);
+		pd_buf_release(&line);
 		pd_buf_release(&details);
 	}
 }

@@ -597,6 +597,10 @@ struct pd_view {
 	   baselines' (the target has none); 0 both, or the removed node's own view
 	   (analyze/chartfacts.c): drawn, the other run's absence said */
 	int one_run;
+	/* the scope as a question's name keeps it from build to build (JUnit testcases): a
+	   node's by its role label in the spec ("kv#1", "n1ql#2"), not its address; the
+	   scope's name otherwise. Borrowed (the run's node, or scope.name) */
+	const char *case_scope;
 };
 
 /* The one figure every output states for a change (analyze/deltas.c): the change of

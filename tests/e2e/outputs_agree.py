@@ -214,8 +214,9 @@ def check_junit(xml, J):
         cases[html.unescape(m.group(2))] = (m.group(1), m.group(3), html.unescape(m.group(5)))
     named = {}
     for d in J["deltas"]:
-        key = f"{d['metric']} {d['scope']} {d['phase']}"
-        named[key] = d
+        # the testcase names a node by its role label (case_scope), the findings by scope
+        key = f"{d['metric']} {d['case_scope']} {d['phase']}"
+        named[f"{d['metric']} {d['scope']} {d['phase']}"] = d
         c = cases.get(key)
         check(c is not None and c[0] == "perfdelta." + d["metric"].split("/")[0],
               f"junit: no testcase {key!r}")
@@ -223,11 +224,12 @@ def check_junit(xml, J):
             continue
         fig, ci = stated(d)
         mean = "" if d["delta_pct"] is None and d["count"] is not None else "mean "
-        want = (f"{key}: {mean}{fig} ({100 * d['level']:.4g}% CI {ci}, adjusted ")
+        said = f"{d['metric']} {d['scope']} {d['phase']}"  # the line names the node itself
+        want = (f"{said}: {mean}{fig} ({100 * d['level']:.4g}% CI {ci}, adjusted ")
         if fig == "-":
-            want = f"{key}: no estimate (, adjusted "
+            want = f"{said}: no estimate (, adjusted "
         texts = [f["text"] for f in J["findings"]
-                 if f"{f['metric']} {f['scope']} {f['phase']}" == key]
+                 if (f["metric"], f["scope"], f["phase"]) == (d["metric"], d["scope"], d["phase"])]
         check((c[2].startswith(want) and f"): {d['verdict']}" in c[2]) or c[2] in texts,
               f"junit: {c[2][:120]!r} against {want!r}")
     for i, f in enumerate(J["findings"]):
@@ -236,9 +238,12 @@ def check_junit(xml, J):
             c = cases.get("the runs are comparable")
             check(c is not None and c[1] == "error", "junit: not comparable, no error")
         elif key not in named:
+            # its own testcase, or the details of the question it answers
             c = cases.get(key)
-            check(c is not None and c[0] == "perfdelta.findings" and c[2] == f["text"],
-                  f"junit: finding {i + 1} ({key}) has no testcase of its own")
+            asked = [q for q in J["questions"] if i + 1 in q["findings"]]
+            check((c is not None and c[0] == "perfdelta.findings" and c[2] == f["text"]) or
+                  (asked and f["text"] in html.unescape(xml)),
+                  f"junit: finding {i + 1} ({key}) has no testcase of its own nor its question's")
 
 
 def check_event(J, mirror):
