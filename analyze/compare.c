@@ -619,6 +619,7 @@ void pd_comparison_free(struct pd_comparison *c)
 		free(c->views[i].metric);
 		pd_scope_ref_free(&c->views[i].scope);
 		free(c->views[i].nodes);
+		free(c->views[i].nodes_after);
 		for (size_t j = 0; j < c->views[i].n_bases; j++)
 			free(c->views[i].bases[j]);
 		free(c->views[i].bases);

@@ -25,6 +25,10 @@ int pd_scope_ref_eq(const struct pd_scope_ref *a, const struct pd_scope_ref *b);
 /* How broad a scope is: 0 for the cluster and the survivors (the broad scopes), 1 for a
  * role, 2 for one node (the removed one too). A finding stands at the broadest. */
 int pd_scope_ref_rank(const struct pd_scope_ref *s);
+/* Each delta's members and nodes in its phase (a role loses the node the target's event
+ * removed from the event on); a role left with one node judges that node's delta of the
+ * phase too, where the two are one series (one verdict). After the deltas are judged. */
+void pd_scope_phases(struct pd_comparison *c);
 
 /* The findings a short output (summary.md, summary.jira, the terminal) lists at least:
  * a screenful, which the seed's 13 findings exceed (pd_comparison.n_top). */

@@ -596,4 +596,5 @@ void pd_deltas_compute(struct pd_comparison *c, const struct pd_compare_opts *op
 			work(&(struct worker){0, c, i, nt, grid});
 	}
 	judge(c, opts);
+	pd_scope_phases(c);
 }

@@ -72,12 +72,12 @@ static void set_text(struct pd_finding *f, const char *fmt, ...)
 
 /* Appends "the kv nodes (...)", "node 172.23.100.55", "the surviving nodes", "the
  * cluster". */
-static void scope_words(struct pd_buf *b, const struct pd_view *v)
+static void scope_words(struct pd_buf *b, const struct pd_view *v, const struct pd_delta *d)
 {
 	switch (v->scope.kind) {
-	case PD_AT_ROLE:
+	case PD_AT_ROLE: /* the nodes it holds in the delta's phase */
 		pd_buf_addf(b, "the %s node%s (%s)", pd_service_name(v->scope.service),
-			    strchr(v->nodes, ',') ? "s" : "", v->nodes);
+			    strchr(d->nodes, ',') ? "s" : "", d->nodes);
 		break;
 	case PD_AT_NODE:
 		pd_buf_addf(b, "node %s", v->scope.host);
@@ -308,7 +308,7 @@ static char *shift_text(const struct pd_comparison *c, const struct pd_view *v,
 	const struct pd_delta *pre = f->n.shift.pre >= 0 ? &c->deltas[f->n.shift.pre] : NULL;
 	struct pd_buf b = PD_BUF_INIT;
 	pd_buf_addf(&b, "%s on ", v->metric);
-	scope_words(&b, v);
+	scope_words(&b, v, d);
 	if (d->inf.valid & PD_INFER_HAS_PCT)
 		pct_words(&b, v, d, phase_words(c, d->phase));
 	else

@@ -37,6 +37,8 @@ void pd_render_agg(struct pd_buf *b, const struct pd_view *v)
 	}
 	pd_buf_addf(b, "%s of %zu %s", pd_agg_name(v->agg), v->members,
 		    cluster ? "buckets" : "nodes");
+	if (v->members_after) /* a role that loses the removed node at the event */
+		pd_buf_addf(b, ", %zu after the event", v->members_after);
 }
 
 void pd_render_stated(struct pd_buf *b, const struct pd_stated *s)

@@ -156,11 +156,13 @@ static void baselines_arr(struct pd_jw *w, const struct pd_comparison *c,
 	pd_jw_close(w, ']');
 }
 
-/* How the delta's scope aggregates its members (docs/summary-json.md). */
-static void agg_keys(struct pd_jw *w, const struct pd_view *v)
+/* How the delta's scope aggregates the members it holds in its phase
+ * (docs/summary-json.md): one node is that node's series. */
+static void agg_keys(struct pd_jw *w, const struct pd_view *v, const struct pd_delta *d)
 {
-	pd_jw_str(w, "aggregation", pd_agg_name(v->agg));
-	pd_jw_int(w, "members", (int64_t)v->members);
+	pd_jw_str(w, "aggregation",
+		  pd_agg_name(d->members == 1 && v->members > 1 ? PD_AGG_ONE : v->agg));
+	pd_jw_int(w, "members", (int64_t)d->members);
 }
 
 static void delta_obj(struct pd_jw *w, const struct pd_comparison *c, const struct pd_delta *d)
@@ -171,7 +173,7 @@ static void delta_obj(struct pd_jw *w, const struct pd_comparison *c, const stru
 	pd_jw_str(w, "scope", v->scope.name);
 	pd_jw_str(w, "phase", pd_phase_name(d->phase));
 	pd_jw_str(w, "unit", pd_unit_name(v->unit));
-	agg_keys(w, v);
+	agg_keys(w, v, d);
 	pd_jw_str(w, "case_scope", v->case_scope);
 	pd_jw_bool(w, "zero_in_both_runs", v->zero);
 	side(w, "baseline", &d->base);

@@ -842,6 +842,8 @@ static void check_margin(const struct pd_comparison *c, const struct pd_delta *d
 	const double z = 1.959964;
 	const struct pd_view *view = &c->views[d->view];
 	const struct pd_infer_side *b = &pre->side_base, *t = &pre->side_target;
+	if (d->as_role) /* judged as its role (one series): the role's delta is checked */
+		return;
 	double zv = view->scope.kind == PD_AT_NODE ? node_z(c, view) : z;
 	double sd = pre->inf.margin_pct / (100 * zv * sqrt(2.0));
 	double dl = log(pd_infer_level(t) / pd_infer_level(b));

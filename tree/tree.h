@@ -601,6 +601,10 @@ struct pd_view {
 	   node's by its role label in the spec ("kv#1", "n1ql#2"), not its address; the
 	   scope's name otherwise. Borrowed (the run's node, or scope.name) */
 	const char *case_scope;
+	/* a role that holds the node the target's event removed: its members from the event
+	   on (the surviving ones) and their list; 0 and NULL otherwise (analyze/scope.c) */
+	size_t members_after;
+	char *nodes_after;
 };
 
 /* The one figure every output states for a change (analyze/deltas.c): the change of
@@ -626,6 +630,13 @@ struct pd_delta {
 	/* the baselines' window (several: every sample of the baselines judged, pooled; its
 	   mean is the level the change is read against) and the target's */
 	struct pd_summary base, target;
+	/* the target nodes the scope holds in this phase (a role loses the removed node from
+	   the event on: pd_view.members_after) and their list, borrowed from the view */
+	size_t members;
+	const char *nodes;
+	/* a node's delta whose role holds it alone in this phase: the same series, judged once
+	   (the role's inference copied: pd_scope_phases) */
+	int as_role;
 	double *base_runs; /* several baselines: each one's mean (NaN: too few samples to be
 			      judged), n_bases of them; else NULL. Owned by the comparison */
 	struct pd_infer_side side_target;

@@ -133,6 +133,23 @@ x = [x for x in d["deltas"] if x["metric"] == "n1ql_stats/query_errors" and x["p
 sys.exit(not (x["verdict"] == "regression" and 592 < x["count"]["ci"][0] < 593 and 769 < x["count"]["ci"][1] < 770))' "$TMP/reps/summary.json"
 then ok; else fail "query_errors transient against three silent baselines: not 681 [593, 769] regression"; fi
 
+# scopes are the nodes that were there: after the failover the n1ql role holds its survivor
+# alone (members 1, one series, its list in the sentences), and that node's delta is the
+# role's (one series, one verdict)
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+key = lambda x: (x["metric"], x["phase"])
+role = {key(x): x for x in d["deltas"] if x["scope"] == "role:n1ql" and x["phase"] in ("transient", "post")}
+node = {key(x): x for x in d["deltas"] if x["scope"] == "node:172.23.100.55"}
+bad = [k for k, x in role.items() if x["members"] != 1 or x["aggregation"] != "one"]
+two = [k for k, x in role.items() if k in node and abs(x["target"]["mean"] - node[k]["target"]["mean"]) <= 1e-9 * abs(x["target"]["mean"])
+       and abs(x["baseline"]["mean"] - node[k]["baseline"]["mean"]) <= 1e-9 * abs(x["baseline"]["mean"])
+       and (x["verdict"], x["ci_pct"]) != (node[k]["verdict"], node[k]["ci_pct"])]
+said = [f for f in d["findings"] if "role:n1ql" == f["scope"] and f["phase"] == "post" and "172.23.100.40" in f["text"]]
+sys.exit(not (role and not bad and not two and not said))' "$TMP/fwd/summary.json"
+then ok; else fail "role:n1ql after the event: counts the removed node, or two verdicts for one series"; fi
+
 # words that match the interval: at --threshold 10 memcached CPU on kv is +15.9 %
 # [+9.9, +22.2], inconclusive: the kv question may not say the runs agree, and names it
 expect_code 1 "$PERFDELTA" compare "$B" "$SEED/failover-clean" -o "$TMP/t10" --quiet --threshold 10
