@@ -19,6 +19,7 @@ struct reader {
 	const struct pd_limits *lim;
 	struct pd_err *err;
 	struct pd_buf where; /* "TARBALL:member" of the member being read */
+	size_t unpacked;     /* member bytes that the format itself inflated (zip's methods) */
 };
 
 /* Sets err on "TARBALL:member" (the member's name as the archive spells it). */
@@ -49,8 +50,18 @@ static int archive_failed(struct reader *r, const char *member)
 
 /* perfdb series compress 4-10 times (a seed bundle 3.6, a constant series 8); gzip cannot
  * pass about 1030. A stream past 64 MiB that has inflated over 200 times is a bomb: refused
- * in a fraction of a second whatever --max-bundle-size allows. */
+ * in a fraction of a second whatever --max-bundle-size allows. One bound for every format:
+ * what inflates is a filter's output (gzip around a tar) or a format's own members (zip
+ * deflates, bzip2s or xzs each member inside the format, under no filter). */
 enum { BOMB_AFTER = 64 << 20, BOMB_RATIO = 200 };
+
+/* Whether the format decompresses its members itself: the bytes it delivers are then
+ * inflated ones (tar delivers its members as stored; a sparse member's holes were never
+ * compressed and count against the budget only). */
+static int format_inflates(struct archive *a)
+{
+	return (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP;
+}
 
 /* What a member costs besides its bytes: its 512-byte header, its index entry and its
  * name. Charged to the budget, so that half a million empty members cannot take more
@@ -74,7 +85,7 @@ static int over_budget(struct reader *r, const char *member)
 static int check_budget(struct reader *r, const char *member)
 {
 	la_int64_t n = archive_filter_bytes(r->a, 0), raw = archive_filter_bytes(r->a, -1);
-	size_t inflated = n > 0 ? (size_t)n : 0;
+	size_t inflated = (n > 0 ? (size_t)n : 0) + r->unpacked;
 	if (r->t->total > r->lim->max_bundle_bytes || inflated > r->lim->max_bundle_bytes)
 		return over_budget(r, member);
 	if (inflated > BOMB_AFTER && raw > 0 && inflated / (size_t)raw > BOMB_RATIO)
@@ -148,6 +159,8 @@ static int read_data(struct reader *r, const char *member, la_int64_t declared, 
 		}
 		*len += (size_t)n;
 		r->t->total += (size_t)n;
+		if (format_inflates(r->a))
+			r->unpacked += (size_t)n;
 		if (*len > r->lim->max_file_bytes)
 			rc = member_error(
 				r, PD_ELIMIT, member,
@@ -299,7 +312,7 @@ static int finish(struct pd_tarball **out, struct reader *r, int rc)
 int pd_tarball_read(struct pd_tarball **out, const char *path, const struct pd_limits *lim,
 		    struct pd_err *err)
 {
-	struct reader r = {NULL, NULL, path, lim, err, PD_BUF_INIT};
+	struct reader r = {.tarball = path, .lim = lim, .err = err, .where = PD_BUF_INIT};
 	int fd, rc;
 	*out = NULL;
 	if ((rc = pd_file_open(&fd, path, 0, err)) < 0)
@@ -318,8 +331,12 @@ int pd_tarball_read(struct pd_tarball **out, const char *path, const struct pd_l
 int pd_tarball_read_mem(struct pd_tarball **out, const void *data, size_t len, const char *name,
 			const struct pd_limits *lim, struct pd_err *err)
 {
-	struct reader r = {new_archive(), pd_xcalloc(1, sizeof(*r.t)), name, lim, err,
-			   PD_BUF_INIT};
+	struct reader r = {.a = new_archive(),
+			   .t = pd_xcalloc(1, sizeof(*r.t)),
+			   .tarball = name,
+			   .lim = lim,
+			   .err = err,
+			   .where = PD_BUF_INIT};
 	int rc;
 	/* libarchive wants a non-NULL buffer even for an empty input */
 	if (archive_read_open_memory(r.a, len ? data : "", len) != ARCHIVE_OK)

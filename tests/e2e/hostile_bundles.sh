@@ -101,6 +101,56 @@ ms=$(cpu_ms env TMPDIR="$TMP/tmpdir" timeout 20 "$PERFDELTA" inspect "$TMP/bigbo
 if [ "$ms" -lt 5000 ]; then ok; else fail "the default-budget bomb took $ms ms of CPU (want under 5 s)"; fi
 if [ -z "$(ls -A "$TMP/tmpdir")" ]; then ok; else fail "files left in TMPDIR"; fi
 
+# ---- one inflation bound for every format: 600 MiB of zeros as a .tar.gz, as a zip
+# member deflated, bzip2ed and LZMA-packed (zip inflates inside the format, under no filter: a
+# 597 KiB zip of it peaked at 605 MB), and as 600 zip members of 1 MiB each; each is
+# refused as a bomb at 64 MiB, its peak resident memory under 200 MB (about 72 MB)
+cat >"$TMP/mkbomb.py" <<'EOF'
+import gzip, sys, tarfile, zipfile
+out, kind = sys.argv[1], sys.argv[2]
+member = "run/perfdb/atopc_1-2_access_abcd10001/zeros%s.json"
+mib = bytes(1 << 20)
+if kind == "tar.gz":
+    i = tarfile.TarInfo(member % "")
+    i.size = 600 << 20
+    with open(out, "wb") as f:
+        f.write(gzip.compress(i.tobuf(format=tarfile.USTAR_FORMAT), 9))
+        z = gzip.compress(mib, 9)
+        for _ in range(600):
+            f.write(z)
+else:
+    method = {"deflate": zipfile.ZIP_DEFLATED, "bzip2": zipfile.ZIP_BZIP2,
+              "lzma": zipfile.ZIP_LZMA, "members": zipfile.ZIP_DEFLATED}[kind]
+    with zipfile.ZipFile(out, "w", method) as z:
+        if kind == "members":
+            for i in range(600):
+                z.writestr(member % i, mib)
+        else:
+            with z.open(member % "", "w", force_zip64=True) as f:
+                for _ in range(600):
+                    f.write(mib)
+EOF
+# peak_kb CMD...: the peak resident set of CMD in KB (GNU time), empty without GNU time
+peak_kb() {
+  [ -x /usr/bin/time ] || return 0
+  /usr/bin/time -f %M -o "$TMP/peak" "$@" >/dev/null 2>&1
+  tail -n 1 "$TMP/peak"
+}
+for kind in tar.gz deflate bzip2 lzma members; do
+  f=$TMP/bomb-$kind.zip
+  [ $kind = tar.gz ] && f=$TMP/bomb600.tar.gz
+  python3 "$TMP/mkbomb.py" "$f" $kind
+  TMPDIR="$TMP/tmpdir" expect_code 3 PD inspect "$f"
+  lines "$TMP/err" 1
+  has "$TMP/err" "$(basename "$f"):run/perfdb/.*: the tarball inflates more than 200 times past 64 MiB"
+  kb=$(peak_kb timeout 20 "$PERFDELTA" inspect "$f")
+  if [ -z "$kb" ]; then echo "note: no GNU time, the peak memory of $kind is not measured" >&2
+  elif [ "$kb" -lt 200000 ]; then ok
+  else fail "the $kind bomb peaked at $kb KB (want under 200 MB, about 72 MB)"; fi
+  rm -f "$f"
+done
+if [ -z "$(ls -A "$TMP/tmpdir")" ]; then ok; else fail "files left in TMPDIR"; fi
+
 # ---- sparse members: holes come back as zeros that gzip never produced, and count
 # against the budget as they are delivered (the extra/ files are not read otherwise)
 mk_run "$TMP/sparse/run"
