@@ -410,12 +410,15 @@ static int blank(int c)
 }
 
 /* How the ASCII character at s + i is written in this place (the escapers' rules): 0 as
- * is, 1 after a backslash, 2 as an entity. */
+ * is, 1 after a backslash, 2 as an entity, 3 after a word joiner (what no backslash or
+ * entity hides from the renderer). */
 typedef int (*special_fn)(const char *s, size_t i);
 
+#define WORD_JOINER "\xe2\x81\xa0" /* U+2060: no width, no break, not a word character */
+
 /* Appends s for a lightweight markup: the characters special says are markup after a
- * backslash (or as an entity), line breaks and tabs as a space, control characters and
- * invalid UTF-8 as U+FFFD. */
+ * backslash (or as an entity, or after a word joiner), line breaks and tabs as a space,
+ * control characters and invalid UTF-8 as U+FFFD. */
 static void markup_text(struct pd_buf *b, const char *s, special_fn special)
 {
 	for (size_t i = 0; s[i];) {
@@ -432,6 +435,8 @@ static void markup_text(struct pd_buf *b, const char *s, special_fn special)
 			pd_buf_adds(b, REPLACEMENT);
 		else if (cp < 0x80 && special(s, i) == 2)
 			pd_buf_adds(b, cp == '&' ? "&amp;" : "&#92;");
+		else if (cp < 0x80 && special(s, i) == 3)
+			pd_buf_adds(b, WORD_JOINER), pd_buf_addch(b, (char)cp);
 		else if (cp < 0x80 && special(s, i))
 			pd_buf_addch(b, '\\'), pd_buf_addch(b, (char)cp);
 		else
@@ -462,9 +467,51 @@ static int line_start(const char *s, size_t i)
 	return d && i == d && (s[i] == '.' || s[i] == ')') && blank(s[i + 1]);
 }
 
+/* A character of an email address's local part, as GFM's extended email autolink reads
+ * it backwards from the '@': a letter, a digit, or . + - _ */
+static int email_local(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c && strchr(".+-_", c));
+}
+
+/* "www" (any case) just before s + i. */
+static int after_www(const char *s, size_t i)
+{
+	if (i < 3)
+		return 0;
+	for (size_t k = i - 3; k < i; k++)
+		if (s[k] != 'w' && s[k] != 'W')
+			return 0;
+	return 1;
+}
+
+/* GFM's autolink extension links text that is no markup in CommonMark: "scheme://"
+ * (http, https, ftp), "www." and user@host (mailto: and xmpp: too, through their '@').
+ * A backslash before the ':' of "://" and the '.' of "www." stops the first two and
+ * shows the same text; the '@' is found after the escapes are read, so only a word
+ * joiner before it (the local part then ends at a character that is none of its own)
+ * keeps an address from being linked. */
+static int md_autolink(const char *s, size_t i)
+{
+	switch (s[i]) {
+	case ':':
+		return s[i + 1] == '/' && s[i + 2] == '/';
+	case '.':
+		return after_www(s, i);
+	case '@':
+		return i && email_local(s[i - 1]) ? 3 : 0;
+	default:
+		return 0;
+	}
+}
+
 static int md_special(const char *s, size_t i)
 {
 	char c = s[i], next = s[i + 1];
+	int link = md_autolink(s, i);
+	if (link)
+		return link;
 	if (line_start(s, i))
 		return 1;
 	switch (c) {

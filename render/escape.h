@@ -24,8 +24,10 @@ void pd_esc_xml(struct pd_buf *b, const char *s);
  * stands, so that the raw text reads as plain text ("172.23.100.40", "n1ql_thr_Q3"):
  * ` * | ~ $ always; _ where it could open or close emphasis; "](", "][", "]:"; < before a
  * tag or autolink; & before an entity; \ before punctuation; a first character that would
- * start a block (# - + > =, "1." "1)"). Line breaks and tabs become spaces; other control
- * characters and invalid UTF-8 become U+FFFD. */
+ * start a block (# - + > =, "1." "1)"); what GFM would autolink: the ':' of "://" and the
+ * '.' of "www." after a backslash, a word joiner (U+2060) before the '@' of an address.
+ * Line breaks and tabs become spaces; other control characters and invalid UTF-8 become
+ * U+FFFD. */
 void pd_esc_md(struct pd_buf *b, const char *s);
 /* Jira wiki inline text, likewise: { } [ ] | ! always; * _ - + ^ ~ ? where they could open
  * or close an effect (not between two letters: "iris-multi-client" stays); the parentheses

@@ -177,7 +177,30 @@ START_TEST(test_esc_md_hostile_strings)
 	      "[access] "
 	      "n1ql_shutdown_type = +9.4% a & b");
 	check(pd_esc_md, "$x$ [r]: u [a][b] &lt; <http://x>",
-	      "\\$x\\$ [r\\]: u [a\\][b] \\&lt; \\<http://x>");
+	      "\\$x\\$ [r\\]: u [a\\][b] \\&lt; \\<http\\://x>");
+}
+END_TEST
+
+#define WJ "\xe2\x81\xa0" /* U+2060, the word joiner */
+
+/* GFM's autolink extension (cmark-gfm --extension autolink, GitHub) links "http://",
+ * "https://", "ftp://" (any case), "www." and user@host (with mailto: or xmpp: before it
+ * too) where they stand in plain text: data must read as text, not as a link. Expected
+ * values by hand; tests/e2e/escaping.sh has cmark-gfm judge them. */
+START_TEST(test_esc_md_autolinks_are_broken)
+{
+	check(pd_esc_md, "https://evil.example/login", "https\\://evil.example/login");
+	check(pd_esc_md, "x HTTP://e.x ftp://e.x", "x HTTP\\://e.x ftp\\://e.x");
+	check(pd_esc_md, "www.evil.example (WwW.e.x)", "www\\.evil.example (WwW\\.e.x)");
+	check(pd_esc_md, "me@evil.example", "me" WJ "@evil.example");
+	check(pd_esc_md, "mailto:a.b+c@e.x xmpp:u_1@e.x/r",
+	      "mailto:a.b+c" WJ "@e.x xmpp:u_1" WJ "@e.x/r");
+	/* an '@' after no character of a local part, a ':' not before "//", an address or
+	 * host of digits, and "www" without its dot stay as they are */
+	check(pd_esc_md, "@me :x a:/b 10.0.0.1:8091 awww wwwx.y",
+	      "@me :x a:/b 10.0.0.1:8091 awww wwwx.y");
+	/* a backslash of the input before "://" is escaped, and the ':' still is */
+	check(pd_esc_md, "http\\://e.x", "http\\\\\\://e.x");
 }
 END_TEST
 
@@ -240,6 +263,7 @@ Suite *pd_suite_escape(void)
 	tcase_add_test(tc, test_esc_xml_hostile_strings);
 	tcase_add_test(tc, test_esc_xml_round_trips_through_libxml2);
 	tcase_add_test(tc, test_esc_md_hostile_strings);
+	tcase_add_test(tc, test_esc_md_autolinks_are_broken);
 	tcase_add_test(tc, test_esc_jira_hostile_strings);
 	tcase_add_test(tc, test_esc_gnuplot_path_keeps_every_byte);
 	suite_add_tcase(s, tc);

@@ -9,6 +9,11 @@ for run in baseline failover; do
     [ -f "$db/memcached_cpu.json" ] && cp "$db/memcached_cpu.json" "$db/$evil.json"
   done
 done
+# a display name of what GitHub's renderer autolinks in plain text: URLs (http, https,
+# ftp), www. and email addresses, mailto: and xmpp: ones too
+links='https://evil.example/login HTTP://e.x ftp://e.x/f www.evil.example me@evil.example mailto:a@e.x xmpp:u@e.x/r'
+sed -i "s|<fullDisplayName>[^<]*</fullDisplayName>|<fullDisplayName>iris $links #12520</fullDisplayName>|" \
+  "$TMP/failover/jenkins/build.xml"
 cd "$TMP"
 expect_code 1 "$PERFDELTA" compare baseline failover -o report --quiet
 for f in pwned1 pwned2; do
@@ -27,5 +32,9 @@ hasf report/summary.jira 'atop/q'"'"'x"; system("touch pwned1") `touch pwned2` <
 if command -v cmark-gfm >/dev/null; then
   cmark-gfm -e table -e autolink report/summary.md >"$TMP/md.html"
   hasf "$TMP/md.html" 'atop/q'"'"'x&quot;; system(&quot;touch pwned1&quot;) `touch pwned2` &lt;b&gt;&amp;amp;'
+  # the display name reads as its text (a word joiner, U+2060, before each '@'), and
+  # summary.md links nothing
+  hasf "$TMP/md.html" "iris $(printf '%s' "$links" | sed 's/@/\xe2\x81\xa0@/g') #12520"
+  hasnt "$TMP/md.html" '<a |href='
 else fail "cmark-gfm is not installed (scripts/deps test)"; fi
 finish
