@@ -244,6 +244,40 @@ static void set_output(struct pd_buf *b, const char *dir, const char *file)
 	pd_buf_release(&path);
 }
 
+/* gnuplot reads a y of magnitude DBL_MAX / 2 or more as undefined ("all points y value
+ * undefined!" at 9e307), and a tick step below the smallest normal double underflows to
+ * 0 ("increment must be positive" for subnormal values). A chart whose values reach 1e300,
+ * or whose largest magnitude or spread is below 1e-300, is drawn in units of 10^e, e the
+ * exponent of its largest magnitude (the axis label ends "×1e<e>"): 8 orders of magnitude from
+ * gnuplot's limit either way, so that its margins and ticks stay finite and normal. */
+#define Y_HUGE 1e300
+#define Y_TINY 1e-300
+#define TIMES  "\xc3\x97" /* U+00D7, the multiplication sign */
+
+/* The exponent e of the unit 10^e a chart's values are drawn in: 0 for none. */
+static int y_power(const struct pd_plot_chart *c)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < c->n_lines; i++)
+		for (size_t j = 0; j < c->lines[i].n; j++)
+			if (isfinite(c->lines[i].v[j]) && isfinite(c->lines[i].t[j]))
+				lo = fmin(lo, c->lines[i].v[j]),
+				hi = fmax(hi, c->lines[i].v[j]);
+	if (!(hi >= lo))
+		return 0;
+	double mag = fmax(fabs(lo), fabs(hi));
+	if (mag < Y_HUGE && !(mag > 0 && mag < Y_TINY) && !(hi > lo && hi - lo < Y_TINY))
+		return 0;
+	return (int)floor(log10(mag));
+}
+
+/* v / 10^e, in two steps so that neither factor leaves the normal doubles (10^-308 does
+ * not; 10^+-162 does). */
+static double in_power(double v, int e)
+{
+	return v / pow(10, e / 2) / pow(10, e - e / 2);
+}
+
 /* The legend, and the room above and below the data. */
 static void key_and_range(struct pd_buf *b, const struct pd_plot_chart *c)
 {
@@ -317,8 +351,16 @@ static void settings(struct pd_buf *b, const struct pd_plot_chart *c)
 		pd_plot_quote(b, c->xlabel);
 		pd_buf_addch(b, '\n');
 	}
+	int e = y_power(c);
 	pd_buf_adds(b, "set ylabel ");
-	pd_plot_quote(b, c->ylabel ? c->ylabel : "");
+	if (e) { /* the unit the values are drawn in (y_power) */
+		struct pd_buf label = PD_BUF_INIT;
+		pd_buf_addf(&label, "%s%s" TIMES "1e%d", c->ylabel ? c->ylabel : "",
+			    c->ylabel && *c->ylabel ? ", " : "", e);
+		pd_plot_quote(b, label.ptr);
+		pd_buf_release(&label);
+	} else
+		pd_plot_quote(b, c->ylabel ? c->ylabel : "");
 	pd_buf_adds(b, " offset 1, 0\nset border 3 linecolor rgb '#9aa3ad'\n"
 		       "set tics nomirror out scale 0.5 textcolor rgb '#444444'\n"
 		       "set grid xtics ytics linetype 1 linecolor rgb '#dde1e6' linewidth 0.8\n"
@@ -382,8 +424,9 @@ static double nice_step(double range, int want)
 }
 
 /* The y ticks: gnuplot's own choice ignores the font, and a chart 90 pixels high got
- * ten labels of 11 px, one on another; at most one per 30 pixels of the frame. */
-static void ytics(struct pd_buf *b, const struct pd_plot_chart *c)
+ * ten labels of 11 px, one on another; at most one per 30 pixels of the frame. In units
+ * of 10^power (y_power). */
+static void ytics(struct pd_buf *b, const struct pd_plot_chart *c, int power)
 {
 	double lo = c->y_zero ? 0 : INFINITY, hi = -INFINITY;
 	for (size_t i = 0; i < c->n_lines; i++)
@@ -391,6 +434,8 @@ static void ytics(struct pd_buf *b, const struct pd_plot_chart *c)
 			if (isfinite(c->lines[i].v[j]) && isfinite(c->lines[i].t[j]))
 				lo = fmin(lo, c->lines[i].v[j]),
 				hi = fmax(hi, c->lines[i].v[j]);
+	if (power)
+		lo = in_power(lo, power), hi = in_power(hi, power);
 	if (!(hi > lo) || !isfinite(hi - lo))
 		return;
 	int frame = (c->height > 0 ? c->height : DEFAULT_HEIGHT) - (c->compact ? 75 : 110);
@@ -540,9 +585,9 @@ static void gap_marks(struct pd_buf *b, const struct pd_plot_chart *c, const str
 
 /* Appends line l to the data as (t, v) float64 pairs, a (NaN, NaN) pair where a gap
  * begins (gnuplot breaks the line there: never first, last or twice); returns where they
- * are, records 0 when no point is finite. */
+ * are, records 0 when no point is finite; values in units of 10^power (y_power). */
 static struct extent add_points(struct pd_buf *data, const struct pd_plot_line *l, size_t max,
-				double *dt, double *dv)
+				int power, double *dt, double *dv)
 {
 	size_t n = pd_plot_decimate(dt, dv, l->t, l->v, l->n, max);
 	struct extent e = {data->len, 0};
@@ -552,6 +597,8 @@ static struct extent add_points(struct pd_buf *data, const struct pd_plot_line *
 		if (!ok && gap)
 			continue;
 		double pair[2] = {ok ? dt[j] : NAN, ok ? dv[j] : NAN};
+		if (power)
+			pair[1] = in_power(pair[1], power);
 		pd_buf_add(data, (const char *)pair, sizeof(pair));
 		e.records++, gap = !ok;
 	}
@@ -743,10 +790,10 @@ static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int
 {
 	size_t max = 2 * (size_t)w, drawn = 0;
 	double *dt = pd_xmalloc(max * sizeof(*dt)), *dv = pd_xmalloc(max * sizeof(*dv));
-	struct extent *e = pd_xcalloc(2 * chart->n_lines + 1, sizeof(*e));
-	struct extent *gap = e + chart->n_lines;
+	struct extent *ext = pd_xcalloc(2 * chart->n_lines + 1, sizeof(*ext));
+	struct extent *gap = ext + chart->n_lines;
 	double span = span_of(chart);
-	int gaps = 0;
+	int gaps = 0, power = y_power(chart);
 	if (chart->n_xticks)
 		ms_axis(set, chart);
 	else
@@ -760,19 +807,19 @@ static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int
 	bands(set, chart);
 	event(set, chart);
 	for (size_t i = 0; i < chart->n_lines; i++) {
-		e[i] = add_points(&job->data, &chart->lines[i], max, dt, dv);
-		drawn += e[i].records > 0;
+		ext[i] = add_points(&job->data, &chart->lines[i], max, power, dt, dv);
+		drawn += ext[i].records > 0;
 	}
 	for (size_t i = 0; i < chart->n_lines; i++)
 		gaps += (gap[i] = add_gaps(&job->data, &chart->lines[i], span / w)).records > 0;
-	ytics(set, chart);
+	ytics(set, chart, power);
 	if (gaps)
 		pd_buf_adds(set, "set y2range [0:1]\n");
 	if (drawn)
-		plot(cmd, chart, e, fd_data(job->part), gap);
+		plot(cmd, chart, ext, fd_data(job->part), gap);
 	else
 		no_data(set, cmd, chart);
-	free(e);
+	free(ext);
 	free(dt);
 	free(dv);
 }

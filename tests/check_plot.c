@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <math.h>
@@ -646,6 +647,59 @@ START_TEST(test_plot_run_breaks_lines_at_gaps)
 	ck_assert_int_eq(count_char(d, 'L'), 3);
 	xmlFree(d);
 	xmlFreeDoc(x);
+	unlink(svg);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* Values gnuplot cannot draw as they are (it reads |y| >= DBL_MAX / 2 as undefined: "all
+ * points y value undefined!"; a tick step under the smallest normal double is 0:
+ * "increment must be positive") are drawn by the real gnuplot in units of 10^e, e the
+ * exponent of the largest magnitude, and the y axis names the unit; each failed before.
+ * Ordinary values keep their unit and their bytes. */
+START_TEST(test_plot_run_draws_extreme_values_in_a_unit)
+{
+#define TIMES "\xc3\x97" /* U+00D7 */
+	static const struct {
+		double v[3];
+		const char *unit; /* the y label, NULL: as it was */
+	} cases[] = {
+		{{DBL_MAX, 1.7e308, DBL_MAX}, "%, " TIMES "1e308"},
+		{{9e307, 8.99e307, 9e307}, "%, " TIMES "1e307"},
+		{{-DBL_MAX, DBL_MAX, 0}, "%, " TIMES "1e308"},
+		{{0x1p-1074, 0x1p-1073, 0x3p-1074}, "%, " TIMES "1e-323"},
+		{{0, 3e-320, 2e-320}, "%, " TIMES "1e-320"},
+		/* a subnormal spread above a normal value */
+		{{1e-299, 1e-299 + 1e-314, 1e-299}, "%, " TIMES "1e-299"},
+		{{1e300, 1.5e300, 1e300}, "%, " TIMES "1e300"},
+		{{1e299, 1e-299, -3}, NULL},
+		{{0, 0, 0}, NULL},
+	};
+	char dir[] = "/tmp/pd-plot-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
+		double t[] = {0, 5, 10};
+		struct pd_plot_line l = {"b", t, cases[k].v, 3, 0};
+		struct pd_plot_chart c = one_line("x.svg", &l);
+		struct pd_plot_job job = PD_PLOT_JOB_INIT;
+		struct pd_err err = PD_ERR_INIT;
+		struct pd_buf want = PD_BUF_INIT;
+		c.ylabel = "%";
+		pd_plot_script(&job, &c, dir);
+		pd_buf_addf(&want, "\nset ylabel '%s' offset",
+			    cases[k].unit ? cases[k].unit : "%");
+		has(job.script.ptr, want.ptr);
+		/* drawn: the values in the unit, finite, within 10 of 0 */
+		const double *d = (const double *)job.data.ptr;
+		for (size_t i = 0; cases[k].unit && i < 3; i++)
+			ck_assert_msg(isfinite(d[2 * i + 1]) && fabs(d[2 * i + 1]) < 10,
+				      "case %zu: %g", k, d[2 * i + 1]);
+		ck_assert_msg(pd_plot_run(&job, &err) == 0, "case %zu: %s", k, err.msg);
+		pd_buf_release(&want);
+		pd_plot_discard(&job);
+	}
+	char svg[64];
+	snprintf(svg, sizeof(svg), "%s/x.svg", dir);
 	unlink(svg);
 	ck_assert_int_eq(rmdir(dir), 0);
 }
@@ -1327,6 +1381,7 @@ Suite *pd_suite_plot(void)
 	tcase_add_test(tc, test_plot_panels_clear_after_a_chart);
 	tcase_add_test(tc, test_plot_gap_is_marked_not_dashed);
 	tcase_add_test(tc, test_plot_script_sets_line_types_once);
+	tcase_add_test(tc, test_plot_run_draws_extreme_values_in_a_unit);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,5 +1,5 @@
 # Odd but legal values and hostile strings (issue 21): samples at DBL_MAX, -DBL_MAX and
-# subnormal are drawn (gnuplot never fails on them); a KPI past the largest double is a
+# subnormal are drawn (gnuplot never fails on them, in every series of both runs too); a KPI past the largest double is a
 # KPI without a value, said, never "inf%"; a \u0000 in a Jenkins string is refused at its
 # place; the INI interpolation bomb ends at once, in bounded memory, exit 3 at file:line
 # where perfdelta reads it.
@@ -24,6 +24,30 @@ for k in max:negmax sub:max negmax:sub; do
   hasnt "$TMP/err" 'gnuplot|chart'
   if [ -s "$TMP/rep-${k%:*}/index.html" ] && ls "$TMP/rep-${k%:*}/charts/"*.svg >/dev/null 2>&1; then ok
   else fail "$k: no report with charts"; fi
+done
+
+# every series of both runs at gnuplot's limits (issue 36): varying just under DBL_MAX
+# ("all points y value undefined!": gnuplot reads |y| >= DBL_MAX / 2 as undefined), DBL_MAX
+# and -DBL_MAX in turn, and varying subnormals ("increment must be positive"): drawn in a
+# unit of 10^e that the y axis names, never an error
+cat >"$TMP/setall.py" <<'PY'
+import glob, json, sys
+run, kind = sys.argv[1], sys.argv[2]
+f = {"nearmax": lambda i, v: 1.7e308 - (i % 7) * 1e306,
+     "sign": lambda i, v: 1.79e308 if i % 2 else -1.79e308,
+     "subnormal": lambda i, v: (i % 7) * 5e-324}[kind]
+for p in glob.glob(run + "/perfdb/*/*.json"):
+    json.dump([[t, f(i, v)] for i, (t, v) in enumerate(json.load(open(p)))], open(p, "w"))
+PY
+for k in nearmax sign subnormal; do
+  copy vb "$B"; copy vf "$F"
+  python3 "$TMP/setall.py" "$TMP/vb" $k; python3 "$TMP/setall.py" "$TMP/vf" $k
+  "$PERFDELTA" compare "$TMP/vb" "$TMP/vf" -o "$TMP/all-$k" --quiet >"$TMP/out" 2>"$TMP/err"
+  rc=$? # runs of equal series may find nothing
+  if [ $rc = 0 ] || [ $rc = 1 ]; then ok; else fail "$k: exit $rc (want 0 or 1): $(head -1 "$TMP/err")"; fi
+  hasnt "$TMP/err" 'gnuplot|chart'
+  if grep -lq $'\xc3\x971e' "$TMP/all-$k/charts/"*.svg 2>/dev/null; then ok
+  else fail "$k: no chart names its unit 10^e"; fi
 done
 
 # a doubling at 1e200 (issue 21): every memcached_rss sample times 1e190 in the baseline and
