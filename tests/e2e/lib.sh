@@ -28,3 +28,21 @@ wait_for() {
 }
 # now_ns: the wall clock in nanoseconds
 now_ns() { date +%s%N; }
+# nobody_copy BINARY: a copy of BINARY that the user nobody (65534) can run, in $TMP/bin
+# ($TMP made 0755): the build directory may sit under one that others cannot traverse (a
+# clone in a home directory of mode 0750), and exec needs every directory on the way.
+# Prints the copy's path; returns 2 when $TMP is on a noexec mount (said on stderr: the
+# cases are skipped), 1 when nobody cannot run the copy otherwise.
+nobody_copy() {
+  chmod 755 "$TMP" && mkdir -p "$TMP/bin" && chmod 755 "$TMP/bin" &&
+    install -m 755 "$1" "$TMP/bin/perfdelta" || return 1
+  if setpriv --reuid=65534 --regid=65534 --clear-groups "$TMP/bin/perfdelta" --version \
+    >/dev/null 2>&1; then
+    echo "$TMP/bin/perfdelta"
+  elif findmnt -no OPTIONS --target "$TMP" 2>/dev/null | grep -qw noexec; then
+    echo "skip: $TMP is on a noexec mount: the cases as the user nobody are not run" >&2
+    return 2
+  else
+    return 1
+  fi
+}
