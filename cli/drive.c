@@ -63,8 +63,8 @@ static int charts_need_measure(const struct pd_comparison *c)
 
 int pd_drive_compare(struct pd_comparison **c, const struct pd_run *base,
 		     const struct pd_run *target, const struct pd_compare_opts *copts,
-		     const struct pd_report_opts *o, struct pd_drive_times *times,
-		     struct pd_err *err)
+		     const struct pd_report_opts *o, const struct pd_strv *warnings,
+		     struct pd_drive_times *times, struct pd_err *err)
 {
 	struct pd_drive_times none = {0};
 	struct pd_report *report;
@@ -80,6 +80,8 @@ int pd_drive_compare(struct pd_comparison **c, const struct pd_run *base,
 		pd_report_abort(report);
 		return rc;
 	}
+	for (size_t i = 0; warnings && i < warnings->n; i++)
+		pd_strv_add(&(*c)->warnings, warnings->v[i]);
 	int early = charts_need_measure(*c);
 	if (early)
 		pd_compare_measure(*c, copts);

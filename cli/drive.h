@@ -16,10 +16,12 @@ struct pd_drive_times {
  * of copts matches a series (PD_EINVAL naming it), compares base and target into *c
  * (the caller frees it with pd_comparison_free, also after a failure), and writes the
  * report o asks for, the per-metric charts drawn while the statistics are computed.
- * times (may be NULL) gets the time of each stage added. */
+ * warnings (may be NULL) are the command line's own (about how the report is written),
+ * added to the comparison's, so that every output states them. times (may be
+ * NULL) gets the time of each stage added. */
 int pd_drive_compare(struct pd_comparison **c, const struct pd_run *base,
 		     const struct pd_run *target, const struct pd_compare_opts *copts,
-		     const struct pd_report_opts *o, struct pd_drive_times *times,
-		     struct pd_err *err);
+		     const struct pd_report_opts *o, const struct pd_strv *warnings,
+		     struct pd_drive_times *times, struct pd_err *err);
 
 #endif

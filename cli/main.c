@@ -451,8 +451,9 @@ static const struct flag flags[] = {
 	 .field = OPT(single_file),
 	 .cmds = CMD_REPORTS,
 	 .section = SEC_COMPARE,
-	 .help = "inline the charts into index.html (for a ticket); implied by\n"
-		 "-o FILE.html, which writes only that file"},
+	 .help = "inline the charts into index.html (for a ticket or a browser;\n"
+		 "Jenkins' CSP blocks it); implied by -o FILE.html, which\n"
+		 "writes only that file"},
 	{.name = "--threshold",
 	 .arg = "PCT",
 	 .parse = set_pct,
@@ -955,6 +956,24 @@ static const char *report_url(const struct opts *o)
 	return u && *u ? u : NULL;
 }
 
+/* Jenkins serves what it publishes under a Content-Security-Policy that blocks inline
+ * style and data: images: a single-file report (--single-file, or -o FILE.html) shows
+ * there unstyled, without its charts, and scrolls sideways. Said when it is written in a
+ * Jenkins build (BUILD_URL set), where the directory is what to publish. */
+static void jenkins_single_file(struct pd_strv *warnings, const struct opts *o, const char *out)
+{
+	const char *build = getenv("BUILD_URL");
+	if (!build || !*build || !(o->single_file || pd_str_ends_with(out, ".html")))
+		return;
+	pd_strv_addf(
+		warnings,
+		"%s in a Jenkins build (BUILD_URL is set): Jenkins' Content-Security-Policy "
+		"blocks a single file's inline style and data: charts; publish the report "
+		"directory there, and attach the single file to a ticket or open it in a "
+		"browser",
+		o->single_file ? "--single-file" : "-o FILE.html");
+}
+
 /* Compares the last of paths[0..n) (the target) with the others (its baselines). */
 /* --run-spread FILE into copts (s keeps what they point at). */
 static int load_spreads(struct pd_spreads *s, struct pd_compare_opts *copts, const char *path,
@@ -996,6 +1015,7 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	struct pd_drive_times times = {0};
 	struct pd_compare_opts copts = o->cmp;
 	struct pd_spreads spreads = {0};
+	struct pd_strv warnings = {0};
 	double parse_s = pd_clock_now();
 	if (pd_outdir_check(out, pd_str_ends_with(out, ".html"), &err) < 0 ||
 	    output_in_input(out, paths, n, &err) < 0) {
@@ -1024,7 +1044,8 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 				    .single_file = o->single_file,
 				    .progress = progress,
 				    .gnuplot_timeout_s = o->gnuplot_timeout_s};
-	if (pd_drive_compare(&c, base, target, &copts, &ro, &times, &err) < 0) {
+	jenkins_single_file(&warnings, o, out);
+	if (pd_drive_compare(&c, base, target, &copts, &ro, &warnings, &times, &err) < 0) {
 		rc = report_error(&err);
 		goto done;
 	}
@@ -1042,6 +1063,7 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	rc = verdict_exit(o, c);
 done:
 	pd_comparison_free(c);
+	pd_strv_free(&warnings);
 	pd_spread_free(&spreads);
 	for (size_t i = 0; i < n; i++)
 		pd_run_free(runs[i]);
