@@ -54,8 +54,8 @@ static size_t changes_of(size_t *idx, const struct pd_history *h, size_t f)
 	return n;
 }
 
-/* One chart: the feature's values by run, its segments' means, a band per segment
- * labelled with the build it starts at. */
+/* One chart: the feature's values by run (run i of the window at x = i + 1), its
+ * segments' means, a band per segment labelled with the build it starts at. */
 static void chart(struct pd_plot_job *job, const struct pd_hist_report *r, size_t f,
 		  const size_t *idx, size_t k, const char *dir, double *buf)
 {
@@ -65,14 +65,14 @@ static void chart(struct pd_plot_job *job, const struct pd_hist_report *r, size_
 	struct pd_plot_band *bands = pd_xcalloc(k + 1, sizeof(*bands));
 	struct pd_buf file = PD_BUF_INIT;
 	for (size_t i = 0; i < n; i++)
-		t[i] = (double)i, v[i] = r->values[i * h->n_features + f];
+		t[i] = (double)(i + 1), v[i] = r->values[i * h->n_features + f];
 	for (size_t s = 0; s <= k; s++) {
 		size_t a = s ? h->cp[idx[s - 1]].at : 0, b = s < k ? h->cp[idx[s]].at : n;
 		double level = s < k ? h->cp[idx[s]].before : h->cp[idx[k - 1]].after;
 		for (size_t i = a; i < b; i++)
 			m[i] = isnan(v[i]) ? NAN : level;
-		bands[s] = (struct pd_plot_band){build_of(&r->runs[a]), (double)a - 0.5,
-						 (double)b - 0.5};
+		bands[s] = (struct pd_plot_band){build_of(&r->runs[a]), (double)a + 0.5,
+						 (double)b + 0.5};
 	}
 	struct pd_plot_line lines[2] = {{"each run", t, v, n, 1}, {"segment mean", t, m, n, 3}};
 	pd_hist_chart_name(&file, f);
@@ -83,7 +83,8 @@ static void chart(struct pd_plot_job *job, const struct pd_hist_report *r, size_
 				  .bands = bands,
 				  .n_bands = k + 1,
 				  .event_s = NAN,
-				  .xlabel = "run, in build order"};
+				  .xlabel = "run, in build order",
+				  .x_runs = 1};
 	pd_plot_script(job, &c, dir);
 	pd_buf_release(&file);
 	free(bands);
@@ -235,10 +236,13 @@ void pd_hist_html(struct pd_buf *b, const struct pd_hist_report *r)
 	for (size_t i = 0; i < h->n_cp; i++)
 		change_row(b, r, i);
 	pd_buf_adds(b, h->n_cp ? "</table>\n<h2>Features that changed</h2>\n" : "");
-	for (size_t f = 0; f < h->n_features; f++) {
-		size_t k = changes_of(idx, h, f);
-		if (k)
-			feature_section(b, r, f, idx, k);
+	/* in the table's order, each feature at its largest change */
+	for (size_t i = 0; i < h->n_cp; i++) {
+		size_t f = h->cp[i].feature, seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = h->cp[j].feature == f;
+		if (!seen)
+			feature_section(b, r, f, idx, changes_of(idx, h, f));
 	}
 	pd_buf_addf(b,
 		    "<footer>perfdelta %s. The same history gives the same report "

@@ -392,6 +392,28 @@ static void x_axis(struct pd_buf *b, double span, int want)
 	pd_buf_adds(b, ")\n");
 }
 
+/* An x axis of runs 1..n over [0.5, span] (pd_plot_chart.x_runs): ticks at 1 and at the
+ * multiples of a round step, about `want` of them, labelled with the bare number. */
+static void runs_axis(struct pd_buf *b, double span, int want)
+{
+	static const double steps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000};
+	size_t k = 0, n = sizeof(steps) / sizeof(*steps);
+	if (!(span > 0.5))
+		return;
+	while (k + 1 < n && span / steps[k] > want)
+		k++;
+	double step = steps[k];
+	pd_buf_adds(b, "set xrange [0.5:");
+	num(b, span);
+	pd_buf_adds(b, "]\nset xtics ('1' 1"); /* the first run, then the round steps */
+	for (double x = step; x <= span; x += step)
+		if (x > 1) {
+			pd_buf_addf(b, ", '%.0f' ", x);
+			num(b, x);
+		}
+	pd_buf_adds(b, ")\n");
+}
+
 /* An x axis of bounds in ms (or percentiles) on a log scale, one tick at each
  * (pd_plot_chart.xticks). */
 static void ms_axis(struct pd_buf *b, const struct pd_plot_chart *c)
@@ -470,14 +492,28 @@ static double span_of(const struct pd_plot_chart *c)
 #define TAG_EVENT 1
 #define TAG_BAND  2
 
+/* Whether band i of a chart of runs is the last and too narrow for its name at its start
+ * (about 7 pixels a character over a frame about 100 pixels narrower than the chart). */
+static int name_past_end(const struct pd_plot_chart *c, size_t i)
+{
+	const struct pd_plot_band *bd = &c->bands[i];
+	double lo = 0.5, hi = bd->end;
+	int w = c->width > 0 ? c->width : DEFAULT_WIDTH;
+	if (i + 1 < c->n_bands || !(hi > lo))
+		return 0;
+	return (bd->end - bd->start) / (hi - lo) * (w - 100) < 7.0 * (double)strlen(bd->label);
+}
+
 /* The phases shaded, their names above the frame, where no data runs under them: the
  * first at its start, the last flush with its end, so that a narrow middle band's name
- * runs into neither. */
+ * runs into neither. A chart of runs (x_runs) names each segment at its start, the run
+ * it starts at, but the last one flush with its end where its name would pass the axis. */
 static void bands(struct pd_buf *b, const struct pd_plot_chart *c)
 {
 	for (size_t i = 0; i < c->n_bands; i++) {
 		const struct pd_plot_band *bd = &c->bands[i];
-		int last = i + 1 == c->n_bands && i > 0;
+		int last = i + 1 == c->n_bands && i > 0 &&
+			   (!c->x_runs || (bd->label && name_past_end(c, i)));
 		if (!isfinite(bd->start) || !isfinite(bd->end) || bd->end <= bd->start)
 			continue;
 		pd_buf_addf(b, "set object %zu rectangle from first ", TAG_BAND + i);
@@ -797,7 +833,7 @@ static void draw(struct pd_plot_job *job, const struct pd_plot_chart *chart, int
 	if (chart->n_xticks)
 		ms_axis(set, chart);
 	else
-		x_axis(set, span, chart->compact ? 4 : 6);
+		(chart->x_runs ? runs_axis : x_axis)(set, span, chart->compact ? 4 : 6);
 	if (chart->note) {
 		pd_buf_addf(set, "set label %d ", TAG_NOTE);
 		pd_plot_quote(set, chart->note);

@@ -50,6 +50,10 @@ struct pd_plot_chart {
 	size_t n_xticks;
 	int xtick_pct; /* the ticks are percentiles p at x = 100 / (100 - p) (the nines spread
 			  out), labelled "p<p>" instead of "<x> ms" */
+	/* an x axis of runs: the points at x = 1, 2, ... n, whole-number ticks with no unit
+	 * over [0.5, the last band's end or n + 0.5]; each band's label at its start (a
+	 * band is a segment of runs, named by the run it starts at) */
+	int x_runs;
 };
 
 /* Largest-triangle-three-buckets decimation of (t, v)[0..n) to at most max points,

@@ -705,6 +705,37 @@ START_TEST(test_plot_run_draws_extreme_values_in_a_unit)
 }
 END_TEST
 
+/* A chart of runs (a history's feature by run): the x axis counts runs 1..n with bare
+ * whole-number ticks (it read "30 s, 60 s" for run positions), and each segment's name
+ * sits at its start, where the segment's first run is; a last segment too narrow for its
+ * name has it flush with its end, inside the frame. */
+START_TEST(test_plot_script_runs_axis_names_segments_at_their_start)
+{
+	double t[100], v[100];
+	for (int i = 0; i < 100; i++)
+		t[i] = i + 1, v[i] = i < 30 ? 1 : 2;
+	struct pd_plot_line l = {"each run", t, v, 100, 1};
+	struct pd_plot_band wide[2] = {{"7.6.0-1000", 0.5, 30.5}, {"7.6.0-1210", 30.5, 100.5}};
+	struct pd_plot_band narrow[2] = {{"7.6.0-1000", 0.5, 96.5},
+					 {"7.6.0-1693", 96.5, 100.5}};
+	struct pd_plot_chart c = one_line("h.svg", &l);
+	c.x_runs = 1, c.bands = wide, c.n_bands = 2;
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	pd_plot_script(&job, &c, "out");
+	has(job.script.ptr, "\nset xrange [0.5:100.5]\nset xtics ('1' 1, '20' 20, '40' 40, "
+			    "'60' 60, '80' 80, '100' 100)\n");
+	ck_assert_ptr_null(strstr(job.script.ptr, " s'"));
+	has(job.script.ptr, "\nset label 2 '7.6.0-1000' at first 0.5, graph 1 left ");
+	has(job.script.ptr, "\nset label 3 '7.6.0-1210' at first 30.5, graph 1 left ");
+	pd_plot_discard(&job);
+	job = (struct pd_plot_job)PD_PLOT_JOB_INIT;
+	c.bands = narrow;
+	pd_plot_script(&job, &c, "out");
+	has(job.script.ptr, "\nset label 3 '7.6.0-1693' at first 100.5, graph 1 right ");
+	pd_plot_discard(&job);
+}
+END_TEST
+
 /* Panels: four charts of 364 x 180 three to a row are one SVG of 3 x 364 + 2 x 8 = 1108
  * by 2 x 180 + 8 = 368 pixels, one output and one terminal; the fourth panel opens the
  * second row at the left edge (origin 0, 0); the framed one gets its colour. gnuplot
@@ -1382,6 +1413,7 @@ Suite *pd_suite_plot(void)
 	tcase_add_test(tc, test_plot_gap_is_marked_not_dashed);
 	tcase_add_test(tc, test_plot_script_sets_line_types_once);
 	tcase_add_test(tc, test_plot_run_draws_extreme_values_in_a_unit);
+	tcase_add_test(tc, test_plot_script_runs_axis_names_segments_at_their_start);
 	suite_add_tcase(s, tc);
 	return s;
 }

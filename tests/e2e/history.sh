@@ -46,6 +46,21 @@ hasnt "$TMP/demo/index.html" '<script| style=|<style'
 [ -s "$TMP/demo/style.css" ] && ok || fail "no style.css"
 n=$(ls "$TMP/demo/charts" | wc -l); [ "$n" = 3 ] && ok || fail "$n charts, want 3"
 has "$TMP/demo/junit.xml" '<testsuite name="perfdelta.history.n1ql_thr_Q3'
+# the charts count runs (1 to 100), not seconds; the features that changed follow the
+# table's order, largest first (issue 36)
+hasnt <(cat "$TMP/demo/charts/"*.svg) '>[0-9.]+ s</text>'
+has <(cat "$TMP/demo/charts/"*.svg) '>100</text>'
+if python3 - "$TMP/demo/index.html" <<'PY'; then ok; else fail "features that changed: not in the table's order"; fi
+import re, sys
+html = open(sys.argv[1]).read()
+table = re.findall(r'<tr><td class="n">\d+</td><td><a href="#c-f\d+">([^<]*)</a>', html)
+sections = re.findall(r'<h3>([^<]*)</h3>', html)
+seen = []
+for f in table:
+    if f not in seen:
+        seen.append(f)
+sys.exit(not (len(seen) == 3 and seen == sections))
+PY
 # the same history, the same bytes; a report replaces an earlier one
 cp "$TMP/demo/summary.json" "$TMP/first.json"
 expect_code 0 "$PERFDELTA" demo --history -o "$TMP/demo"
