@@ -155,11 +155,24 @@ int pd_cli_hx_report(struct pd_store *st, const struct pd_cli_hx_opts *o, size_t
 	return rc;
 }
 
+/* The test as the store names it: a signature's test_config is the stem of perfrunner's
+ * file ("tests/n1ql/q2.test" -> "q2"), so --test takes the file's path or name too. */
+static void test_name(struct pd_buf *out, const char *test)
+{
+	const char *base = strrchr(test, '/');
+	base = base && base[1] ? base + 1 : test;
+	size_t n = strlen(base);
+	if (n > 5 && !strcmp(base + n - 5, ".test"))
+		n -= 5;
+	pd_buf_add(out, base, n);
+}
+
 int pd_cli_history_report(int argc, char **argv)
 {
 	struct pd_cli_hx_opts o = {.window = -1};
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_store *st = NULL;
+	struct pd_buf test = PD_BUF_INIT;
 	char *url = NULL;
 	size_t n_cp = 0;
 	int rc = pd_cli_hx_parse(&o, argc, argv);
@@ -171,6 +184,8 @@ int pd_cli_history_report(int argc, char **argv)
 			"other argument (perfdelta history --help)\n");
 		return PD_HX_USAGE;
 	}
+	test_name(&test, o.test);
+	o.test = test.ptr;
 	if (!(url = pd_cli_hx_db_url(&o, &err)) || pd_store_open(&st, url, &err) < 0 ||
 	    pd_cli_hx_report(st, &o, &n_cp, &err) < 0)
 		rc = pd_cli_hx_fail(&err);
@@ -180,6 +195,7 @@ int pd_cli_history_report(int argc, char **argv)
 		       "it)\n",
 		       n_cp, n_cp == 1 ? "" : "s", o.out);
 	pd_store_close(st);
+	pd_buf_release(&test);
 	free(url);
 	return rc;
 }

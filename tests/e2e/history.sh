@@ -31,6 +31,11 @@ expect_code 2 "$PERFDELTA" history add "$SEED/baseline" --db "mysql://x"
 has "$TMP/err" 'expects sqlite:PATH or postgresql://'
 expect_code 2 "$PERFDELTA" history report --db "$DB"
 
+# --test takes perfrunner's test file too, as its test_config names it (issue 36)
+expect_code 0 "$PERFDELTA" history report --test tests/n1ql/n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i.test \
+  --db "$DB" -o "$TMP/byfile"
+has "$TMP/byfile/index.html" '<h1>History of n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i</h1>'
+
 # the default store is in the user's data directory
 expect_code 0 env XDG_DATA_HOME="$TMP/xdg" "$PERFDELTA" history add "$SEED/baseline"
 [ -s "$TMP/xdg/perfdelta/history.sqlite" ] && ok || fail "no store in XDG_DATA_HOME"
