@@ -418,8 +418,8 @@ static int check_relpath(const char *param, const char *value, struct pd_err *er
 static int copy_config(struct plan *p, struct pd_buf *data, const char *param, const char *sub,
 		       const char *suffix)
 {
-	const char *value = pd_jenkins_param(&p->run->jenkins, param), *base;
-	struct pd_buf path = PD_BUF_INIT;
+	const char *value = pd_jenkins_param(&p->run->jenkins, param);
+	struct pd_buf path = PD_BUF_INIT, name = PD_BUF_INIT;
 	int rc;
 	if (!value) {
 		pd_transfer_note(p->t, "the build has no '%s' parameter: no perfrunner/*%s",
@@ -434,12 +434,13 @@ static int copy_config(struct plan *p, struct pd_buf *data, const char *param, c
 			    suffix); /* perfrunner's -c and -t take the name either way */
 	if ((rc = pd_file_read(data, path.ptr, p->lim->max_file_bytes, p->err)) < 0)
 		goto done;
-	base = strrchr(path.ptr, '/') + 1;
-	pd_buf_truncate(&path, 0);
-	pd_buf_addf(&path, "perfrunner/%s", base);
-	rc = pd_outdir_write(&p->out, path.ptr, data->ptr, data->len, p->err);
+	/* a buffer of its own: formatting path into itself from its own bytes is undefined
+	 * and made "perfrunner/er/er/er" of --perfrunner-dir . */
+	pd_buf_addf(&name, "perfrunner/%s", strrchr(path.ptr, '/') + 1);
+	rc = pd_outdir_write(&p->out, name.ptr, data->ptr, data->len, p->err);
 done:
 	pd_buf_release(&path);
+	pd_buf_release(&name);
 	return rc;
 }
 

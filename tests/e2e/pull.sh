@@ -48,6 +48,27 @@ for s in "$USER_SECRET" "$TOKEN_SECRET"; do
 done
 quit
 
+# 1b. A checkout named by a short relative path ("." from inside it, "pr" beside it): the
+# configs land under perfrunner/ by their own names (the name was formatted into the
+# buffer it was read from: "perfrunner/er/er/er").
+# The test config directly under tests/: "./tests/" is shorter than "perfrunner/".
+T=n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_1s_1c_1i.test
+mkdir -p "$TMP/pr/clusters" "$TMP/pr/tests"
+cp "$F"/perfrunner/*.spec "$TMP/pr/clusters/"
+cp "$F/perfrunner/$T" "$TMP/pr/tests/"
+sed "s#n1ql/collections/$T#$T#" "$F/jenkins/build.xml" >"$TMP/short.xml"
+serve short "$F" --serve "/$JOB/api/xml" "$TMP/short.xml"
+for dir in . pr; do
+  case $dir in .) at=$TMP/pr ;; *) at=$TMP ;; esac
+  rm -rf "$TMP/short"
+  cd "$at" || exit 1
+  expect_code 0 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb "$URL" \
+    --perfrunner-dir "$dir" -o "$TMP/short" --quiet
+  cd - >/dev/null || exit 1
+  if diff -r "$F/perfrunner" "$TMP/short/perfrunner" >"$TMP/diff"; then ok; else fail "--perfrunner-dir $dir: $(head -3 "$TMP/diff")"; fi
+done
+quit
+
 # 2. The baseline run (api/json), snapshot given, from a .netrc: every request carries it.
 # (Its perfdb/ holds perfdb data files too: the server does not serve them.)
 mkdir -p "$TMP/home"
