@@ -65,4 +65,17 @@ has "$TMP/err" "^perfdelta: .*snapshot $UUID.* expected at most 31 days"
 lines "$TMP/err" 1
 left_nothing "$TMP/bomb"
 quit
+
+# 5. Every count from the server is bounded before it is used: a names list longer than
+# --max-series is refused at once, before any query_range (200 000 names made 5 386
+# requests a minute and went on), as the perfdb path refuses a long metric list.
+python3 -c 'import json; print(json.dumps({"status": "success", "data": ["m%d" % i for i in range(2000)]}))' >"$TMP/many.json"
+serve names "$TMP/jk" --serve /api/v1/label/__name__/values "$TMP/many.json"
+expect_code 3 timeout 60 "$PERFDELTA" pull --jenkins "$URL/job/iris-n1ql/13001/" \
+  --prometheus "$URL" --max-series 1000 --retries 0 -o "$TMP/names"
+has "$TMP/err" "^perfdelta: .*/api/v1/label/__name__/values.*: 2000 series names, more than 1000 series \(--max-series\)$"
+lines "$TMP/err" 1
+count "$TMP/names.log" "query_range" 0
+left_nothing "$TMP/names"
+quit
 finish
