@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,9 +52,13 @@ static int cache_root(struct pd_buf *out, struct pd_err *err)
 	}
 }
 
-/* s (after its scheme, if any) as one file name: [A-Za-z0-9.-] kept, the rest '_'; no
- * leading dot, no trailing slash. */
-static void as_name(struct pd_buf *out, const char *s)
+/* The readable part of a cache name, in bytes: with "~" and the 16 digits of the hash and
+ * the kind's "snapshots_" and ".lock", the lock's name stays well under NAME_MAX (255). */
+#define NAME_READABLE 100
+
+/* s without its scheme and its trailing slashes: what names one cache entry (http and
+ * https of one build, with or without the '/', are one build). */
+static void url_key(struct pd_buf *key, const char *s)
 {
 	size_t n;
 	if (strstr(s, "://"))
@@ -61,12 +66,40 @@ static void as_name(struct pd_buf *out, const char *s)
 	n = strlen(s);
 	while (n && s[n - 1] == '/')
 		n--;
-	for (size_t i = 0; i < n && i < 200; i++) {
-		char c = s[i];
+	pd_buf_add(key, s, n);
+}
+
+/* FNV-1a then MurmurHash3's fmix64 (core/strmap.c's, unseeded: a cache name must be the
+ * same in every process). */
+static uint64_t key_hash(const char *k, size_t len)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)k[i]) * 1099511628211ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+/* An entry's file name: readable's first NAME_READABLE bytes with [A-Za-z0-9_.-] kept (no
+ * leading dot) and the rest '_', then, unless that is the key itself, "~" and the key's
+ * hash in hex. '~' is never kept, so a name with a hash never equals one without, and two
+ * keys cut to one readable part differ in their hash (the first 200 characters alone
+ * named builds 7 and 8 of a long job's URL alike). lock_entry() keeps the key to refuse
+ * a collision of hashes. */
+static void as_name(struct pd_buf *out, const char *readable, const struct pd_buf *key)
+{
+	size_t at = out->len;
+	for (size_t i = 0; readable[i] && i < NAME_READABLE; i++) {
+		char c = readable[i];
 		int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			   (c >= '0' && c <= '9') || c == '-' || (c == '.' && i);
+			   (c >= '0' && c <= '9') || c == '-' || c == '_' || (c == '.' && i);
 		pd_buf_addch(out, keep ? c : '_');
 	}
+	if (out->len - at != key->len || memcmp(out->ptr + at, key->ptr, key->len))
+		pd_buf_addf(out, "~%016llx", (unsigned long long)key_hash(key->ptr, key->len));
 }
 
 /* The pull's options as perfdelta-pull's arguments. */
@@ -117,24 +150,54 @@ static int pull_locked(const char *dir, const struct pd_strv *what,
 	pd_strv_add(&a, "--"); /* room for the NULL that ends argv */
 	free(a.v[a.n - 1]);
 	a.v[a.n - 1] = NULL;
-	struct pd_proc_spec spec = {.file = a.v[0], .argv = a.v, .envp = environ};
+	/* its messages and its summary on our stderr (compare's stdout is compare's): without
+	 * fds the child's 0, 1 and 2 were closed and the reason it gave went nowhere */
+	const int fds[] = {PD_PROC_DEVNULL, STDERR_FILENO, STDERR_FILENO};
+	struct pd_proc_spec spec = {
+		.file = a.v[0], .argv = a.v, .envp = environ, .fds = fds, .n_fds = 3};
 	if ((e = pd_proc_start(&pid, &spec)) != 0)
 		rc = pd_err_at(err, PD_EIO, a.v[0], 0, 0, "cannot run: %s", strerror(e));
-	else if (pd_proc_wait(pid, &status, &(struct pd_proc_watch){0}) != 0 ||
-		 !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	else if (pd_proc_wait(pid, &status, &(struct pd_proc_watch){0}) != 0)
+		rc = pd_err_at(err, PD_EIO, dir, 0, 0, "pulling %s: cannot wait for %s: %s",
+			       what->v[1], a.v[0], strerror(errno));
+	else if (WIFSIGNALED(status))
 		rc = pd_err_at(err, PD_EIO, dir, 0, 0,
-			       "pulling %s failed (perfdelta-pull said why above)", what->v[1]);
+			       "pulling %s failed: perfdelta-pull was killed by signal %d",
+			       what->v[1], WTERMSIG(status));
+	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		rc = pd_err_at(err, PD_EIO, dir, 0, 0,
+			       "pulling %s failed: perfdelta-pull exited %d (its reason above)",
+			       what->v[1], WEXITSTATUS(status));
 	a.n--; /* the NULL */
 	pd_strv_free(&a);
 	free(exe);
 	return rc;
 }
 
-/* Holds the cache entry ROOT/KIND/NAME for this process: an exclusive flock on
+/* The lock file of an entry holds the entry's key: a key of another there (two keys of
+ * one hash) is refused rather than the other's run reused as this one. 0 or PD_EIO. */
+static int own_entry(int fd, const char *lock, const char *dir, const struct pd_buf *key,
+		     struct pd_err *err)
+{
+	struct pd_buf held = PD_BUF_INIT;
+	int rc = pd_file_read_fd(&held, fd, lock, 1 << 16, err), e;
+	if (rc == 0 && held.len &&
+	    (held.len != key->len || memcmp(held.ptr, key->ptr, key->len)))
+		rc = pd_err_at(err, PD_EIO, dir, 0, 0,
+			       "the cache entry is another URL's (two URLs of one hash): "
+			       "remove it and %s to pull again",
+			       lock);
+	else if (rc == 0 && !held.len && (e = pd_file_write_all(fd, key->ptr, key->len)) < 0)
+		rc = pd_err_at(err, PD_EIO, lock, 0, 0, "cannot write: %s", strerror(-e));
+	pd_buf_release(&held);
+	return rc;
+}
+
+/* Holds the cache entry ROOT/KIND/NAME of key for this process: an exclusive flock on
  * ROOT/locks/KIND_NAME.lock, waited for while another compare pulls the same entry (the
  * kernel drops it if that one dies), so two compares of one URL pull it once and the
  * second reuses it. Returns the lock's fd. */
-static int lock_entry(const char *dir, int quiet, struct pd_err *err)
+static int lock_entry(const char *dir, const struct pd_buf *key, int quiet, struct pd_err *err)
 {
 	struct pd_buf path = PD_BUF_INIT;
 	const char *name = strrchr(dir, '/'), *kind = name;
@@ -161,6 +224,9 @@ static int lock_entry(const char *dir, int quiet, struct pd_err *err)
 		if (fd >= 0)
 			close(fd);
 		fd = PD_EIO;
+	} else if (own_entry(fd, path.ptr, dir, key, err) < 0) {
+		close(fd);
+		fd = PD_EIO;
 	}
 	pd_buf_release(&path);
 	return fd;
@@ -168,10 +234,10 @@ static int lock_entry(const char *dir, int quiet, struct pd_err *err)
 
 /* Runs perfdelta-pull with what (its source arguments) into dir, unless dir is there;
  * under dir's lock. */
-static int pull_into(const char *dir, const struct pd_strv *what, const struct pd_plan_opts *po,
-		     int quiet, struct pd_err *err)
+static int pull_into(const char *dir, const struct pd_buf *key, const struct pd_strv *what,
+		     const struct pd_plan_opts *po, int quiet, struct pd_err *err)
 {
-	int fd = lock_entry(dir, quiet, err), rc;
+	int fd = lock_entry(dir, key, quiet, err), rc;
 	if (fd < 0)
 		return fd;
 	rc = pull_locked(dir, what, po, quiet, err);
@@ -209,24 +275,26 @@ static int one_snapshot(struct pd_strv *out, const struct pd_buf *root, const ch
 {
 	struct pd_strv what = {0};
 	struct pd_plan_opts p = *po;
-	struct pd_buf dir = PD_BUF_INIT;
+	struct pd_buf dir = PD_BUF_INIT, key = PD_BUF_INIT, readable = PD_BUF_INIT;
 	char *perfdb = po->perfdb ? NULL : perfdb_of(url);
 	int rc;
 	if (perfdb)
 		p.perfdb = perfdb;
 	pd_buf_addf(&dir, "%s/%s/", root->ptr, build ? "builds" : "snapshots");
-	if (build) {
-		as_name(&dir, build);
-		pd_buf_adds(&dir, "_snapshot_");
+	if (build) { /* the key: build NUL snapshot, two parts that hold no NUL */
+		url_key(&key, build);
+		pd_buf_addf(&readable, "%s_snapshot_", key.ptr);
+		pd_buf_addch(&key, '\0');
 		pd_strv_add(&what, "--jenkins"), pd_strv_add(&what, build);
 	}
-	as_name(&dir, snap);
+	pd_buf_adds(&key, snap), pd_buf_adds(&readable, snap);
+	as_name(&dir, readable.ptr, &key);
 	pd_strv_add(&what, "--snapshot"), pd_strv_add(&what, snap);
-	rc = pull_into(dir.ptr, &what, &p, quiet, err);
+	rc = pull_into(dir.ptr, &key, &what, &p, quiet, err);
 	if (rc == 0)
 		pd_strv_add(out, dir.ptr);
 	pd_strv_free(&what);
-	pd_buf_release(&dir);
+	pd_buf_release(&dir), pd_buf_release(&key), pd_buf_release(&readable);
 	free(perfdb);
 	return rc;
 }
@@ -243,10 +311,10 @@ static int subdir(const struct pd_buf *root, const char *sub, struct pd_err *err
 }
 
 /* Whether url's snapshots and builds make sense together: 0, else PD_EINVAL. */
-static int check_url(const char *url, const struct pd_strv *snaps, const struct pd_buf *name,
+static int check_url(const char *url, const struct pd_strv *snaps, const struct pd_buf *key,
 		     const struct pd_fetch_builds *b, struct pd_err *err)
 {
-	if (!name->len) /* else the cache's builds/ itself would be "reused" as the run */
+	if (!key->len) /* else the cache's builds/ itself would be "reused" as the run */
 		return pd_err_at(err, PD_EINVAL, url, 0, 0,
 				 "expected a Jenkins build URL or a cbmonitor comparison URL");
 	if (strstr(url, "/reports/html/") && !snaps->n)
@@ -265,25 +333,24 @@ static int one_url(struct pd_strv *out, const struct pd_buf *root, const char *u
 		   struct pd_err *err)
 {
 	struct pd_strv snaps = {0}, what = {0};
-	struct pd_buf dir = PD_BUF_INIT;
+	struct pd_buf dir = PD_BUF_INIT, key = PD_BUF_INIT;
 	int rc = 0;
 	snapshots_of(&snaps, url);
-	as_name(&dir, url);
-	rc = check_url(url, &snaps, &dir, b, err);
-	pd_buf_truncate(&dir, 0);
+	url_key(&key, url);
+	rc = check_url(url, &snaps, &key, b, err);
 	for (size_t i = 0; rc == 0 && i < snaps.n; i++)
 		rc = subdir(root, b->n ? "builds" : "snapshots", err) ||
 		     one_snapshot(out, root, url, snaps.v[i], b->n ? b->v[i] : NULL, po, quiet,
 				  err);
 	if (rc == 0 && !snaps.n && (rc = subdir(root, "builds", err)) == 0) {
 		pd_buf_addf(&dir, "%s/builds/", root->ptr);
-		as_name(&dir, url);
+		as_name(&dir, key.ptr, &key);
 		pd_strv_add(&what, "--jenkins"), pd_strv_add(&what, url);
-		if ((rc = pull_into(dir.ptr, &what, po, quiet, err)) == 0)
+		if ((rc = pull_into(dir.ptr, &key, &what, po, quiet, err)) == 0)
 			pd_strv_add(out, dir.ptr);
 	}
 	pd_strv_free(&snaps), pd_strv_free(&what);
-	pd_buf_release(&dir);
+	pd_buf_release(&dir), pd_buf_release(&key);
 	return rc < 0 ? rc : rc ? PD_EIO : 0;
 }
 

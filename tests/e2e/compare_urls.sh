@@ -68,8 +68,8 @@ has "$TMP/err" '1 build\(s\)'
 code=$?
 "$PERFDELTA" compare "$B" "$F" -o "$TMP/out-seed" --quiet >/dev/null 2>&1
 if [ $? = $code ]; then ok; else fail "exit $code with --jenkins: $(head -3 "$TMP/jk.txt")"; fi
-eb=$(ls -d "$TMP/cache2/builds/"*_snapshot_iris_710-1345_access_a7b6 2>/dev/null)
-ef=$(ls -d "$TMP/cache2/builds/"*_snapshot_iris_710-1345_failover_8a92 2>/dev/null)
+eb=$(ls -d "$TMP/cache2/builds/"*_snapshot_iris_710-1345_access_a7b6~* 2>/dev/null)
+ef=$(ls -d "$TMP/cache2/builds/"*_snapshot_iris_710-1345_failover_8a92~* 2>/dev/null)
 if [ -n "$eb" ] && cmp -s "$eb/jenkins/consoleText" "$B/jenkins/consoleText" &&
   [ -n "$ef" ] && cmp -s "$ef/jenkins/consoleText" "$F/jenkins/consoleText"; then ok; else fail "cache2: $(ls "$TMP/cache2/builds")"; fi
 a=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["verdict"], len(d["findings"]), d["target"]["snapshot"])' "$TMP/out-jk/summary.json")

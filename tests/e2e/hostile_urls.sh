@@ -1,6 +1,8 @@
-# Hostile URLs given to compare (issue 25): a URL naming no build (nothing after the
-# scheme) is refused, never the cache directory itself read as a run.
+# Hostile URLs given to compare (issues 25, 36): a URL naming no build (nothing after the
+# scheme) is refused, never the cache directory itself read as a run; two URLs are two
+# cache entries however long; a failed pull says why.
 . "$(dirname "$0")/lib.sh"
+. "$SRC/tests/pull/lib.sh"
 export PERFDELTA_CACHE=$TMP/cache
 mkdir -p "$TMP/cache/builds/127.0.0.1_1_job_j_1"
 for u in 'http:///' 'https://' 'http://///'; do
@@ -9,4 +11,36 @@ for u in 'http:///' 'https://' 'http://///'; do
   hasnt "$TMP/err" "reusing"
   if [ ! -e "$TMP/o" ]; then ok; else fail "$u: output written"; fi
 done
+
+# 2. Builds 7 and 8 of a job whose URL is longer than 200 characters: two entries, each
+# pulled (the cache name kept the first 200 characters: 8 was never asked for, and the
+# report compared #7 with #7).
+long=job/$(printf 'x%.0s' $(seq 240))
+serve long "$SEED/failover"
+expect_code 0 timeout 120 "$PERFDELTA" compare "$URL/$long/7/" "$URL/$long/8/" \
+  --jenkins-api xml --perfdb "$URL" --retries 0 -o "$TMP/long" --quiet
+for n in 7 8; do count "$TMP/long.log" "^GET /$long/$n/api/xml 200 " 1; done
+n=$(find "$TMP/cache/builds" -mindepth 1 -maxdepth 1 -name "127.0.0.1_${PORT}_*" | wc -l)
+if [ "$n" = 2 ]; then ok; else fail "the cache holds $n entries of the two builds: $(ls "$TMP/cache/builds")"; fi
+# every name within NAME_MAX, its lock too
+if [ -z "$(find "$TMP/cache" -regextype egrep -regex '.*/[^/]{256,}')" ]; then ok; else fail "a name over 255 bytes"; fi
+# the lock holds its URL: an entry of another URL of the same name (two URLs, one hash)
+# is refused, not reused as this one
+lock=$(grep -l -- "$long/7" "$TMP/cache/locks/"*)
+printf '127.0.0.1/another/url' >"$lock"
+expect_code 3 "$PERFDELTA" compare "$URL/$long/7/" "$URL/$long/8/" --jenkins-api xml \
+  --perfdb "$URL" -o "$TMP/long2" --quiet
+has "$TMP/err" "^perfdelta: $TMP/cache/builds/127\.0\.0\.1_[0-9]+_job_x+~[0-9a-f]{16}: the cache entry is another URL's"
+quit
+
+# 3. A pull that fails says why, before the line saying it failed (perfdelta-pull's
+# stderr was closed: "perfdelta-pull said why above" with nothing above).
+serve down "$SEED/failover" --always-fail
+for q in "" --quiet; do
+  expect_code 3 timeout 60 "$PERFDELTA" compare "$URL/job/j/1/" "$SEED/baseline" --retries 0 \
+    -o "$TMP/down" $q
+  has "$TMP/err" "^perfdelta: $URL/job/j/1/api/json: HTTP 503"
+  has "$TMP/err" "^perfdelta: $TMP/cache/builds/127\.0\.0\.1_${PORT}_job_j_1~[0-9a-f]{16}: pulling $URL/job/j/1/ failed: perfdelta-pull exited 3 \(its reason above\)$"
+done
+quit
 finish
