@@ -4,6 +4,8 @@
 #include "core/buf.h"
 #include "core/file.h"
 #include "core/proc.h"
+#include "core/strmap.h"
+#include "core/url.h"
 #include "core/xalloc.h"
 
 #include <errno.h>
@@ -56,31 +58,21 @@ static int cache_root(struct pd_buf *out, struct pd_err *err)
  * the kind's "snapshots_" and ".lock", the lock's name stays well under NAME_MAX (255). */
 #define NAME_READABLE 100
 
-/* s without its scheme and its trailing slashes: what names one cache entry (http and
- * https of one build, with or without the '/', are one build). */
+/* s without its scheme, its credentials and its trailing slashes: what names one cache
+ * entry (http and https of one build, with or without the '/', are one build; a password
+ * is no part of a name shown and written). */
 static void url_key(struct pd_buf *key, const char *s)
 {
+	struct pd_buf shown = PD_BUF_INIT;
+	const char *p;
 	size_t n;
-	if (strstr(s, "://"))
-		s = strstr(s, "://") + 3;
-	n = strlen(s);
-	while (n && s[n - 1] == '/')
+	pd_url_redact(&shown, s);
+	p = strstr(shown.ptr, "://") ? strstr(shown.ptr, "://") + 3 : shown.ptr;
+	n = strlen(p);
+	while (n && p[n - 1] == '/')
 		n--;
-	pd_buf_add(key, s, n);
-}
-
-/* FNV-1a then MurmurHash3's fmix64 (core/strmap.c's, unseeded: a cache name must be the
- * same in every process). */
-static uint64_t key_hash(const char *k, size_t len)
-{
-	uint64_t h = 14695981039346656037ull;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)k[i]) * 1099511628211ull;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
+	pd_buf_add(key, p, n);
+	pd_buf_release(&shown);
 }
 
 /* An entry's file name: readable's first NAME_READABLE bytes with [A-Za-z0-9_.-] kept (no
@@ -99,7 +91,8 @@ static void as_name(struct pd_buf *out, const char *readable, const struct pd_bu
 		pd_buf_addch(out, keep ? c : '_');
 	}
 	if (out->len - at != key->len || memcmp(out->ptr + at, key->ptr, key->len))
-		pd_buf_addf(out, "~%016llx", (unsigned long long)key_hash(key->ptr, key->len));
+		pd_buf_addf(out, "~%016llx",
+			    (unsigned long long)pd_strmap_hash(0, key->ptr, key->len));
 }
 
 /* The pull's options as perfdelta-pull's arguments. */
@@ -127,6 +120,7 @@ static int pull_locked(const char *dir, const struct pd_strv *what,
 		       const struct pd_plan_opts *po, int quiet, struct pd_err *err)
 {
 	struct pd_strv a = {0};
+	struct pd_buf shown = PD_BUF_INIT;
 	struct stat st;
 	char *exe;
 	pid_t pid;
@@ -153,23 +147,25 @@ static int pull_locked(const char *dir, const struct pd_strv *what,
 	/* its messages and its summary on our stderr (compare's stdout is compare's): without
 	 * fds the child's 0, 1 and 2 were closed and the reason it gave went nowhere */
 	const int fds[] = {PD_PROC_DEVNULL, STDERR_FILENO, STDERR_FILENO};
+	pd_url_redact(&shown, what->v[1]);
 	struct pd_proc_spec spec = {
 		.file = a.v[0], .argv = a.v, .envp = environ, .fds = fds, .n_fds = 3};
 	if ((e = pd_proc_start(&pid, &spec)) != 0)
 		rc = pd_err_at(err, PD_EIO, a.v[0], 0, 0, "cannot run: %s", strerror(e));
 	else if (pd_proc_wait(pid, &status, &(struct pd_proc_watch){0}) != 0)
 		rc = pd_err_at(err, PD_EIO, dir, 0, 0, "pulling %s: cannot wait for %s: %s",
-			       what->v[1], a.v[0], strerror(errno));
+			       shown.ptr, a.v[0], strerror(errno));
 	else if (WIFSIGNALED(status))
 		rc = pd_err_at(err, PD_EIO, dir, 0, 0,
 			       "pulling %s failed: perfdelta-pull was killed by signal %d",
-			       what->v[1], WTERMSIG(status));
+			       shown.ptr, WTERMSIG(status));
 	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		rc = pd_err_at(err, PD_EIO, dir, 0, 0,
 			       "pulling %s failed: perfdelta-pull exited %d (its reason above)",
-			       what->v[1], WEXITSTATUS(status));
+			       shown.ptr, WEXITSTATUS(status));
 	a.n--; /* the NULL */
 	pd_strv_free(&a);
+	pd_buf_release(&shown);
 	free(exe);
 	return rc;
 }
@@ -310,7 +306,8 @@ static int subdir(const struct pd_buf *root, const char *sub, struct pd_err *err
 	return rc;
 }
 
-/* Whether url's snapshots and builds make sense together: 0, else PD_EINVAL. */
+/* Whether url's snapshots and builds make sense together: 0, else PD_EINVAL (url is the
+ * URL as shown, without credentials). */
 static int check_url(const char *url, const struct pd_strv *snaps, const struct pd_buf *key,
 		     const struct pd_fetch_builds *b, struct pd_err *err)
 {
@@ -333,11 +330,12 @@ static int one_url(struct pd_strv *out, const struct pd_buf *root, const char *u
 		   struct pd_err *err)
 {
 	struct pd_strv snaps = {0}, what = {0};
-	struct pd_buf dir = PD_BUF_INIT, key = PD_BUF_INIT;
+	struct pd_buf dir = PD_BUF_INIT, key = PD_BUF_INIT, shown = PD_BUF_INIT;
 	int rc = 0;
 	snapshots_of(&snaps, url);
 	url_key(&key, url);
-	rc = check_url(url, &snaps, &key, b, err);
+	pd_url_redact(&shown, url);
+	rc = check_url(shown.ptr, &snaps, &key, b, err);
 	for (size_t i = 0; rc == 0 && i < snaps.n; i++)
 		rc = subdir(root, b->n ? "builds" : "snapshots", err) ||
 		     one_snapshot(out, root, url, snaps.v[i], b->n ? b->v[i] : NULL, po, quiet,
@@ -350,7 +348,7 @@ static int one_url(struct pd_strv *out, const struct pd_buf *root, const char *u
 			pd_strv_add(out, dir.ptr);
 	}
 	pd_strv_free(&snaps), pd_strv_free(&what);
-	pd_buf_release(&dir), pd_buf_release(&key);
+	pd_buf_release(&dir), pd_buf_release(&key), pd_buf_release(&shown);
 	return rc < 0 ? rc : rc ? PD_EIO : 0;
 }
 

@@ -15,9 +15,9 @@ struct pd_strmap_slot {
 
 /* FNV-1a from a seeded start, then a 64-bit finalizer (MurmurHash3's fmix64) so that the
  * low bits, which pick the slot, depend on every byte. */
-static uint64_t hash_of(const struct pd_strmap *m, const char *k, size_t len)
+uint64_t pd_strmap_hash(uint64_t seed, const char *k, size_t len)
 {
-	uint64_t h = 14695981039346656037ull ^ m->seed;
+	uint64_t h = 14695981039346656037ull ^ seed;
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ (unsigned char)k[i]) * 1099511628211ull;
 	h ^= h >> 33;
@@ -25,6 +25,11 @@ static uint64_t hash_of(const struct pd_strmap *m, const char *k, size_t len)
 	h ^= h >> 33;
 	h *= 0xc4ceb9fe1a85ec53ull;
 	return h ^ (h >> 33);
+}
+
+static uint64_t hash_of(const struct pd_strmap *m, const char *k, size_t len)
+{
+	return pd_strmap_hash(m->seed, k, len);
 }
 
 static struct pd_strmap_slot *find(const struct pd_strmap *m, const char *k, size_t len,

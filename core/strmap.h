@@ -26,6 +26,9 @@ size_t pd_strmap_get(const struct pd_strmap *m, const char *k, size_t len);
 /* Adds key [k, k + len) with val unless present; returns the value held before, or
  * PD_STRMAP_NONE when the key is new. */
 size_t pd_strmap_put(struct pd_strmap *m, const char *k, size_t len, size_t val);
+/* The map's hash of [k, k + len) from seed: FNV-1a, then MurmurHash3's fmix64. Seed 0
+ * gives a name that is the same in every process (compare's cache names). */
+uint64_t pd_strmap_hash(uint64_t seed, const char *k, size_t len);
 /* Frees the keys and the table; the map is empty and reusable after. */
 void pd_strmap_free(struct pd_strmap *m);
 

@@ -5,6 +5,7 @@
 #include "transfer.h"
 #include "../core/clock.h"
 #include "../core/buf.h"
+#include "../core/url.h"
 #include "../core/xalloc.h"
 
 #include <curl/curl.h>
@@ -65,22 +66,11 @@ void pd_transfer_note(struct pd_transfer *t, const char *fmt, ...)
 	pd_buf_release(&msg);
 }
 
-/* url without "user:password@" in its authority. */
+/* url without its credentials (core/url.h). */
 static char *redact(const char *url)
 {
 	struct pd_buf b = PD_BUF_INIT;
-	const char *auth = strstr(url, "://"), *end, *at = NULL;
-	if (!auth) {
-		pd_buf_adds(&b, url);
-		return pd_buf_detach(&b);
-	}
-	auth += 3;
-	end = auth + strcspn(auth, "/?#");
-	for (const char *c = auth; c < end; c++)
-		if (*c == '@')
-			at = c;
-	pd_buf_add(&b, url, (size_t)(auth - url));
-	pd_buf_adds(&b, at ? at + 1 : auth);
+	pd_url_redact(&b, url);
 	return pd_buf_detach(&b);
 }
 

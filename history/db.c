@@ -2,6 +2,7 @@
 #include "db.h"
 
 #include "../core/buf.h"
+#include "../core/url.h"
 #include "../core/xalloc.h"
 
 #include <libpq-fe.h>
@@ -34,10 +35,12 @@ static int open_pg(struct pd_db *db, const char *url, struct pd_err *err)
 {
 	PGconn *c = PQconnectdb(url);
 	if (PQstatus(c) != CONNECTION_OK) {
-		const char *m = PQerrorMessage(c);
-		size_t len = strcspn(m, "\n");
+		/* libpq quotes the URL it could not parse, password and all */
+		struct pd_buf m = PD_BUF_INIT;
+		pd_url_redact(&m, PQerrorMessage(c));
 		pd_err_set(err, PD_EIO, "cannot connect to the history database: %.*s",
-			   (int)len, m);
+			   (int)strcspn(m.ptr, "\n"), m.ptr);
+		pd_buf_release(&m);
 		PQfinish(c);
 		return err->code;
 	}
@@ -59,9 +62,13 @@ int pd_db_open(struct pd_db **out, const char *url, struct pd_err *err)
 	} else if (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11)) {
 		db->kind = PD_DB_POSTGRES;
 		rc = open_pg(db, url, err);
-	} else {
+	} else { /* a typo in the scheme must not put the password on the screen */
+		struct pd_buf shown = PD_BUF_INIT;
+		pd_url_redact(&shown, url);
 		rc = pd_err_set(err, PD_EINVAL,
-				"--db expects sqlite:PATH or postgresql://..., not '%s'", url);
+				"--db expects sqlite:PATH or postgresql://..., not '%s'",
+				shown.ptr);
+		pd_buf_release(&shown);
 	}
 	if (rc < 0) {
 		pd_db_close(db);

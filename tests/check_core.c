@@ -10,6 +10,7 @@
 #include "core/metric.h"
 #include "core/model.h"
 #include "core/src.h"
+#include "core/url.h"
 #include "render/escape.h"
 #include "analyze/sampling.h"
 
@@ -82,6 +83,33 @@ START_TEST(test_buf_add_int_writes_what_printf_writes)
 	ck_assert_str_eq(b.ptr, "|0|7|-7|9|10|-10|99|100|1234567890123|-1793643600038|"
 				"999999999999999|9223372036854775807|-9223372036854775808|");
 	pd_buf_release(&b);
+}
+END_TEST
+
+static void redacted(const char *in, const char *want)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_url_redact(&b, in);
+	ck_assert_str_eq(b.ptr, want);
+	ck_assert_ptr_null(strstr(b.ptr, "S3cr3t"));
+	pd_buf_release(&b);
+}
+
+START_TEST(test_url_redact_drops_every_credential_form)
+{
+	redacted("postgresq://me:S3cr3tPw@db.example:5432/h", "postgresq://db.example:5432/h");
+	redacted("http://me:S3cr3t@jenkins/job/a/7/", "http://jenkins/job/a/7/");
+	/* a '/' or '@' in the password hides nothing */
+	redacted("postgresql://me:S3/cr3t@x@h/db", "postgresql://h/db");
+	/* libpq quotes the URL it could not parse */
+	redacted("in URI: \"postgresql://me:S3cr3t@[::1/db\"",
+		 "in URI: \"postgresql://[::1/db\"");
+	redacted("postgresql://me@h/db?sslmode=require&password=S3cr3t&x=1",
+		 "postgresql://h/db?sslmode=require&password=***&x=1");
+	redacted("host=h PassWord=S3cr3t dbname=d", "host=h PassWord=*** dbname=d");
+	redacted("http://jenkins/job/a/7/", "http://jenkins/job/a/7/");
+	redacted("sqlite:notes.db", "sqlite:notes.db");
+	redacted("mypassword=x", "mypassword=x");
 }
 END_TEST
 
@@ -556,6 +584,7 @@ Suite *pd_suite_core(void)
 	tcase_add_test(tc, test_buf_add_p_says_less_than_below_double_resolution);
 	tcase_add_test(tc, test_buf_add_int_writes_what_printf_writes);
 	tcase_add_test(tc, test_err_first_failure_wins_and_formats_place);
+	tcase_add_test(tc, test_url_redact_drops_every_credential_form);
 	tcase_add_test(tc, test_err_message_stays_on_one_line);
 	tcase_add_test(tc, test_err_keeps_long_paths_and_marks_a_cut);
 	tcase_add_test(tc, test_outdir_replaces_only_exactly_its_own_output);

@@ -29,6 +29,21 @@ expect_code 0 "$PERFDELTA" history add "$SEED/baseline" --db "$DB"
 has "$TMP/out" '^already stored iris-multi-client#12081 '
 expect_code 2 "$PERFDELTA" history add "$SEED/baseline" --db "mysql://x"
 has "$TMP/err" 'expects sqlite:PATH or postgresql://'
+# No credential on the screen (issue 36, 9): a typo in the scheme, a URL libpq cannot
+# parse (it quotes the URL), a password as a query parameter or a libpq keyword; every
+# command that takes --db. Nothing listens on port 1.
+for u in 'postgresq://me:S3cr3tPw@127.0.0.1:1/x' 'postgresql://me:S3cr3tPw@[::1/db' \
+  'postgresql://me@127.0.0.1:1/db?password=S3cr3tPw&bad=1' 'host=127.0.0.1 password=S3cr3tPw'; do
+  for cmd in "history add $SEED/baseline" "history report --test t -o $TMP/cred" \
+    "compare --baseline-history 2 $SEED/failover -o $TMP/cred"; do
+    # shellcheck disable=SC2086 # cmd is words
+    "$PERFDELTA" $cmd --db "$u" >"$TMP/out" 2>"$TMP/err"
+    code=$?
+    if [ $code = 2 ] || [ $code = 3 ]; then ok; else fail "$cmd --db $u: exit $code"; fi
+    if grep -qF S3cr3tPw "$TMP/out" "$TMP/err"; then fail "$cmd --db $u printed the password: $(cat "$TMP/err")"; else ok; fi
+    has "$TMP/err" '^perfdelta: '
+  done
+done
 expect_code 2 "$PERFDELTA" history report --db "$DB"
 
 # --test takes perfrunner's test file too, as its test_config names it (issue 36)

@@ -42,5 +42,11 @@ for q in "" --quiet; do
   has "$TMP/err" "^perfdelta: $URL/job/j/1/api/json: HTTP 503"
   has "$TMP/err" "^perfdelta: $TMP/cache/builds/127\.0\.0\.1_${PORT}_job_j_1~[0-9a-f]{16}: pulling $URL/job/j/1/ failed: perfdelta-pull exited 3 \(its reason above\)$"
 done
+# a password in the URL is in no message, no cache name and no lock (issue 36, 9)
+expect_code 3 timeout 60 "$PERFDELTA" compare "http://me:S3cr3tPw@127.0.0.1:$PORT/job/j/2/" \
+  "$SEED/baseline" --retries 0 -o "$TMP/down"
+has "$TMP/err" "^perfdelta: .*: pulling http://127\.0\.0\.1:$PORT/job/j/2/ failed"
+if grep -rqF S3cr3tPw "$TMP/out" "$TMP/err" "$TMP/cache"; then fail "the password was shown or written"; else ok; fi
+if find "$TMP/cache" | grep -q S3cr3t; then fail "the password in a cache name"; else ok; fi
 quit
 finish

@@ -1,0 +1,13 @@
+/* Credentials out of what is shown: a URL or a connection string in a message. */
+#ifndef PD_URL_H
+#define PD_URL_H
+
+#include "buf.h"
+
+/* Appends text to out without the credentials it may hold: each "SCHEME://user:pass@"
+ * loses its "user:pass@" (the last '@' before '?', '#', a quote, a space or the end, so
+ * that a '/' in a password hides nothing), each "password=VALUE" (a query parameter or a
+ * libpq keyword, any case) becomes "password=***". Text with none is appended as is. */
+void pd_url_redact(struct pd_buf *out, const char *text);
+
+#endif
