@@ -222,7 +222,7 @@ static int baselines(const struct split *s, const struct pd_cli_hx_opts *o, stru
 	int rc = url ? 0 : err->code;
 	if (rc == 0 && (rc = pd_bundle_load(&run, s->target, &pd_limits_default, err)) == 0 &&
 	    (rc = pd_signature_of(&t, run, NULL, err)) == 0 &&
-	    (rc = pd_store_open(&st, url, err)) == 0 &&
+	    (rc = pd_store_open(&st, url, PD_STORE_READ, err)) == 0 &&
 	    (rc = pd_store_runs(st, t->test_config ? t->test_config : "", &runs, &n_runs,
 				err)) == 0) {
 		k = o->baselines ? pick(base, (size_t)o->baselines, runs, n_runs, t) : 0;

@@ -196,8 +196,8 @@ int pd_cli_history_add(int argc, char **argv)
 	if (!o.n_args)
 		return pd_usage(HELP, "%s",
 				"history add needs run bundles: perfdelta history add RUN...");
-	if (!(url = pd_cli_hx_db_url(&o, &err)) || pd_store_open(&st, url, &err) < 0 ||
-	    add_all(st, &o, &err) < 0)
+	if (!(url = pd_cli_hx_db_url(&o, &err)) ||
+	    pd_store_open(&st, url, PD_STORE_WRITE, &err) < 0 || add_all(st, &o, &err) < 0)
 		rc = pd_cli_hx_fail(&err);
 	pd_store_close(st);
 	free(url);

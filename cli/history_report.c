@@ -186,7 +186,8 @@ int pd_cli_history_report(int argc, char **argv)
 	}
 	test_name(&test, o.test);
 	o.test = test.ptr;
-	if (!(url = pd_cli_hx_db_url(&o, &err)) || pd_store_open(&st, url, &err) < 0 ||
+	if (!(url = pd_cli_hx_db_url(&o, &err)) ||
+	    pd_store_open(&st, url, PD_STORE_READ, &err) < 0 ||
 	    pd_cli_hx_report(st, &o, &n_cp, &err) < 0)
 		rc = pd_cli_hx_fail(&err);
 	else if (!o.quiet)
@@ -210,7 +211,7 @@ static int demo_store(struct pd_store **st, struct pd_err *err)
 {
 	struct pd_gen_opts g = {
 		.test = DEMO_TEST, .n_features = DEMO_FEATURES, .seed = 1, .plant = 1};
-	int rc = pd_store_open(st, "sqlite::memory:", err), added;
+	int rc = pd_store_open(st, "sqlite::memory:", PD_STORE_WRITE, err), added;
 	for (size_t i = 0; i < DEMO_RUNS && rc == 0; i++) {
 		struct pd_signature *s = pd_gen_run(&g, i);
 		rc = pd_store_add(*st, s, NULL, &added, err);

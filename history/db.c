@@ -5,21 +5,28 @@
 #include "../core/url.h"
 #include "../core/xalloc.h"
 
+#include <errno.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* How long a writer waits for another's transaction before giving up (SQLite). */
 #define BUSY_TIMEOUT_MS 30000
 /* The advisory lock key that serialises writers of one PostgreSQL store. */
 #define PG_LOCK_KEY "2400240024"
 
-static int open_sqlite(struct pd_db *db, const char *path, struct pd_err *err)
+static int open_sqlite(struct pd_db *db, const char *path, int create, struct pd_err *err)
 {
 	sqlite3 *h = NULL;
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK) {
+	struct stat st;
+	/* a reader of a mistyped path must not leave a new store there */
+	if (!create && strcmp(path, ":memory:") && stat(path, &st) < 0 && errno == ENOENT)
+		return pd_err_at(err, PD_ENOTFOUND, path, 0, 0,
+				 "no history store here: perfdelta history add makes one");
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
+			    NULL) != SQLITE_OK) {
 		pd_err_at(err, PD_EIO, path, 0, 0, "cannot open the history database: %s",
 			  h ? sqlite3_errmsg(h) : "out of memory");
 		sqlite3_close(h);
@@ -51,14 +58,14 @@ static int open_pg(struct pd_db *db, const char *url, struct pd_err *err)
 	return pd_db_exec(db, "SET client_min_messages = warning", NULL, 0, NULL, NULL, err);
 }
 
-int pd_db_open(struct pd_db **out, const char *url, struct pd_err *err)
+int pd_db_open(struct pd_db **out, const char *url, int create, struct pd_err *err)
 {
 	struct pd_db *db = pd_xcalloc(1, sizeof(*db));
 	int rc;
 	*out = NULL;
 	if (!strncmp(url, "sqlite:", 7) && url[7]) {
 		db->kind = PD_DB_SQLITE;
-		rc = open_sqlite(db, url + 7, err);
+		rc = open_sqlite(db, url + 7, create, err);
 	} else if (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11)) {
 		db->kind = PD_DB_POSTGRES;
 		rc = open_pg(db, url, err);

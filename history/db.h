@@ -21,8 +21,9 @@ struct pd_db {
 };
 
 /* Opens url ("sqlite:PATH" or "postgresql://..." / "postgres://...") into *out (caller
- * closes with pd_db_close). PD_EINVAL for another scheme, PD_EIO when it cannot connect. */
-int pd_db_open(struct pd_db **out, const char *url, struct pd_err *err);
+ * closes with pd_db_close); a SQLite file is made only when create is 1 (PD_ENOTFOUND
+ * when it is missing). PD_EINVAL for another scheme, PD_EIO when it cannot connect. */
+int pd_db_open(struct pd_db **out, const char *url, int create, struct pd_err *err);
 void pd_db_close(struct pd_db *db); /* NULL is a no-op */
 
 /* Runs sql with params[0..n) bound to $1..$n (NULL binds NULL); fn (may be NULL) gets

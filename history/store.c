@@ -61,12 +61,48 @@ static int migrate_to(struct pd_db *db, int version, struct pd_err *err)
 	return rc;
 }
 
-/* The schema's version (0 for a new store), then the migrations up to ours. */
-static int migrate(struct pd_store *s, struct pd_err *err)
+/* Whether the database holds a store (pd_schema), else how many tables of another
+ * program it holds. */
+static int find_store(struct pd_store *s, long long *schema, long long *other,
+		      struct pd_err *err)
 {
-	long long v = 0;
+	int sqlite = s->db->kind == PD_DB_SQLITE, rc;
+	*schema = *other = 0;
+	rc = pd_db_exec(s->db,
+			sqlite ? "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+				 "name = 'pd_schema'"
+			       : "SELECT count(*) FROM information_schema.tables WHERE "
+				 "table_schema = current_schema() AND table_name = 'pd_schema'",
+			NULL, 0, get_int, schema, err);
+	if (rc == 0 && !*schema)
+		rc = pd_db_exec(
+			s->db,
+			sqlite ? "SELECT count(*) FROM sqlite_master WHERE type IN ('table', "
+				 "'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+			       : "SELECT count(*) FROM information_schema.tables WHERE "
+				 "table_schema = current_schema()",
+			NULL, 0, get_int, other, err);
+	return rc;
+}
+
+/* The schema's version (0 for a new store), then the migrations up to ours. A reader
+ * makes no store; a writer makes one only in a database without tables (a user's
+ * notes.db given by mistake got perfdelta's four tables beside its own). */
+static int migrate(struct pd_store *s, enum pd_store_mode mode, struct pd_err *err)
+{
+	long long v = 0, found, other;
 	char num[32];
 	int rc;
+	if ((rc = find_store(s, &found, &other, err)) < 0)
+		return rc;
+	if (!found && mode == PD_STORE_READ)
+		return pd_err_at(err, PD_ENOTFOUND, s->db->where, 0, 0,
+				 "no history store here: perfdelta history add makes one");
+	if (!found && other)
+		return pd_err_at(err, PD_EINVAL, s->db->where, 0, 0,
+				 "not a perfdelta history store: it holds %lld table%s and no "
+				 "pd_schema; refusing to write into it (give a new --db)",
+				 other, other == 1 ? "" : "s");
 	if ((rc = exec0(s->db,
 			"CREATE TABLE IF NOT EXISTS pd_schema (version INTEGER NOT NULL)",
 			err)) < 0 ||
@@ -92,14 +128,16 @@ static int migrate(struct pd_store *s, struct pd_err *err)
 	return rc;
 }
 
-int pd_store_open(struct pd_store **out, const char *url, struct pd_err *err)
+int pd_store_open(struct pd_store **out, const char *url, enum pd_store_mode mode,
+		  struct pd_err *err)
 {
 	struct pd_store *s = pd_xcalloc(1, sizeof(*s));
 	int rc;
 	*out = NULL;
-	if ((rc = pd_db_open(&s->db, url, err)) < 0 || (rc = pd_db_begin(s->db, err)) < 0)
+	if ((rc = pd_db_open(&s->db, url, mode == PD_STORE_WRITE, err)) < 0 ||
+	    (rc = pd_db_begin(s->db, err)) < 0)
 		goto fail;
-	if ((rc = migrate(s, err)) < 0) {
+	if ((rc = migrate(s, mode, err)) < 0) {
 		pd_db_rollback(s->db);
 		goto fail;
 	}

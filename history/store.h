@@ -42,9 +42,15 @@ struct pd_store_run {
  * sqlite:$HOME/.local/share/perfdelta/history.sqlite (the directory made). Caller frees. */
 char *pd_store_default_url(struct pd_err *err);
 
+/* Who opens a store: only a writer makes one, in a database that holds no table. */
+enum pd_store_mode { PD_STORE_READ, PD_STORE_WRITE };
+
 /* Opens the store at url and brings its schema to PD_STORE_SCHEMA (caller closes with
- * pd_store_close). PD_EIO for a store of a newer schema (nothing is changed). */
-int pd_store_open(struct pd_store **out, const char *url, struct pd_err *err);
+ * pd_store_close). PD_ENOTFOUND when a reader finds no store there (nothing is made),
+ * PD_EINVAL for a database holding tables but no pd_schema (another program's: nothing
+ * is written), PD_EIO for a store of a newer schema (nothing is changed). */
+int pd_store_open(struct pd_store **out, const char *url, enum pd_store_mode mode,
+		  struct pd_err *err);
 void pd_store_close(struct pd_store *s); /* NULL is a no-op */
 
 /* Adds sig, read from bundle (its path as given, or NULL); *added is 1 when it was new,

@@ -38,6 +38,13 @@ static void remove_dir(char *dir)
 	free(dir);
 }
 
+static int get_count(void *ctx, const char *const *col, size_t n)
+{
+	if (n && col[0])
+		*(long long *)ctx = strtoll(col[0], NULL, 10);
+	return 0;
+}
+
 static struct pd_gen_opts gen = {.test = TEST_CFG, .n_features = 40, .seed = 3, .plant = 1};
 
 START_TEST(test_store_adds_a_run_once)
@@ -49,7 +56,7 @@ START_TEST(test_store_adds_a_run_once)
 	struct pd_store_run *runs;
 	size_t n;
 	int added;
-	ck_assert_int_eq(pd_store_open(&st, url, &err), 0);
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_WRITE, &err), 0);
 	ck_assert_int_eq(st->schema, 0); /* new: migrated from nothing */
 	ck_assert_int_eq(pd_store_add(st, s, "/b/0", &added, &err), 0);
 	ck_assert_int_eq(added, 1);
@@ -63,7 +70,7 @@ START_TEST(test_store_adds_a_run_once)
 	pd_store_runs_free(runs, n);
 	pd_store_close(st);
 	/* reopened: at the schema, nothing to migrate */
-	ck_assert_int_eq(pd_store_open(&st, url, &err), 0);
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_WRITE, &err), 0);
 	ck_assert_int_eq(st->schema, PD_STORE_SCHEMA);
 	pd_store_close(st);
 	pd_signature_free(s);
@@ -83,7 +90,7 @@ START_TEST(test_store_gives_back_what_was_added)
 	double *v;
 	size_t n, nn;
 	int added;
-	ck_assert_int_eq(pd_store_open(&st, url, &err), 0);
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_WRITE, &err), 0);
 	for (size_t i = 0; i < 3; i++) {
 		s[i] = pd_gen_run(&gen, i);
 		ck_assert_int_eq(pd_store_add(st, s[i], NULL, &added, &err), 0);
@@ -113,13 +120,69 @@ START_TEST(test_store_refuses_a_newer_schema)
 	char *dir, *url = temp_url(&dir);
 	struct pd_store *st;
 	struct pd_err err = PD_ERR_INIT;
-	ck_assert_int_eq(pd_store_open(&st, url, &err), 0);
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_WRITE, &err), 0);
 	ck_assert_int_eq(pd_db_exec(st->db, "UPDATE pd_schema SET version = 99", NULL, 0, NULL,
 				    NULL, &err),
 			 0);
 	pd_store_close(st);
-	ck_assert_int_eq(pd_store_open(&st, url, &err), PD_EIO);
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_WRITE, &err), PD_EIO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "schema 99, newer than this perfdelta's 1"));
+	free(url);
+	remove_dir(dir);
+}
+END_TEST
+
+static long long count_of(struct pd_db *db, const char *sql)
+{
+	struct pd_err err = PD_ERR_INIT;
+	long long n = -1;
+	ck_assert_int_eq(pd_db_exec(db, sql, NULL, 0, get_count, &n, &err), 0);
+	return n;
+}
+
+START_TEST(test_store_refuses_a_foreign_database)
+{
+	/* a user's database given as --db by mistake: its tables, no pd_schema */
+	char *dir, *url = temp_url(&dir);
+	struct pd_store *st = NULL;
+	struct pd_db *db;
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(pd_db_open(&db, url, 1, &err), 0);
+	ck_assert_int_eq(
+		pd_db_exec(db, "CREATE TABLE notes (t TEXT)", NULL, 0, NULL, NULL, &err), 0);
+	pd_db_close(db);
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_WRITE, &err), PD_EINVAL);
+	ck_assert_ptr_null(st);
+	ck_assert_ptr_nonnull(
+		strstr(err.msg, "not a perfdelta history store: it holds 1 table"));
+	err = (struct pd_err)PD_ERR_INIT;
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_READ, &err), PD_ENOTFOUND);
+	ck_assert_int_eq(pd_db_open(&db, url, 0, &err), 0);
+	ck_assert_int_eq(count_of(db, "SELECT count(*) FROM sqlite_master"), 1);
+	pd_db_close(db);
+	free(url);
+	remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_store_reader_makes_no_store)
+{
+	char *dir, *url = temp_url(&dir), path[256];
+	struct pd_store *st = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_READ, &err), PD_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no history store here"));
+	snprintf(path, sizeof(path), "%s/h.sqlite", dir);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	/* an empty file (a store that a writer never filled) is no store either */
+	fclose(fopen(path, "w"));
+	err = (struct pd_err)PD_ERR_INIT;
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_READ, &err), PD_ENOTFOUND);
+	/* the writer makes it; the reader then opens it */
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_WRITE, &err), 0);
+	pd_store_close(st);
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_READ, &err), 0);
+	pd_store_close(st);
 	free(url);
 	remove_dir(dir);
 }
@@ -137,7 +200,7 @@ START_TEST(test_store_malformed_features_are_an_input_error)
 	double *v;
 	size_t n, nn;
 	int added;
-	ck_assert_int_eq(pd_store_open(&st, url, &err), 0);
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_WRITE, &err), 0);
 	ck_assert_int_eq(pd_store_add(st, s, NULL, &added, &err), 0);
 	ck_assert_int_eq(pd_db_exec(st->db, "UPDATE run_features SET data = '1 2.5 -\n1 x 3\n'",
 				    NULL, 0, NULL, NULL, &err),
@@ -168,7 +231,7 @@ START_TEST(test_store_concurrent_adds_store_once)
 		if (pid[k] == 0) {
 			int added, bad = 0;
 			st = NULL;
-			bad |= pd_store_open(&st, url, &err) < 0;
+			bad |= pd_store_open(&st, url, PD_STORE_WRITE, &err) < 0;
 			for (size_t i = 0; i < 5 && !bad; i++) {
 				struct pd_signature *s = pd_gen_run(&gen, i);
 				bad |= pd_store_add(st, s, NULL, &added, &err) < 0;
@@ -185,7 +248,7 @@ START_TEST(test_store_concurrent_adds_store_once)
 		ck_assert_int_eq(waitpid(pid[k], &status, 0), pid[k]);
 		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	}
-	ck_assert_int_eq(pd_store_open(&st, url, &err), 0);
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_WRITE, &err), 0);
 	ck_assert_int_eq(pd_store_runs(st, TEST_CFG, &runs, &n, &err), 0);
 	ck_assert_uint_eq(n, 5);
 	pd_store_runs_free(runs, n);
@@ -367,6 +430,8 @@ Suite *pd_suite_store(void)
 	tcase_add_test(tc, test_store_adds_a_run_once);
 	tcase_add_test(tc, test_store_gives_back_what_was_added);
 	tcase_add_test(tc, test_store_refuses_a_newer_schema);
+	tcase_add_test(tc, test_store_refuses_a_foreign_database);
+	tcase_add_test(tc, test_store_reader_makes_no_store);
 	tcase_add_test(tc, test_store_malformed_features_are_an_input_error);
 	tcase_add_test(tc, test_store_concurrent_adds_store_once);
 	tcase_add_test(tc, test_store_build_order_is_numeric);

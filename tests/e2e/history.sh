@@ -29,6 +29,26 @@ expect_code 0 "$PERFDELTA" history add "$SEED/baseline" --db "$DB"
 has "$TMP/out" '^already stored iris-multi-client#12081 '
 expect_code 2 "$PERFDELTA" history add "$SEED/baseline" --db "mysql://x"
 has "$TMP/err" 'expects sqlite:PATH or postgresql://'
+# Only a writer makes a store, and only where there is none (issue 36, 7): a reader of
+# a mistyped path leaves nothing there; a user's database (tables, no pd_schema) is
+# refused by the writer, unchanged.
+expect_code 3 "$PERFDELTA" history report --test t --db "sqlite:$TMP/typo.db" -o "$TMP/typo"
+has "$TMP/err" "^perfdelta: $TMP/typo\.db: no history store here: perfdelta history add makes one$"
+expect_code 3 "$PERFDELTA" compare --baseline-history 2 --db "sqlite:$TMP/typo.db" "$SEED/failover" -o "$TMP/typo"
+has "$TMP/err" "no history store here"
+if [ ! -e "$TMP/typo.db" ] && [ ! -e "$TMP/typo" ]; then ok; else fail "a reader left $(ls -d "$TMP"/typo*)"; fi
+if command -v sqlite3 >/dev/null; then
+  sqlite3 "$TMP/notes.db" 'CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('"'"'mine'"'"')'
+  cp "$TMP/notes.db" "$TMP/notes.orig"
+  expect_code 2 "$PERFDELTA" history add "$SEED/baseline" --db "sqlite:$TMP/notes.db"
+  has "$TMP/err" "^perfdelta: $TMP/notes\.db: not a perfdelta history store: it holds 1 table and no pd_schema; refusing to write into it"
+  if cmp -s "$TMP/notes.db" "$TMP/notes.orig"; then ok; else fail "notes.db changed: $(sqlite3 "$TMP/notes.db" .tables)"; fi
+  expect_code 3 "$PERFDELTA" history report --test t --db "sqlite:$TMP/notes.db" -o "$TMP/typo"
+  has "$TMP/err" "no history store here"
+else
+  ok # sqlite3 is scripts/deps': the refusal is also check_store's
+fi
+
 # No credential on the screen (issue 36, 9): a typo in the scheme, a URL libpq cannot
 # parse (it quotes the URL), a password as a query parameter or a libpq keyword; every
 # command that takes --db. Nothing listens on port 1.

@@ -64,6 +64,21 @@ expect_code 0 "$PERFDELTA" compare --baseline-history 2 --db "$DB" "$SEED/failov
 has "$TMP/err" 'run iris-multi-client#12521 was added from /nonexistent/moved, which is gone'
 has "$TMP/err" 'baselines from the history: 1 run$'
 
+# a reader makes no store; a database holding another program's tables is refused by a
+# writer, unchanged (issue 36, 7)
+sql 'create database other' && sql 'create database empty'
+OTHER="postgresql://pd@127.0.0.1:$PORT/other"
+psql -X -q -h 127.0.0.1 -p "$PORT" -U pd -d other -c 'create table notes (t text)'
+expect_code 2 "$PERFDELTA" history add "$SEED/baseline" --db "$OTHER"
+has "$TMP/err" "^perfdelta: postgresql://127\.0\.0\.1:$PORT/other: not a perfdelta history store: it holds 1 table and no pd_schema"
+expect_code 3 "$PERFDELTA" history report --test "$T" --db "postgresql://pd@127.0.0.1:$PORT/empty" -o "$TMP/rep0"
+has "$TMP/err" "no history store here"
+for d in other empty; do
+  n=$(psql -X -q -At -h 127.0.0.1 -p "$PORT" -U pd -d $d -c "select count(*) from information_schema.tables where table_schema = 'public'")
+  want=1; [ $d = empty ] && want=0
+  if [ "$n" = $want ]; then ok; else fail "database $d holds $n tables, want $want"; fi
+done
+
 # a store of a newer schema is refused, nothing changed
 sql 'update pd_schema set version = 7'
 expect_code 3 "$PERFDELTA" history add "$SEED/baseline-r2" --db "$DB"
