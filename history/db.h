@@ -18,7 +18,17 @@ struct pd_db {
 	enum pd_db_kind kind;
 	char *where; /* what error lines name: the file, or the URL without its password */
 	void *h;     /* sqlite3 * or PGconn * */
+	int locked;  /* the last failure was a lock waited for in vain (SQLITE_BUSY, 55P03) */
+	int lost;    /* PostgreSQL did not answer in time: the connection is given up */
 };
+
+/* Every wait on a database has a deadline. A writer waits PD_DB_LOCK_WAIT_S for another's
+ * transaction (SQLite's busy timeout, PostgreSQL's lock_timeout), then gives up. libpq's
+ * connect_timeout is PD_DB_CONNECT_S unless the URL gives one; a statement's answer is
+ * waited for PD_DB_ANSWER_S (longer than the lock wait, which the server reports). */
+#define PD_DB_LOCK_WAIT_S 30
+#define PD_DB_CONNECT_S   10
+#define PD_DB_ANSWER_S    60
 
 /* Opens url ("sqlite:PATH" or "postgresql://..." / "postgres://...") into *out (caller
  * closes with pd_db_close); a SQLite file is made only when create is 1 (PD_ENOTFOUND

@@ -64,6 +64,23 @@ expect_code 0 "$PERFDELTA" compare --baseline-history 2 --db "$DB" "$SEED/failov
 has "$TMP/err" 'run iris-multi-client#12521 was added from /nonexistent/moved, which is gone'
 has "$TMP/err" 'baselines from the history: 1 run$'
 
+# a session holding the store's lock: a writer gives up after the lock wait of
+# history/db.h, as on SQLite (it waited forever), with one message for both stores
+LOCK_S=$(sed -n 's/^#define PD_DB_LOCK_WAIT_S *\([0-9]*\).*/\1/p' "$SRC/history/db.h")
+psql -X -q -h 127.0.0.1 -p "$PORT" -U pd -d postgres \
+  -c 'select pg_advisory_lock(2400240024), pg_sleep(600)' >/dev/null 2>&1 &
+HOLDER=$!
+held() { [ "$(sql "select count(*) from pg_locks where locktype = 'advisory' and granted")" = 1 ]; }
+wait_for 30 held || fail "the lock holder did not take the lock"
+t0=$(date +%s)
+expect_code 3 timeout $((LOCK_S + 30)) "$PERFDELTA" history add "$SEED/baseline-r2" --db "$DB"
+s=$(($(date +%s) - t0))
+has "$TMP/err" "^perfdelta: postgresql://127\.0\.0\.1:$PORT/postgres: another writer held the history store for $LOCK_S s: gave up \(nothing was changed\)$"
+if [ "$s" -ge $((LOCK_S - 1)) ] && [ "$s" -le $((LOCK_S + 15)) ]; then ok; else fail "the locked add ended after $s s, want about $LOCK_S"; fi
+sql "select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory'" >/dev/null
+wait "$HOLDER" 2>/dev/null
+[ "$(sql 'select count(*) from runs')" = 4 ] && ok || fail "a locked add stored a run"
+
 # a reader makes no store; a database holding another program's tables is refused by a
 # writer, unchanged (issue 36, 7)
 sql 'create database other' && sql 'create database empty'
