@@ -164,12 +164,14 @@ static int add_all(struct pd_store *st, const struct pd_cli_hx_opts *o, struct p
 {
 	struct pd_signature **sig = pd_xcalloc(o->n_args, sizeof(*sig));
 	int rc = 0, added;
-	for (size_t i = 0; i < o->n_args && rc == 0; i++)
-		rc = signature_of(&sig[i], o->args[i], err);
+	char **abs = pd_xcalloc(o->n_args, sizeof(*abs));
 	for (size_t i = 0; i < o->n_args && rc == 0; i++) {
-		char *abs = realpath(o->args[i], NULL);
-		rc = pd_store_add(st, sig[i], abs ? abs : o->args[i], &added, err);
-		free(abs);
+		abs[i] = realpath(o->args[i], NULL);
+		if ((rc = signature_of(&sig[i], o->args[i], err)) == 0)
+			rc = pd_store_check(sig[i], abs[i] ? abs[i] : o->args[i], err);
+	}
+	for (size_t i = 0; i < o->n_args && rc == 0; i++) {
+		rc = pd_store_add(st, sig[i], abs[i] ? abs[i] : o->args[i], &added, err);
 		if (rc == 0 && !o->quiet) {
 			struct pd_buf e = PD_BUF_INIT;
 			pd_esc_text(&e, sig[i]->key);
@@ -179,8 +181,8 @@ static int add_all(struct pd_store *st, const struct pd_cli_hx_opts *o, struct p
 		}
 	}
 	for (size_t i = 0; i < o->n_args; i++)
-		pd_signature_free(sig[i]);
-	free(sig);
+		pd_signature_free(sig[i]), free(abs[i]);
+	free(sig), free(abs);
 	return rc;
 }
 

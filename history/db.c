@@ -5,6 +5,7 @@
 #include "../core/clock.h"
 #include "../core/url.h"
 #include "../core/xalloc.h"
+#include "../render/escape.h"
 
 #include <errno.h>
 #include <libpq-fe.h>
@@ -267,9 +268,28 @@ static int exec_pg(struct pd_db *db, const char *sql, const char *const *params,
 	return db->lost && rc == 0 ? err->code : rc;
 }
 
+long pd_db_not_utf8(const char *s)
+{
+	unsigned cp;
+	for (const char *p = s; *p;) {
+		size_t n = pd_esc_utf8(p, &cp);
+		if (!n)
+			return p - s;
+		p += n;
+	}
+	return -1;
+}
+
 int pd_db_exec(struct pd_db *db, const char *sql, const char *const *params, size_t n,
 	       pd_db_row_fn fn, void *ctx, struct pd_err *err)
 {
+	for (size_t i = 0; i < n; i++)
+		if (params[i] && pd_db_not_utf8(params[i]) >= 0)
+			return pd_err_at(
+				err, PD_EPARSE, db->where, 0, 0,
+				"refusing '%s': byte %ld is not UTF-8, and the history "
+				"store holds UTF-8 text",
+				params[i], pd_db_not_utf8(params[i]) + 1);
 	if (db->kind == PD_DB_SQLITE)
 		return exec_sqlite(db, sql, params, n, fn, ctx, err);
 	return exec_pg(db, sql, params, n, fn, ctx, err);

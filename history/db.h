@@ -41,6 +41,10 @@ void pd_db_close(struct pd_db *db); /* NULL is a no-op */
 int pd_db_exec(struct pd_db *db, const char *sql, const char *const *params, size_t n,
 	       pd_db_row_fn fn, void *ctx, struct pd_err *err);
 
+/* Offset of the first byte of s that is not UTF-8, or -1. Both stores hold UTF-8 text:
+ * pd_db_exec refuses a parameter that is not (PD_EPARSE), where PostgreSQL alone did. */
+long pd_db_not_utf8(const char *s);
+
 /* Starts a transaction that writers take one at a time (SQLite BEGIN IMMEDIATE;
  * PostgreSQL BEGIN and a transaction-scoped advisory lock on the store). */
 int pd_db_begin(struct pd_db *db, struct pd_err *err);

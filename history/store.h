@@ -53,8 +53,13 @@ int pd_store_open(struct pd_store **out, const char *url, enum pd_store_mode mod
 		  struct pd_err *err);
 void pd_store_close(struct pd_store *s); /* NULL is a no-op */
 
-/* Adds sig, read from bundle (its path as given, or NULL); *added is 1 when it was new,
- * 0 when the store held the run already. */
+/* Whether sig and bundle can be stored: both stores hold UTF-8 text (PostgreSQL refused
+ * other bytes where SQLite took them), so a field that is not is refused here, in both,
+ * with one message naming it (PD_EPARSE). */
+int pd_store_check(const struct pd_signature *sig, const char *bundle, struct pd_err *err);
+
+/* Adds sig, read from bundle (its path as given, or NULL), once pd_store_check passes;
+ * *added is 1 when it was new, 0 when the store held the run already. */
 int pd_store_add(struct pd_store *s, const struct pd_signature *sig, const char *bundle,
 		 int *added, struct pd_err *err);
 

@@ -148,6 +148,39 @@ static int insert_run(struct pd_store *s, const struct pd_signature *sig, const 
 	return rc;
 }
 
+static int check_text(const char *what, const char *s, struct pd_err *err)
+{
+	long at = s ? pd_db_not_utf8(s) : -1;
+	if (at < 0)
+		return 0;
+	return pd_err_set(
+		err, PD_EPARSE,
+		"refusing %s '%s': byte %ld is not UTF-8, and the history store holds "
+		"UTF-8 text",
+		what, s, at + 1);
+}
+
+int pd_store_check(const struct pd_signature *sig, const char *bundle, struct pd_err *err)
+{
+	const struct {
+		const char *what, *s;
+	} text[] = {{"the bundle path", bundle},
+		    {"the run key", sig->key},
+		    {"the job", sig->job},
+		    {"the version", sig->version},
+		    {"the test config", sig->test_config},
+		    {"the spec", sig->spec},
+		    {"the cluster", sig->cluster},
+		    {"the event kind", sig->event_kind},
+		    {"the event node", sig->event_node}};
+	int rc = 0;
+	for (size_t i = 0; i < sizeof(text) / sizeof(*text) && rc == 0; i++)
+		rc = check_text(text[i].what, text[i].s, err);
+	for (size_t i = 0; i < sig->n && rc == 0; i++)
+		rc = check_text("the feature name", sig->f[i].name, err);
+	return rc;
+}
+
 int pd_store_add(struct pd_store *s, const struct pd_signature *sig, const char *bundle,
 		 int *added, struct pd_err *err)
 {
@@ -156,7 +189,7 @@ int pd_store_add(struct pd_store *s, const struct pd_signature *sig, const char 
 	long long id = -1;
 	int rc;
 	*added = 0;
-	if ((rc = pd_db_begin(s->db, err)) < 0)
+	if ((rc = pd_store_check(sig, bundle, err)) < 0 || (rc = pd_db_begin(s->db, err)) < 0)
 		return rc;
 	if ((rc = load_names(s, &m, err)) < 0 || (rc = add_names(s, &m, sig, err)) < 0 ||
 	    (rc = insert_run(s, sig, bundle, &id, err)) < 0)

@@ -188,6 +188,33 @@ START_TEST(test_store_reader_makes_no_store)
 }
 END_TEST
 
+START_TEST(test_store_refuses_text_that_is_not_utf8)
+{
+	/* SQLite took a Latin-1 path that PostgreSQL refused: both refuse it now, alike */
+	char *dir, *url = temp_url(&dir);
+	struct pd_store *st;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_signature *s = pd_gen_run(&gen, 0);
+	struct pd_store_run *runs;
+	size_t n;
+	int added = -1;
+	ck_assert_int_eq(pd_store_open(&st, url, PD_STORE_WRITE, &err), 0);
+	ck_assert_int_eq(pd_store_add(st, s, "/b/r\xe9sum\xe9", &added, &err), PD_EPARSE);
+	ck_assert_str_eq(err.msg, "refusing the bundle path '/b/r\xe9sum\xe9': byte 5 is not "
+				  "UTF-8, and the history store holds UTF-8 text");
+	ck_assert_int_eq(added, 0);
+	err = (struct pd_err)PD_ERR_INIT;
+	ck_assert_int_eq(pd_store_runs(st, "t\xc3", &runs, &n, &err), PD_EPARSE);
+	err = (struct pd_err)PD_ERR_INIT;
+	ck_assert_int_eq(pd_store_add(st, s, "/b/r\xc3\xa9sum\xc3\xa9", &added, &err), 0);
+	ck_assert_int_eq(added, 1);
+	pd_signature_free(s);
+	pd_store_close(st);
+	free(url);
+	remove_dir(dir);
+}
+END_TEST
+
 START_TEST(test_store_malformed_features_are_an_input_error)
 {
 	/* a store edited by hand (or by another program): the report's read says where */
@@ -432,6 +459,7 @@ Suite *pd_suite_store(void)
 	tcase_add_test(tc, test_store_refuses_a_newer_schema);
 	tcase_add_test(tc, test_store_refuses_a_foreign_database);
 	tcase_add_test(tc, test_store_reader_makes_no_store);
+	tcase_add_test(tc, test_store_refuses_text_that_is_not_utf8);
 	tcase_add_test(tc, test_store_malformed_features_are_an_input_error);
 	tcase_add_test(tc, test_store_concurrent_adds_store_once);
 	tcase_add_test(tc, test_store_build_order_is_numeric);

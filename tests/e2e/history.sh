@@ -29,6 +29,19 @@ expect_code 0 "$PERFDELTA" history add "$SEED/baseline" --db "$DB"
 has "$TMP/out" '^already stored iris-multi-client#12081 '
 expect_code 2 "$PERFDELTA" history add "$SEED/baseline" --db "mysql://x"
 has "$TMP/err" 'expects sqlite:PATH or postgresql://'
+# Both stores take the same bytes (issue 36, 8): a bundle path that is not UTF-8 (Latin-1
+# "r\xe9sum\xe9") is refused by each with one message, before any run of the call is
+# stored; so is a --test that is not.
+LATIN=$TMP/r$(printf '\351')sum$(printf '\351')
+cp -r "$SEED/baseline-r3" "$LATIN"
+expect_code 3 "$PERFDELTA" history add "$SEED/baseline-r2" "$LATIN" --db "$DB"
+hasf "$TMP/err" "perfdelta: refusing the bundle path '$TMP/r\xe9sum\xe9': byte $((${#TMP} + 3)) is not UTF-8, and the history store holds UTF-8 text"
+lines "$TMP/err" 1
+expect_code 3 "$PERFDELTA" history report --test "t$(printf '\351')" --db "$DB" -o "$TMP/latin"
+hasf "$TMP/err" ": refusing 't\\xe9': byte 2 is not UTF-8, and the history store holds UTF-8 text"
+expect_code 3 "$PERFDELTA" history add "$SEED/failover" "$LATIN" --db "$DB"
+if ! command -v sqlite3 >/dev/null || [ "$(sqlite3 "$TMP/h.sqlite" 'select count(*) from runs')" = 2 ]; then ok; else fail "a refused add stored a run"; fi
+
 # Only a writer makes a store, and only where there is none (issue 36, 7): a reader of
 # a mistyped path leaves nothing there; a user's database (tables, no pd_schema) is
 # refused by the writer, unchanged.

@@ -81,6 +81,18 @@ sql "select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory'"
 wait "$HOLDER" 2>/dev/null
 [ "$(sql 'select count(*) from runs')" = 4 ] && ok || fail "a locked add stored a run"
 
+# Both stores take the same bytes (issue 36, 8): a bundle path that is not UTF-8 (Latin-1
+# "r\xe9sum\xe9") is refused by each with one message, before any run of the call is
+# stored; so is a --test that is not.
+LATIN=$TMP/r$(printf '\351')sum$(printf '\351')
+cp -r "$SEED/baseline-r3" "$LATIN"
+expect_code 3 "$PERFDELTA" history add "$SEED/baseline-r2" "$LATIN" --db "$DB"
+hasf "$TMP/err" "perfdelta: refusing the bundle path '$TMP/r\xe9sum\xe9': byte $((${#TMP} + 3)) is not UTF-8, and the history store holds UTF-8 text"
+lines "$TMP/err" 1
+expect_code 3 "$PERFDELTA" history report --test "t$(printf '\351')" --db "$DB" -o "$TMP/latin"
+hasf "$TMP/err" ": refusing 't\\xe9': byte 2 is not UTF-8, and the history store holds UTF-8 text"
+[ "$(sql 'select count(*) from runs')" = 4 ] && ok || fail "a refused add stored a run"
+
 # a reader makes no store; a database holding another program's tables is refused by a
 # writer, unchanged (issue 36, 7)
 sql 'create database other' && sql 'create database empty'
