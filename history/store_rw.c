@@ -55,22 +55,64 @@ static long long name_id(const struct names *m, const char *name)
 	return -1;
 }
 
-/* Every stored name, sorted by name (the database orders them: ORDER BY name is byte
- * order in SQLite; PostgreSQL is told COLLATE "C"). */
-static int load_names(struct pd_store *s, struct names *m, struct pd_err *err)
+/* How many ids or names one SELECT ... IN (...) asks for: SQLite binds at most 32 766
+ * parameters (999 before 3.32), PostgreSQL 65 535. */
+#define IN_CHUNK 500
+
+struct pair {
+	char *name;
+	long long id;
+};
+
+static int cmp_pair(const void *a, const void *b)
 {
-	const char *sql =
-		s->db->kind == PD_DB_SQLITE
-			? "SELECT id, name FROM feature_names ORDER BY name"
-			: "SELECT id, name FROM feature_names ORDER BY name COLLATE \"C\"";
-	return pd_db_exec(s->db, sql, NULL, 0, add_name, m, err);
+	return strcmp(((const struct pair *)a)->name, ((const struct pair *)b)->name);
 }
 
-/* Names sig has that the store lacks, inserted; m reloaded when any was. */
+/* Sorts m by name (byte order, as strcmp and name_id() read it). */
+static void sort_names(struct names *m)
+{
+	struct pair *p = pd_xmalloc((m->n ? m->n : 1) * sizeof(*p));
+	for (size_t i = 0; i < m->n; i++)
+		p[i] = (struct pair){m->name[i], m->id[i]};
+	qsort(p, m->n, sizeof(*p), cmp_pair);
+	for (size_t i = 0; i < m->n; i++)
+		m->name[i] = p[i].name, m->id[i] = p[i].id;
+	free(p);
+}
+
+/* The ids of the names want[0..n) that the store holds, added to m (then sorted): one
+ * SELECT per IN_CHUNK names, so an add reads its own names, never the whole table (an
+ * add to a store of 500 000 names of other tests took 51 MB). */
+static int find_names(struct pd_store *s, struct names *m, const char *const *want, size_t n,
+		      struct pd_err *err)
+{
+	int rc = 0;
+	for (size_t at = 0; at < n && rc == 0; at += IN_CHUNK) {
+		size_t k = n - at < IN_CHUNK ? n - at : IN_CHUNK;
+		struct pd_buf q = PD_BUF_INIT;
+		pd_buf_adds(&q, "SELECT id, name FROM feature_names WHERE name IN (");
+		for (size_t i = 0; i < k; i++)
+			pd_buf_addf(&q, "%s$%zu", i ? ", " : "", i + 1);
+		pd_buf_adds(&q, ")");
+		rc = pd_db_exec(s->db, q.ptr, want + at, k, add_name, m, err);
+		pd_buf_release(&q);
+	}
+	sort_names(m);
+	return rc;
+}
+
+/* The names of sig in m, those the store lacked inserted first. */
 static int add_names(struct pd_store *s, struct names *m, const struct pd_signature *sig,
 		     struct pd_err *err)
 {
-	int rc = 0, added = 0;
+	const char **want = pd_xmalloc((sig->n ? sig->n : 1) * sizeof(*want));
+	size_t n_missing = 0;
+	int rc;
+	for (size_t i = 0; i < sig->n; i++)
+		want[i] = sig->f[i].name;
+	if ((rc = find_names(s, m, want, sig->n, err)) < 0)
+		goto done;
 	for (size_t i = 0; i < sig->n && rc == 0; i++) {
 		if (name_id(m, sig->f[i].name) >= 0)
 			continue;
@@ -80,13 +122,12 @@ static int add_names(struct pd_store *s, struct names *m, const struct pd_signat
 			"INSERT INTO feature_names (name) VALUES ($1) ON CONFLICT (name) "
 			"DO NOTHING",
 			p, 1, NULL, NULL, err);
-		added = 1;
+		want[n_missing++] = sig->f[i].name;
 	}
-	if (rc == 0 && added) {
-		names_free(m);
-		*m = (struct names){0};
-		rc = load_names(s, m, err);
-	}
+	if (rc == 0 && n_missing)
+		rc = find_names(s, m, want, n_missing, err);
+done:
+	free(want);
 	return rc;
 }
 
@@ -191,7 +232,7 @@ int pd_store_add(struct pd_store *s, const struct pd_signature *sig, const char 
 	*added = 0;
 	if ((rc = pd_store_check(sig, bundle, err)) < 0 || (rc = pd_db_begin(s->db, err)) < 0)
 		return rc;
-	if ((rc = load_names(s, &m, err)) < 0 || (rc = add_names(s, &m, sig, err)) < 0 ||
+	if ((rc = add_names(s, &m, sig, err)) < 0 ||
 	    (rc = insert_run(s, sig, bundle, &id, err)) < 0)
 		goto done;
 	if (id >= 0) {
@@ -277,41 +318,33 @@ void pd_store_runs_free(struct pd_store_run *r, size_t n)
 	free(r);
 }
 
-/* A name's index by id: (id, index into the sorted names), sorted by id. */
-struct by_id {
-	long long id;
-	size_t at;
+/* One run's stored features as read: (id, value) in the row's order. */
+struct row {
+	long long *id;
+	double *v;
+	size_t n, cap_id, cap_v;
 };
 
-static int cmp_id(const void *a, const void *b)
-{
-	long long x = ((const struct by_id *)a)->id, y = ((const struct by_id *)b)->id;
-	return (x > y) - (x < y);
-}
-
-/* One run's stored features into row[0..m->n) (NaN where absent). */
 struct parse_ctx {
-	const struct by_id *ids;
-	size_t n_ids;
-	double *row;
+	struct row *row;
 	const struct pd_store_run *run;
 	const char *where;
 	struct pd_err *err;
-	int found;
 };
 
 static int parse_line(struct parse_ctx *c, const char *p, const char **end, long line)
 {
 	char *e;
 	errno = 0;
-	struct by_id key = {.id = strtoll(p, &e, 10)}, *hit;
+	long long id = strtoll(p, &e, 10);
 	double v = e > p && *e == ' ' ? strtod(e + 1, &e) : NAN;
-	if (errno || !isfinite(v) || *e != ' ' ||
-	    !(hit = bsearch(&key, c->ids, c->n_ids, sizeof(key), cmp_id)))
+	if (errno || !isfinite(v) || *e != ' ')
 		return pd_err_at(c->err, PD_EPARSE, c->where, line, 0,
 				 "run '%s': expected 'feature-id value se' with a known id",
 				 c->run->key);
-	c->row[hit->at] = v;
+	PD_GROW(c->row->id, c->row->cap_id, c->row->n + 1);
+	PD_GROW(c->row->v, c->row->cap_v, c->row->n + 1);
+	c->row->id[c->row->n] = id, c->row->v[c->row->n++] = v;
 	*end = e + 1 + strcspn(e + 1, "\n");
 	return 0;
 }
@@ -320,7 +353,6 @@ static int parse_features(void *ctx, const char *const *col, size_t n)
 {
 	struct parse_ctx *c = ctx;
 	const char *p = n && col[0] ? col[0] : "";
-	c->found = 1;
 	for (long line = 1; *p; line++) {
 		if (parse_line(c, p, &p, line) < 0)
 			return 1;
@@ -330,70 +362,130 @@ static int parse_features(void *ctx, const char *const *col, size_t n)
 	return 0;
 }
 
-/* Keeps the columns some run has a value in. */
-static void compact(struct names *m, double *v, size_t n_runs)
+static int cmp_ll(const void *a, const void *b)
 {
-	size_t k = 0, cols = m->n;
-	for (size_t j = 0; j < cols; j++) {
-		int used = 0;
-		for (size_t i = 0; i < n_runs && !used; i++)
-			used = !isnan(v[i * cols + j]);
-		if (!used) {
-			free(m->name[j]);
-			continue;
-		}
-		for (size_t i = 0; i < n_runs; i++)
-			v[i * cols + k] = v[i * cols + j];
-		m->name[k++] = m->name[j];
-	}
-	/* rows were cols wide: pack them k wide */
-	for (size_t i = 1; i < n_runs; i++)
-		memmove(v + i * k, v + i * cols, k * sizeof(*v));
-	m->n = k;
+	long long x = *(const long long *)a, y = *(const long long *)b;
+	return (x > y) - (x < y);
 }
 
-static int read_runs(struct pd_store *s, const struct pd_store_run *runs, size_t n,
-		     struct names *m, double *v, struct pd_err *err)
+/* The ids the rows hold, each once, sorted, into *ids[0..*n). */
+static void row_ids(long long **ids, size_t *n, const struct row *rows, size_t n_rows)
 {
-	struct by_id *ids = pd_xmalloc((m->n ? m->n : 1) * sizeof(*ids));
+	size_t total = 0, k = 0;
+	for (size_t i = 0; i < n_rows; i++)
+		total += rows[i].n;
+	*ids = pd_xmalloc((total ? total : 1) * sizeof(**ids));
+	for (size_t i = 0; i < n_rows; i++)
+		for (size_t j = 0; j < rows[i].n; j++)
+			(*ids)[k++] = rows[i].id[j];
+	qsort(*ids, total, sizeof(**ids), cmp_ll);
+	k = 0;
+	for (size_t i = 0; i < total; i++)
+		if (!k || (*ids)[k - 1] != (*ids)[i])
+			(*ids)[k++] = (*ids)[i];
+	*n = k;
+}
+
+/* The names of ids[0..n) (sorted), one SELECT per IN_CHUNK ids; an id the rows hold that
+ * feature_names lacks is PD_EPARSE. */
+static int names_of(struct pd_store *s, struct names *m, const long long *ids, size_t n,
+		    struct pd_err *err)
+{
 	int rc = 0;
+	for (size_t at = 0; at < n && rc == 0; at += IN_CHUNK) {
+		struct pd_buf q = PD_BUF_INIT;
+		pd_buf_adds(&q, "SELECT id, name FROM feature_names WHERE id IN (");
+		for (size_t i = at; i < n && i < at + IN_CHUNK; i++)
+			pd_buf_addf(&q, "%s%lld", i > at ? ", " : "",
+				    ids[i]); /* numbers we parsed */
+		pd_buf_adds(&q, ")");
+		rc = pd_db_exec(s->db, q.ptr, NULL, 0, add_name, m, err);
+		pd_buf_release(&q);
+	}
+	if (rc == 0 && m->n != n) {
+		long long missing = n ? ids[0] : 0;
+		for (size_t i = 0; i < n; i++) {
+			size_t j = 0;
+			while (j < m->n && m->id[j] != ids[i])
+				j++;
+			if (j == m->n) {
+				missing = ids[i];
+				break;
+			}
+		}
+		rc = pd_err_at(err, PD_EPARSE, s->db->where, 0, 0,
+			       "feature id %lld is stored for a run but has no name in "
+			       "feature_names",
+			       missing);
+	}
+	return rc;
+}
+
+/* A name's column by id: (id, index into the sorted names), sorted by id. */
+struct by_id {
+	long long id;
+	size_t at;
+};
+
+static int cmp_id(const void *a, const void *b)
+{
+	return cmp_ll(&((const struct by_id *)a)->id, &((const struct by_id *)b)->id);
+}
+
+/* The rows as values[run * m->n + column], NaN where a run lacks a feature. */
+static double *spread_rows(const struct names *m, const struct row *rows, size_t n_rows)
+{
+	struct by_id *ids = pd_xmalloc((m->n ? m->n : 1) * sizeof(*ids)), key, *hit;
+	double *v = pd_xmalloc((n_rows * m->n + 1) * sizeof(*v));
 	for (size_t j = 0; j < m->n; j++)
 		ids[j] = (struct by_id){m->id[j], j};
 	qsort(ids, m->n, sizeof(*ids), cmp_id);
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		char id[32];
-		snprintf(id, sizeof(id), "%lld", runs[i].id);
-		const char *p[] = {id};
-		struct parse_ctx c = {ids, m->n, v + i * m->n, &runs[i], s->db->where, err, 0};
-		rc = pd_db_exec(s->db, "SELECT data FROM run_features WHERE run_id = $1", p, 1,
-				parse_features, &c, err);
-		if (rc == 0 && err->code)
-			rc = err->code;
-	}
+	for (size_t i = 0; i < n_rows * m->n; i++)
+		v[i] = NAN;
+	for (size_t i = 0; i < n_rows; i++)
+		for (size_t j = 0; j < rows[i].n; j++) {
+			key.id = rows[i].id[j];
+			if ((hit = bsearch(&key, ids, m->n, sizeof(key), cmp_id)))
+				v[i * m->n + hit->at] = rows[i].v[j];
+		}
 	free(ids);
-	return rc;
+	return v;
 }
 
 int pd_store_features(struct pd_store *s, const struct pd_store_run *runs, size_t n,
 		      char ***names, size_t *n_names, double **values, struct pd_err *err)
 {
+	struct row *rows = pd_xcalloc(n ? n : 1, sizeof(*rows));
 	struct names m = {0};
-	double *v = NULL;
-	int rc;
+	long long *ids = NULL;
+	size_t n_ids = 0;
+	int rc = 0;
 	*names = NULL, *n_names = 0, *values = NULL;
-	if ((rc = load_names(s, &m, err)) < 0)
-		goto fail;
-	v = pd_xmalloc((n * m.n + 1) * sizeof(*v));
-	for (size_t i = 0; i < n * m.n; i++)
-		v[i] = NAN;
-	if ((rc = read_runs(s, runs, n, &m, v, err)) < 0)
-		goto fail;
-	compact(&m, v, n);
-	*names = m.name, *n_names = m.n, *values = v;
-	free(m.id);
-	return 0;
-fail:
-	names_free(&m);
-	free(v);
+	/* the runs' own rows first, then the names of the ids they hold: memory is the
+	 * window's runs x the test's features, whatever else the store holds */
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char id[32];
+		snprintf(id, sizeof(id), "%lld", runs[i].id);
+		const char *p[] = {id};
+		struct parse_ctx c = {&rows[i], &runs[i], s->db->where, err};
+		rc = pd_db_exec(s->db, "SELECT data FROM run_features WHERE run_id = $1", p, 1,
+				parse_features, &c, err);
+		if (rc == 0 && err->code)
+			rc = err->code;
+	}
+	if (rc == 0) {
+		row_ids(&ids, &n_ids, rows, n);
+		rc = names_of(s, &m, ids, n_ids, err);
+	}
+	if (rc == 0) {
+		sort_names(&m);
+		*values = spread_rows(&m, rows, n);
+		*names = m.name, *n_names = m.n;
+		free(m.id);
+	} else
+		names_free(&m);
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].id), free(rows[i].v);
+	free(rows), free(ids);
 	return rc;
 }

@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 	char url[4096];
 	snprintf(url, sizeof(url), "sqlite:%s", argv[1]);
 	struct pd_gen_opts g = {.test = TEST, .n_features = features, .seed = 5, .plant = 1};
-	if (pd_store_open(&st, url, PD_STORE_READ, &err) < 0 ||
+	if (pd_store_open(&st, url, PD_STORE_WRITE, &err) < 0 ||
 	    pd_store_runs(st, TEST, &runs, &n, &err) < 0)
 		return fail(&err);
 	pd_store_runs_free(runs, n);
