@@ -279,7 +279,17 @@ static int on_dbs(void *ctx, const struct pd_transfer_done *d, struct pd_err *er
 {
 	struct plan *p = ctx;
 	struct pd_strv dbs = {0}, kept = {0}, undecoded = {0};
-	int rc = read_list(&dbs, p, d);
+	size_t n_of = 0;
+	int rc = read_list(&dbs, p, d), decoded;
+	/* each database kept is a request and holds a series at least: their count is
+	 * bounded before any is asked for, as a metric list's is */
+	for (size_t i = 0; i < dbs.n && rc == 0; i++)
+		n_of += of_snapshot(p, dbs.v[i], &decoded);
+	if (rc == 0 && n_of > p->lim->max_series)
+		rc = pd_err_at(err, PD_ELIMIT, d->shown, 0, 0,
+			       "%zu databases of the snapshot, more than %zu series "
+			       "(--max-series)",
+			       n_of, p->lim->max_series);
 	for (size_t i = 0; i < dbs.n && rc == 0; i++)
 		rc = keep_db(p, dbs.v[i], d->shown, &kept, &undecoded);
 	if (rc == 0 && !kept.n)

@@ -100,6 +100,17 @@ bad() { # bad PATH BODY REGEX: the server answers PATH with BODY; the pull fails
   quit
 }
 DB=ns_serveriris_710-1345_failover_8a92bucket-1
+# every count from the server bounded before it is used (issue 36): more databases of the
+# snapshot than --max-series is refused before any metric list is asked for
+python3 -c 'import json; print(json.dumps(["atopiris_710-1345_failover_8a92x%d" % i for i in range(50)]))' >"$TMP/dbs.json"
+serve dbs "$F" --serve / "$TMP/dbs.json"
+expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb "$URL" \
+  --max-series 20 --retries 0 -o "$TMP/dbs"
+has "$TMP/err" "^perfdelta: http://127\.0\.0\.1:[0-9]+/: 50 databases of the snapshot, more than 20 series \(--max-series\)$"
+lines "$TMP/err" 1
+count "$TMP/dbs.log" "^GET /atop" 0
+left_nothing "$TMP/dbs"
+quit
 bad / '["iris_710-1345_failover_8a92/../../x"]' "^perfdelta: http://127\.0\.0\.1:[0-9]+/: refusing database name 'iris_710-1345_failover_8a92/\.\./\.\./x': it holds '/'"
 bad / '["..iris_710-1345_failover_8a92"]' "refusing database name '\.\.iris_710-1345_failover_8a92': it starts with '\.'"
 bad / '{"dbs": []}' '/: expected a JSON array of names$'
