@@ -3,6 +3,7 @@
 #define PD_CLI_HISTORY_H
 
 #include "core/err.h"
+#include "history/store.h"
 
 #include <stddef.h>
 
@@ -27,10 +28,10 @@ extern const char pd_cli_history_usage[];
 int pd_cli_hx_parse(struct pd_cli_hx_opts *o, int argc, char **argv);
 /* Prints err as perfdelta prints errors; the exit code for it. */
 int pd_cli_hx_fail(const struct pd_err *err);
-/* --db, or the default store (caller frees). */
-char *pd_cli_hx_db_url(const struct pd_cli_hx_opts *o, struct pd_err *err);
+/* --db, or the default store (its directory made for a writer only; caller frees). */
+char *pd_cli_hx_db_url(const struct pd_cli_hx_opts *o, enum pd_store_mode mode,
+		       struct pd_err *err);
 
-struct pd_store;
 /* The report of o->test into o->out; *n_cp its change points. */
 int pd_cli_hx_report(struct pd_store *st, const struct pd_cli_hx_opts *o, size_t *n_cp,
 		     struct pd_err *err);

@@ -218,7 +218,7 @@ static int baselines(const struct split *s, const struct pd_cli_hx_opts *o, stru
 	size_t n_runs = 0, k = 0;
 	const char *base[16];
 	struct pd_buf spreads = PD_BUF_INIT;
-	char *url = pd_cli_hx_db_url(o, err);
+	char *url = pd_cli_hx_db_url(o, PD_STORE_READ, err);
 	int rc = url ? 0 : err->code;
 	if (rc == 0 && (rc = pd_bundle_load(&run, s->target, &pd_limits_default, err)) == 0 &&
 	    (rc = pd_signature_of(&t, run, NULL, err)) == 0 &&

@@ -122,9 +122,10 @@ int pd_cli_hx_parse(struct pd_cli_hx_opts *o, int argc, char **argv)
 	return 0;
 }
 
-char *pd_cli_hx_db_url(const struct pd_cli_hx_opts *o, struct pd_err *err)
+char *pd_cli_hx_db_url(const struct pd_cli_hx_opts *o, enum pd_store_mode mode,
+		       struct pd_err *err)
 {
-	return o->db ? pd_xstrdup(o->db) : pd_store_default_url(err);
+	return o->db ? pd_xstrdup(o->db) : pd_store_default_url(mode, err);
 }
 
 /* The signature of the bundle at path (caller frees). */
@@ -198,7 +199,7 @@ int pd_cli_history_add(int argc, char **argv)
 	if (!o.n_args)
 		return pd_usage(HELP, "%s",
 				"history add needs run bundles: perfdelta history add RUN...");
-	if (!(url = pd_cli_hx_db_url(&o, &err)) ||
+	if (!(url = pd_cli_hx_db_url(&o, PD_STORE_WRITE, &err)) ||
 	    pd_store_open(&st, url, PD_STORE_WRITE, &err) < 0 || add_all(st, &o, &err) < 0)
 		rc = pd_cli_hx_fail(&err);
 	pd_store_close(st);

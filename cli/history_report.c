@@ -186,7 +186,7 @@ int pd_cli_history_report(int argc, char **argv)
 	}
 	test_name(&test, o.test);
 	o.test = test.ptr;
-	if (!(url = pd_cli_hx_db_url(&o, &err)) ||
+	if (!(url = pd_cli_hx_db_url(&o, PD_STORE_READ, &err)) ||
 	    pd_store_open(&st, url, PD_STORE_READ, &err) < 0 ||
 	    pd_cli_hx_report(st, &o, &n_cp, &err) < 0)
 		rc = pd_cli_hx_fail(&err);

@@ -177,7 +177,7 @@ static int make_dirs(char *path, struct pd_err *err)
 	}
 }
 
-char *pd_store_default_url(struct pd_err *err)
+char *pd_store_default_url(enum pd_store_mode mode, struct pd_err *err)
 {
 	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
 	struct pd_buf dir = PD_BUF_INIT, url = PD_BUF_INIT;
@@ -189,7 +189,7 @@ char *pd_store_default_url(struct pd_err *err)
 		pd_err_set(err, PD_EINVAL, "neither XDG_DATA_HOME nor HOME is set: give --db");
 		return NULL;
 	}
-	if (make_dirs(dir.ptr, err) < 0) {
+	if (mode == PD_STORE_WRITE && make_dirs(dir.ptr, err) < 0) {
 		pd_buf_release(&dir);
 		return NULL;
 	}

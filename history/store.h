@@ -38,12 +38,13 @@ struct pd_store_run {
 	int64_t time_ms;
 };
 
-/* The default store: sqlite:$XDG_DATA_HOME/perfdelta/history.sqlite, else
- * sqlite:$HOME/.local/share/perfdelta/history.sqlite (the directory made). Caller frees. */
-char *pd_store_default_url(struct pd_err *err);
-
 /* Who opens a store: only a writer makes one, in a database that holds no table. */
 enum pd_store_mode { PD_STORE_READ, PD_STORE_WRITE };
+
+/* The default store: sqlite:$XDG_DATA_HOME/perfdelta/history.sqlite, else
+ * sqlite:$HOME/.local/share/perfdelta/history.sqlite (the directory made for a writer
+ * only). Caller frees. */
+char *pd_store_default_url(enum pd_store_mode mode, struct pd_err *err);
 
 /* Opens the store at url and brings its schema to PD_STORE_SCHEMA (caller closes with
  * pd_store_close). PD_ENOTFOUND when a reader finds no store there (nothing is made),

@@ -50,6 +50,10 @@ has "$TMP/err" "^perfdelta: $TMP/typo\.db: no history store here: perfdelta hist
 expect_code 3 "$PERFDELTA" compare --baseline-history 2 --db "sqlite:$TMP/typo.db" "$SEED/failover" -o "$TMP/typo"
 has "$TMP/err" "no history store here"
 if [ ! -e "$TMP/typo.db" ] && [ ! -e "$TMP/typo" ]; then ok; else fail "a reader left $(ls -d "$TMP"/typo*)"; fi
+# nor the default store's directory
+XDG_DATA_HOME=$TMP/xdg expect_code 3 "$PERFDELTA" history report --test t -o "$TMP/typo"
+has "$TMP/err" "^perfdelta: $TMP/xdg/perfdelta/history\.sqlite: no history store here"
+if [ ! -e "$TMP/xdg" ]; then ok; else fail "a reader made $(find "$TMP/xdg")"; fi
 if command -v sqlite3 >/dev/null; then
   sqlite3 "$TMP/notes.db" 'CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('"'"'mine'"'"')'
   cp "$TMP/notes.db" "$TMP/notes.orig"
