@@ -100,7 +100,7 @@ done
 n_before=$(wc -l <"$TMP/jb.log")
 expect_code 1 "$PERFDELTA" compare "$BURL/job/iris-n1ql/13001/" "$KURL/job/iris-n1ql/13001/" \
   --prometheus "$PROM" -o "$TMP/cmp-url2"
-has "$TMP/err" "^perfdelta: reusing $TMP/cache/builds/127\.0\.0\.1_[0-9]+_job_iris-n1ql_13001$"
+has "$TMP/err" "^perfdelta: reusing $TMP/cache/builds/127\.0\.0\.1_[0-9]+_job_iris-n1ql_13001~[0-9a-f]{16}$"
 if [ "$(wc -l <"$TMP/jb.log")" = "$n_before" ]; then ok; else fail "the cached build was pulled again"; fi
 curl -fsS "$BURL/quit" >/dev/null
 
@@ -110,7 +110,7 @@ serve sb "$B"
 expect_code 1 "$PERFDELTA" compare "$URL/job/iris-multi-client/12520/" "$KURL/job/iris-n1ql/13001/" \
   --perfdb "$URL" --prometheus "$PROM" -o "$TMP/cmp-mixed" --quiet
 hasf "$TMP/cmp-mixed/index.html" "monitoring: the baseline&#39;s went to perfdb, the target&#39;s to Prometheus"
-if [ -d "$TMP/cache/builds/127.0.0.1_${PORT}_job_iris-multi-client_12520/perfdb" ]; then ok; else fail "the perfdb build: $(ls "$TMP/cache/builds")"; fi
+if [ -d "$(echo "$TMP/cache/builds/127.0.0.1_${PORT}_job_iris-multi-client_12520~"*)/perfdb" ]; then ok; else fail "the perfdb build: $(ls "$TMP/cache/builds")"; fi
 quit
 URL=$KURL
 
