@@ -176,7 +176,8 @@ static int own_entry(int fd, const char *lock, const char *dir, const struct pd_
 		     struct pd_err *err)
 {
 	struct pd_buf held = PD_BUF_INIT;
-	int rc = pd_file_read_fd(&held, fd, lock, 1 << 16, err), e;
+	/* above any key: a URL is one argument, and Linux bounds one at 128 KiB */
+	int rc = pd_file_read_fd(&held, fd, lock, (size_t)1 << 20, err), e;
 	if (rc == 0 && held.len &&
 	    (held.len != key->len || memcmp(held.ptr, key->ptr, key->len)))
 		rc = pd_err_at(err, PD_EIO, dir, 0, 0,

@@ -42,6 +42,14 @@ for q in "" --quiet; do
   has "$TMP/err" "^perfdelta: $URL/job/j/1/api/json: HTTP 503"
   has "$TMP/err" "^perfdelta: $TMP/cache/builds/127\.0\.0\.1_${PORT}_job_j_1~[0-9a-f]{16}: pulling $URL/job/j/1/ failed: perfdelta-pull exited 3 \(its reason above\)$"
 done
+# a URL of 70 000 characters: its lock holds it, and the second compare reads it back
+# (a 64 KiB limit refused the lock itself)
+huge="$URL/job/$(head -c 70000 /dev/zero | tr '\0' x)/7/"
+for i in 1 2; do
+  expect_code 3 timeout 60 "$PERFDELTA" compare "$huge" "$SEED/baseline" --retries 0 -o "$TMP/down"
+  has "$TMP/err" "^perfdelta: .*/builds/127\.0\.0\.1_${PORT}_job_x+~[0-9a-f]{16}: pulling http://127\.0\.0\.1:$PORT/job/xxxx"
+  hasnt "$TMP/err" "larger than the limit"
+done
 # a password in the URL is in no message, no cache name and no lock (issue 36, 9)
 expect_code 3 timeout 60 "$PERFDELTA" compare "http://me:S3cr3tPw@127.0.0.1:$PORT/job/j/2/" \
   "$SEED/baseline" --retries 0 -o "$TMP/down"
