@@ -75,6 +75,22 @@ static void url_key(struct pd_buf *key, const char *s)
 	pd_buf_release(&shown);
 }
 
+/* Appends to key the series' sources the pull is given, each after a NUL: one
+ * snapshot name on two perfdb hosts, or one build pulled from another --perfdb, are two
+ * runs and so two entries. */
+static void sources_key(struct pd_buf *key, const struct pd_plan_opts *po)
+{
+	const char *const src[][2] = {{"perfdb=", po->perfdb},
+				      {"prometheus=", po->prometheus},
+				      {"cbmonitor2=", po->cbmonitor2}};
+	for (size_t i = 0; i < sizeof(src) / sizeof(*src); i++)
+		if (src[i][1]) {
+			pd_buf_addch(key, '\0');
+			pd_buf_adds(key, src[i][0]);
+			url_key(key, src[i][1]);
+		}
+}
+
 /* An entry's file name: readable's first NAME_READABLE bytes with [A-Za-z0-9_.-] kept (no
  * leading dot) and the rest '_', then, unless that is the key itself, "~" and the key's
  * hash in hex. '~' is never kept, so a name with a hash never equals one without, and two
@@ -285,6 +301,7 @@ static int one_snapshot(struct pd_strv *out, const struct pd_buf *root, const ch
 		pd_strv_add(&what, "--jenkins"), pd_strv_add(&what, build);
 	}
 	pd_buf_adds(&key, snap), pd_buf_adds(&readable, snap);
+	sources_key(&key, &p);
 	as_name(&dir, readable.ptr, &key);
 	pd_strv_add(&what, "--snapshot"), pd_strv_add(&what, snap);
 	rc = pull_into(dir.ptr, &key, &what, &p, quiet, err);
@@ -343,6 +360,7 @@ static int one_url(struct pd_strv *out, const struct pd_buf *root, const char *u
 				  err);
 	if (rc == 0 && !snaps.n && (rc = subdir(root, "builds", err)) == 0) {
 		pd_buf_addf(&dir, "%s/builds/", root->ptr);
+		sources_key(&key, po);
 		as_name(&dir, key.ptr, &key);
 		pd_strv_add(&what, "--jenkins"), pd_strv_add(&what, url);
 		if ((rc = pull_into(dir.ptr, &key, &what, po, quiet, err)) == 0)

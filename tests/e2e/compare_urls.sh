@@ -10,17 +10,28 @@ export PERFDELTA_CACHE=$TMP/cache
 CURL="$URL/reports/html/?snapshot=iris_710-1345_access_a7b6&snapshot=iris_710-1345_failover_8a92"
 "$PERFDELTA" compare "$CURL" --perfdb "$URL" -o "$TMP/out-url" --quiet >"$TMP/url.txt" 2>&1
 code=$?
-if [ -d "$TMP/cache/snapshots/iris_710-1345_access_a7b6/perfdb" ] &&
-  [ -d "$TMP/cache/snapshots/iris_710-1345_failover_8a92/perfdb" ]; then ok; else fail "cache: $(ls -R "$TMP/cache" | head -5)"; fi
+# each entry named by its snapshot and a hash of it and its perfdb
+SA=$(echo "$TMP/cache/snapshots/iris_710-1345_access_a7b6~"*)
+SF=$(echo "$TMP/cache/snapshots/iris_710-1345_failover_8a92~"*)
+if [ -d "$SA/perfdb" ] && [ -d "$SF/perfdb" ]; then ok; else fail "cache: $(ls -R "$TMP/cache" | head -5)"; fi
 # the same as comparing the pulled bundles by path
-"$PERFDELTA" compare "$TMP/cache/snapshots/iris_710-1345_access_a7b6" \
-  "$TMP/cache/snapshots/iris_710-1345_failover_8a92" -o "$TMP/out-dir" --quiet >/dev/null 2>&1
+"$PERFDELTA" compare "$SA" "$SF" -o "$TMP/out-dir" --quiet >/dev/null 2>&1
 if [ $? = $code ] && [ -s "$TMP/out-url/summary.json" ]; then ok; else fail "exit $code from the URL"; fi
 a=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["verdict"], len(d["findings"]))' "$TMP/out-url/summary.json")
 b=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["verdict"], len(d["findings"]))' "$TMP/out-dir/summary.json")
 if [ "$a" = "$b" ]; then ok; else fail "from the URL: $a; from the bundles: $b"; fi
 expect_code 2 "$PERFDELTA" compare "$URL/reports/html/?x=1" -o "$TMP/none"
 has "$TMP/err" 'a cbmonitor URL without snapshot='
+# one snapshot name from another perfdb is another run: pulled into an entry of its own
+# (the name alone made the second reuse the first's series)
+U1=$URL P1=$SERVER_PID
+serve cb2 "$TMP/root"
+"$PERFDELTA" compare "$CURL" --perfdb "$URL" -o "$TMP/out-url2" --quiet >"$TMP/url2.txt" 2>&1
+n=$(find "$TMP/cache/snapshots" -mindepth 1 -maxdepth 1 -name 'iris_710-1345_access_a7b6~*' | wc -l)
+if [ "$n" = 2 ]; then ok; else fail "the second perfdb's snapshot: $n entries"; fi
+count "$TMP/cb2.log" "^GET / " 2
+quit
+URL=$U1 SERVER_PID=$P1
 quit
 
 # The comparison URL with --jenkins naming each snapshot's build: two loopback Jenkins
