@@ -57,7 +57,8 @@ has "$out" '^core/buf\.c:3: char: scratch'
 hasnt "$out" 'char: (bytes|names|lit|p)\b'
 
 # Every spelling the compiler accepts: from the including folder, from the source root
-# (the include path), in angle brackets, the header there or not.
+# (the include path), in angle brackets, the header there or not; and the numbers that
+# render/ and cli/ may not name (a constant of numbers), beside those they may.
 cat >"$T/render/text.c" <<'EOF'
 #include "../analyze/x.h"
 #include "analyze/x.h"
@@ -67,6 +68,13 @@ cat >"$T/render/text.c" <<'EOF'
 #include "core/buf.h"
 #include <stdio.h>
 /* #include "analyze/x.h" in a comment is no include */
+#define TOP_N 5
+#define SPAN ((size_t)8 << 20) /* a bound */
+#define CHILD_FDS (5 + 2 * TOP_N)
+#define NAME "10"
+static const double MARGIN = 0.05;
+const int pd_text_rows = -40;
+static const char *const words[] = {"1"};
 EOF
 cat >"$T/history/store.c" <<'EOF'
 #include "../analyze/x.h"
@@ -87,6 +95,11 @@ has "$out" '^render/text\.c:2: include: analyze/x\.h: "analyze/x\.h" is analyze/
 has "$out" '^render/text\.c:3: include: analyze/x\.h: <analyze/x\.h> is analyze/x\.h'
 has "$out" '^render/text\.c:4: include: analyze/missing\.h'
 hasnt "$out" 'text\.c:(5|6|7|8): include'
+has "$out" '^render/text\.c:9: policy: TOP_N'
+has "$out" '^render/text\.c:10: policy: SPAN'
+has "$out" '^render/text\.c:13: policy: MARGIN'
+has "$out" '^render/text\.c:14: policy: pd_text_rows'
+hasnt "$out" 'policy: (CHILD_FDS|NAME|words)'
 hasnt "$out" 'history/store\.c:1: include'
 has "$out" '^history/store\.c:2: include: \.\./cli/usage\.h: .*history/ may include'
 has "$out" '^history/store\.c:3: char: pd_store_path'
@@ -132,5 +145,9 @@ plant history/store.c include '#include "cli/usage.h"'
 plant history/store.c include '#include <fetch/plan.h>'
 plant history/store.c char 'static char scratch[64];'
 plant history/store.c export "$(printf 'int unprefixed_export(void)\n{\n\treturn 0;\n}')"
+plant render/html.c policy '#define TOP_FINDINGS 5'
+plant render/report.c policy 'static const double MARGIN_PCT = 2.5;'
+plant cli/drive.c policy '#define WINDOW_RUNS 100'
+plant cli/history_base.c policy 'static const unsigned MIN_RUNS = 8u;'
 expect_code 0 "$CHECK" "$R"
 finish
