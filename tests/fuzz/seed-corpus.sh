@@ -4,10 +4,10 @@
 # each kind from the generated seed fixture (BUILD/fixtures/seed). Files over 64 KiB are
 # left out (the fuzzers run with -max_len=65536). Seeds keep their path in their name;
 # running it again refreshes them and keeps what the fuzzers added.
-# usage: tests/fuzz/seed-corpus.sh SRC BUILD
+# usage: tests/fuzz/seed-corpus.sh SRC BUILD [OUT]    (OUT: BUILD/corpus unless given)
 set -euo pipefail
 src=$1 build=$2
-out=$build/corpus seed=$build/fixtures/seed
+out=${3:-$build/corpus} seed=$build/fixtures/seed
 fx=$src/fixtures
 if [ ! -d "$seed" ]; then
   echo "seed-corpus.sh: no seed fixture in $seed (build the 'seed' target first)" >&2
@@ -109,3 +109,4 @@ rm -rf "$tb"
 for f in "$out"/tarball/*; do
   [ "$(wc -c <"$f")" -le 65536 ] || rm -f "$f"
 done
+
