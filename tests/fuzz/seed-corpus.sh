@@ -110,3 +110,21 @@ for f in "$out"/tarball/*; do
   [ "$(wc -c <"$f")" -le 65536 ] || rm -f "$f"
 done
 
+# the escapers: strings a bundle can bring into an output (markup of every target, a
+# shell quote, control characters, bidirectional formatting, invalid and overlong UTF-8,
+# numbers), and a few fixture files whole
+mkdir -p "$out/escape"
+printf '%s' '<script>alert("x")</script> & '"'"'q'"'"'' >"$out/escape/markup"
+printf '%s' '`code` *bold* _em_ |a|b| ~s~ $x$ [l](u) ![i](u) # h > q 1. x \* &amp;' \
+  >"$out/escape/md"
+printf '%s' '{code} [link|u] *b* _i_ -d- +u+ ^s^ ~s~ ??c?? (x) :) \\ & !i!' >"$out/escape/jira"
+printf 'tab\there\nline\rcr\033[31mred\x9b2J\x7f' >"$out/escape/controls"
+printf 'a\xe2\x80\xaeevil\xe2\x81\xa6b\xd8\x9c' >"$out/escape/bidi"
+printf '\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x82 \xef\xbf\xbe \xef\xbf\xbf \xff' \
+  >"$out/escape/utf8"
+printf '%s' "/tmp/a b/it's \"q\"/x\\y.svg" >"$out/escape/path"
+printf '%s' '0.1' >"$out/escape/num-tenth"
+printf '%s' '-1e-320' >"$out/escape/num-subnormal"
+printf '%s' '123456789012345678' >"$out/escape/num-big"
+printf '%s' '9007199254740993' >"$out/escape/num-2p53"
+add escape "$fx"/pathological/skeleton/jenkins/build.json "$fx"/pathological/skeleton/perfrunner/*
