@@ -113,9 +113,9 @@ line=$(grep -n '^time = %(x9)s' "$t" | cut -d: -f1)
 [ -n "$line" ] && ok || fail "the test has no [access] time to read"
 # limited FILE...: runs perfdelta in 1 GiB of address space (a compare of the seed takes
 # far less; the bomb would take 1 TB)
-# (ASan reserves terabytes of shadow memory: no limit there)
+# (ASan and TSan reserve terabytes of shadow memory: no limit there)
 limited() {
-  if grep -q __asan_init "$PERFDELTA"; then "$PERFDELTA" "$@"; return; fi
+  if grep -qE "__[at]san_init" "$PERFDELTA"; then "$PERFDELTA" "$@"; return; fi
   bash -c 'ulimit -v 1048576 && exec "$0" "$@"' "$PERFDELTA" "$@"
 }
 expect_code 3 limited compare "$B" "$TMP/vf" -o "$TMP/bomb" --quiet

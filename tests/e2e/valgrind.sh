@@ -2,7 +2,7 @@
 # on inspect: no error, no leak. Skipped (77) for a sanitizer build, which valgrind
 # cannot run.
 . "$(dirname "$0")/lib.sh"
-if grep -q __asan_init "$PERFDELTA"; then echo "skipped: an ASan build"; exit 77; fi
+if grep -qE "__[at]san_init" "$PERFDELTA"; then echo "skipped: a sanitizer build"; exit 77; fi
 if ! command -v valgrind >/dev/null; then fail "valgrind is not installed (scripts/deps test installs it)"; finish; exit 1; fi
 vg() { valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible \
   --errors-for-leak-kinds=definite,indirect,possible "$@"; }
