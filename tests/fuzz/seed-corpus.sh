@@ -6,6 +6,8 @@
 # running it again refreshes them and keeps what the fuzzers added.
 # usage: tests/fuzz/seed-corpus.sh SRC BUILD [OUT]    (OUT: BUILD/corpus unless given)
 set -euo pipefail
+# a failure names its line (set -e alone ends the script in silence)
+trap 'echo "seed-corpus.sh: line $LINENO failed (exit $?)" >&2' ERR
 src=$1 build=$2
 out=${3:-$build/corpus} seed=$build/fixtures/seed
 fx=$src/fixtures
@@ -87,7 +89,7 @@ for b in "$seed"/*/; do
   find "$b/perfdb" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | LC_ALL=C sort |
     awk 'BEGIN { printf "[" } { printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 } END { printf "]" }' \
       >"$out/perfdb_list/dbs-$name"
-  db=$(find "$b/perfdb" -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort | head -n 1)
+  db=$(find "$b/perfdb" -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort | sed -n 1p)
   find "$db" -name '*.json' -printf '%f\n' | sed 's/\.json$//' | LC_ALL=C sort |
     awk 'BEGIN { printf "[" } { printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 } END { printf "]" }' \
       >"$out/perfdb_list/metrics-$name"
