@@ -42,9 +42,11 @@ static size_t count_in(const double *side, const struct pd_view *view,
 static void mark_drill(struct pd_comparison *c)
 {
 	struct pd_buf twin = PD_BUF_INIT;
-	for (size_t i = 0; i < c->n_views; i++)
+	for (size_t i = 0; i < c->n_views; i++) {
 		c->views[i].drill |= c->views[i].scope.kind == PD_AT_NODE ||
 				     c->views[i].scope.kind == PD_AT_INDEX;
+		c->views[i].record = -1;
+	}
 	for (size_t i = 0; i < c->n_views; i++) {
 		pd_buf_truncate(&twin, 0);
 		pd_metric_twin(&twin, c->views[i].metric);
@@ -53,7 +55,7 @@ static void mark_drill(struct pd_comparison *c)
 							  at->host)
 				     : -1;
 		if (atop >= 0)
-			c->views[atop].drill = 1;
+			c->views[atop].drill = 1, c->views[atop].record = (long)i;
 	}
 	pd_buf_release(&twin);
 }
@@ -534,6 +536,17 @@ static void explain_topology(struct pd_delta *d, int ambiguous)
 	d->inf.reason = ambiguous ? PD_INFER_TOPOLOGY_AMBIGUOUS : PD_INFER_TOPOLOGY;
 }
 
+/* Whether a phase of delta i's view before it (deltas are in (view, phase) order, the
+ * whole last) is the topology's: a whole-run window that holds such a phase compares
+ * another number of nodes over part of the run, for every kind of metric. */
+static int holds_topology(const struct pd_comparison *c, size_t i)
+{
+	for (size_t j = i; j-- > 0 && c->deltas[j].view == c->deltas[i].view;)
+		if (c->deltas[j].topology)
+			return 1;
+	return 0;
+}
+
 /* Pass 2: each delta judged in its phase's family (pass 1, the spreads, is fill_delta;
  * the prior of the run-to-run variances is fitted over every spread between). */
 static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
@@ -567,7 +580,8 @@ static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
 		per_node(d, &c->views[d->view]);
 		int amb = !per_node_held(d, rule.threshold_pct) &&
 			  ambiguous(d, rule.threshold_pct);
-		d->topology |= per_node_held(d, rule.threshold_pct) || amb;
+		d->topology |= per_node_held(d, rule.threshold_pct) || amb ||
+			       (d->phase == PD_PHASE_WHOLE && holds_topology(c, i));
 		explain_topology(d, amb);
 	}
 }

@@ -674,14 +674,49 @@ static int cmp_finding(const void *a, const void *b)
 	return cmp_str0(x->text, y->text);
 }
 
-/* A shift fails the gate when its delta is a regression (connections left behind decide
- * their own, lingering_finding); runs that cannot be compared are an error. */
+/* The delta of the series of record of a shift's delta d (its REST twin, for an atop
+ * process metric), or d itself. */
+static const struct pd_delta *of_record(const struct pd_comparison *c, const struct pd_delta *d)
+{
+	long r = c->views[d->view].record;
+	const struct pd_delta *t = r < 0 ? NULL : pd_comparison_delta(c, (size_t)r, d->phase);
+	return t ? t : d;
+}
+
+/* A shift on an atop twin whose series of record judges otherwise: said, and the record's
+ * verdict is the one that decides. */
+static void twins_disagree(const struct pd_comparison *c, struct pd_finding *f,
+			   const struct pd_delta *d, const struct pd_delta *rec)
+{
+	if (rec == d || rec->verdict == d->verdict)
+		return;
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(&b, " Its twin %s, the series of record, reads ",
+		    c->views[rec->view].metric);
+	if (rec->inf.valid & PD_INFER_HAS_PCT)
+		pd_buf_addf(&b, "%+.1f%% [%+.1f%%, %+.1f%%]", rec->delta_pct, rec->ci_lo,
+			    rec->ci_hi);
+	else
+		pd_buf_adds(&b, "no percentage");
+	pd_buf_addf(&b, ", %s: the twins disagree, and the record decides.",
+		    pd_verdict_name(rec->verdict));
+	set_text(f, "%s%s", f->text, b.ptr);
+	pd_buf_release(&b);
+}
+
+/* A shift fails the gate when its delta is a regression, and its twin of record's too
+ * (connections left behind decide their own, lingering_finding); runs that cannot be
+ * compared are an error. */
 static enum pd_outcome outcome(struct pd_comparison *c, struct pd_finding *f, int gate)
 {
 	if (f->kind == PD_FIND_NOT_COMPARABLE)
 		return PD_OUTCOME_ERROR;
-	if (f->kind == PD_FIND_POST_EVENT_MISMATCH || f->kind == PD_FIND_METRIC_SHIFT)
-		f->regresses = c->deltas[f->n.shift.delta].verdict == PD_VERDICT_REGRESSION;
+	if (f->kind == PD_FIND_POST_EVENT_MISMATCH || f->kind == PD_FIND_METRIC_SHIFT) {
+		const struct pd_delta *d = &c->deltas[f->n.shift.delta], *rec = of_record(c, d);
+		f->regresses = d->verdict == PD_VERDICT_REGRESSION &&
+			       rec->verdict == PD_VERDICT_REGRESSION;
+		twins_disagree(c, f, d, rec);
+	}
 	return f->regresses && gate ? PD_OUTCOME_FAIL : PD_OUTCOME_PASS;
 }
 
@@ -724,8 +759,11 @@ static void delta_outcomes(struct pd_comparison *c, int gate)
 		if (d->finding < 0 || (f->outcome == PD_OUTCOME_FAIL &&
 				       c->findings[d->finding].outcome != PD_OUTCOME_FAIL))
 			d->finding = (long)i;
+		/* an atop twin's failure is its record's testcase (one regression, one failing
+		 * testcase), which a top-level record fails of its own */
+		struct pd_delta *rec = &c->deltas[of_record(c, d) - c->deltas];
 		if (f->outcome == PD_OUTCOME_FAIL)
-			d->outcome = PD_OUTCOME_FAIL;
+			(rec != d && rec->gates ? rec : d)->outcome = PD_OUTCOME_FAIL;
 	}
 }
 

@@ -605,6 +605,9 @@ struct pd_view {
 	   on (the surviving ones) and their list; 0 and NULL otherwise (analyze/scope.c) */
 	size_t members_after;
 	char *nodes_after;
+	/* an atop process metric with a REST twin at the same scope: that view, the series of
+	   record for verdicts and testcases; -1 otherwise (analyze/deltas.c mark_drill) */
+	long record;
 };
 
 /* The one figure every output states for a change (analyze/deltas.c): the change of

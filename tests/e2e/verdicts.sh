@@ -150,6 +150,37 @@ said = [f for f in d["findings"] if "role:n1ql" == f["scope"] and f["phase"] == 
 sys.exit(not (role and not bad and not two and not said))' "$TMP/fwd/summary.json"
 then ok; else fail "role:n1ql after the event: counts the removed node, or two verdicts for one series"; fi
 
+# a whole-run window that holds a phase the topology explains is the topology's, for every
+# kind of metric (net/ESTABLISHED role:n1ql whole was +68.8 %, a regression and a failing
+# testcase, while its pre delta, two query nodes against one, was the topology's)
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+views = {}
+for x in d["deltas"]:
+    views.setdefault((x["metric"], x["scope"]), {})[x["phase"]] = x
+bad = [k for k, p in views.items() if "whole" in p and any(p[q]["topology"] for q in p if q != "whole")
+       and not p["whole"]["topology"]]
+est = views[("net/ESTABLISHED", "role:n1ql")]["whole"]
+sys.exit(not (not bad and est["topology"] and est["verdict"] == "inconclusive"))' "$TMP/fwd/summary.json"
+then ok; else fail "a whole-run delta over a phase of another topology is judged as the build's"; fi
+
+# twins: the REST process stats are the series of record; atop's copy never fails a
+# testcase of its own beside its record's, and a finding on the copy says where the record
+# judges otherwise (atop/cbq-engine_cpu role:n1ql post, a regression, against its REST twin
+# inconclusive)
+if python3 -c '
+import json, re, sys, html
+d = json.load(open(sys.argv[1])); x = open(sys.argv[2]).read()
+fails = {html.unescape(m) for m in re.findall(r" name=\"([^\"]*)\"><failure", x)}
+rec = {(y["metric"], y["case_scope"], y["phase"]) for y in d["deltas"]}
+bad = [n for n in fails if n.startswith("atop/") and re.match(r"atop/(.*)_cpu (\S+) (\S+)$", n)
+       and ("metrics_rest_api_processes/%s_sysproc_cpu_utilization" % re.match(r"atop/(.*)_cpu", n).group(1),
+            n.split()[1], n.split()[2]) in rec]
+f2 = [f for f in d["findings"] if f["metric"] == "atop/cbq-engine_cpu" and f["scope"] == "role:n1ql" and f["phase"] == "post"]
+sys.exit(not (not bad and f2 and "the twins disagree" in f2[0]["text"]))' "$TMP/fwd/summary.json" "$TMP/fwd/junit.xml"
+then ok; else fail "an atop copy fails beside its REST record, or twins disagree unsaid"; fi
+
 # words that match the interval: at --threshold 10 memcached CPU on kv is +15.9 %
 # [+9.9, +22.2], inconclusive: the kv question may not say the runs agree, and names it
 expect_code 1 "$PERFDELTA" compare "$B" "$SEED/failover-clean" -o "$TMP/t10" --quiet --threshold 10
