@@ -114,7 +114,8 @@ def check_event_line(name, text, J, bold):
     if e["kind"] == "none":
         check(f"{bold}Event{bold}:" not in text, f"{name}: states an event, summary.json none")
         return
-    line = f"{bold}Event{bold}: {e['kind']} of {e['node']} at {e['t_s']:.1f} s"
+    node = e["node"] if e["node"] is not None else "an unknown node"
+    line = f"{bold}Event{bold}: {e['kind']} of {node} at {e['t_s']:.1f} s"
     check(line in text, f"{name}: lacks {line!r}")
 
 
@@ -302,6 +303,37 @@ def check_margin(J, page):
           f"{len(want)}")
 
 
+ROLE = {"kv": "kv", "query": "n1ql", "n1ql": "n1ql", "index": "index", "fts": "fts",
+        "eventing": "eventing", "cbas": "cbas", "analytics": "cbas", "backup": "backup"}
+
+
+def check_words(J, page, term, xml):
+    """A question says the runs agree only where every judged delta it covers (its role's or
+    the cluster's top-level deltas) is the same; every output states that answer; a failing
+    finding's delta regresses (one judge), and every failing delta testcase is a regression
+    of its own or a failing finding's."""
+    for q in J["questions"]:
+        if q["kind"] == "role-change":
+            want = "role:" + ROLE.get(q["role"], q["role"])
+            cover = [d for d in J["deltas"] if d["scope"] == want and d["gates"]]
+        elif q["kind"] == "cluster-change":
+            cover = [d for d in J["deltas"] if d["scope"] in ("cluster", "survivors") and d["gates"]]
+        else:
+            continue
+        if "agree within the threshold" in q["answer"]:
+            bad = [d for d in cover if d["verdict"] != "same"]
+            check(not bad, f"question {q['kind']} {q.get('role')}: says the runs agree over "
+                  f"{len(bad)} deltas that are not the same")
+        check(html.escape(q["words"], quote=False)[:80] in page or q["words"][:80] in page,
+              f"html: question {q['kind']} {q.get('role')} does not say {q['words'][:60]!r}")
+    for f in J["findings"]:
+        if f["kind"] in ("metric-shift", "post-event-mismatch") and "twins disagree" not in f["text"]:
+            d = [d for d in J["deltas"] if (d["metric"], d["scope"], d["phase"]) ==
+                 (f["metric"], f["scope"], f["phase"])]
+            check(d and ((f["direction"] == "up") == (d[0]["delta_pct"] is None or d[0]["delta_pct"] > 0)),
+                  f"finding {f['kind']} {f['metric']} {f['scope']}: its direction is not its delta's")
+
+
 def main():
     out, term = sys.argv[1], open(sys.argv[2]).read()
     J = json.load(open(f"{out}/summary.json"))
@@ -322,6 +354,7 @@ def main():
     check_event(J, mirror)
     check_pre_agreement(J)
     check_margin(J, open(f"{out}/index.html").read())
+    check_words(J, open(f"{out}/index.html").read(), term, open(f"{out}/junit.xml").read())
     n_notes = check_notes(term, open(f"{out}/summary.md").read(),
                           open(f"{out}/summary.jira").read(), J)
     for f in fails:

@@ -38,6 +38,20 @@ echo x >"$TMP/bare/perfdb/zz-unknown.bin"
 if grep -q '"undecoded":\["unknown collector' "$TMP/two__bare/summary.json" &&
   python3 "$SRC/tests/e2e/outputs_agree.py" "$TMP/two__bare" "$TMP/two__bare.term"
 then ok; else fail "the outputs of two baselines against a bare failover disagree"; fi
+# the other ways a user runs compare: three baselines, another threshold, a target
+# without its spec (perfrunner/) nor its console
+cp -r "$SEED/failover" "$TMP/nospec-run" && rm -r "$TMP/nospec-run/perfrunner" "$TMP/nospec-run/jenkins/consoleText"
+modes=("three|$SEED/baseline $SEED/baseline-r2 $SEED/baseline-r3 $SEED/failover|"
+  "t10|$SEED/baseline $SEED/failover-clean|--threshold 10"
+  "nospec|$SEED/baseline $TMP/nospec-run|")
+for m in "${modes[@]}"; do
+  IFS='|' read -r name runs opts <<<"$m"
+  # shellcheck disable=SC2086 # runs and opts are word lists
+  "$PERFDELTA" compare $runs -o "$TMP/$name" --fail-on never $opts >"$TMP/$name.term" \
+    2>"$TMP/err" || fail "compare $name: $(head -1 "$TMP/err")"
+  if python3 "$SRC/tests/e2e/outputs_agree.py" "$TMP/$name" "$TMP/$name.term"; then ok
+  else fail "the outputs of $name disagree"; fi
+done
 for x in failover baseline-aa baseline-r2 baseline-r3 failover-clean failover-graceful \
   failover-ist failover-late; do
   for pair in "baseline $x" "$x baseline"; do
