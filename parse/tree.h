@@ -7,8 +7,8 @@
  * link"), as in a tarball: a bundle is an artifact that is copied and unpacked, where a
  * link either dangles or points at someone else's files, and one rule for both forms keeps
  * a tarball equal to its directory. The root itself may be a link: the user named it. */
-#ifndef PD_TREE_H
-#define PD_TREE_H
+#ifndef PD_PARSE_TREE_H
+#define PD_PARSE_TREE_H
 
 #include "../core/model.h"
 #include "../core/src.h"

@@ -149,5 +149,11 @@ plant render/html.c policy '#define TOP_FINDINGS 5'
 plant render/report.c policy 'static const double MARGIN_PCT = 2.5;'
 plant cli/drive.c policy '#define WINDOW_RUNS 100'
 plant cli/history_base.c policy 'static const unsigned MIN_RUNS = 8u;'
+# a second header with the comparison tree's include guard (as parse/tree.h had): the later
+# of the two, in path order, is named at its #ifndef
+printf '/* a header */\n#ifndef PD_TREE_H\n#define PD_TREE_H\n#endif\n' >"$R/tree/zz.h"
+expect_code 1 "$CHECK" "$R"
+has "$out" "^tree/zz.h:2: guard: PD_TREE_H: tree/tree.h has this include guard too"
+rm "$R/tree/zz.h"
 expect_code 0 "$CHECK" "$R"
 finish
