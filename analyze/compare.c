@@ -16,10 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* check_grid: the grids' values at most, a sample read and in all */
-#define GRID_PER_SAMPLE 16
-#define GRID_FLOOR      ((double)(1u << 25))
-
 double pd_compare_threshold(const struct pd_compare_opts *opts, const char *metric)
 {
 	for (size_t i = 0; i < opts->n_overrides; i++)
@@ -298,8 +294,8 @@ static double samples_read(const struct pd_comparison *c)
 /* Every view holds a point per step over the frame for each run: the frame is bounded by
  * the samples, never by the time span alone (DESIGN 7: a few samples far apart are no
  * huge grid), and so are the grids together (docs/reference.md, "Memory"): views x
- * points x runs values at most (pd_views_bound), which may not pass GRID_PER_SAMPLE
- * values a sample read, or GRID_FLOOR values (256 MiB), whichever is more. */
+ * points x runs values at most (pd_views_bound), which may not pass PD_POLICY_GRID_PER_SAMPLE
+ * values a sample read, or PD_POLICY_GRID_FLOOR values (256 MiB), whichever is more. */
 static int check_grid(const struct pd_comparison *c, const struct pd_compare_opts *opts,
 		      struct pd_err *err)
 {
@@ -313,14 +309,15 @@ static int check_grid(const struct pd_comparison *c, const struct pd_compare_opt
 			"the measured phase (%.0f s) is over 4 times as long as its longest "
 			"series covers at one sample per %.1f s: the samples lie too far apart",
 			c->length_s, c->step_s);
-	if (cells <= GRID_FLOOR || cells <= GRID_PER_SAMPLE * read)
+	if (cells <= PD_POLICY_GRID_FLOOR || cells <= PD_POLICY_GRID_PER_SAMPLE * read)
 		return 0;
 	return pd_err_set(err, PD_ELIMIT,
 			  "up to %.0f views over %.0f s (%.0f points at one per %.1f s) would "
 			  "need grids of %.3g values, over %d a sample read (%.0f samples): "
 			  "most series cover far less than the longest; compare fewer metrics "
 			  "(--metrics) or the part of the runs they cover",
-			  views, c->length_s, points, c->step_s, cells, GRID_PER_SAMPLE, read);
+			  views, c->length_s, points, c->step_s, cells,
+			  PD_POLICY_GRID_PER_SAMPLE, read);
 }
 
 /* The other baselines' time bases (their flags are the first's); lined up at their
@@ -544,14 +541,14 @@ static int headline(const struct pd_comparison *c, const struct pd_delta *d)
 	       !d->topology;
 }
 
-/* f->smooth_pct: the target's PD_SMOOTH_S moving mean against the baseline's, in %. */
+/* f->smooth_pct: the target's PD_POLICY_SMOOTH_S moving mean against the baseline's, in %. */
 static void smooth_finding(const struct pd_comparison *c, struct pd_finding *f)
 {
 	if (f->view < 0 || c->views[f->view].scope.kind == PD_AT_REMOVED)
 		return;
 	const struct pd_view *v = &c->views[f->view];
-	size_t w = (size_t)fmax(1, round(PD_SMOOTH_S / v->step_s));
-	f->smooth_s = PD_SMOOTH_S;
+	size_t w = (size_t)fmax(1, round(PD_POLICY_SMOOTH_S / v->step_s));
+	f->smooth_s = PD_POLICY_SMOOTH_S;
 	f->smooth_pct = pd_xmalloc((v->n + 1) * sizeof(double));
 	for (size_t i = 0; i < v->n; i++) {
 		double sb = 0, st = 0;
@@ -563,12 +560,13 @@ static void smooth_finding(const struct pd_comparison *c, struct pd_finding *f)
 	}
 }
 
-/* How many findings a short output lists: PD_TOP_FINDINGS, and on to the last of the
+/* How many findings a short output lists: PD_POLICY_TOP_FINDINGS, and on to the last of the
  * event's story (event-errors, hard-failover-live-node, kpi-change), so that the list
  * stays numbered by rank and the story is never cut in two. */
 static size_t top_findings(const struct pd_comparison *c)
 {
-	size_t n = c->n_findings < PD_TOP_FINDINGS ? c->n_findings : PD_TOP_FINDINGS;
+	size_t n =
+		c->n_findings < PD_POLICY_TOP_FINDINGS ? c->n_findings : PD_POLICY_TOP_FINDINGS;
 	for (size_t i = n; i < c->n_findings; i++)
 		if (c->findings[i].kind == PD_FIND_EVENT_ERRORS ||
 		    c->findings[i].kind == PD_FIND_HARD_FAILOVER_LIVE ||

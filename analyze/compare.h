@@ -30,14 +30,6 @@ int pd_scope_ref_rank(const struct pd_scope_ref *s);
  * phase too, where the two are one series (one verdict). After the deltas are judged. */
 void pd_scope_phases(struct pd_comparison *c);
 
-/* The findings a short output (summary.md, summary.jira, the terminal) lists at least:
- * a screenful, which the seed's 13 findings exceed (pd_comparison.n_top). */
-#define PD_TOP_FINDINGS 10
-
-/* The moving mean a finding's difference over time is read through (pd_finding.smooth_pct):
- * six samples at perfrunner's 5 s interval. */
-#define PD_SMOOTH_S 30.0
-
 /* A per-metric threshold: metrics matching glob (fnmatch) use pct. */
 struct pd_threshold {
 	const char *glob;

@@ -44,7 +44,7 @@ struct pd_finding *pd_findings_add(struct pd_comparison *c, enum pd_finding_kind
 void pd_findings_pre_words(struct pd_buf *b, const struct pd_delta *pre);
 
 /* indexes.c: each index metric's cluster view counts its indexes and those that moved,
- * and its PD_INDEX_TOP index views that moved most are ranked (pd_view.top); after the
+ * and its PD_POLICY_INDEX_TOP index views that moved most are ranked (pd_view.top); after the
  * deltas. */
 void pd_indexes_rank(struct pd_comparison *c);
 

@@ -281,17 +281,9 @@ static size_t thread_count(void)
 	return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
-/* One baseline does not measure run-to-run variance (DESIGN 4): a change must clear the
- * threshold by a margin of its metric kind, 1.96 sqrt(2) sd for two runs whose levels
- * differ by a relative sd. The sds are defaults, not measurements (replicated runs, given
- * as several baselines, measure the between-run variance instead): connections and
- * memory are set by the workload (1 %, 0.5 %), CPU and request rates by it and the
- * machine (1 %), traffic 1.5 %, latency, whose tail moves from run to run, 2.5 %; queues,
- * tails and churn 5 %: a queue's length grows as u / (1 - u) with the utilization u, so
- * at u = 0.8 a 1 % difference of load between runs is 5 % of queue, and so are the
- * requests slower than a bound (a tail), sockets in TIME_WAIT (closed connections waiting
- * out their timer, as the clients' timing has them) and disk I/O (as the page cache
- * left it). tests/e2e/real_noise.sh measures what they give on real noise. */
+/* One baseline does not measure run-to-run variance: a change must clear the threshold by a
+ * margin of its metric kind, 1.96 sqrt(2) sd for two runs whose levels differ by a
+ * relative sd; the kinds' sds and why are analyze/policy.h's (PD_POLICY_RUN_SD_*). */
 struct run_kind {
 	const char *name;
 	double sd; /* relative run-to-run sd */
@@ -318,18 +310,18 @@ static struct run_kind run_kind_of(const struct pd_view *v)
 {
 	const char *m = v->metric;
 	if (is_volatile(m))
-		return (struct run_kind){"queues, tails and churn", 0.05};
+		return (struct run_kind){"queues, tails and churn", PD_POLICY_RUN_SD_QUEUES};
 	if (strstr(m, "ESTABLISHED") || strstr(m, "connections"))
-		return (struct run_kind){"connections", 0.01};
+		return (struct run_kind){"connections", PD_POLICY_RUN_SD_CONNECTIONS};
 	if (v->unit == PD_UNIT_BYTES)
-		return (struct run_kind){"memory", 0.005};
+		return (struct run_kind){"memory", PD_POLICY_RUN_SD_MEMORY};
 	if (v->unit == PD_UNIT_PERCENT)
-		return (struct run_kind){"cpu", 0.01};
+		return (struct run_kind){"cpu", PD_POLICY_RUN_SD_CPU};
 	if (v->unit == PD_UNIT_BYTES_PER_SEC || !strncmp(m, "net/", 4))
-		return (struct run_kind){"traffic", 0.015};
+		return (struct run_kind){"traffic", PD_POLICY_RUN_SD_TRAFFIC};
 	if (v->unit == PD_UNIT_MS || strstr(m, "time") || strstr(m, "latency"))
-		return (struct run_kind){"latency", 0.025};
-	return (struct run_kind){"rate", 0.01}; /* request rates and the rest */
+		return (struct run_kind){"latency", PD_POLICY_RUN_SD_LATENCY};
+	return (struct run_kind){"rate", PD_POLICY_RUN_SD_RATE}; /* request rates, the rest */
 }
 
 /* 1.96 sqrt(2) sd, in % */
@@ -406,10 +398,6 @@ static double run_noise(const struct pd_comparison *c, size_t i)
 	return sqrt(c->base_event && n > 0 ? ss / n : whole);
 }
 
-/* One baseline: a metric's level is taken to move between runs by at least this share of
- * the relative sd its baseline run shows (infer.h, "Run noise"). */
-#define RUN_NOISE_SHARE 0.5
-
 /* The rule of delta i: its kind's; with one baseline and a history, the margin of the
  * metric's run-to-run sd there. *off: the runs' pre-event difference when that sd does
  * not account for it (infer.h, "The runs' own evidence"; pct NaN otherwise); then in the
@@ -426,7 +414,7 @@ static struct pd_infer_rule rule_at(const struct pd_comparison *c, size_t i,
 	double hsd =
 		d->spread.k < 2 ? pd_history_run_sd(opts, &c->views[d->view], d->phase) : NAN;
 	*history = !isnan(hsd);
-	double noise = d->spread.k < 2 ? RUN_NOISE_SHARE * run_noise(c, i) : 0;
+	double noise = d->spread.k < 2 ? PD_POLICY_RUN_NOISE_SHARE * run_noise(c, i) : 0;
 	if (*history)
 		rule.margin_pct = run_margin_pct(hsd), rule.run_sd = hsd,
 		rule.margin_from = PD_INFER_MARGIN_HISTORY;

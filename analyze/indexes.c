@@ -1,8 +1,9 @@
 /* Index metrics at real scale (issue 21): a [secondary] test with 100 indexes has a few
  * thousand index-scope series. Each index is a view of its own (a drill-down, every one
  * in summary.json's deltas); its metric's cluster view says how many indexes it has and
- * how many moved, and the PD_INDEX_TOP that moved most are the ones charted. */
+ * how many moved, and the PD_POLICY_INDEX_TOP that moved most are the ones charted. */
 #include "compare_impl.h"
+#include "policy.h"
 
 #include <math.h>
 #include <string.h>
@@ -28,7 +29,8 @@ static void rank(struct pd_comparison *c, size_t cv, size_t lo, size_t hi)
 	total->moved = 0;
 	for (size_t i = lo; i < hi; i++)
 		total->moved += moved_by(c, i) >= 0;
-	for (int r = 1; r <= PD_INDEX_TOP; r++) {
+	total->charted = 0;
+	for (int r = 1; r <= PD_POLICY_INDEX_TOP; r++) {
 		long best = -1;
 		for (size_t i = lo; i < hi; i++)
 			if (!c->views[i].top && moved_by(c, i) >= 0 &&
@@ -37,6 +39,7 @@ static void rank(struct pd_comparison *c, size_t cv, size_t lo, size_t hi)
 		if (best < 0)
 			break;
 		c->views[best].top = r;
+		total->charted = (size_t)r;
 	}
 }
 

@@ -72,4 +72,48 @@
 #define PD_POLICY_PHASE_LENGTH_TOL 0.10
 #define PD_POLICY_INTERVAL_TOL     0.10
 
+/* ---- one baseline's run-to-run margin (analyze/deltas.c run_kind_of, rule_at) ---- */
+
+/* The relative run-to-run sd a metric's kind is given with one baseline (its margin is
+ * 1.96 sqrt(2) sd): connections and memory are set by the workload (1 %, 0.5 %), CPU and
+ * request rates by it and the machine (1 %), traffic 1.5 %, latency, whose tail moves from
+ * run to run, 2.5 %; queues, tails and churn 5 %: a queue's length grows as u / (1 - u)
+ * with the utilization u, so at u = 0.8 a 1 % difference of load between runs is 5 % of
+ * queue, and so are the requests slower than a bound, sockets in TIME_WAIT and disk I/O.
+ * Defaults, not measurements (several baselines or a history measure them);
+ * tests/e2e/real_noise.sh measures what they give on real noise. */
+#define PD_POLICY_RUN_SD_QUEUES      0.05
+#define PD_POLICY_RUN_SD_CONNECTIONS 0.01
+#define PD_POLICY_RUN_SD_MEMORY      0.005
+#define PD_POLICY_RUN_SD_CPU         0.01
+#define PD_POLICY_RUN_SD_TRAFFIC     0.015
+#define PD_POLICY_RUN_SD_LATENCY     0.025
+#define PD_POLICY_RUN_SD_RATE        0.01
+
+/* One baseline: a metric's level is taken to move between runs by at least this share of
+ * the relative sd its baseline run shows (analyze/infer.h, "Run noise"): the margin's
+ * source is then run-noise. */
+#define PD_POLICY_RUN_NOISE_SHARE 0.5
+
+/* ---- what the outputs list and draw ---- */
+
+/* The findings a short output (summary.md, summary.jira, the terminal) lists at least:
+ * a screenful, which the seed's 13 findings exceed (pd_comparison.n_top). */
+#define PD_POLICY_TOP_FINDINGS 10
+
+/* The moving mean a finding's difference over time is read through (pd_finding.smooth_pct):
+ * six samples at perfrunner's 5 s interval. */
+#define PD_POLICY_SMOOTH_S 30.0
+
+/* An index metric's indexes charted: those that moved most (pd_view.top,
+ * pd_comparison.index_top). */
+#define PD_POLICY_INDEX_TOP 5
+
+/* ---- bounds ---- */
+
+/* The common grid's values at most (analyze/compare.c check_grid): this many per sample
+ * read, or this many in all (256 MiB of doubles), whichever is more. */
+#define PD_POLICY_GRID_PER_SAMPLE 16
+#define PD_POLICY_GRID_FLOOR      ((double)(1u << 25))
+
 #endif

@@ -310,7 +310,7 @@ static void metric_views(struct pd_chart_plan *plan, const struct pd_comparison 
 		if (c->views[vi].scope.kind == PD_AT_CLUSTER) {
 			if (!folded(plan, c, vi))
 				view_chart(plan, c, vi, PD_CHART_METRIC, -1, max);
-			for (int r = 1; r <= PD_INDEX_TOP; r++)
+			for (int r = 1; r <= (int)c->views[vi].charted; r++)
 				for (size_t k = vi + 1; k < hi; k++)
 					if (c->views[k].top == r && !folded(plan, c, k))
 						view_chart(plan, c, k, PD_CHART_METRIC, -1,

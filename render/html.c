@@ -1015,7 +1015,7 @@ static void index_summary(struct pd_buf *b, const struct pd_view *v)
 		pd_buf_addf(b,
 			    "charted: the total and the %zu that moved most. Every index's "
 			    "change is in summary.json.</p>",
-			    v->moved < PD_INDEX_TOP ? v->moved : (size_t)PD_INDEX_TOP);
+			    v->charted);
 	else
 		pd_buf_adds(b,
 			    "charted: the total. Every index's change is in summary.json.</p>");

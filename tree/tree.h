@@ -528,8 +528,6 @@ enum pd_scope_kind {
 	PD_AT_INDEX      /* one index of an index-scope metric, `host` "bucket.index": a
 			    drill-down under the cluster's view of its metric */
 };
-/* An index metric's indexes charted: those that moved most (pd_view.top). */
-#define PD_INDEX_TOP 5
 
 /* A typed scope; name is its one string form for the outputs ("cluster", "survivors",
  * "role:kv", "node:172.23.100.55", "removed"; NULL for PD_AT_NONE), made by
@@ -588,8 +586,11 @@ struct pd_view {
 	 * whose change after the event (else over the whole run) is a regression or an
 	 * improvement (analyze/indexes.c) */
 	size_t indexes, moved;
-	int top; /* an index view: its rank among the moved by size of change, 1 ..
-		    PD_INDEX_TOP (charted); 0 otherwise */
+	size_t charted; /* an index metric's cluster view: its index views charted, ranked 1 ..
+			   charted (the most that moved, analyze/policy.h PD_POLICY_INDEX_TOP)
+			 */
+	int top; /* an index view: its rank among the moved by size of change, 1 .. the cluster
+		    view's charted; 0 otherwise */
 	/* every sample of every run is 0 (each run has one at least): folded into the line
 	   "zero in both runs: ..." instead of a chart (analyze/chartfacts.c) */
 	int zero;
