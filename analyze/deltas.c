@@ -287,7 +287,9 @@ static size_t thread_count(void)
 struct run_kind {
 	const char *name;
 	double sd; /* relative run-to-run sd */
+	int id;    /* 0 .. N_KINDS - 1: the kind's prior of run-to-run variances (judge) */
 };
+#define N_KINDS 7
 
 /* "query_requests_250ms": the requests slower than a bound, per second */
 static int is_tail_count(const char *m)
@@ -310,18 +312,19 @@ static struct run_kind run_kind_of(const struct pd_view *v)
 {
 	const char *m = v->metric;
 	if (is_volatile(m))
-		return (struct run_kind){"queues, tails and churn", PD_POLICY_RUN_SD_QUEUES};
+		return (struct run_kind){"queues, tails and churn", PD_POLICY_RUN_SD_QUEUES, 0};
 	if (strstr(m, "ESTABLISHED") || strstr(m, "connections"))
-		return (struct run_kind){"connections", PD_POLICY_RUN_SD_CONNECTIONS};
+		return (struct run_kind){"connections", PD_POLICY_RUN_SD_CONNECTIONS, 1};
 	if (v->unit == PD_UNIT_BYTES)
-		return (struct run_kind){"memory", PD_POLICY_RUN_SD_MEMORY};
+		return (struct run_kind){"memory", PD_POLICY_RUN_SD_MEMORY, 2};
 	if (v->unit == PD_UNIT_PERCENT)
-		return (struct run_kind){"cpu", PD_POLICY_RUN_SD_CPU};
+		return (struct run_kind){"cpu", PD_POLICY_RUN_SD_CPU, 3};
 	if (v->unit == PD_UNIT_BYTES_PER_SEC || !strncmp(m, "net/", 4))
-		return (struct run_kind){"traffic", PD_POLICY_RUN_SD_TRAFFIC};
+		return (struct run_kind){"traffic", PD_POLICY_RUN_SD_TRAFFIC, 4};
 	if (v->unit == PD_UNIT_MS || strstr(m, "time") || strstr(m, "latency"))
-		return (struct run_kind){"latency", PD_POLICY_RUN_SD_LATENCY};
-	return (struct run_kind){"rate", PD_POLICY_RUN_SD_RATE}; /* request rates, the rest */
+		return (struct run_kind){"latency", PD_POLICY_RUN_SD_LATENCY, 5};
+	return (struct run_kind){"rate", PD_POLICY_RUN_SD_RATE,
+				 6}; /* request rates, the rest */
 }
 
 /* 1.96 sqrt(2) sd, in % */
@@ -535,19 +538,38 @@ static int holds_topology(const struct pd_comparison *c, size_t i)
 	return 0;
 }
 
-/* Pass 2: each delta judged in its phase's family (pass 1, the spreads, is fill_delta;
- * the prior of the run-to-run variances is fitted over every spread between). */
-static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
+/* The priors of the run-to-run variances (several baselines): one per metric kind, fitted
+ * over that kind's spreads (their variances are alike: a CPU's runs move as CPUs do, not as
+ * queues), the kind's that cannot be fitted (fewer than three) taking the one over every
+ * spread. */
+static void fit_priors(struct pd_infer_prior *prior, const struct pd_comparison *c)
 {
 	struct pd_infer_spread *sp = pd_xmalloc((c->n_deltas + 1) * sizeof(*sp));
-	struct pd_infer_prior prior;
-	memset(c->family_m, 0, sizeof(c->family_m));
-	for (size_t i = 0; i < c->n_deltas; i++) {
+	struct pd_infer_prior all;
+	for (size_t i = 0; i < c->n_deltas; i++)
 		sp[i] = c->deltas[i].spread;
-		c->family_m[c->deltas[i].phase] += !c->deltas[i].drill;
+	pd_infer_prior_fit(&all, sp, c->n_deltas);
+	for (int k = 0; k < N_KINDS; k++) {
+		size_t n = 0;
+		for (size_t i = 0; i < c->n_deltas; i++)
+			if (run_kind_of(&c->views[c->deltas[i].view]).id == k)
+				sp[n++] = c->deltas[i].spread;
+		pd_infer_prior_fit(&prior[k], sp, n);
+		if (!(prior[k].d0 > 0))
+			prior[k] = all;
 	}
-	pd_infer_prior_fit(&prior, sp, c->n_deltas);
 	free(sp);
+}
+
+/* Pass 2: each delta judged in its phase's family (pass 1, the spreads, is fill_delta;
+ * the priors of the run-to-run variances are fitted over the spreads between). */
+static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
+	struct pd_infer_prior prior[N_KINDS];
+	memset(c->family_m, 0, sizeof(c->family_m));
+	for (size_t i = 0; i < c->n_deltas; i++)
+		c->family_m[c->deltas[i].phase] += !c->deltas[i].drill;
+	fit_priors(prior, c);
 	c->correction = "bonferroni";
 	c->alpha = opts->alpha;
 	for (size_t i = 0; i < c->n_deltas; i++) {
@@ -557,8 +579,9 @@ static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
 		struct pd_infer_rule rule = rule_at(c, i, opts, &off, &history);
 		struct pd_infer_family fam = {c->family_m[d->phase], opts->alpha};
 		if (d->spread.k >= 2)
-			pd_infer_judge_reps(&d->inf, &d->spread, &prior, &d->side_target, &rule,
-					    &fam);
+			pd_infer_judge_reps(&d->inf, &d->spread,
+					    &prior[run_kind_of(&c->views[d->view]).id],
+					    &d->side_target, &rule, &fam);
 		else
 			pd_infer_judge(&d->inf, &d->side_base, &d->side_target, &rule, &fam);
 		if (history)
