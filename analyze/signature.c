@@ -31,17 +31,15 @@ static char *stem(const char *path)
 static void identity(struct pd_signature *s, const struct pd_run *run)
 {
 	const struct pd_jenkins *j = &run->jenkins;
-	const struct pd_kpi *k = pd_kpi_throughput(run);
-	const char *ver = j->present ? pd_jenkins_param(j, "version") : NULL;
 	const char *tc = j->present ? pd_jenkins_param(j, "test_config") : NULL;
 	s->job = j->present ? dup_or_null(j->job) : NULL;
 	s->number = j->present ? j->number : 0;
-	s->version = dup_or_null(ver ? ver : k ? k->build : NULL);
+	s->version = dup_or_null(pd_run_build(run));
 	s->test_config = stem(tc ? tc : run->test.path);
 	s->spec = dup_or_null(run->spec_name);
 	s->cluster = dup_or_null(run->cluster);
 	s->time_ms = j->present ? j->timestamp_ms : 0;
-	s->snapshot = run->snapshots.n ? pd_xstrdup(run->snapshots.v[0]) : NULL;
+	s->snapshot = dup_or_null(pd_run_snapshot(run));
 	struct pd_buf b = PD_BUF_INIT;
 	if (s->job && s->number > 0)
 		pd_buf_addf(&b, "%s#%ld", s->job, s->number);

@@ -268,6 +268,20 @@ const char *pd_event_kind_name(enum pd_event_kind k)
 	return names[k];
 }
 
+const char *pd_run_build(const struct pd_run *run)
+{
+	const char *v =
+		run->jenkins.present ? pd_jenkins_param(&run->jenkins, "version") : NULL;
+	for (size_t i = 0; !v && i < run->n_kpis; i++)
+		v = run->kpis[i].build;
+	return v;
+}
+
+const char *pd_run_snapshot(const struct pd_run *run)
+{
+	return run->snapshots.n ? run->snapshots.v[0] : NULL;
+}
+
 const char *pd_jenkins_param(const struct pd_jenkins *j, const char *name)
 {
 	for (size_t i = 0; i < j->n_params; i++)

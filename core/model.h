@@ -281,6 +281,12 @@ struct pd_event *pd_run_add_event(struct pd_run *run, enum pd_event_kind kind);
 struct pd_kpi *pd_run_add_kpi(struct pd_run *run);
 /* The node whose host is host, or NULL. */
 const struct pd_node *pd_run_node(const struct pd_run *run, const char *host);
+/* The run's build: the Jenkins parameter "version", else the build its first KPI with one
+ * was posted for; NULL when neither says. The one answer every output and the history
+ * give. */
+const char *pd_run_build(const struct pd_run *run);
+/* The run's cbmonitor snapshot: the first the console names, or NULL. */
+const char *pd_run_snapshot(const struct pd_run *run);
 /* The first series collector/metric on server (NULL: a series without a server, of
  * whatever bucket), or NULL. */
 const struct pd_series *pd_run_series(const struct pd_run *run, const char *collector,

@@ -622,10 +622,8 @@ static void runs(struct pd_buf *b, const struct pd_comparison *c, const struct p
 		       "<th>target</th></tr>\n");
 	row_str(b, "label", l->base, l->target);
 	row_fn(b, "Jenkins", c, cell_jenkins);
-	row_str(b, "snapshot", x->snapshots.n ? x->snapshots.v[0] : NULL,
-		y->snapshots.n ? y->snapshots.v[0] : NULL);
-	row_str(b, "build", pd_jenkins_param(&x->jenkins, "version"),
-		pd_jenkins_param(&y->jenkins, "version"));
+	row_str(b, "snapshot", pd_run_snapshot(x), pd_run_snapshot(y));
+	row_str(b, "build", pd_run_build(x), pd_run_build(y));
 	row_str(b, "test", x->cfg.test, y->cfg.test);
 	row_fn(b, "nodes", c, cell_nodes);
 	row_fn(b, "KPIs", c, cell_kpis);

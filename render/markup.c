@@ -58,9 +58,9 @@ static void run_line(struct pd_buf *b, const struct markup *m, const char *what,
 {
 	pd_buf_addf(b, "%s%s%s: ", m->bold, what, m->bold);
 	m->esc(b, label);
-	if (run->snapshots.n) {
+	if (pd_run_snapshot(run)) {
 		pd_buf_adds(b, ", snapshot ");
-		m->esc(b, run->snapshots.v[0]);
+		m->esc(b, pd_run_snapshot(run));
 	}
 	for (size_t i = 0; i < run->n_kpis; i++) {
 		pd_buf_adds(b, ", KPI ");

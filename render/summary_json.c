@@ -8,12 +8,11 @@ static void run_obj(struct pd_jw *w, const char *k, const struct pd_run *run, co
 		    struct pd_estimate thr)
 {
 	const struct pd_jenkins *j = &run->jenkins;
-	const char *version = pd_jenkins_param(j, "version");
 	pd_jw_open(w, k, '{');
 	pd_jw_str(w, "label", label);
-	pd_jw_str(w, "snapshot", run->snapshots.n ? run->snapshots.v[0] : NULL);
+	pd_jw_str(w, "snapshot", pd_run_snapshot(run));
 	pd_jw_str(w, "monitoring", run->prometheus ? "prometheus" : "perfdb");
-	pd_jw_str(w, "build", version ? version : run->n_kpis ? run->kpis[0].build : NULL);
+	pd_jw_str(w, "build", pd_run_build(run));
 	if (j->present) {
 		pd_jw_open(w, "jenkins", '{');
 		pd_jw_str(w, "job", j->job);

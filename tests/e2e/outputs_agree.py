@@ -326,6 +326,12 @@ def check_words(J, page, term, xml):
                   f"{len(bad)} deltas that are not the same")
         check(html.escape(q["words"], quote=False)[:80] in page or q["words"][:80] in page,
               f"html: question {q['kind']} {q.get('role')} does not say {q['words'][:60]!r}")
+    # one owner of a run's build and snapshot: the Runs table states summary.json's
+    for key in ("build", "snapshot"):
+        want = [J["baseline"][key], J["target"][key]]
+        if all(w is not None for w in want):
+            cells = "".join(f"<td>{html.escape(w, quote=False)}</td>" for w in want)
+            check(f">{key}</td>{cells}" in page, f"html: the Runs table's {key} is not {want}")
     for f in J["findings"]:
         if f["kind"] in ("metric-shift", "post-event-mismatch") and "twins disagree" not in f["text"]:
             d = [d for d in J["deltas"] if (d["metric"], d["scope"], d["phase"]) ==

@@ -41,9 +41,12 @@ then ok; else fail "the outputs of two baselines against a bare failover disagre
 # the other ways a user runs compare: three baselines, another threshold, a target
 # without its spec (perfrunner/) nor its console
 cp -r "$SEED/failover" "$TMP/nospec-run" && rm -r "$TMP/nospec-run/perfrunner" "$TMP/nospec-run/jenkins/consoleText"
+# and one without its Jenkins build file: its build is the one its KPIs were posted for
+cp -r "$SEED/failover" "$TMP/nobuild-run" && rm -f "$TMP/nobuild-run/jenkins/build."*
 modes=("three|$SEED/baseline $SEED/baseline-r2 $SEED/baseline-r3 $SEED/failover|"
   "t10|$SEED/baseline $SEED/failover-clean|--threshold 10"
-  "nospec|$SEED/baseline $TMP/nospec-run|")
+  "nospec|$SEED/baseline $TMP/nospec-run|"
+  "nobuild|$SEED/baseline $TMP/nobuild-run|")
 for m in "${modes[@]}"; do
   IFS='|' read -r name runs opts <<<"$m"
   # shellcheck disable=SC2086 # runs and opts are word lists
