@@ -382,12 +382,28 @@ static struct shift_pick pick_shift(const struct pd_comparison *c, size_t vi)
 	return p;
 }
 
+/* Whether d, a node's delta, sits under a role whose own delta of the metric and phase is
+ * inconclusive: the role's interval says the comparison cannot tell, and one of its nodes
+ * moving within that is no finding (several baselines: a node of an A/A pair at -23 %
+ * [-36, -7] while its role was [-100, +337]). */
+static int role_cannot_tell(const struct pd_comparison *c, const struct pd_view *v,
+			    const struct pd_delta *d)
+{
+	const struct pd_node *n =
+		v->scope.kind == PD_AT_NODE ? pd_run_node(c->target, v->scope.host) : NULL;
+	long ri = n ? pd_comparison_view(c, v->metric, PD_AT_ROLE, n->first, NULL) : -1;
+	const struct pd_delta *r = ri < 0 ? NULL : pd_comparison_delta(c, (size_t)ri, d->phase);
+	return r && r->verdict == PD_VERDICT_INCONCLUSIVE &&
+	       r->inf.reason == PD_INFER_STRADDLES;
+}
+
 static void shift_finding(struct pd_comparison *c, size_t vi)
 {
 	const struct pd_view *v = &c->views[vi];
 	struct shift_pick p = pick_shift(c, vi);
 	const struct pd_delta *d = p.d;
-	if (!d || covered(c, v->metric, pd_scope_ref_rank(&v->scope)) || corroborates(c, v, d))
+	if (!d || covered(c, v->metric, pd_scope_ref_rank(&v->scope)) ||
+	    corroborates(c, v, d) || role_cannot_tell(c, v, d))
 		return;
 	int pct = (d->inf.valid & PD_INFER_HAS_PCT) != 0;
 	double change = pct ? d->delta_pct : d->inf.delta_abs;
