@@ -184,8 +184,9 @@ static double max_q(struct search *s, const struct item *items, size_t *seg, siz
 	return top;
 }
 
-/* The permutation p-value of the observed maximum q. */
-static double perm_p(struct search *s, double q, const struct pd_ediv_opts *o, uint64_t *rng)
+/* The permutation p-value of the observed maximum q into c (p, perms, floor). */
+static void perm_p(struct pd_ediv_cp *c, struct search *s, double q,
+		   const struct pd_ediv_opts *o, uint64_t *rng)
 {
 	size_t reps = o->max_perms ? o->max_perms : (size_t)ceil(2 / o->alpha), hits = 0, r,
 	       seg, tau;
@@ -193,10 +194,14 @@ static double perm_p(struct search *s, double q, const struct pd_ediv_opts *o, u
 	for (r = 1; r <= reps; r++) {
 		for (size_t k = 0; k < s->n_seg; k++)
 			shuffle(s->perm + s->bounds[k], s->bounds[k + 1] - s->bounds[k], rng);
-		if (max_q(s, s->perm, &seg, &tau) >= q && ++hits >= PD_EDIV_EXCEED)
-			return (double)(hits + 1) / (double)(r + 1);
+		if (max_q(s, s->perm, &seg, &tau) >= q && ++hits >= PD_EDIV_EXCEED) {
+			*c = (struct pd_ediv_cp){.p = (double)(hits + 1) / (double)(r + 1),
+						 .perms = r};
+			return;
+		}
 	}
-	return (double)(1 + hits) / (double)(1 + reps);
+	*c = (struct pd_ediv_cp){
+		.p = (double)(1 + hits) / (double)(1 + reps), .perms = reps, .floor = !hits};
 }
 
 /* Splits segment k at tau and ranks both halves afresh. */
@@ -250,10 +255,12 @@ size_t pd_ediv_find(struct pd_ediv_cp *out, size_t cap, const double *x, size_t 
 		double q = max_q(&s, s.it, &seg, &tau);
 		if (q <= 0)
 			break;
-		double p = perm_p(&s, q, o, &rng);
-		if (p > o->alpha)
+		struct pd_ediv_cp c;
+		perm_p(&c, &s, q, o, &rng);
+		if (c.p > o->alpha)
 			break;
-		out[found++] = (struct pd_ediv_cp){.at = tau, .q = q, .p = p};
+		c.at = tau, c.q = q;
+		out[found++] = c;
 		split(&s, seg, tau);
 	}
 	qsort(out, found, sizeof(*out), by_at);

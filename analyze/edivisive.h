@@ -47,9 +47,11 @@ struct pd_ediv_opts {
 };
 
 struct pd_ediv_cp {
-	size_t at; /* index of the first value after the change */
-	double q;  /* the statistic Q at the split (on values scaled to unit sd) */
-	double p;  /* its permutation p-value */
+	size_t at;    /* index of the first value after the change */
+	double q;     /* the statistic Q at the split (on values scaled to unit sd) */
+	double p;     /* its permutation p-value */
+	size_t perms; /* permutations run for it */
+	int floor;    /* none reached q: p = 1 / (1 + perms), the least this test gives */
 };
 
 /* Q(tau) of x[0..n) split at tau (1 <= tau < n; the direct O(n^2) sums, for tests). */

@@ -60,6 +60,8 @@ static void levels(struct pd_hist_change *c, const struct series *s,
 	c->size = sd > 0 ? fabs(c->after - c->before) / sd : INFINITY;
 	c->at = s->run[m], c->prev = s->run[m - 1];
 	c->p = cp[k].p;
+	c->p_floor = 1 / (1 + (double)cp[k].perms);
+	c->p_at_floor = cp[k].floor;
 }
 
 static int by_size(const void *pa, const void *pb)

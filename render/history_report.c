@@ -153,7 +153,11 @@ static void change_row(struct pd_buf *b, const struct pd_hist_report *r, size_t 
 		pd_buf_addf(b, "%+.1f%%", c->change_pct);
 	pd_buf_adds(b, "</td>");
 	num_cell(b, c->size, 2);
-	num_cell(b, c->p, 2);
+	if (c->p_at_floor) /* no permutation reached it: the p-value is at most the floor */
+		pd_buf_addf(b, "<td class=\"n\">&le; %.2g (the permutation floor)</td>",
+			    c->p_floor);
+	else
+		num_cell(b, c->p, 2);
 	compare_cmd(&cmd, r, c);
 	esc_cell(b, cmd.ptr, 1);
 	pd_buf_adds(b, "</tr>\n");
@@ -268,6 +272,7 @@ static void change_json(struct pd_jw *w, const struct pd_hist_report *r, size_t 
 	pd_jw_num(w, "change_pct", c->change_pct);
 	pd_jw_num(w, "size_sd", isinf(c->size) ? NAN : c->size);
 	pd_jw_num(w, "p_value", c->p);
+	pd_jw_bool(w, "p_value_at_floor", c->p_at_floor);
 	pd_jw_bool(w, "recent", c->recent);
 	pd_jw_str(w, "compare", cmd.ptr);
 	pd_jw_close(w, '}');

@@ -7,6 +7,7 @@
 #include "history/gen.h"
 #include "history/store.h"
 #include "parse/spread.h"
+#include "render/history_report.h"
 
 #include <check.h>
 #include <math.h>
@@ -372,6 +373,31 @@ START_TEST(test_history_spread_is_since_the_last_change)
 	pd_history_analyze(&h, v, 12, 1, names, &o);
 	ck_assert_uint_eq(h.n_cp, 1);
 	ck_assert_uint_eq(h.cp[0].at, 6);
+	/* one feature: alpha 0.05 each, so P = ceil(2 / 0.05) = 40 permutations; none of
+	 * them reaches the planted split (chance 2/924 each, 1 - (922/924)^40 = 8 % for any),
+	 * so p is the floor 1 / 41 and marked as such, and the page says "<= 0.024" */
+	ck_assert_int_eq(h.cp[0].p_at_floor, 1);
+	ck_assert_double_eq_tol(h.cp[0].p_floor, 1.0 / 41, 1e-15);
+	ck_assert_double_eq_tol(h.cp[0].p, 1.0 / 41, 1e-15);
+	{
+		struct pd_hist_run runs[12];
+		struct pd_buf page = PD_BUF_INIT, js = PD_BUF_INIT;
+		for (size_t i = 0; i < 12; i++)
+			runs[i] = (struct pd_hist_run){.key = "j#1", .version = "7.0.0-1"};
+		struct pd_hist_report r = {.test = "t",
+					   .h = &h,
+					   .names = names,
+					   .values = v,
+					   .runs = runs,
+					   .n_stored = 12,
+					   .alpha = 0.05};
+		pd_hist_html(&page, &r);
+		pd_hist_summary_json(&js, &r);
+		ck_assert_ptr_nonnull(strstr(page.ptr, "&le; 0.024 (the permutation floor)"));
+		ck_assert_ptr_nonnull(strstr(js.ptr, "\"p_value_at_floor\":true"));
+		pd_buf_release(&page);
+		pd_buf_release(&js);
+	}
 	pd_history_spread(&sp, &h, v, 0);
 	ck_assert_uint_eq(sp.from, 6);
 	ck_assert_uint_eq(sp.n, 6);

@@ -13,6 +13,9 @@ struct pd_hist_change {
 	double change_pct;    /* 100 (after - before) / |before|; NaN when before is 0 */
 	double size;          /* |after - before| / pooled within-segment sd; +inf if 0 sd */
 	double p;             /* E-Divisive's permutation p-value */
+	double p_floor;       /* 1 / (1 + P) of its P permutations: the least p it can give */
+	int p_at_floor;       /* no permutation reached it: p is the floor, the true p is
+				 at most that (print "<= p_floor", not p as if exact) */
 	int recent;           /* at is among the newest min_size runs: the earliest a change
 				 can be confirmed, so the newest run's test fails on it */
 };
