@@ -38,6 +38,37 @@ static void loaded_free(struct loaded *l)
 	free(l->names), free(l->values), free(l->view);
 }
 
+/* A test the store lacks: the error names the tests it holds, as many as one line of
+ * the message takes, then how many more. */
+static int no_such_test(struct pd_store *st, const char *test, struct pd_err *err)
+{
+	struct pd_buf msg = PD_BUF_INIT;
+	char **tests = NULL;
+	size_t n = 0, i = 0;
+	int rc = pd_store_tests(st, &tests, &n, err);
+	if (rc < 0)
+		return rc;
+	pd_buf_addf(&msg, "the history holds no run of test '%s'", test);
+	if (!n)
+		pd_buf_adds(&msg, ", nor of any test");
+	for (; i < n; i++) {
+		size_t before = msg.len;
+		pd_buf_addf(&msg, "%s%s", i ? ", " : "; it holds ", tests[i]);
+		if (msg.len + sizeof(", and 1000000 more") >= sizeof(err->msg)) {
+			pd_buf_truncate(&msg, before);
+			break;
+		}
+	}
+	if (i < n)
+		pd_buf_addf(&msg, "%s%zu more", i ? ", and " : "; it holds ", n - i);
+	rc = pd_err_set(err, PD_ENOTFOUND, "%s", msg.ptr);
+	for (i = 0; i < n; i++)
+		free(tests[i]);
+	free(tests);
+	pd_buf_release(&msg);
+	return rc;
+}
+
 static int load(struct loaded *l, struct pd_store *st, const struct pd_cli_hx_opts *o,
 		struct pd_err *err)
 {
@@ -47,8 +78,7 @@ static int load(struct loaded *l, struct pd_store *st, const struct pd_cli_hx_op
 	if (rc < 0)
 		return rc;
 	if (!l->n_runs)
-		return pd_err_set(err, PD_ENOTFOUND, "the history holds no run of test '%s'",
-				  o->test);
+		return no_such_test(st, o->test, err);
 	l->first = window && l->n_runs > window ? l->n_runs - window : 0;
 	size_t n = l->n_runs - l->first;
 	l->view = pd_xcalloc(n, sizeof(*l->view));

@@ -70,6 +70,10 @@ int pd_store_runs(struct pd_store *s, const char *test_config, struct pd_store_r
 		  size_t *n, struct pd_err *err);
 void pd_store_runs_free(struct pd_store_run *r, size_t n);
 
+/* The test configs the store holds runs of, sorted bytewise, into *out[0..*n) (caller
+ * frees each and the array). What a report for a test the store lacks can offer. */
+int pd_store_tests(struct pd_store *s, char ***out, size_t *n, struct pd_err *err);
+
 /* The features of runs[0..n): names[0..*n_names) (sorted) and values[run * n_names +
  * feature] (NaN where the run lacks it); caller frees names, each name and values.
  * PD_EPARSE when a stored row is malformed. */

@@ -309,6 +309,42 @@ int pd_store_runs(struct pd_store *s, const char *test_config, struct pd_store_r
 	return rc;
 }
 
+struct tests {
+	char **t;
+	size_t n, cap;
+};
+
+static int add_test(void *ctx, const char *const *col, size_t n)
+{
+	struct tests *ts = ctx;
+	if (n < 1 || !col[0])
+		return 0;
+	PD_GROW(ts->t, ts->cap, ts->n + 1);
+	ts->t[ts->n++] = pd_xstrdup(col[0]);
+	return 0;
+}
+
+int pd_store_tests(struct pd_store *s, char ***out, size_t *n, struct pd_err *err)
+{
+	struct tests ts = {0};
+	/* bytewise order in both: PostgreSQL's default collation follows the locale */
+	int rc = pd_db_exec(
+		s->db,
+		s->db->kind == PD_DB_SQLITE
+			? "SELECT DISTINCT test_config FROM runs ORDER BY test_config"
+			: "SELECT DISTINCT test_config COLLATE \"C\" AS t FROM runs "
+			  "ORDER BY t",
+		NULL, 0, add_test, &ts, err);
+	if (rc < 0) {
+		for (size_t i = 0; i < ts.n; i++)
+			free(ts.t[i]);
+		free(ts.t);
+		ts = (struct tests){0};
+	}
+	*out = ts.t, *n = ts.n;
+	return rc;
+}
+
 void pd_store_runs_free(struct pd_store_run *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

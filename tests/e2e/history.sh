@@ -20,13 +20,17 @@ mkdir -p "$TMP/bad/perfdb/atopx" && printf '[[1, 2' >"$TMP/bad/perfdb/atopx/m.js
 expect_code 3 "$PERFDELTA" history add "$SEED/baseline" "$TMP/bad" --db "$DB"
 lines "$TMP/err" 1
 expect_code 3 "$PERFDELTA" history report --test n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i --db "$DB" -o "$TMP/r0"
-has "$TMP/err" 'holds no run of test'
+has "$TMP/err" "holds no run of test 'n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i', nor of any test$"
 [ ! -e "$TMP/r0" ] && ok || fail "a failed report left $TMP/r0"
 
 expect_code 0 "$PERFDELTA" history add "$SEED/baseline" "$SEED/baseline-r2" --db "$DB"
 has "$TMP/out" '^added iris-multi-client#12094 '
 expect_code 0 "$PERFDELTA" history add "$SEED/baseline" --db "$DB"
 has "$TMP/out" '^already stored iris-multi-client#12081 '
+# a test the store lacks: the error names the tests it holds (issue 36, 14)
+expect_code 3 "$PERFDELTA" history report --test nosuch --db "$DB" -o "$TMP/r1"
+has "$TMP/err" "^perfdelta: the history holds no run of test 'nosuch'; it holds n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i$"
+lines "$TMP/err" 1
 expect_code 2 "$PERFDELTA" history add "$SEED/baseline" --db "mysql://x"
 has "$TMP/err" 'expects sqlite:PATH or postgresql://'
 # Both stores take the same bytes (issue 36, 8): a bundle path that is not UTF-8 (Latin-1

@@ -51,6 +51,9 @@ for p in "${pids[@]}"; do wait "$p" && ok || fail "a concurrent add failed: $(ca
 T=n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_1s_1c_1i
 expect_code 0 "$PERFDELTA" history report --test "$T" --db "$DB" -o "$TMP/rep"
 has "$TMP/rep/summary.json" '"change_points":\[\]'
+# a test the store lacks: the error names the tests it holds, as SQLite's does
+expect_code 3 "$PERFDELTA" history report --test nosuch --db "$DB" -o "$TMP/rep1"
+has "$TMP/err" "^perfdelta: the history holds no run of test 'nosuch'; it holds .*$T"
 hasf "$TMP/rep/index.html" '<link rel="stylesheet" href="style.css">'
 
 # baselines from history: the earlier runs of the target's test and build line
