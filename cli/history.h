@@ -9,7 +9,9 @@
 
 enum { PD_HX_OK = 0, PD_HX_USAGE = 2, PD_HX_INPUT = 3 };
 
-#define PD_HX_MAX_ARGS 256
+/* Runs `history add` reads and holds at once: an add of any number of runs keeps at
+ * most this many signatures in memory (a batch's bad bundle stores nothing of it). */
+#define PD_HX_ADD_BATCH 256
 
 /* The options of every history command; absent ones 0 / NULL. */
 struct pd_cli_hx_opts {
@@ -17,14 +19,15 @@ struct pd_cli_hx_opts {
 	long window, min_size, baselines; /* window -1: not given */
 	double alpha;
 	int quiet;
-	const char *args[PD_HX_MAX_ARGS];
+	const char **args; /* the operands, moved to the front of the parsed argv */
 	size_t n_args;
 };
 
 extern const char pd_cli_history_usage[];
 
 /* Parses argv[0..argc) into o; unknown flags and missing values are usage errors (the
- * exit code returned, 0 when good). */
+ * exit code returned, 0 when good). The operands, any number, are moved to argv's front
+ * in their order (as getopt permutes), and o->args borrows them there. */
 int pd_cli_hx_parse(struct pd_cli_hx_opts *o, int argc, char **argv);
 /* Prints err as perfdelta prints errors; the exit code for it. */
 int pd_cli_hx_fail(const struct pd_err *err);

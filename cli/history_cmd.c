@@ -16,6 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* PD_HX_ADD_BATCH as the text --help states, so the two cannot differ */
+#define QUOTE_(x) #x
+#define QUOTE(x)  QUOTE_(x)
+
 const char pd_cli_history_usage[] =
 	"usage: perfdelta signature RUN\n"
 	"       perfdelta history add RUN... [--db URL]\n"
@@ -27,7 +31,10 @@ const char pd_cli_history_usage[] =
 	"A run's signature (its identity, every metric's mean per scope and phase, the\n"
 	"event's features) as JSON; a history of signatures in SQLite (--db sqlite:PATH,\n"
 	"default $XDG_DATA_HOME/perfdelta/history.sqlite) or PostgreSQL (--db\n"
-	"postgresql://...); change points over builds (E-Divisive means) as a report.\n";
+	"postgresql://...); change points over builds (E-Divisive means) as a report.\n"
+	"history add takes any number of runs, " QUOTE(
+		PD_HX_ADD_BATCH) " at a time: a bad bundle stores nothing\n"
+				 "of its batch (docs/history.md).\n";
 
 int pd_cli_hx_fail(const struct pd_err *err)
 {
@@ -98,6 +105,8 @@ int pd_cli_hx_parse(struct pd_cli_hx_opts *o, int argc, char **argv)
 	static const char *const valued[] = {"--db",     "-o",         "--test",
 					     "--window", "--min-size", "--baseline-history",
 					     "--alpha"};
+	/* operand k is written to argv[k], k <= i: only entries already read are replaced */
+	o->args = (const char **)argv, o->n_args = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *val = NULL;
 		size_t k = 0;
@@ -114,10 +123,8 @@ int pd_cli_hx_parse(struct pd_cli_hx_opts *o, int argc, char **argv)
 			continue;
 		else if (a[0] == '-' && a[1])
 			return pd_usage(HELP, "unknown option '%s'", a);
-		else if (o->n_args == PD_HX_MAX_ARGS)
-			return pd_usage(HELP, "%s", "too many runs at once");
 		else
-			o->args[o->n_args++] = a;
+			argv[o->n_args++] = argv[i];
 	}
 	return 0;
 }
@@ -160,19 +167,21 @@ int pd_cli_signature(int argc, char **argv)
 	return PD_HX_OK;
 }
 
-/* Every run's signature first (a bad bundle stores nothing), then each added. */
-static int add_all(struct pd_store *st, const struct pd_cli_hx_opts *o, struct pd_err *err)
+/* Every run's signature of the batch args[0..n) first (a bad bundle stores nothing of
+ * it), then each added. */
+static int add_batch(struct pd_store *st, const struct pd_cli_hx_opts *o, const char **args,
+		     size_t n, struct pd_err *err)
 {
-	struct pd_signature **sig = pd_xcalloc(o->n_args, sizeof(*sig));
+	struct pd_signature **sig = pd_xcalloc(n, sizeof(*sig));
 	int rc = 0, added;
-	char **abs = pd_xcalloc(o->n_args, sizeof(*abs));
-	for (size_t i = 0; i < o->n_args && rc == 0; i++) {
-		abs[i] = realpath(o->args[i], NULL);
-		if ((rc = signature_of(&sig[i], o->args[i], err)) == 0)
-			rc = pd_store_check(sig[i], abs[i] ? abs[i] : o->args[i], err);
+	char **abs = pd_xcalloc(n, sizeof(*abs));
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		abs[i] = realpath(args[i], NULL);
+		if ((rc = signature_of(&sig[i], args[i], err)) == 0)
+			rc = pd_store_check(sig[i], abs[i] ? abs[i] : args[i], err);
 	}
-	for (size_t i = 0; i < o->n_args && rc == 0; i++) {
-		rc = pd_store_add(st, sig[i], abs[i] ? abs[i] : o->args[i], &added, err);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		rc = pd_store_add(st, sig[i], abs[i] ? abs[i] : args[i], &added, err);
 		if (rc == 0 && !o->quiet) {
 			struct pd_buf e = PD_BUF_INIT;
 			pd_esc_text(&e, sig[i]->key);
@@ -181,9 +190,20 @@ static int add_all(struct pd_store *st, const struct pd_cli_hx_opts *o, struct p
 			pd_buf_release(&e);
 		}
 	}
-	for (size_t i = 0; i < o->n_args; i++)
+	for (size_t i = 0; i < n; i++)
 		pd_signature_free(sig[i]), free(abs[i]);
 	free(sig), free(abs);
+	return rc;
+}
+
+/* Any number of runs, PD_HX_ADD_BATCH at a time: memory stays that of one batch. */
+static int add_all(struct pd_store *st, const struct pd_cli_hx_opts *o, struct pd_err *err)
+{
+	int rc = 0;
+	for (size_t i = 0; i < o->n_args && rc == 0; i += PD_HX_ADD_BATCH) {
+		size_t n = o->n_args - i < PD_HX_ADD_BATCH ? o->n_args - i : PD_HX_ADD_BATCH;
+		rc = add_batch(st, o, o->args + i, n, err);
+	}
 	return rc;
 }
 
