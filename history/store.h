@@ -56,7 +56,8 @@ void pd_store_close(struct pd_store *s); /* NULL is a no-op */
 
 /* Whether sig and bundle can be stored: both stores hold UTF-8 text (PostgreSQL refused
  * other bytes where SQLite took them), so a field that is not is refused here, in both,
- * with one message naming it (PD_EPARSE). */
+ * with one message naming it (PD_EPARSE); so is a signature with no feature, naming
+ * the run and bundle. */
 int pd_store_check(const struct pd_signature *sig, const char *bundle, struct pd_err *err);
 
 /* Adds sig, read from bundle (its path as given, or NULL), once pd_store_check passes;

@@ -215,6 +215,13 @@ int pd_store_check(const struct pd_signature *sig, const char *bundle, struct pd
 		    {"the event kind", sig->event_kind},
 		    {"the event node", sig->event_node}};
 	int rc = 0;
+	/* a run with no feature would be stored and reported green with nothing tested */
+	if (!sig->n)
+		return pd_err_set(err, PD_EPARSE,
+				  "refusing run '%s' of '%s': its signature has no feature (no "
+				  "metric has a value in any phase), so its history would test "
+				  "nothing",
+				  sig->key ? sig->key : "?", bundle ? bundle : "?");
 	for (size_t i = 0; i < sizeof(text) / sizeof(*text) && rc == 0; i++)
 		rc = check_text(text[i].what, text[i].s, err);
 	for (size_t i = 0; i < sig->n && rc == 0; i++)

@@ -216,6 +216,26 @@ START_TEST(test_store_refuses_text_that_is_not_utf8)
 }
 END_TEST
 
+START_TEST(test_store_refuses_a_signature_without_features)
+{
+	/* a run whose phases hold no metric value (issue 36, 15: stored and reported green
+	 * before): refused, naming the run and the bundle; the same run with its features
+	 * passes */
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_signature *s = pd_gen_run(&gen, 0);
+	size_t n = s->n;
+	ck_assert_uint_gt(n, 0);
+	ck_assert_int_eq(pd_store_check(s, "/b/empty", &err), 0);
+	s->n = 0;
+	ck_assert_int_eq(pd_store_check(s, "/b/empty", &err), PD_EPARSE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "refusing run 'iris-multi-client#20000' of "
+					      "'/b/empty': its signature has no feature"));
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
+	s->n = n;
+	pd_signature_free(s);
+}
+END_TEST
+
 START_TEST(test_store_malformed_features_are_an_input_error)
 {
 	/* a store edited by hand (or by another program): the report's read says where */
@@ -486,6 +506,7 @@ Suite *pd_suite_store(void)
 	tcase_add_test(tc, test_store_refuses_a_foreign_database);
 	tcase_add_test(tc, test_store_reader_makes_no_store);
 	tcase_add_test(tc, test_store_refuses_text_that_is_not_utf8);
+	tcase_add_test(tc, test_store_refuses_a_signature_without_features);
 	tcase_add_test(tc, test_store_malformed_features_are_an_input_error);
 	tcase_add_test(tc, test_store_concurrent_adds_store_once);
 	tcase_add_test(tc, test_store_build_order_is_numeric);
