@@ -4,6 +4,7 @@
 #include "compare.h"
 #include "edivisive.h"
 #include "../core/buf.h"
+#include "../core/metric.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
@@ -64,6 +65,28 @@ static void levels(struct pd_hist_change *c, const struct series *s,
 	c->p_at_floor = cp[k].floor;
 }
 
+/* Which way of feature name is worse: its metric's ("collector/metric|scope|phase", or
+ * "event/pre_post_pct|collector/metric|scope"); 0 for an event's own number or the KPI,
+ * whose direction no metric rule names. */
+static int worse_way(const char *name)
+{
+	struct pd_buf collector = PD_BUF_INIT;
+	const char *m = name, *slash, *bar;
+	int way = 0;
+	if (!strncmp(name, "event/", strlen("event/")))
+		m = strchr(name, '|') ? strchr(name, '|') + 1 : NULL;
+	if (m && (slash = strchr(m, '/')) && (bar = strchr(m, '|')) && slash < bar &&
+	    strncmp(name, "kpi/", strlen("kpi/"))) {
+		struct pd_buf metric = PD_BUF_INIT;
+		pd_buf_add(&collector, m, (size_t)(slash - m));
+		pd_buf_add(&metric, slash + 1, (size_t)(bar - slash - 1));
+		way = pd_metric_worse(collector.ptr, metric.ptr);
+		pd_buf_release(&metric);
+	}
+	pd_buf_release(&collector);
+	return way;
+}
+
 static int by_size(const void *pa, const void *pb)
 {
 	const struct pd_hist_change *a = pa, *b = pb;
@@ -109,6 +132,8 @@ void pd_history_analyze(struct pd_history *out, const double *values, size_t n_r
 			struct pd_hist_change *c = &out->cp[out->n_cp++];
 			c->feature = f;
 			levels(c, &s, cp, i, k);
+			c->worse = worse_way(names[f]) *
+				   ((c->after > c->before) - (c->after < c->before));
 			c->recent = c->at + min >= n_runs;
 		}
 	}

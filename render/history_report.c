@@ -24,7 +24,7 @@ const char pd_hist_css[] =
 	"vertical-align:top}\n"
 	"th{background:#eef1f6;font-weight:600}td.n{text-align:right;"
 	"font-variant-numeric:tabular-nums;white-space:nowrap}td{overflow-wrap:anywhere}\n"
-	"code{font-size:12px}.up{color:#c0392b}.down{color:#1e8449}\n"
+	"code{font-size:12px}.worse{color:#c0392b}.better{color:#1e8449}\n"
 	".chart img{border:1px solid #eceff3;border-radius:4px;background:#fff;"
 	"max-width:100%}\n"
 	"footer{margin-top:32px;color:#5b6475;font-size:12px}\n";
@@ -148,7 +148,10 @@ static void change_row(struct pd_buf *b, const struct pd_hist_report *r, size_t 
 	esc_cell(b, build_of(&r->runs[c->at]), 0);
 	num_cell(b, c->before, 4);
 	num_cell(b, c->after, 4);
-	pd_buf_addf(b, "<td class=\"n %s\">", c->after > c->before ? "up" : "down");
+	pd_buf_addf(b, "<td class=\"n%s\">",
+		    c->worse > 0   ? " worse"
+		    : c->worse < 0 ? " better"
+				   : "");
 	if (isfinite(c->change_pct))
 		pd_buf_addf(b, "%+.1f%%", c->change_pct);
 	pd_buf_adds(b, "</td>");

@@ -428,6 +428,50 @@ START_TEST(test_history_spread_is_since_the_last_change)
 }
 END_TEST
 
+START_TEST(test_history_colours_only_the_worse_direction)
+{
+	/* three features, the same rise over 16 runs (8 at 10/12, 8 at 50/52: a permutation
+	 * parts them as well with chance 2 / C(16, 8) = 2/12870): CPU rising is worse
+	 * (core/metric.c: a rise is worse unless a rule says a fall is), ops rising is
+	 * better (its rule: a fall of throughput is worse), an event's own number has no
+	 * known way; the page colours the first red (worse), the second green, not the
+	 * third; the change, 11 -> 51, is 100 x 40 / 11 = +363.6 % */
+	const char *names[] = {"atop/memcached_cpu|cluster|post", "event/recovery_s",
+			       "ns_server/ops|cluster|post"};
+	double v[16 * 3];
+	struct pd_hist_run runs[16];
+	struct pd_hist_opts o = {.alpha = 0.05, .min_size = 3, .seed = 1};
+	struct pd_history h;
+	struct pd_buf page = PD_BUF_INIT;
+	int way[3] = {0};
+	for (size_t i = 0; i < 16; i++) {
+		for (size_t f = 0; f < 3; f++)
+			v[i * 3 + f] = (i < 8 ? 10 : 50) + (i % 2 ? 2 : 0);
+		runs[i] = (struct pd_hist_run){.key = "j#1", .version = "7.0.0-1"};
+	}
+	pd_history_analyze(&h, v, 16, 3, names, &o);
+	ck_assert_uint_eq(h.n_cp, 3);
+	for (size_t i = 0; i < 3; i++)
+		way[h.cp[i].feature] = h.cp[i].worse;
+	ck_assert_int_eq(way[0], 1);
+	ck_assert_int_eq(way[1], 0);
+	ck_assert_int_eq(way[2], -1);
+	struct pd_hist_report r = {.test = "t",
+				   .h = &h,
+				   .names = names,
+				   .values = v,
+				   .runs = runs,
+				   .n_stored = 16,
+				   .alpha = 0.05};
+	pd_hist_html(&page, &r);
+	ck_assert_ptr_nonnull(strstr(page.ptr, "<td class=\"n worse\">+363.6%"));
+	ck_assert_ptr_nonnull(strstr(page.ptr, "<td class=\"n better\">+363.6%"));
+	ck_assert_ptr_nonnull(strstr(page.ptr, "<td class=\"n\">+363.6%"));
+	pd_buf_release(&page);
+	pd_history_release(&h);
+}
+END_TEST
+
 START_TEST(test_history_stationary_gives_no_change_point)
 {
 	/* ten stationary histories of 60 runs x 100 features: the family-wise rate is 0.05 a
@@ -512,6 +556,7 @@ Suite *pd_suite_store(void)
 	tcase_add_test(tc, test_store_build_order_is_numeric);
 	tcase_add_test(tc, test_history_finds_the_planted_changes_and_nothing_else);
 	tcase_add_test(tc, test_history_spread_is_since_the_last_change);
+	tcase_add_test(tc, test_history_colours_only_the_worse_direction);
 	tcase_add_test(tc, test_history_stationary_gives_no_change_point);
 	tcase_add_test(tc, test_history_run_spread_parsed_and_looked_up);
 	suite_add_tcase(s, tc);

@@ -16,6 +16,8 @@ struct pd_hist_change {
 	double p_floor;       /* 1 / (1 + P) of its P permutations: the least p it can give */
 	int p_at_floor;       /* no permutation reached it: p is the floor, the true p is
 				 at most that (print "<= p_floor", not p as if exact) */
+	int worse;            /* +1: the change went the metric's worse way (pd_metric_worse),
+				 -1: the better way, 0: the feature has no known direction */
 	int recent;           /* at is among the newest min_size runs: the earliest a change
 				 can be confirmed, so the newest run's test fails on it */
 };
