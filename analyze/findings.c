@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The one weight table: a finding ranks by its kind's weight first, then by its size
- * (its change against the threshold, its count against its floor) up to the kind's cap,
- * so that no size lifts a finding over a kind above it: the failed requests just under the
- * connections left behind, the hard failover that caused them next, the KPI change beside
- * kpi-scope. */
+/* The one weight table: a finding ranks by its kind's weight plus its size (its change
+ * against the threshold, its count against its floor) up to the kind's cap. A size lifts a
+ * finding over a kind above it where the gap is under the cap: lingering (280 + 99) can
+ * pass post-event-mismatch (300), kpi-scope (260 + 99) hard-failover-live-node (265),
+ * metric-shift (200 + 99) kpi-change (255), data-gap (50 + 99) recovery (100). */
 static const struct {
 	double weight, cap;
 } rank_of[] = {

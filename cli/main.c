@@ -974,7 +974,6 @@ static void jenkins_single_file(struct pd_strv *warnings, const struct opts *o, 
 		o->single_file ? "--single-file" : "-o FILE.html");
 }
 
-/* Compares the last of paths[0..n) (the target) with the others (its baselines). */
 /* --run-spread FILE into copts (s keeps what they point at). */
 static int load_spreads(struct pd_spreads *s, struct pd_compare_opts *copts, const char *path,
 			const struct pd_limits *lim, struct pd_err *err)
@@ -1004,6 +1003,7 @@ static int output_in_input(const char *out, const char *const *paths, size_t n,
 	return 0;
 }
 
+/* Compares the last of paths[0..n) (the target) with the others (its baselines). */
 static int compare_runs(const struct opts *o, const char *const *paths, size_t n,
 			const char *out)
 {

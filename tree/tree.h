@@ -1,5 +1,6 @@
 /* The comparison tree: every fact an output states, as analyze/ leaves it, and nothing
- * else. Types only, plus the names of their enums (tree/tree.c): the renderers include
+ * else. Types, the names of their enums (tree/tree.c) and the readers that look a view or
+ * a delta up (a hash index over the views, tree/comparison.c): the renderers include
  * this header and never analyze/'s, so a renderer can read the tree but cannot run an
  * analysis (cmark's node.h between its parser and its renderers). analyze/compare.h is
  * the API that builds it.
