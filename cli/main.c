@@ -66,7 +66,16 @@ static const struct command commands[] = {
 		  "phase, and\n"
 		  "write the report: OUT/index.html, charts/, summary.json, junit.xml, "
 		  "summary.md,\n"
-		  "summary.jira (or one FILE.html with -o FILE.html).\n"},
+		  "summary.jira (or one FILE.html with -o FILE.html). A run is a bundle "
+		  "directory,\n"
+		  "or a .tar, .tar.gz or .zip of one.\n"
+		  "\n"
+		  "history options (docs/history.md):\n"
+		  "  --baseline-history N   the N runs before TARGET in the history, as its "
+		  "baselines\n"
+		  "                         (compare takes the target alone then)\n"
+		  "  --db URL               the history store, sqlite:PATH or "
+		  "postgresql://...\n"},
 	{.name = "inspect",
 	 .bit = CMD_INSPECT,
 	 .usage = "usage: perfdelta inspect RUN [--json] [options]\n"
@@ -80,7 +89,12 @@ static const struct command commands[] = {
 		  "\n"
 		  "Compare the bundled seed fixture (a baseline and a failover run); writes "
 		  "to\n"
-		  "./perfdelta-demo unless -o is given.\n"},
+		  "./perfdelta-demo unless -o is given.\n"
+		  "\n"
+		  "history options (docs/history.md):\n"
+		  "  --history              a generated history's report instead (writes "
+		  "to\n"
+		  "                         ./perfdelta-history-demo unless -o is given)\n"},
 	{.name = "pull",
 	 .bit = CMD_PULL,
 	 .usage = "usage: perfdelta pull --jenkins URL [--snapshot NAME]... -o RUN_DIR "
@@ -106,11 +120,11 @@ static const char usage_all[] =
 	"       perfdelta demo --history [-o DIR]   (history: docs/history.md)\n"
 	"       perfdelta COMMAND --help (the options of one command)\n"
 	"\n"
-	"Compare two perfrunner runs of a Couchbase cluster (a baseline and a target, such as\n"
-	"the same workload with a node failed over mid-run) from their cbmonitor/perfdb\n"
+	"Compare perfrunner runs of a Couchbase cluster (baselines and a target, such as the\n"
+	"same workload with a node failed over mid-run) from their cbmonitor/perfdb\n"
 	"snapshots, Jenkins outputs and perfrunner configs. A run is a bundle directory (or a\n"
-	".tar/.tar.gz of one): perfdb/<db>/<metric>.json, jenkins/build.json or build.xml,\n"
-	"jenkins/consoleText, perfrunner/*.spec and *.test.\n"
+	".tar, .tar.gz or .zip of one): perfdb/<db>/<metric>.json, jenkins/build.json or\n"
+	"build.xml, jenkins/consoleText, perfrunner/*.spec and *.test.\n"
 	"\n"
 	"commands:\n"
 	"  compare BASELINE [BASELINE...] TARGET\n"
@@ -526,7 +540,7 @@ static const struct flag flags[] = {
 	 .field = OPT(quiet),
 	 .cmds = CMD_ANY,
 	 .section = SEC_COMPARE,
-	 .help = "print nothing but errors"},
+	 .help = "print nothing but errors and warnings"},
 	{.name = "--timings",
 	 .parse = set_switch,
 	 .field = OPT(timings),
