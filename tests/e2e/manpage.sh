@@ -1,13 +1,49 @@
-# The man page and --help name the same flags, and the man page renders cleanly.
+# The man page, --help and the parser name the same flags, the man page's FINDINGS the
+# finding kinds the code has, and the man page renders cleanly.
 . "$(dirname "$0")/lib.sh"
 man=$SRC/cli/perfdelta.1
-expect_code 0 "$PERFDELTA" --help
-grep -oE -- '--[a-z][a-z-]+' "$TMP/out" | sort -u >"$TMP/help.flags"
-sed 's/\\-/-/g' "$man" | grep -oE -- '--[a-z][a-z-]+' | sort -u >"$TMP/man.flags"
+sed 's/\\-/-/g' "$man" | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u >"$TMP/man.flags"
+
+# every --help: the whole one, each command's, and perfdelta-history's
+: >"$TMP/help.all"
+for cmd in "" compare inspect demo pull history; do
+  # shellcheck disable=SC2086 # an empty $cmd is no argument
+  expect_code 0 "$PERFDELTA" $cmd --help
+  cat "$TMP/out" >>"$TMP/help.all"
+done
+grep -oE -- '--[a-z][a-z0-9-]+' "$TMP/help.all" | sort -u >"$TMP/help.flags"
 missing=$(comm -23 "$TMP/help.flags" "$TMP/man.flags" | tr '\n' ' ')
 if [ -z "$missing" ]; then ok; else fail "in --help but not in the man page: $missing"; fi
 missing=$(comm -13 "$TMP/help.flags" "$TMP/man.flags" | tr '\n' ' ')
 if [ -z "$missing" ]; then ok; else fail "in the man page but not in --help: $missing"; fi
+
+# every flag of the man page is taken by some command's parser: given it (and a value, in
+# case it takes one) before a flag that exists nowhere, some command objects to the
+# latter or to the value, never calls the flag itself unknown. Run in $TMP: nothing runs
+# past the unknown flag, and nothing may be written elsewhere if it did.
+refused=
+while read -r flag; do
+  taken=0
+  for cmd in compare inspect demo pull "history add" "history report" signature \
+    "demo --history"; do
+    # shellcheck disable=SC2086 # $cmd is one or two words
+    (cd "$TMP" && timeout 20 "$PERFDELTA" $cmd "$flag" 1 --no-such-flag-anywhere \
+      </dev/null >/dev/null 2>"$TMP/flag.err")
+    if ! grep -qF -- "unknown option '$flag'" "$TMP/flag.err"; then taken=1; break; fi
+  done
+  [ "$taken" = 1 ] || refused="$refused $flag"
+done <"$TMP/man.flags"
+if [ -z "$refused" ]; then ok; else fail "in the man page, refused by every command:$refused"; fi
+
+# FINDINGS lists exactly the kinds of pd_finding_kind_name (tree/tree.c)
+sed -n '/pd_finding_kind_name(enum/,/return names/p' "$SRC/tree/tree.c" |
+  grep -oE '= "[a-z-]+"' | tr -d '= "' | sort >"$TMP/code.kinds"
+awk '/^\.SH /{on = ($2 == "FINDINGS")} on' "$man" | sed -n '/^\.TP/{n;p}' |
+  sed 's/^\.BR* //; s/\\-/-/g' | sort >"$TMP/man.kinds"
+if [ -s "$TMP/code.kinds" ] && cmp -s "$TMP/code.kinds" "$TMP/man.kinds"; then ok
+else fail "FINDINGS and pd_finding_kind_name differ: $(diff "$TMP/code.kinds" "$TMP/man.kinds" | grep '^[<>]' | tr '\n' ' ')"; fi
+if grep -qi 'planned' "$man"; then fail "the man page calls something planned"; else ok; fi
+
 if groff -man -Tutf8 -ww -z "$man" 2>"$TMP/groff.err" && [ ! -s "$TMP/groff.err" ]; then ok
 else fail "groff (groff-base) missing or warns: $(head -1 "$TMP/groff.err")"; fi
 finish
