@@ -1,4 +1,4 @@
-/* What the charts show, decided once on the tree (issue 22): a series that is zero in
+/* What the charts show, decided once on the tree: a series that is zero in
  * both runs is a line of the report's fold, not a chart; a series of one run is drawn and
  * the other's absence said; and a fact is drawn once, by the first finding that states
  * it. Every renderer reads these fields; none decides them. */

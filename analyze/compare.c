@@ -292,10 +292,11 @@ static double samples_read(const struct pd_comparison *c)
 }
 
 /* Every view holds a point per step over the frame for each run: the frame is bounded by
- * the samples, never by the time span alone (DESIGN 7: a few samples far apart are no
- * huge grid), and so are the grids together (docs/reference.md, "Memory"): views x
- * points x runs values at most (pd_views_bound), which may not pass PD_POLICY_GRID_PER_SAMPLE
- * values a sample read, or PD_POLICY_GRID_FLOOR values (256 MiB), whichever is more. */
+ * the samples, never by the time span alone (docs/reference.md "Limits": a few samples far
+ * apart are no huge grid), and so are the grids together (docs/reference.md, "Memory"):
+ * views x points x runs values at most (pd_views_bound), which may not pass
+ * PD_POLICY_GRID_PER_SAMPLE values a sample read, or PD_POLICY_GRID_FLOOR values (256 MiB),
+ * whichever is more. */
 static int check_grid(const struct pd_comparison *c, const struct pd_compare_opts *opts,
 		      struct pd_err *err)
 {

@@ -1,4 +1,4 @@
-/* The findings of the ticket's story (DESIGN section 4, issue 16), made from story.c's
+/* The findings of the ticket's story (docs/report.md "Finding kinds"), made from story.c's
  * primitives: event-errors (the requests that failed at the event), hard-failover-live-node
  * (a hard failover of a node that was still serving) and kpi-change (the throughput KPI
  * from run to run, beside what the series served, the KPI rule that explains the gap and

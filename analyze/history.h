@@ -1,4 +1,4 @@
-/* Change points over a test's history (issue 24): E-Divisive means (edivisive.h) on every
+/* Change points over a test's history: E-Divisive means (edivisive.h) on every
  * signature feature of a test's runs in build order, with the family of features
  * controlled by Bonferroni: each feature's splits are tested at alpha / m, m the number
  * of features tested, so that the chance of any false change point among them is at most
@@ -41,7 +41,7 @@ void pd_history_release(struct pd_history *h);
 
 /* The run-to-run spread of one feature at its current level: over the runs since its last
  * change point (all runs without one). What a single-baseline verdict can read as the
- * measured run-to-run variance of a metric (DESIGN 4 "Run-to-run variance"; infer.h). */
+ * measured run-to-run variance of a metric (docs/report.md "Verdicts"; infer.h). */
 struct pd_hist_spread {
 	size_t from;   /* index of the first run counted */
 	size_t n;      /* runs with the feature since */

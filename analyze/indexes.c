@@ -1,4 +1,4 @@
-/* Index metrics at real scale (issue 21): a [secondary] test with 100 indexes has a few
+/* Index metrics at real scale: a [secondary] test with 100 indexes has a few
  * thousand index-scope series. Each index is a view of its own (a drill-down, every one
  * in summary.json's deltas); its metric's cluster view says how many indexes it has and
  * how many moved, and the PD_POLICY_INDEX_TOP that moved most are the ones charted. */

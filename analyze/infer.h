@@ -1,10 +1,10 @@
-/* One inference per delta (DESIGN section 4 "Statistics", "Run-to-run variance", "Zero
- * baselines", "Verdicts"): from one noise model of each window, the estimate, the interval,
+/* One inference per delta (docs/report.md "Statistics" and
+ * "Verdicts"): from one noise model of each window, the estimate, the interval,
  * the p-value and the verdict. Pure functions, no I/O, no global state; every double
  * that leaves is finite (a flag says which fields hold values).
  *
  * The model. A window's location is its mean. The variance of that mean is the largest of
- * three readings of the window's long-run variance (issue 23: real monitoring noise has
+ * three readings of the window's long-run variance (real monitoring noise has
  * memory beyond lag 1, periodic load and drift):
  *  - AR(1): s^2 / n * F(phi, n), F = (1 + phi) / (1 - phi) - 2 phi (1 - phi^n) /
  *    (n (1 - phi)^2) (the exact finite-n factor), s^2 = sum (v - mean)^2 / (n - 1), phi the
@@ -16,7 +16,7 @@
  *    level drifts (phi <= 0, so AR(1) says white noise);
  *  - overlapping batch means, batches of n / 8 (Meketon and Schmeiser 1984), when n >= 16:
  *    it sees a slow cycle or a drift within the window that no low-order AR fits.
- * Scale (issue 21): a window whose largest magnitude is outside 2^-200..2^200 (1e-60..1e60)
+ * Scale: a window whose largest magnitude is outside 2^-200..2^200 (1e-60..1e60)
  * is modelled on a copy times 2^-e, e its exponent, and two windows are compared at the
  * larger exponent; figures in the unit are scaled back at the end. A power of two changes
  * no digit, so a doubling at 1e200 (whose squares overflow) or at 1e-310 (whose squares
@@ -37,7 +37,7 @@
  *   n/5) 8.4 % / 293; the chosen max(AR(1), AR(p) AIC, batches n/8) 6.6 % / 299. Every
  *   one of them gives the same synthetic AR(1) rates as AR(1) alone, except Newey-West
  *   and batch means alone (phi 0.97: exclusion 24 % and 19.5 % against 3.5 %).
- *   Issue 23's first check_noise (two disjoint stretches, no run around them): today's
+ *   The first check_noise (two disjoint stretches, no run around them): today's
  *   AR(1) without margin excluded 0 in 24.6 % of A/A pairs at 240 samples, this model
  *   with the margin 0.0 %; at 90 samples 15.3 % -> 11.6 %; no false finding.
  *
@@ -160,17 +160,17 @@
  * the repository nor /work/shared/formats holds replicated real runs (the seed's
  * baseline-r2 and -r3 are generated with one 3 % run-to-run sd for every metric,
  * fixtures/seedgen.c LEVEL_SD: measuring them gives back the generator's figure, not a
- * kind's). Nor does public data, as far as this session's search reached (issue 23,
- * point 3): the stored copies of couchbaselabs/showfast and showfast2 hold the dashboard's
- * code, not its database, and no replicated runs with their series turned up beside
- * couchbase/perfrunner or cbmonitor; the public repeated-run figures found (issue threads
- * of CPython's, rustc's and CI benchmark suites) are wall times of microbenchmarks, not a
- * server's CPU, memory, connections, traffic and latency per run. What would change them: k >=
- * 3 real baselines of one perfrunner test, whose moderated between-run sds (pd_infer_spread_of,
- * pd_infer_prior_fit) per kind give the kind's sd as their median; with several baselines a
- * comparison already uses its own measured spread and no margin.
+ * kind's). Nor does public data, as far as a search reached: the stored copies of
+ * couchbaselabs/showfast and showfast2 hold the dashboard's code, not its database, and no
+ * replicated runs with their series turned up beside couchbase/perfrunner or cbmonitor; the
+ * public repeated-run figures found (issue threads of CPython's, rustc's and CI benchmark
+ * suites) are wall times of microbenchmarks, not a server's CPU, memory, connections, traffic
+ * and latency per run. What would change them: k >= 3 real baselines of one perfrunner test,
+ * whose moderated between-run sds (pd_infer_spread_of, pd_infer_prior_fit) per kind give the
+ * kind's sd as their median; with several baselines a comparison already uses its own measured
+ * spread and no margin.
  *
- * The runs' own evidence (issue 23: drifting and periodic series). What one baseline's
+ * The runs' own evidence (drifting and periodic series). What one baseline's
  * data can say about the two runs' offset, measured (check_noise; the pre-window sets as
  * in "Short windows"; a failover pair: two disjoint runs of 360 points of one series, the
  * pre-event phase their first 90, the post their last 240, A/A / +10 % and +20 % after

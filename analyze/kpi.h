@@ -1,9 +1,9 @@
 /* The one owner of a run's KPI facts: which showfast post is "the" throughput KPI, what
  * the series served (the throughput), the requests of the node the event removed, and
  * which of perfrunner's three histories of the KPI (perfrunner/helpers/metrics.py
- * _avg_n1ql_throughput, DESIGN 3.5) reproduces the reported value. Every finding reads
- * these facts (struct pd_kpi_facts on the comparison); none reconstructs them. Pure: no
- * I/O. */
+ * _avg_n1ql_throughput, docs/report.md "kpi-scope") reproduces the reported value. Every
+ * finding reads these facts (struct pd_kpi_facts on the comparison); none reconstructs them.
+ * Pure: no I/O. */
 #ifndef PD_KPI_H
 #define PD_KPI_H
 

@@ -1,4 +1,4 @@
-/* The latency distributions of both runs (issue 22: a percentile or histogram view of
+/* The latency distributions of both runs (a percentile or histogram view of
  * baseline against target, as cbmonitor's comparison page has). n1ql's request timers are
  * rates of the requests slower than 250, 500, 1000 and 5000 ms (n1ql_stats/
  * query_requests_<N>ms, each counting every request slower than its bound); over the

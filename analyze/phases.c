@@ -2,7 +2,7 @@
 
 #include <math.h>
 
-/* The run with the event defines the phases, on either side (DESIGN 4 "Phases"); on the
+/* The run with the event defines the phases, on either side (docs/report.md "Phases"); on the
  * baseline's side its times are moved onto the common grid (by base_shift_s, 0 then). */
 void pd_phases_set(struct pd_comparison *c, double settle_s)
 {

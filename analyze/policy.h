@@ -43,7 +43,7 @@
 /* ---- counts: changes a percentage cannot state ---- */
 
 /* A rate whose baseline is 0 changes by a count of events over the window: this many of
- * them are a change (DESIGN 4 "Zero baselines"). */
+ * them are a change (docs/report.md "Verdicts"). */
 #define PD_POLICY_ABS_MIN_EVENTS 10.0
 
 /* Failed requests at the event are worth a finding from max(PD_POLICY_ERRORS_MIN,

@@ -1,4 +1,4 @@
-/* The questions of an event (issue 20, "the questions come from the run"): what a reader
+/* The questions of an event ("the questions come from the run"): what a reader
  * asks of a failover or a rebalance-out, built from the event's kind and the runs' roles
  * (requests lost at the event, connections kept by the removed node, what changed before
  * and after on each role and on the cluster, what the KPI counts, recovery), each answered

@@ -1,4 +1,4 @@
-/* The query rate at the event, the one owner of the dip and the recovery (issue 20, "one
+/* The query rate at the event, the one owner of the dip and the recovery ("one
  * fact, one place"): each run's pd_dip (pd_comparison.dip), the recovery finding that
  * compares them, and the words of a recovery question without a finding. The history's
  * signature reads the target's dip from here. */

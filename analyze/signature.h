@@ -1,4 +1,4 @@
-/* A run's signature (issue 24): what one bundle says about itself, with no baseline, as
+/* A run's signature: what one bundle says about itself, with no baseline, as
  * the numbers a history of runs is tracked by. Read from the comparison tree of the run
  * against itself (pd_compare(run, run)), so every figure is the one compare computes: the
  * same time base, views, phases, inference (analyze/infer.h) and event story (story.h,

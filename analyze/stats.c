@@ -1,4 +1,4 @@
-/* Descriptive statistics (DESIGN section 4): summaries, quantiles, the lag-1
+/* Descriptive statistics (docs/report.md "Statistics"): summaries, quantiles, the lag-1
  * autocorrelation and a linear sort. The inference on them is analyze/infer.h. */
 #include "analyze/stats.h"
 #include "analyze/sampling.h"

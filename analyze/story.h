@@ -1,9 +1,9 @@
-/* The ticket's story around the event, as numbers for three findings (DESIGN section 4,
- * issue 16): the requests that failed at the event (event-errors), whether a hard
- * failover hit a node that was still alive (hard-failover-live-node), and the throughput
- * KPI across the two runs with what the series say was served (section 3.5), checked
- * against Little's law. Pure functions over struct pd_run and its struct pd_timebase:
- * no I/O, no allocation kept; every result is a plain struct the caller owns.
+/* The ticket's story around the event, as numbers for three findings (docs/report.md "Finding
+ * kinds"): the requests that failed at the event (event-errors), whether a hard failover hit a
+ * node that was still alive (hard-failover-live-node), and the throughput KPI across the two
+ * runs with what the series say was served (docs/report.md "kpi-change"), checked against
+ * Little's law. Pure functions over struct pd_run and its struct pd_timebase: no I/O, no
+ * allocation kept; every result is a plain struct the caller owns.
  *
  * Times are seconds from the run's t0 (struct pd_timebase.t0_ms), as everywhere in
  * analyze/. "The event run" is the run whose time base has the event: the target, or the

@@ -367,7 +367,7 @@ static unsigned svc_index(unsigned svc)
 }
 
 /* Per-node load (CPU, rates, traffic, connections): what is shared among a role's nodes,
- * so that it differs by the ratio of their numbers (DESIGN 4 "Topology"). */
+ * so that it differs by the ratio of their numbers (docs/report.md "Verdicts"). */
 static int is_load(const struct pd_series *s)
 {
 	return (s->unit == PD_UNIT_PERCENT && strstr(s->metric, "cpu")) ||
@@ -401,7 +401,7 @@ static int add_removed(struct builder *b, struct pd_view *v, struct group tg, un
 }
 
 /* A node's own CPU (ns_server_system/cpu_utilization: a percentage of that node) is a
- * level, never added across nodes (issue 20: role:n1ql read 86 % -> 108 %, two nodes
+ * level, never added across nodes (role:n1ql read 86 % -> 108 %, two nodes
  * summed): a role's view of it is the mean of the nodes active at each point. */
 static int node_level(const struct pd_series *s)
 {
@@ -619,8 +619,8 @@ static void note_base_only(struct pd_comparison *c, const struct pd_compare_opts
 	}
 }
 
-/* Runs monitored by different paths (DESIGN 3.6): which path each used, and the metrics
- * only the target has (note_base_only lists the baseline's). */
+/* Runs monitored by different paths (docs/reference.md "Prometheus bundles"): which path each
+ * used, and the metrics only the target has (note_base_only lists the baseline's). */
 static void note_paths(struct pd_comparison *c, const struct pd_compare_opts *opts)
 {
 	const struct pd_run *t = c->target;

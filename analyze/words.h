@@ -1,4 +1,4 @@
-/* The findings in an engineer's words (issue 22, "the first screen"): one plain sentence
+/* The findings in an engineer's words ("the first screen"): one plain sentence
  * per finding ("memcached on the kv nodes used 15 % more CPU for the whole run"), named
  * from core/metric.c's label column, the phase said as the event ("before the failover",
  * "for the whole run"), and the action it implies where there is one (a KPI rule to fix, a

@@ -8,9 +8,9 @@
 #include <stddef.h>
 
 /* Only regular files are opened: a FIFO would block a reader forever, a device never ends
- * (DESIGN 7). pd_file_open opens path with O_NONBLOCK (a FIFO's open does not wait for a
- * writer), checks with fstat that it is a regular file, and stores the descriptor (the
- * caller closes it) in *fd. With PD_FILE_NOFOLLOW a symbolic link is refused too. Errors
+ * (docs/reference.md "Limits"). pd_file_open opens path with O_NONBLOCK (a FIFO's open does not
+ * wait for a writer), checks with fstat that it is a regular file, and stores the descriptor
+ * (the caller closes it) in *fd. With PD_FILE_NOFOLLOW a symbolic link is refused too. Errors
  * (PD_EIO) name path: "not a regular file", "a symbolic link", or the system's reason. */
 enum { PD_FILE_NOFOLLOW = 1 };
 int pd_file_open(int *fd, const char *path, int flags, struct pd_err *err);

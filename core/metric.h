@@ -44,8 +44,8 @@ void pd_metric_words(struct pd_metric_words *out, const char *name);
  * "eventing", "analytics" (cbas), "backup"; "other" for anything else. */
 const char *pd_metric_role_label(unsigned service);
 
-/* perfrunner's Prometheus path (DESIGN 3.6): how a Prometheus series becomes the metric
- * perfdelta knows (the rows with .prom in core/metric.c's table). */
+/* perfrunner's Prometheus path (docs/reference.md "Prometheus bundles"): how a Prometheus
+ * series becomes the metric perfdelta knows (the rows with .prom in core/metric.c's table). */
 enum pd_prom_how {
 	PD_PROM_NONE,
 	PD_PROM_NODE,       /* a gauge per instance: server scope */

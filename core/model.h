@@ -256,9 +256,10 @@ struct pd_run {
 	char *console_path;      /* NULL when the bundle had no consoleText */
 	char *console_result;    /* the "Finished: X" word, or NULL */
 	int64_t console_first_s; /* local time of the first perfrunner line; 0 when none */
-	/* perfrunner's Prometheus path (DESIGN 3.6): set by "Using Prometheus to collect
-	 * metrics" or "Registered Prometheus snapshot:" in the console, or a prometheus/
-	 * directory in the bundle; the snapshot id is then run->snapshots.v[0] */
+	/* perfrunner's Prometheus path (docs/reference.md "Prometheus bundles"): set by "Using
+	 * Prometheus to collect metrics" or "Registered Prometheus snapshot:" in the console,
+	 * or a prometheus/ directory in the bundle; the snapshot id is then run->snapshots.v[0]
+	 */
 	int prometheus;
 	char *prom_snapshot_url;        /* the registered snapshot's cbmonitor2 page, or NULL */
 	struct pd_strv prom_collectors; /* "Added N custom collector(s) pushing to ...: [..]" */

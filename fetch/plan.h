@@ -1,7 +1,7 @@
-/* perfdelta pull: a run bundle (DESIGN 3.2) built from a live Jenkins build and perfdb.
- * The plan says which URLs to fetch and where each body goes, in a staging directory
- * beside the bundle; fetch/transfer.c fetches them; the parse/ readers check them. Every
- * name the servers send that becomes a path is checked; the bundle appears whole at the
+/* perfdelta pull: a run bundle (docs/reference.md "A run bundle") built from a live Jenkins
+ * build and perfdb. The plan says which URLs to fetch and where each body goes, in a staging
+ * directory beside the bundle; fetch/transfer.c fetches them; the parse/ readers check them.
+ * Every name the servers send that becomes a path is checked; the bundle appears whole at the
  * end or not at all, and never in place of something else. */
 #ifndef PD_PLAN_H
 #define PD_PLAN_H

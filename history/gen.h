@@ -1,4 +1,4 @@
-/* A generated history for tests, the demo and the bench (issue 24): weekly runs of one
+/* A generated history for tests, the demo and the bench: weekly runs of one
  * failover test across builds, each a signature with realistic run-to-run noise (every
  * feature its own relative sd, 1 to 4 %, the event features more) and planted changes in
  * the event's features at known builds. Deterministic: the same seed, the same history. */

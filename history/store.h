@@ -1,4 +1,4 @@
-/* The history store (issue 24): run signatures in SQLite or PostgreSQL, one schema for
+/* The history store: run signatures in SQLite or PostgreSQL, one schema for
  * both, versioned (table pd_schema), migrated on open. Adding a run twice is a no-op: the
  * run's key is unique and the insert says ON CONFLICT DO NOTHING in a transaction that
  * writers take one at a time (db.h), so two processes adding one run store it once.

@@ -165,8 +165,9 @@ static struct pd_series *new_series(const char *db, const char *metric, size_t m
 	return s;
 }
 
-/* Plausible sample times (DESIGN 7), epoch ms: from 2000-01-01 to 2100-01-01 UTC. A time
- * outside is an input error: it would stretch every grid sized by the phase's span. */
+/* Plausible sample times (docs/reference.md "Limits"), epoch ms: from 2000-01-01 to 2100-01-01
+ * UTC. A time outside is an input error: it would stretch every grid sized by the phase's span.
+ */
 #define MIN_MS 946684800000LL
 #define MAX_MS 4102444800000LL
 
@@ -541,7 +542,7 @@ static void nodes_from_console(struct pd_run *run)
 }
 
 /* The services a node's processes show (atop, metrics_rest_api_processes): cbq-engine
- * n1ql, indexer index, memcached alone kv (issue 20); 0 when none shows. */
+ * n1ql, indexer index, memcached alone kv; 0 when none shows. */
 static unsigned services_of(const struct pd_run *run, const char *host)
 {
 	unsigned svc = 0;

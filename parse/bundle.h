@@ -1,4 +1,4 @@
-/* A run bundle (DESIGN 3.2): a directory, or a .tar / .tar.gz of one. */
+/* A run bundle (docs/reference.md "A run bundle"): a directory, or a .tar / .tar.gz of one. */
 #ifndef PD_BUNDLE_H
 #define PD_BUNDLE_H
 

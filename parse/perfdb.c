@@ -559,11 +559,11 @@ done:
  * record[:22] trimmed and record[23:]. The timestamp is absolute and in nanoseconds
  * (controller.go stores time.Now().UnixNano(), or ?ts= made ns by time.go's
  * parseTimestamp). That source has neither deltas nor .data.1/.data.n files.
- * DESIGN 3.1 describes another layout: "<delta ms> <value>", delta from the previous
- * line, first delta 0, the first timestamp in .data.1. Both are read: a first timestamp
- * of 0 means the delta layout (a perfdb timestamp is never 0); otherwise each timestamp
- * is absolute and its size tells its unit, by parseTimestamp's rule. Fields are split on
- * blanks, which reads perfdb's fixed columns as well. */
+ * docs/reference.md "A run bundle" describes another layout: "<delta ms> <value>", delta from
+ * the previous line, first delta 0, the first timestamp in .data.1. Both are read: a first
+ * timestamp of 0 means the delta layout (a perfdb timestamp is never 0); otherwise each
+ * timestamp is absolute and its size tells its unit, by parseTimestamp's rule. Fields are split
+ * on blanks, which reads perfdb's fixed columns as well. */
 
 /* A decimal integer [-]digits in int64; the cursor moves over it. */
 static int scan_int64(struct scan *sc, int64_t *out, const char *expected)

@@ -15,10 +15,10 @@ int pd_perfdb_json_parse(struct pd_series *out, const struct pd_src *src, struct
 
 /* perfdb's data file, in either layout: perfdb's own (pavel-paulau/perfdb perfdb.go:
  * lines "%22d %025.9f", absolute timestamps, nanoseconds in its releases; the unit is
- * told from the magnitude as perfdb's parseTimestamp does) or the delta layout of DESIGN
- * 3.2 (first line's timestamp 0, each later one a delta in ms from the previous line,
- * first_ts_ms from the .data.1 file, read by pd_perfdb_first_ts_parse; 0 when there is
- * none: then the delta layout is an error). */
+ * told from the magnitude as perfdb's parseTimestamp does) or the delta layout of
+ * docs/reference.md "A run bundle" (first line's timestamp 0, each later one a delta in ms from
+ * the previous line, first_ts_ms from the .data.1 file, read by pd_perfdb_first_ts_parse; 0
+ * when there is none: then the delta layout is an error). */
 int pd_perfdb_data_parse(struct pd_series *out, const struct pd_src *src, int64_t first_ts_ms,
 			 struct pd_err *err);
 int pd_perfdb_first_ts_parse(int64_t *out, const struct pd_src *src, struct pd_err *err);

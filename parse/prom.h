@@ -1,4 +1,4 @@
-/* perfrunner's Prometheus path (DESIGN 3.6, docs/reference.md "Prometheus bundles"): the
+/* perfrunner's Prometheus path (docs/reference.md "Prometheus bundles"): the
  * answers of a Prometheus-compatible server's GET /api/v1/query_range (Prometheus' HTTP
  * API; Mimir and VictoriaMetrics answer alike) for every series of a snapshot's job, as
  * saved in prometheus/, and cbmonitor2's GET /api/v1/snapshots/{id} in cbmonitor2/. */

@@ -289,8 +289,8 @@ static struct archive *new_archive(void)
 	struct archive *a = archive_read_new();
 	if (!a)
 		abort(); /* out of memory, as pd_xmalloc */
-	/* tar (ustar, pax, GNU) and gzip, what DESIGN 3.2 promises, and zip (Jenkins' "all
-	 * files in zip" of a build's artifacts); nothing else is tried */
+	/* tar (ustar, pax, GNU) and gzip, what docs/reference.md "A run bundle" promises, and
+	 * zip (Jenkins' "all files in zip" of a build's artifacts); nothing else is tried */
 	archive_read_support_filter_gzip(a);
 	archive_read_support_format_tar(a);
 	archive_read_support_format_zip(a);

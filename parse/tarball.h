@@ -1,11 +1,11 @@
-/* A tarball's (or a zip's) regular files, read in process with libarchive into memory (DESIGN
- * 7): no external tar, no temporary directory. Only regular files and directories are taken; a
- * symbolic or hard link, a device, a FIFO or a socket, an absolute name or a ".." component is
- * refused, naming "TARBALL:member". Each member is held to lim->max_file_bytes and the whole
- * archive to lim->max_bundle_bytes, both counted as the members deliver their bytes (a sparse
- * member's holes too), so a gzip bomb stops at the budget; each member also costs 512 bytes
- * plus its name, so that the memory held stays under about the budget however many members
- * there are. */
+/* A tarball's (or a zip's) regular files, read in process with libarchive into memory
+ * (docs/reference.md "Limits"): no external tar, no temporary directory. Only regular files and
+ * directories are taken; a symbolic or hard link, a device, a FIFO or a socket, an absolute
+ * name or a ".." component is refused, naming "TARBALL:member". Each member is held to
+ * lim->max_file_bytes and the whole archive to lim->max_bundle_bytes, both counted as the
+ * members deliver their bytes (a sparse member's holes too), so a gzip bomb stops at the
+ * budget; each member also costs 512 bytes plus its name, so that the memory held stays under
+ * about the budget however many members there are. */
 #ifndef PD_TARBALL_H
 #define PD_TARBALL_H
 

@@ -2,8 +2,8 @@
  * tarball read into memory (parse/tarball.h): the loader lists, probes and reads paths
  * relative to the bundle root ("perfdb/<db>/<metric>.json") and never knows which.
  *
- * Only regular files and directories inside the bundle are taken (DESIGN 7). In a
- * directory a symbolic link anywhere below the root is refused (PD_EIO, "a symbolic
+ * Only regular files and directories inside the bundle are taken (docs/reference.md "Limits").
+ * In a directory a symbolic link anywhere below the root is refused (PD_EIO, "a symbolic
  * link"), as in a tarball: a bundle is an artifact that is copied and unpacked, where a
  * link either dangles or points at someone else's files, and one rule for both forms keeps
  * a tarball equal to its directory. The root itself may be a link: the user named it. */

@@ -67,7 +67,7 @@ static const char css[] =
 	".toc .groups a{margin-right:10px;white-space:nowrap}"
 	".topo{font-size:11px;color:#6b7585;white-space:nowrap}"
 	"p.charts-link{margin:6px 0 0;font-size:13px}"
-	/* a collector's metrics side by side as the width allows (issue 22: at 1920 px one
+	/* a collector's metrics side by side as the width allows (at 1920 px one
 	   metric a row left 40 % empty): a metric of one chart at its own size, a metric of
 	   panels (one node a panel, three a row) 860 px at least, growing to its row's
 	   width, so that two share a row from about 1800 px; scaled down to 0.81 at worst */

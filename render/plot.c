@@ -370,7 +370,7 @@ static void settings(struct pd_buf *b, const struct pd_plot_chart *c)
 
 /* The x axis over [0, span], every chart of a report on the same one (a removed node's
  * series that stops early too), with about `want` ticks at a round step, labelled in
- * seconds: the unit every time of the report's text is in (issue 22: one time unit). */
+ * seconds: the unit every time of the report's text is in (one time unit). */
 static void x_axis(struct pd_buf *b, double span, int want)
 {
 	static const double steps[] = {5,   10,   15,   30,   60,    120,   300,   600,
@@ -597,7 +597,7 @@ static struct extent add_gaps(struct pd_buf *data, const struct pd_plot_line *l,
 
 /* The gaps of each line (gap[i]): a thick mark along the bottom of the frame under each,
  * in the line's colour, drawn on the y2 axis held to [0, 1], so that a break reads as
- * missing samples and never as the dashes of the removed node or the event (issue 22).
+ * missing samples and never as the dashes of the removed node or the event.
  * One plot element and one SVG path per line, whatever its number of gaps: gnuplot's
  * cost is per command and per byte it writes (a polygon each cost a tenth of a 16-node
  * report's CPU). */

@@ -1,4 +1,4 @@
-/* summary.json: the contract with scripts and tests (DESIGN section 5). */
+/* summary.json: the contract with scripts and tests (docs/summary-json.md). */
 #ifndef PD_SUMMARY_JSON_H
 #define PD_SUMMARY_JSON_H
 

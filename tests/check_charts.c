@@ -1,6 +1,6 @@
-/* What the charts show (issue 22 "Charts"): decided on the tree in analyze/chartfacts.c,
- * planned by render/charts.c. The seed's facts used here are those its generator puts in
- * (fixtures/seed-README.md), never read back from perfdelta's output. */
+/* What the charts show (docs/report.md "Metrics (charts)"): decided on the tree in
+ * analyze/chartfacts.c, planned by render/charts.c. The seed's facts used here are those its
+ * generator puts in (fixtures/seed-README.md), never read back from perfdelta's output. */
 #include "check_suites.h"
 
 #include "analyze/compare.h"
@@ -319,7 +319,7 @@ START_TEST(test_charts_sum_gap_is_a_marked_break)
 }
 END_TEST
 
-/* One SVG per metric (issue 21: a chart file cost gnuplot more in the kernel than its
+/* One SVG per metric (a chart file cost gnuplot more in the kernel than its
  * drawing): the Metrics section's charts of one metric are consecutive panels 0 .. n-1 of
  * one file, and there are as many files as metrics charted. */
 START_TEST(test_charts_one_file_per_metric)
@@ -375,7 +375,7 @@ static int has_points(const struct pd_plot_line *l)
 	return 0;
 }
 
-/* A series of one run is drawn, the other run's absence said (issue 22: iostat and
+/* A series of one run is drawn, the other run's absence said (iostat and
  * meminfo, which perfrunner's shutdown test turns off): atop/projector_rss dropped from
  * the target is charted from the baseline on each kv node (the seed runs projector on the
  * kv nodes, fixtures/seed-README.md), "not in the target run"; projector_vsize dropped
@@ -407,7 +407,7 @@ START_TEST(test_charts_one_run_series_drawn)
 }
 END_TEST
 
-/* The latency distribution (issue 22: a percentile or histogram view): the seed's
+/* The latency distribution (a percentile or histogram view): the seed's
  * generator puts 14, 3.1, 0.42 and 0 requests a second over 250, 500, 1000 and 5000 ms
  * against 3916 a second in all (fixtures/seed-README.md), so the baseline's share slower
  * than each bound after the event is 0.358 %, 0.079 %, 0.011 % and 0 (within the

@@ -52,7 +52,7 @@ static int count_kind(const struct pd_comparison *c, enum pd_finding_kind kind)
 	return n;
 }
 
-/* The story of DESIGN section 1, with the sizes the seed generator puts in (see
+/* The story of fixtures/seed-README.md, with the sizes the seed generator puts in (see
  * fixtures/seed-README.md): a) memcached CPU +15 % on kv for the whole run, b) connections
  * up on the survivors after the failover and ~70 left on the removed node, c) cbq-engine
  * RSS on the surviving query node up to ~10 %, d) cluster CPU 80 -> 90 % after it. */
@@ -222,7 +222,7 @@ static const struct pd_view *view_of(const struct pd_comparison *c, const char *
 	return NULL;
 }
 
-/* Issue 23, point 3: the whole run of a role whose node count changes. The seed's access
+/* The whole run of a role whose node count changes. The seed's access
  * phase is 1200 s at 5 s (fixtures/seed-README.md; measured 1200.022 s, its last sample a
  * little late): the whole window [0, 1200.022) holds the 241 grid points t = 0, 5, ...,
  * 1200; the removed query node is active for the 60 of them before the failover at
@@ -258,7 +258,7 @@ START_TEST(test_compare_whole_phase_topology_by_hand)
 				d->node_pct, ((1 + d->delta_pct / 100) * 241 / 301 - 1) * 100,
 				1e-9);
 	}
-	/* issue 20: 16 deltas marked topology had a regression or improvement verdict */
+	/* once 16 deltas marked topology had a regression or improvement verdict */
 	ck_assert_int_ge(explained, 16);
 	pd_comparison_free(c);
 	pd_run_free(a);
@@ -293,7 +293,7 @@ static struct pd_run *sparse_run(size_t n, size_t n_short)
 	return run;
 }
 
-/* Issue 21: 2 000 series of 4 samples days apart beside one long series made every view's
+/* 2 000 series of 4 samples days apart beside one long series made every view's
  * grid as long as the longest series (4.4 MB of input, 4.7 GB of memory). The grids are
  * bounded by the samples read: 2 001 views x 100 001 points x 2 runs = 4.0e8 values
  * against 16 x 2 x (100 000 + 8 000) = 3.5e6 and the floor 2^25 = 3.4e7: refused, before
@@ -393,7 +393,7 @@ static struct pd_run *index_run(size_t n_idx, uint64_t seed, const double *up)
 	return run;
 }
 
-/* Issue 21, real scale: an index metric is summed up, not drawn index by index. 20
+/* Real scale: an index metric is summed up, not drawn index by index. 20
  * indexes, 3 of them up in the target by 20 %, 60 % and 40 % (uniform noise of +-1 %,
  * sd 0.58 %: each change is far past the 5 % threshold, the others far inside it): the
  * total counts 20 indexes and 3 moved, ranked by size (60 % first), every index a view
@@ -488,7 +488,7 @@ START_TEST(test_compare_kpi_facts_once)
 END_TEST
 
 /* A role's total whose per-node reading disagrees in sign is the topology's to read, not a
- * regression (issue 20). The seed's query CPU before the event (metrics_rest_api_processes,
+ * regression. The seed's query CPU before the event (metrics_rest_api_processes,
  * role:n1ql, pre): one query node in the baseline, two active in the target, so the total
  * rescales to one node by r = 1 / 2; summary.md's table gave 1224.4 % -> 1428.1 %,
  * (1428.1 - 1224.4) / 1224.4 = +16.6 % in total, (1.166 x 0.5 - 1) = -41.7 % per node. */

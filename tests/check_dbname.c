@@ -11,9 +11,9 @@
 #define FAILOVER "iris_710-1345_failover_8a92"
 
 /* The nodes of fixtures/formats/perfrunner/perfrunner__clusters_iris_extra_n1ql.spec, in
- * spec order, and the two snapshots of the failover run (DESIGN 3.1). With the dots gone
- * the hosts read 17223100210 .. 17223100213, 1722310055, 1722310045, 1722310040: none is
- * the end of another. */
+ * spec order, and the two snapshots of the failover run (docs/reference.md "A run bundle").
+ * With the dots gone the hosts read 17223100210 .. 17223100213, 1722310055, 1722310045,
+ * 1722310040: none is the end of another. */
 static struct pd_run *iris_run(void)
 {
 	static const char *const hosts[] = {
@@ -167,7 +167,7 @@ START_TEST(test_dbname_collectors_are_longest_first)
 	}
 	ck_assert_int_ge(sys, 0);
 	ck_assert_int_gt(ns, sys);
-	/* every collector DESIGN 3.1 names is known */
+	/* every collector of perfrunner's cbagent is known */
 	static const char *const named[] = {
 		"atop",           "net",        "ns_server_system",
 		"iostat",         "meminfo",    "metrics_rest_api_processes",

@@ -612,7 +612,7 @@ START_TEST(test_infer_near_zero_baseline_is_absolute)
 }
 END_TEST
 
-/* ---- values at the ends of the double range (issue 21) ---- */
+/* ---- values at the ends of the double range ---- */
 
 #define N_EXT 240
 
@@ -640,7 +640,7 @@ static void judge_doubling(struct pd_infer_result *r, const double *x, size_t n,
  * result at 2^0 (the hand-checked range of the tests above) with the figures in the unit
  * times 2^e, up to the rounding of a figure in the unit to the doubles there (below 2^-1022,
  * multiples of 2^-1074). Squaring 1e200 overflows (1e400), squaring 1e-200 underflows:
- * before issue 21 a doubling at 1e200 gave an infinite variance and an inconclusive
+ * before the rescaling a doubling at 1e200 gave an infinite variance and an inconclusive
  * verdict. */
 static void assert_unit(double scaled, double ref, int e)
 {

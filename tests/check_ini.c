@@ -367,7 +367,7 @@ START_TEST(test_ini_interpolation_depth_and_scope_as_configparser)
 }
 END_TEST
 
-/* The bomb of issue 21: [DEFAULT] x0 = 1000 'A', then xN = ten %(xN-1)s, nine levels:
+/* The interpolation bomb: [DEFAULT] x0 = 1000 'A', then xN = ten %(xN-1)s, nine levels:
  * x9 would be 10^12 bytes (x0 10^3, each level times ten) in 1.7 KB of input. */
 static void make_bomb(struct pd_buf *t)
 {

@@ -127,7 +127,7 @@ static void side_of(struct pd_infer_side *out, const double *v, size_t n)
 static const struct pd_infer_rule rule_cpu = {
 	.threshold_pct = 5, .worse = 1, .nonneg = 1, .margin_pct = 2.7718, .run_sd = 0.01};
 
-/* The model judged (the calibration prints one row set per mode): before issue 23 (AR(1),
+/* The model judged (the calibration prints one row set per mode): the former one (AR(1),
  * no margin); the max of three with the run floor and no margin (the interval of
  * within-run noise alone: the one summary.json stated before the margin was in it, its
  * verdicts without the margin); today's without the run floor; today's (max of three, run
@@ -140,7 +140,7 @@ static enum mode mode;
 static const double *run_rest; /* the baseline run after its window, run_n points */
 static size_t run_n;
 
-/* The method before issue 23, for the comparison: the AR(1) variance of the mean alone
+/* The former method (AR(1) alone), for the comparison: the AR(1) variance of the mean alone
  * (s^2 F(phi, n) / n, s^2 = n_eff var_mean). */
 static void as_ar1(struct pd_infer_side *s)
 {
@@ -267,7 +267,7 @@ static void print_row(const char *what, size_t n, const struct tally *t)
 START_TEST(test_noise_calibration_real_and_synthetic)
 {
 	static const char *names[] = {
-		"AR(1), no margin (before issue 23)", "max of 3 + run floor, no margin",
+		"AR(1), no margin (former method)", "max of 3 + run floor, no margin",
 		"max of 3 + margin in the interval, no run floor",
 		"max of 3 + run floor + margin in the interval (today's)",
 		"max of 3 + run floor, run-to-run variance at the family level (not taken)"};
@@ -314,13 +314,13 @@ START_TEST(test_noise_calibration_real_and_synthetic)
 }
 END_TEST
 
-/* ---- where the excess exclusion comes from (issue 23: within-window memory or run-to-run)
+/* ---- where the excess exclusion comes from (within-window memory or run-to-run)
  * ---- The same series and windows as above, read two ways: the baseline's window (the first n
  * samples of a run) against the n samples right after it (the same run: only within-run
  * noise at the scale of 2n separates them) and against a window outside the run (the
  * calibration's A/A pair: the slow noise between two stretches, which stands for run-to-run
  * variance, separates them too). Each variance of a mean below is an independent
- * implementation of the estimators issue 23 names, judged through pd_infer_judge (the
+ * implementation of the estimators analyze/infer.h names, judged through pd_infer_judge (the
  * interval summary.json states). */
 
 enum est {

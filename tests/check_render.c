@@ -37,7 +37,7 @@ START_TEST(test_inspect_json_reads_back)
 }
 END_TEST
 
-/* summary.json has the contract's keys and types (DESIGN section 5), read back by cJSON. */
+/* summary.json has the contract's keys and types (docs/summary-json.md), read back by cJSON. */
 START_TEST(test_summary_json_contract)
 {
 	struct pd_run *a = pd_test_seed("baseline"), *b = pd_test_seed("failover");

@@ -462,7 +462,7 @@ START_TEST(test_story_kpi_ids_differ_but_share_the_form)
 }
 END_TEST
 
-/* The seed's ticket runs, by properties the seed must keep (issue 16) rather than its
+/* The seed's ticket runs, by properties the seed must keep rather than its
  * exact figures, which its generator owns. Checked by hand on this seed: 691.4 failed
  * requests in the failover run's [299.79, 452.47] s, the same by a python3 loop over
  * perfdb/n1ql_stats.../query_errors.json with this file's dt rule; 0 in the baseline. */

@@ -863,8 +863,8 @@ struct pd_comparison {
 	size_t n_latency_pct;
 };
 
-/* A latency distribution of the baseline against the target over one phase (issue 22:
- * cbmonitor's comparison page has a percentile view). From n1ql_stats' query_requests_
+/* A latency distribution of the baseline against the target over one phase
+ * (cbmonitor's comparison page has a percentile view). From n1ql_stats' query_requests_
  * {250,500,1000,5000}ms, the rates of requests slower than each bound, over
  * query_requests: the share of requests slower than x[k] ms, in % (a survival curve). */
 #define PD_LATENCY_POINTS 8
@@ -878,7 +878,7 @@ struct pd_latency {
 
 /* The percentiles of one latency metric of cbagent's per-request collectors
  * (spring_latency/latency_get, ..._set, ...; spring_query_latency/latency_query), baseline
- * against target over one phase (issue 22: the percentile view of cbmonitor's comparison
+ * against target over one phase (the percentile view of cbmonitor's comparison
  * page). As perfrunner computes its latency KPIs (perfrunner/helpers/metrics.py
  * _kv_latency, _query_latency): every bucket's samples merged, each request one sample
  * (repeated timestamps kept), numpy.percentile's default (linear interpolation between

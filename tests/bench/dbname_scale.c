@@ -1,4 +1,4 @@
-/* Times db-name decoding at scale (issue 13 item 11): N nodes and N server-scope dbs, one
+/* Times db-name decoding at scale: N nodes and N server-scope dbs, one
  * per node, decoded against one prepared index. Prints "nodes=N dbs=N decoded=K wall_s=S";
  * K < N because stripped addresses collide ("10.0.1.11" and "10.0.11.1" both read
  * "100111") and such names are refused as ambiguous, never guessed.

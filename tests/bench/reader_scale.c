@@ -1,4 +1,4 @@
-/* Times the readers' growth (issue 21): each case parses an input of n elements, then of
+/* Times the readers' growth: each case parses an input of n elements, then of
  * 4n, and prints the time per element at both and the ratio of the times (4 for a linear
  * reader, 16 for a quadratic one). Best of five runs each, in CPU time. The cases: INI options
  * in one section (the duplicate check), console lines each naming a distinct snapshot, seriesly

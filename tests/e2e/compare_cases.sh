@@ -58,7 +58,7 @@ has "$TMP/err" '^perfdelta: --baseline-event-time 5000\.0 is outside the phase'
 expect_code 2 "$PERFDELTA" inspect "$F" --baseline-event-time 10
 # events that already line up are said to, with no shift; a baseline console event put
 # outside its phase by a wrong clock is dropped, said, and the next source (the series'
-# rebalance start, 425.1 s) followed (issue 20)
+# rebalance start, 425.1 s) followed
 "$PERFDELTA" compare "$F" "$SEED/failover-clean" -o "$TMP/same-ev" --quiet --fail-on never >/dev/null 2>&1
 hasf "$TMP/same-ev/summary.json" "at 299.8 s, which lines up with the target's at 299.8 s"
 "$PERFDELTA" compare "$SEED/failover-late" "$F" -o "$TMP/bad-clock" --quiet --fail-on never \

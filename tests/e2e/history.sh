@@ -39,7 +39,7 @@ has "$TMP/err" "^perfdelta: the history holds no run of test 'nosuch'; it holds 
 lines "$TMP/err" 1
 expect_code 2 "$PERFDELTA" history add "$SEED/baseline" --db "mysql://x"
 has "$TMP/err" 'expects sqlite:PATH or postgresql://'
-# Both stores take the same bytes (issue 36, 8): a bundle path that is not UTF-8 (Latin-1
+# Both stores take the same bytes: a bundle path that is not UTF-8 (Latin-1
 # "r\xe9sum\xe9") is refused by each with one message, before any run of the call is
 # stored; so is a --test that is not.
 LATIN=$TMP/r$(printf '\351')sum$(printf '\351')
@@ -52,7 +52,7 @@ hasf "$TMP/err" ": refusing 't\\xe9': byte 2 is not UTF-8, and the history store
 expect_code 3 "$PERFDELTA" history add "$SEED/failover" "$LATIN" --db "$DB"
 if ! command -v sqlite3 >/dev/null || [ "$(sqlite3 "$TMP/h.sqlite" 'select count(*) from runs')" = 2 ]; then ok; else fail "a refused add stored a run"; fi
 
-# Only a writer makes a store, and only where there is none (issue 36, 7): a reader of
+# Only a writer makes a store, and only where there is none: a reader of
 # a mistyped path leaves nothing there; a user's database (tables, no pd_schema) is
 # refused by the writer, unchanged.
 expect_code 3 "$PERFDELTA" history report --test t --db "sqlite:$TMP/typo.db" -o "$TMP/typo"
@@ -76,7 +76,7 @@ else
   ok # sqlite3 is scripts/deps': the refusal is also check_store's
 fi
 
-# No credential on the screen (issue 36, 9): a typo in the scheme, a URL libpq cannot
+# No credential on the screen: a typo in the scheme, a URL libpq cannot
 # parse (it quotes the URL), a password as a query parameter or a libpq keyword; every
 # command that takes --db. Nothing listens on port 1.
 for u in 'postgresq://me:S3cr3tPw@127.0.0.1:1/x' 'postgresql://me:S3cr3tPw@[::1/db' \
@@ -93,7 +93,7 @@ for u in 'postgresq://me:S3cr3tPw@127.0.0.1:1/x' 'postgresql://me:S3cr3tPw@[::1/
 done
 expect_code 2 "$PERFDELTA" history report --db "$DB"
 
-# --test takes perfrunner's test file too, as its test_config names it (issue 36)
+# --test takes perfrunner's test file too, as its test_config names it
 expect_code 0 "$PERFDELTA" history report --test tests/n1ql/n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i.test \
   --db "$DB" -o "$TMP/byfile"
 has "$TMP/byfile/index.html" '<h1>History of n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i</h1>'
@@ -114,7 +114,7 @@ hasnt "$TMP/demo/index.html" '<script| style=|<style'
 n=$(ls "$TMP/demo/charts" | wc -l); [ "$n" = 3 ] && ok || fail "$n charts, want 3"
 has "$TMP/demo/junit.xml" '<testsuite name="perfdelta.history.n1ql_thr_Q3'
 # the charts count runs (1 to 100), not seconds; the features that changed follow the
-# table's order, largest first (issue 36)
+# table's order, largest first
 hasnt <(cat "$TMP/demo/charts/"*.svg) '>[0-9.]+ s</text>'
 has <(cat "$TMP/demo/charts/"*.svg) '>100</text>'
 if python3 - "$TMP/demo/index.html" <<'PY'; then ok; else fail "features that changed: not in the table's order"; fi
@@ -132,7 +132,7 @@ PY
 cp "$TMP/demo/summary.json" "$TMP/first.json"
 expect_code 0 "$PERFDELTA" demo --history -o "$TMP/demo"
 cmp -s "$TMP/first.json" "$TMP/demo/summary.json" && ok || fail "demo --history not deterministic"
-# compare --db URL BASE TARGET (issue 24): single-baseline verdicts take their run-to-run
+# compare --db URL BASE TARGET: single-baseline verdicts take their run-to-run
 # margin from the history: 1.96 sqrt(2) x the feature's relative sd over the target's
 # earlier runs (baseline, baseline-aa, baseline-r2: build order, then number), worked
 # out here from their signatures (sample sd, n - 1); a node's (an index's) view's 1.96

@@ -1,5 +1,5 @@
-# History memory is bounded by the reported test's window, not by the store (issue 36, 6;
-# docs/history.md "Scale"): the report of a 100-run, 5-feature test and one history add
+# History memory is bounded by the reported test's window, not by the store
+# (docs/history.md "Scale"): the report of a 100-run, 5-feature test and one history add
 # peak alike in a store of that test alone and in one that also holds another test of
 # 300 000 features (the report read runs x every name in the store: 444 MB at 500 000).
 . "$(dirname "$0")/lib.sh"

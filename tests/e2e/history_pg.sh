@@ -84,7 +84,7 @@ sql "select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory'"
 wait "$HOLDER" 2>/dev/null
 [ "$(sql 'select count(*) from runs')" = 4 ] && ok || fail "a locked add stored a run"
 
-# Both stores take the same bytes (issue 36, 8): a bundle path that is not UTF-8 (Latin-1
+# Both stores take the same bytes: a bundle path that is not UTF-8 (Latin-1
 # "r\xe9sum\xe9") is refused by each with one message, before any run of the call is
 # stored; so is a --test that is not.
 LATIN=$TMP/r$(printf '\351')sum$(printf '\351')
@@ -97,7 +97,7 @@ hasf "$TMP/err" ": refusing 't\\xe9': byte 2 is not UTF-8, and the history store
 [ "$(sql 'select count(*) from runs')" = 4 ] && ok || fail "a refused add stored a run"
 
 # a reader makes no store; a database holding another program's tables is refused by a
-# writer, unchanged (issue 36, 7)
+# writer, unchanged
 sql 'create database other' && sql 'create database empty'
 OTHER="postgresql://pd@127.0.0.1:$PORT/other"
 psql -X -q -h 127.0.0.1 -p "$PORT" -U pd -d other -c 'create table notes (t text)'

@@ -1,4 +1,4 @@
-# Hostile bundles (issue 13, items 1, 2, 5, 8, 10): only regular files inside the bundle
+# Hostile bundles: only regular files inside the bundle
 # are read, a FIFO is an error and never a hang, a tarball is read in process (no tar, no
 # rsh, nothing written anywhere) under --max-file-size and --max-bundle-size, and sample
 # times out of 2000..2100 are input errors. Every run is under `timeout 20`, so that a

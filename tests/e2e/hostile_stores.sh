@@ -1,4 +1,4 @@
-# Every wait on a history store has a deadline (issue 36, 2): a PostgreSQL that accepts
+# Every wait on a history store has a deadline: a PostgreSQL that accepts
 # and never answers (connect_timeout), one that completes the startup and then answers no
 # statement (the answer's deadline), and a SQLite store whose lock another writer holds
 # (the busy timeout) each end in one line, exit 3, within their stated time. The cases run

@@ -50,7 +50,7 @@ for i in 1 2; do
   has "$TMP/err" "^perfdelta: .*/builds/127\.0\.0\.1_${PORT}_job_x+~[0-9a-f]{16}: pulling http://127\.0\.0\.1:$PORT/job/xxxx"
   hasnt "$TMP/err" "larger than the limit"
 done
-# a password in the URL is in no message, no cache name and no lock (issue 36, 9)
+# a password in the URL is in no message, no cache name and no lock
 expect_code 3 timeout 60 "$PERFDELTA" compare "http://me:S3cr3tPw@127.0.0.1:$PORT/job/j/2/" \
   "$SEED/baseline" --retries 0 -o "$TMP/down"
 has "$TMP/err" "^perfdelta: .*: pulling http://127\.0\.0\.1:$PORT/job/j/2/ failed"

@@ -1,4 +1,4 @@
-# Odd but legal values and hostile strings (issue 21): samples at DBL_MAX, -DBL_MAX and
+# Odd but legal values and hostile strings: samples at DBL_MAX, -DBL_MAX and
 # subnormal are drawn (gnuplot never fails on them, in every series of both runs too); a KPI past the largest double is a
 # KPI without a value, said, never "inf%"; a \u0000 in a Jenkins string is refused at its
 # place; the INI interpolation bomb ends at once, in bounded memory, exit 3 at file:line
@@ -26,7 +26,7 @@ for k in max:negmax sub:max negmax:sub; do
   else fail "$k: no report with charts"; fi
 done
 
-# every series of both runs at gnuplot's limits (issue 36): varying just under DBL_MAX
+# every series of both runs at gnuplot's limits: varying just under DBL_MAX
 # ("all points y value undefined!": gnuplot reads |y| >= DBL_MAX / 2 as undefined), DBL_MAX
 # and -DBL_MAX in turn, and varying subnormals ("increment must be positive"): drawn in a
 # unit of 10^e that the y axis names, never an error
@@ -50,7 +50,7 @@ for k in nearmax sign subnormal; do
   else fail "$k: no chart names its unit 10^e"; fi
 done
 
-# a doubling at 1e200 (issue 21): every memcached_rss sample times 1e190 in the baseline and
+# a doubling at 1e200: every memcached_rss sample times 1e190 in the baseline and
 # 2e190 in the target (about 6e199 a node) is the seed's change doubled, a regression:
 # 100 (2 (1 + d) - 1) % for the seed's own d, and summary.json stays JSON (no inf, no nan)
 scale() {

@@ -1,5 +1,5 @@
 # An index metric's page section charts the indexes that moved most, as it says it does
-# (issue 21's real scale: "the top movers charted"). The generator plants a move on some
+# (at real scale: "the top movers charted"). The generator plants a move on some
 # indexes; which ones moved is read from summary.json's per-index deltas by python3 (the
 # regressions and improvements of scope index:...), and each must appear in its metric's
 # chart, which names the index in its title.

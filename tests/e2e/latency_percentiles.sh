@@ -1,4 +1,4 @@
-# The percentiles of cbagent's per-request latency samples (issue 22): the seed's runs with
+# The percentiles of cbagent's per-request latency samples: the seed's runs with
 # fixtures/perfdb/latency's spring_latency and spring_query_latency samples added. summary.json's
 # latency_percentiles against an independent computation of numpy's percentile on the
 # fixture's samples, the charts drawn, the HTML naming each figure, "not enough samples"

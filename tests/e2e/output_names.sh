@@ -1,5 +1,5 @@
 # Any legal -o name works, and an output the report cannot replace is refused before any
-# work (issue 21): a Latin-1 byte, "\U", a newline or quotes in the path reach gnuplot
+# work: a Latin-1 byte, "\U", a newline or quotes in the path reach gnuplot
 # intact; a 250-byte name has its temporary sibling; "." and "$PWD" (or a directory that
 # holds the working directory) are refused at once; two runs writing one -o end with one
 # complete report and nothing else.

@@ -1,4 +1,4 @@
-# Bundles shaped as perfrunner really writes them (issue 12): an FQDN cluster with a second
+# Bundles shaped as perfrunner really writes them: an FQDN cluster with a second
 # (XDCR) cluster and [clients] hosts, a test with initial_nodes, a dry-run console written
 # with perfrunner's logger (fixtures/console/perfrunner/), and one db per kind cbagent
 # writes: cluster, bucket, index ("bucket.index"), server, a client host, the other

@@ -100,7 +100,7 @@ bad() { # bad PATH BODY REGEX: the server answers PATH with BODY; the pull fails
   quit
 }
 DB=ns_serveriris_710-1345_failover_8a92bucket-1
-# every count from the server bounded before it is used (issue 36): more databases of the
+# every count from the server bounded before it is used: more databases of the
 # snapshot than --max-series is refused before any metric list is asked for
 python3 -c 'import json; print(json.dumps(["atopiris_710-1345_failover_8a92x%d" % i for i in range(50)]))' >"$TMP/dbs.json"
 serve dbs "$F" --serve / "$TMP/dbs.json"

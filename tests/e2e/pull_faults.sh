@@ -1,4 +1,4 @@
-# perfdelta pull when things go wrong around it (issue 13, item 4): a RUN_DIR someone
+# perfdelta pull when things go wrong around it: a RUN_DIR someone
 # makes while the pull runs is left as it was, and a perfdb that sends a body without
 # end is cut at --max-file-size with memory far below the body (bodies go to files).
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
-# Issue 23 end to end: whole run bundles whose noise is real server monitoring
+# Real noise end to end (fixtures/noise/README.md): whole run bundles whose noise is
+# real server monitoring
 # (fixtures/noise: every series a noise shape, standardized, scaled to the seed's sd of each
 # metric; pd_seedgen --real-noise, fixtures/seed-README.md), compared as a user compares
 # them. Per pair k: base-k against aa-k (A/A: another stretch of noise), step-k (aa-k with

@@ -1,4 +1,4 @@
-# The event's story on the seed (issue 16): event-errors, hard-failover-live-node and
+# The event's story on the seed: event-errors, hard-failover-live-node and
 # kpi-change, their numbers checked against python3's own reading of the bundles' files.
 # How python3 computes them, independently of perfdelta:
 # - the event: the console's "Failing over node:" line (local time) turned to epoch with
@@ -6,7 +6,7 @@
 #   the build start, rounded to 15 minutes);
 # - every series as perfdb gives it, sorted, a repeated timestamp keeping its last value;
 # - failed requests: n1ql_stats/query_errors is a rate, counted as the comparison counts a
-#   rate (issue 20: one figure): each sample on its nearest 5 s point of the grid from the
+#   rate (one figure): each sample on its nearest 5 s point of the grid from the
 #   phase's start (the lower median of every series' first sample), the sum of the points
 #   from 10 s before the event to 300 s after it times 5 s (the errors have died out long
 #   before; before the event they are 0), the same for query_requests_5000ms; the peak of
@@ -115,7 +115,7 @@ done
 for m in net/ESTABLISHED ns_server/cpu_utilization_rate atop/cbq-engine_rss; do
   has "$S" "\"kind\":\"post-event-mismatch\",\"metric\":\"$m\""
 done
-# a) is there before the event too: a shift over the whole run (issue 15)
+# a) is there before the event too: a shift over the whole run
 has "$S" '"kind":"metric-shift","metric":"atop/memcached_cpu","scope":"role:kv","phase":"whole"'
 has "$S" '"kind":"hard-failover-live-node","metric":"atop/cbq-engine_cpu","scope":"node:172\.23\.100\.40"'
 has "$S" '"kind":"event-errors","metric":"n1ql_stats/query_errors","scope":"cluster","phase":"transient","direction":"up"'
@@ -154,11 +154,11 @@ hasf <(echo "$text") " $lb req/s in the baseline"
 hasf <(echo "$text") "the workload is closed-loop"
 hasf <(echo "$text") "active n1ql nodes only"
 near "KPI change" "$(finding kpi-change delta_pct "$S")" "$kpct" 0.05
-# the printed summary answers the event's questions (issue 20: from the run; the ticket's
+# the printed summary answers the event's questions (from the run; the ticket's
 # points are one instance of them)
 expect_code 1 "$PERFDELTA" compare "$B" "$F" -o "$TMP/bf2"
 for p in 1 2 3 4 5 6 7 8; do has "$TMP/out" "^  $p +[a-z]"; done
-# ... in an engineer's words (issue 22), the figures python3 computed above: $errors failed
+# ... in an engineer's words, the figures python3 computed above: $errors failed
 # queries, the live node's cbq-engine CPU and connections; memcached on the four kv nodes
 # over the whole run: python3's mean of each node's atop/memcached_cpu samples in the phase,
 # averaged, is 1120.09 % in the baseline and 1292.82 % in the target, +15.4 %: "15 %"
@@ -189,7 +189,7 @@ has "$TMP/bf/summary.md" '^[0-9]+\. `event-errors`'
 has "$TMP/bf/summary.md" '^[0-9]+\. `hard-failover-live-node`'
 has "$TMP/bf/summary.jira" '^[0-9]+\. \{\{kpi-change\}\}'
 
-# tree facts the HTML reads (issue 20): the event story's metrics that a finding is about
+# tree facts the HTML reads: the event story's metrics that a finding is about
 # open (the seed's findings name atop/cbq-engine_cpu and _rss, not beam.smp), and the Runs
 # table marks the node each run's own event removed, the baseline's too when it holds the
 # failover (compared the other way round)

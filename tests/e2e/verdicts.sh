@@ -1,4 +1,4 @@
-# The verdicts of issue 15 on the seed: the swapped pair gives the findings mirrored; three
+# The verdicts on the seed: the swapped pair gives the findings mirrored; three
 # baselines judge the target against their run-to-run spread; the query errors of the
 # failover are an absolute finding whose count is the series' own integral; --threshold
 # 100 fails nothing; no output holds a NaN; junit.xml fails nothing when nothing regresses.

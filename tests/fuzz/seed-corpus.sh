@@ -73,7 +73,7 @@ for b in "$seed"/*/ "$fx"/pathological/skeleton/; do
 done
 printf '%s' ns_serveriris_710-1345_access_a7b61bucket >"$out/dbname/db-two-ways"
 printf '%s' atopiris_710-1345_access_a7b61722310099 >"$out/dbname/db-host-without-spec"
-# the scopes of issue 12: index ("bucket.index" stripped), a second cluster's snapshot
+# perfrunner's scopes: index ("bucket.index" stripped), a second cluster's snapshot
 printf '%s' secondary_storage_stapsiris_710-1345_access_a7b6bucket-1by_capped_small \
   >"$out/dbname/db-index-typo"
 printf '%s' secondary_storage_statsiris_710-1345_access_a7b6bucket-1by_capped_small \

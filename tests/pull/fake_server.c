@@ -1,5 +1,5 @@
-/* A fake perfdb and Jenkins for tests/e2e/pull.sh: serves a run bundle (DESIGN 3.2) in
- * their URL spaces on 127.0.0.1, one thread, poll(), HTTP/1.1 with keep-alive.
+/* A fake perfdb and Jenkins for tests/e2e/pull.sh: serves a run bundle (docs/reference.md "A
+ * run bundle") in their URL spaces on 127.0.0.1, one thread, poll(), HTTP/1.1 with keep-alive.
  *
  *   GET /                      the directories of ROOT/perfdb, as a JSON list
  *   GET /DB                    the files in DB ending ".json", without it, as a JSON list
