@@ -1,4 +1,4 @@
-/* A run's signature as JSON (docs/signature.md, docs/signature.schema.json). */
+/* A run's signature as JSON (docs/history.md "The signature", docs/signature.schema.json). */
 #ifndef PD_SIGNATURE_JSON_H
 #define PD_SIGNATURE_JSON_H
 
