@@ -1,4 +1,5 @@
-/* A run bundle (docs/reference.md "A run bundle"): a directory, or a .tar / .tar.gz of one. */
+/* A run bundle (docs/reference.md "A run bundle"): a directory, or a .tar, .tar.gz or .zip of
+ * one. */
 #ifndef PD_BUNDLE_H
 #define PD_BUNDLE_H
 
