@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 /* A rate whose baseline is 0 has no percentage: its change is a count of events over the
- * window (errors, slow queries), and PD_POLICY_ABS_MIN_EVENTS of them are a change (DESIGN
- * 4 "Zero baselines"). Such a change is 100 % of the larger of the two levels, so it is
- * past any threshold under 100 % and none at 100 % or more (--threshold 100 asks for no
+ * window (errors, slow queries), and PD_POLICY_ABS_MIN_EVENTS of them are a change
+ * (docs/report.md, zero baselines). Such a change is 100 % of the larger of the two levels, so
+ * it is past any threshold under 100 % and none at 100 % or more (--threshold 100 asks for no
  * verdict on it). Other units with a zero baseline stay inconclusive, saying why. */
 
 /* The non-NaN points of one side of a view inside a window, with their times. */
@@ -504,7 +504,7 @@ static int per_node_held(const struct pd_delta *d, double thr)
 /* A role's total whose per-node reading says the opposite (the seed's query CPU before
  * the event: +16.6 % in total, -41.7 % per node, two query nodes against one), both
  * past the threshold and either reading a verdict: whether the role did more or each node did
- * less is the topology's to say, not the build's (issue 20). */
+ * less is the topology's to say, not the build's. */
 static int ambiguous(const struct pd_delta *d, double thr)
 {
 	return !isnan(d->node_pct) && !isnan(d->delta_pct) &&
@@ -515,7 +515,7 @@ static int ambiguous(const struct pd_delta *d, double thr)
 }
 
 /* A difference the topology explains, or leaves ambiguous, is no regression nor
- * improvement (DESIGN 4 "Topology"): inconclusive, saying why. */
+ * improvement (docs/report.md, the topology): inconclusive, saying why. */
 static void explain_topology(struct pd_delta *d, int ambiguous)
 {
 	int verdict =

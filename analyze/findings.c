@@ -352,7 +352,7 @@ static void memory_slopes(const struct pd_comparison *c, const struct pd_view *v
 	f->n.shift.leak = excess > c->threshold_pct / 200 * fabs(d->inf.base_level);
 }
 
-/* Which delta a metric's finding states, and its kind (DESIGN 4 "Findings"): after the
+/* Which delta a metric's finding states, and its kind (docs/report.md, Findings): after the
  * event where the runs agreed before it, a post-event-mismatch; a shift already there
  * before the event, over the whole run, said to predate it; else the whole run, or the
  * pre phase alone. */

@@ -166,7 +166,7 @@ static double counted(const struct pd_series *s, int64_t from_ms, int64_t to_ms)
 	return sum;
 }
 
-/* The Prometheus path's scope (issue 25): which node served what, from every n1ql node's
+/* The Prometheus path's scope: which node served what, from every n1ql node's
  * own n1ql_requests series (a removed node's stops when it leaves), spread over the run
  * as perfrunner divides requests.count by the access time; 0 when a node lacks one. */
 static int per_node(struct pd_kpi_in *out, double *share, const struct pd_run *run,

@@ -218,7 +218,7 @@ END_TEST
 
 START_TEST(test_store_refuses_a_signature_without_features)
 {
-	/* a run whose phases hold no metric value (issue 36, 15: stored and reported green
+	/* a run whose phases hold no metric value (stored and reported green
 	 * before): refused, naming the run and the bundle; the same run with its features
 	 * passes */
 	struct pd_err err = PD_ERR_INIT;

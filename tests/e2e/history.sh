@@ -27,13 +27,13 @@ expect_code 0 "$PERFDELTA" history add "$SEED/baseline" "$SEED/baseline-r2" --db
 has "$TMP/out" '^added iris-multi-client#12094 '
 expect_code 0 "$PERFDELTA" history add "$SEED/baseline" --db "$DB"
 has "$TMP/out" '^already stored iris-multi-client#12081 '
-# any number of runs at once (issue 36, 15): 300, past one batch of 256 (one bundle
+# any number of runs at once: 300, past one batch of 256 (one bundle
 # 300 times: the first added, the other 299 already stored, in one line each)
 many=(); for k in $(seq 300); do many+=("$SEED/baseline-r2"); done
 expect_code 0 "$PERFDELTA" history add "${many[@]}" --db "sqlite:$TMP/many.sqlite"
 lines "$TMP/out" 300
 [ "$(grep -c '^already stored ' "$TMP/out")" = 299 ] && ok || fail "300 adds of one run: $(head -3 "$TMP/out")"
-# a test the store lacks: the error names the tests it holds (issue 36, 14)
+# a test the store lacks: the error names the tests it holds
 expect_code 3 "$PERFDELTA" history report --test nosuch --db "$DB" -o "$TMP/r1"
 has "$TMP/err" "^perfdelta: the history holds no run of test 'nosuch'; it holds n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i$"
 lines "$TMP/err" 1
