@@ -14,7 +14,13 @@ expect_code() {
   if [ "$got" = "$want" ]; then ok; else fail "exit $got (want $want): $*"; sed 's/^/  stderr: /' "$TMP/err" | head -5 >&2; fi
 }
 # has FILE REGEX: FILE has a line matching the extended regex
-has() { if grep -Eq -- "$2" "$1"; then ok; else fail "$(basename "$1") lacks /$2/"; fi; }
+# (a failure shows the file's first lines: an intermittent one is then diagnosed from the log)
+has() {
+  if grep -Eq -- "$2" "$1"; then ok; else
+    fail "$(basename "$1") lacks /$2/"
+    head -n 5 "$1" 2>/dev/null | cut -c1-300 | sed 's/^/  which holds: /' >&2
+  fi
+}
 hasnt() { if grep -Eq -- "$2" "$1"; then fail "$(basename "$1") has /$2/"; else ok; fi; }
 lines() { local n; n=$(wc -l <"$1"); if [ "$n" = "$2" ]; then ok; else fail "$(basename "$1") has $n lines, want $2"; fi; }
 finish() { echo "$((checks - fails)) passed, $fails failed"; [ "$fails" = 0 ]; }
