@@ -544,21 +544,28 @@ static int holds_topology(const struct pd_comparison *c, size_t i)
  * spread. */
 static void fit_priors(struct pd_infer_prior *prior, const struct pd_comparison *c)
 {
-	struct pd_infer_spread *sp = pd_xmalloc((c->n_deltas + 1) * sizeof(*sp));
+	size_t n = c->n_deltas, at[N_KINDS + 1] = {0};
+	struct pd_infer_spread *sp = pd_xmalloc((n + 1) * sizeof(*sp));
+	struct pd_infer_spread *by = pd_xmalloc((n + 1) * sizeof(*by));
+	int *id = pd_xmalloc((n + 1) * sizeof(*id));
 	struct pd_infer_prior all;
-	for (size_t i = 0; i < c->n_deltas; i++)
+	for (size_t i = 0; i < n; i++) { /* each delta's kind, once */
 		sp[i] = c->deltas[i].spread;
-	pd_infer_prior_fit(&all, sp, c->n_deltas);
+		id[i] = run_kind_of(&c->views[c->deltas[i].view]).id;
+		at[id[i] + 1]++;
+	}
+	pd_infer_prior_fit(&all, sp, n);
+	size_t next[N_KINDS];
+	for (int k = 0; k < N_KINDS; k++) /* by kind, each in the deltas' order */
+		at[k + 1] += at[k], next[k] = at[k];
+	for (size_t i = 0; i < n; i++)
+		by[next[id[i]]++] = sp[i];
 	for (int k = 0; k < N_KINDS; k++) {
-		size_t n = 0;
-		for (size_t i = 0; i < c->n_deltas; i++)
-			if (run_kind_of(&c->views[c->deltas[i].view]).id == k)
-				sp[n++] = c->deltas[i].spread;
-		pd_infer_prior_fit(&prior[k], sp, n);
+		pd_infer_prior_fit(&prior[k], by + at[k], at[k + 1] - at[k]);
 		if (!(prior[k].d0 > 0))
 			prior[k] = all;
 	}
-	free(sp);
+	free(sp), free(by), free(id);
 }
 
 /* Pass 2: each delta judged in its phase's family (pass 1, the spreads, is fill_delta;
