@@ -84,16 +84,8 @@ sql "select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory'"
 wait "$HOLDER" 2>/dev/null
 [ "$(sql 'select count(*) from runs')" = 4 ] && ok || fail "a locked add stored a run"
 
-# Both stores take the same bytes: a bundle path that is not UTF-8 (Latin-1
-# "r\xe9sum\xe9") is refused by each with one message, before any run of the call is
-# stored; so is a --test that is not.
-LATIN=$TMP/r$(printf '\351')sum$(printf '\351')
-cp -r "$SEED/baseline-r3" "$LATIN"
-expect_code 3 "$PERFDELTA" history add "$SEED/baseline-r2" "$LATIN" --db "$DB"
-hasf "$TMP/err" "perfdelta: refusing the bundle path '$TMP/r\xe9sum\xe9': byte $((${#TMP} + 3)) is not UTF-8, and the history store holds UTF-8 text"
-lines "$TMP/err" 1
-expect_code 3 "$PERFDELTA" history report --test "t$(printf '\351')" --db "$DB" -o "$TMP/latin"
-hasf "$TMP/err" ": refusing 't\\xe9': byte 2 is not UTF-8, and the history store holds UTF-8 text"
+# Both stores take the same bytes (not_utf8_refused, tests/e2e/lib.sh)
+not_utf8_refused "$DB"
 [ "$(sql 'select count(*) from runs')" = 4 ] && ok || fail "a refused add stored a run"
 
 # a reader makes no store; a database holding another program's tables is refused by a

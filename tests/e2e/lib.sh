@@ -52,3 +52,16 @@ nobody_copy() {
     return 1
   fi
 }
+
+# not_utf8_refused DB: both history stores take the same bytes: a bundle path that is not
+# UTF-8 (Latin-1 "r\xe9sum\xe9", kept in $LATIN) is refused by DB's store with one
+# message, before any run of the call is stored; so is a --test that is not
+not_utf8_refused() {
+  LATIN=$TMP/r$(printf '\351')sum$(printf '\351')
+  cp -r "$SEED/baseline-r3" "$LATIN"
+  expect_code 3 "$PERFDELTA" history add "$SEED/baseline-r2" "$LATIN" --db "$1"
+  hasf "$TMP/err" "perfdelta: refusing the bundle path '$TMP/r\xe9sum\xe9': byte $((${#TMP} + 3)) is not UTF-8, and the history store holds UTF-8 text"
+  lines "$TMP/err" 1
+  expect_code 3 "$PERFDELTA" history report --test "t$(printf '\351')" --db "$1" -o "$TMP/latin"
+  hasf "$TMP/err" ": refusing 't\\xe9': byte 2 is not UTF-8, and the history store holds UTF-8 text"
+}
