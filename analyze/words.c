@@ -42,6 +42,15 @@ void pd_words_phase(struct pd_buf *b, const struct pd_comparison *c, enum pd_pha
 		pd_buf_addf(b, "%s the %s", when[p], pd_words_event(c));
 }
 
+/* The nodes f's scope holds in its phase (a role after the event: its survivors,
+ * pd_delta.members), else over the run; 0 when f has neither delta nor view. */
+static size_t members_of(const struct pd_comparison *c, const struct pd_finding *f)
+{
+	if (f->delta >= 0)
+		return c->deltas[f->delta].members;
+	return f->view >= 0 ? c->views[f->view].members : 0;
+}
+
 /* "the kv nodes", "the query node", "node 172.23.100.55 (query)", "the cluster" ... */
 static void subject(struct pd_buf *b, const struct pd_comparison *c, const struct pd_finding *f)
 {
@@ -50,7 +59,7 @@ static void subject(struct pd_buf *b, const struct pd_comparison *c, const struc
 	switch (s->kind) {
 	case PD_AT_ROLE:
 		pd_buf_addf(b, "the %s node%s", pd_metric_role_label(s->service),
-			    f->view >= 0 && c->views[f->view].members == 1 ? "" : "s");
+			    members_of(c, f) == 1 ? "" : "s");
 		break;
 	case PD_AT_NODE:
 		pd_buf_addf(b, "node %s", s->host);

@@ -149,6 +149,8 @@ two = [k for k, x in role.items() if k in node and abs(x["target"]["mean"] - nod
 said = [f for f in d["findings"] if "role:n1ql" == f["scope"] and f["phase"] == "post" and "172.23.100.40" in f["text"]]
 sys.exit(not (role and not bad and not two and not said))' "$TMP/fwd/summary.json"
 then ok; else fail "role:n1ql after the event: counts the removed node, or two verdicts for one series"; fi
+# and the words say one node where one is left ("the query nodes" before)
+hasf "$TMP/fwd/summary.json" "cbq-engine on the query node used 14 % more CPU after the failover"
 
 # a whole-run window that holds a phase the topology explains is the topology's, for every
 # kind of metric (net/ESTABLISHED role:n1ql whole was +68.8 %, a regression and a failing
