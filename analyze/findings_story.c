@@ -253,8 +253,7 @@ static char *live_text(const struct pd_live_node *ln, int base, double failed, i
 		    "%s) of %s while it was still serving: it answered the %s %.0f s before "
 		    "the event, its cbq-engine ran at %.0f%% CPU ",
 		    run_word(base), pd_timebase_source_name(ln->kind_source), ln->host,
-		    ln->prometheus ? "Prometheus scrape (its scraped series stop there)"
-				   : "REST monitoring (ns_server_system)",
+		    ln->prometheus ? "Prometheus scrape" : "REST monitoring (ns_server_system)",
 		    ln->rest_before_s, ln->cpu);
 	live_load(&b, ln);
 	pd_buf_addf(&b,

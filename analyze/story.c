@@ -260,8 +260,6 @@ static enum pd_live_verdict live_verdict(const struct pd_live_node *ln,
 		return PD_LIVE_IDLE;
 	if (!ln->has_ssh || ln->ssh_after_s <= recent)
 		return PD_LIVE_SSH_STOPPED;
-	if (ln->prometheus && ln->scraped_after_s > recent)
-		return PD_LIVE_STAYED;
 	return PD_LIVE_YES;
 }
 

@@ -82,8 +82,9 @@ struct pd_live_opts {
  * median cbq-engine CPU just before at or above the floor and the median established
  * connections above 0 (the Prometheus path has no net: the median rate of the node's own
  * n1ql_requests counter above 0), and its atop or net series going on for more than N
- * intervals after the event; on the Prometheus path its scraped series must not go on
- * for more than N intervals after the event (else PD_LIVE_STAYED: it never left). The node is
+ * intervals after the event. On the Prometheus path a node failed over while alive is
+ * still up, and Prometheus keeps scraping it: its scraped series going on says nothing
+ * of whether it left (its serving before the event is the evidence). The node is
  * the failover line's, else tb->node (copied: out owns it). opts NULL: PD_LIVE_OPTS_INIT. Every
  * check that has its series is measured, even after a failed one, so a "no" still carries its
  * numbers. */

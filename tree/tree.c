@@ -58,8 +58,7 @@ const char *pd_live_verdict_name(enum pd_live_verdict v)
 					    [PD_LIVE_NO_NODE] = "no-node",
 					    [PD_LIVE_SILENT] = "silent",
 					    [PD_LIVE_IDLE] = "idle",
-					    [PD_LIVE_SSH_STOPPED] = "ssh-stopped",
-					    [PD_LIVE_STAYED] = "stayed"};
+					    [PD_LIVE_SSH_STOPPED] = "ssh-stopped"};
 	return names[v];
 }
 

@@ -333,9 +333,7 @@ enum pd_live_verdict {
 	PD_LIVE_NO_NODE,  /* the failed node is unknown */
 	PD_LIVE_SILENT,   /* no REST sample in the last rest_intervals before the event */
 	PD_LIVE_IDLE,     /* cbq-engine CPU under the floor or no connections (or no series) */
-	PD_LIVE_SSH_STOPPED, /* atop/net end within N intervals of the event: the host went */
-	PD_LIVE_STAYED       /* Prometheus path: its scraped series go on more than N intervals
-				after the event, so it never left the cluster */
+	PD_LIVE_SSH_STOPPED /* atop/net end within N intervals of the event: the host went */
 };
 const char *pd_live_verdict_name(enum pd_live_verdict v); /* "yes", "no-event", ... */
 
