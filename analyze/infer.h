@@ -266,6 +266,29 @@
  * deltas are regressions. Queues, tails and churn (5 %) took the mixed set's A/A pairs
  * with a finding from 22 to 9 of 40 before it.
  *
+ * Slow variation, measured and not taken (tests/e2e/real_noise.sh's bundles at 40 pairs,
+ * one baseline; A/A pairs with a finding / +10 % step found / failover pairs with a finding
+ * not the failover's). Can the baseline run's own slow variation say where one baseline
+ * cannot judge? Its overlapping means of a third of the run (pd_infer_floor_add with
+ * n = N / 3, about 3 df) against the 3 V / mean^2 its short-memory model predicts: on the
+ * daily set the excess never passed the chi-square's 95 % point (the window's estimate,
+ * whose batch means of n / 8 and AR(p) already see a drift inside the run, is larger in
+ * every view), so nothing changed (22 / 21 / 32 before and after). The sd of a third's
+ * mean itself as the run-to-run sd, where above the kind's and run noise's: it set the
+ * margin of 2499 of the daily set's whole-run deltas and took its A/A pairs with a finding
+ * from 22 to 21 (the NAB step 34 -> 33, held-out unchanged). Two runs hours apart on a
+ * daily cycle differ by what no stretch of one run shows; the measure that sees it is a
+ * second run: daily, two baselines, 1 of 40 A/A pairs with a finding.
+ *
+ * Several baselines, the run part at 95 % (as one baseline's margin, not Bonferroni'd),
+ * measured and not taken: the moderated between-run variance beyond the within-run part
+ * scaled by (t(0.975, df) / t(1 - a / 2, df))^2. +10 % step found, two baselines: NAB
+ * 17 -> 20, held-out 5 -> 12 of 40 (one baseline: 34, 31), daily 0 -> 0; failover pairs
+ * with a finding not the failover's: NAB 2 -> 2, held-out 1 -> 5, daily 1 -> 4 (a
+ * cluster's queue, index_num_docs_pending, +17 to +37 %, in each): with a variance of one
+ * df the run-to-run part is no known margin, and its Bonferroni quantile is what keeps
+ * such a chance small variance from a finding.
+ *
  * A node's margin (analyze/deltas.c sibling_z). A node's drill-down (an index's) is one of
  * its metric's n: each node has a run-to-run offset of its own (its page cache, its
  * vBuckets' keys, its collector's timing), and a reader looks at the node that moved, so
