@@ -278,7 +278,15 @@
  * margin of 2499 of the daily set's whole-run deltas and took its A/A pairs with a finding
  * from 22 to 21 (the NAB step 34 -> 33, held-out unchanged). Two runs hours apart on a
  * daily cycle differ by what no stretch of one run shows; the measure that sees it is a
- * second run: daily, two baselines, 1 of 40 A/A pairs with a finding.
+ * second run: daily, two baselines, 1 of 40 A/A pairs with a finding. Nor does the share
+ * of the run's variance between its thirds (that third's-mean variance over the run's
+ * relative variance) tell which metric one run can judge: over the top-level whole-run
+ * deltas of 40 A/A pairs, the rms of |log difference| / the run's relative sd by that share
+ * (< 0.05, 0.05-0.15, 0.15-0.3, 0.3-0.6, > 0.6) is, daily: 5.6, 5.0, 4.1, 2.9, 2.5
+ * (falling as the share grows: a flat stretch of a daily cycle is compared with a run at
+ * another hour); held-out: -, 0.64, 0.65, 0.91, 0.57; NAB: 2.0, 0.31, 0.22, 0.29; AR(1):
+ * 0.20, 0.25, 0.21, 0.25. A rule "share 1 of the run's sd where the thirds hold a quarter
+ * of its variance" would widen what needs it least.
  *
  * Several baselines, the run part at 95 % (as one baseline's margin, not Bonferroni'd),
  * measured and not taken: the moderated between-run variance beyond the within-run part
