@@ -9,20 +9,11 @@
 #include "../core/buf.h"
 #include "../core/xalloc.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-double pd_compare_threshold(const struct pd_compare_opts *opts, const char *metric)
-{
-	for (size_t i = 0; i < opts->n_overrides; i++)
-		if (fnmatch(opts->overrides[i].glob, metric, 0) == 0)
-			return opts->overrides[i].pct;
-	return opts->threshold_pct;
-}
 
 /* Sections of a .test that define the workload; the event's own keys are left out. */
 static int workload_key(const char *section, const char *key)

@@ -27,22 +27,6 @@ void pd_phases_set(struct pd_comparison *c, double settle_s);
  * judged by analyze/infer.h in its phase's family (drill-downs marked, not counted). */
 void pd_deltas_compute(struct pd_comparison *c, const struct pd_compare_opts *opts);
 
-/* findings.c, the one finding constructor: appends a finding of kind about metric (NULL:
- * none) at scope (NULL: none), shown by view vi (-1: none), scored by findings.c's one
- * weight table (its kind's weight plus size, capped for the kind); NaN delta and value,
- * zero numbers: the caller fills the rest. */
-struct pd_finding *pd_findings_add(struct pd_comparison *c, enum pd_finding_kind kind,
-				   const char *metric, const struct pd_scope_ref *scope,
-				   long vi, double size);
-
-/* findings.c: what a post-event-mismatch says of the runs before the event (pre: its
- * pre-phase delta, NULL: none): "the runs agreed" when that delta is the same, "the runs
- * differed only by their topology", or, when only the within-run interval agrees (one
- * baseline: a run offset is the two runs' in every phase, infer.h "Verdicts"), "the runs
- * differed by -2.5%, within a run's own noise (inconclusive against the run-to-run
- * margin)": never "agreed" beside a pre row the Changes table calls inconclusive. */
-void pd_findings_pre_words(struct pd_buf *b, const struct pd_delta *pre);
-
 /* indexes.c: each index metric's cluster view counts its indexes and those that moved,
  * and its PD_POLICY_INDEX_TOP index views that moved most are ranked (pd_view.top); after the
  * deltas. */

@@ -1,5 +1,6 @@
 #include "findings_story.h"
 #include "compare_impl.h"
+#include "finding.h"
 #include "policy.h"
 #include "window.h"
 #include "../core/xalloc.h"
@@ -10,7 +11,7 @@
 #include <string.h>
 
 /* A story finding about metric at a scope of kind at (host: a node's), through the one
- * constructor (pd_findings_add); shown by the metric's view at that scope, if any. */
+ * constructor (pd_finding_add); shown by the metric's view at that scope, if any. */
 static struct pd_finding *story_add(struct pd_comparison *c, enum pd_finding_kind kind,
 				    const char *metric, enum pd_scope_kind at, const char *host,
 				    double size)
@@ -18,7 +19,7 @@ static struct pd_finding *story_add(struct pd_comparison *c, enum pd_finding_kin
 	struct pd_scope_ref scope = {PD_AT_NONE, 0, NULL, NULL};
 	pd_scope_ref_set(&scope, at, 0, host);
 	long vi = metric && at != PD_AT_NODE ? pd_comparison_view(c, metric, at, 0, NULL) : -1;
-	struct pd_finding *f = pd_findings_add(c, kind, metric, &scope, vi, size);
+	struct pd_finding *f = pd_finding_add(c, kind, metric, &scope, vi, size);
 	pd_scope_ref_free(&scope);
 	return f;
 }
@@ -498,7 +499,7 @@ static void shift_brief(struct pd_buf *b, const struct pd_comparison *c,
 			return;
 		}
 		pd_buf_adds(b, " (before the event ");
-		pd_findings_pre_words(b, pre);
+		pd_finding_pre_words(b, pre);
 		pd_buf_adds(b, ")");
 	}
 }

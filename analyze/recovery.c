@@ -1,5 +1,6 @@
 #include "recovery.h"
 #include "compare_impl.h"
+#include "finding.h"
 #include "policy.h"
 #include "window.h"
 #include "words.h"
@@ -155,7 +156,7 @@ void pd_recovery_build(struct pd_comparison *c)
 	int cmp = c->base_event ? compared(c) : (t->pct < -c->threshold_pct);
 	if (!cmp)
 		return;
-	struct pd_finding *f = pd_findings_add(
+	struct pd_finding *f = pd_finding_add(
 		c, PD_FIND_RECOVERY, v->metric, &v->scope, vi,
 		fabs(t->pct - (c->base_event ? c->dip[0].pct : 0)) / c->threshold_pct);
 	f->has_phase = 1, f->phase = PD_PHASE_TRANSIENT;

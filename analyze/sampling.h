@@ -5,9 +5,6 @@
 #include "../tree/tree.h"
 #include "../core/model.h"
 
-/* The lower median of v[0..n) (n > 0); v may be reordered. */
-int64_t pd_sampling_median_i64(int64_t *v, size_t n);
-
 /* The series' sampling interval in ms: the mean of its time steps within [0.5, 1.5] of
  * their median (jitter averages out, gaps do not count); 0 with < 2 samples. */
 int64_t pd_sampling_interval_ms(const struct pd_series *s);

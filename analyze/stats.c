@@ -1,7 +1,6 @@
 /* Descriptive statistics (docs/report.md "Statistics"): summaries, quantiles, the lag-1
  * autocorrelation and a linear sort. The inference on them is analyze/infer.h. */
 #include "analyze/stats.h"
-#include "analyze/sampling.h"
 
 #include "core/xalloc.h"
 
@@ -100,7 +99,7 @@ double pd_stats_median(const double *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		k[i] = (int64_t)(key_of(v[i]) ^ (1ull << 63));
 	size_t lo = (n - 1) / 2, at_most = 0;
-	int64_t x = pd_sampling_median_i64(k, n), next = INT64_MAX;
+	int64_t x = pd_stats_median_i64(k, n), next = INT64_MAX;
 	for (size_t i = 0; i < n; i++) { /* rank lo + 1: x again, or the least above it */
 		at_most += k[i] <= x;
 		next = k[i] > x && k[i] < next ? k[i] : next;
@@ -202,4 +201,85 @@ double pd_stats_lag1(const double *v, size_t n)
 		return 0;
 	double r = num / den;
 	return r < 0 ? 0 : r > 0.99 ? 0.99 : r;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void swap_i64(int64_t *a, int64_t *b)
+{
+	int64_t t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Splits v[lo..hi) around the median of its first, middle and last values into < p,
+ * == p and > p (Dijkstra's three-way partition, so that a run of equal steps, the usual
+ * case, is one pass); the == p part is returned as [*lt, *gt). */
+static void partition3(int64_t *v, size_t lo, size_t hi, size_t *lt, size_t *gt)
+{
+	int64_t a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi - 1];
+	int64_t p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+	size_t i = lo;
+	*lt = lo, *gt = hi;
+	while (i < *gt) {
+		if (v[i] < p)
+			swap_i64(&v[i++], &v[(*lt)++]);
+		else if (v[i] > p)
+			swap_i64(&v[i], &v[--(*gt)]);
+		else
+			i++;
+	}
+}
+
+/* The k-th smallest of v[0..n) by counting, when the values span less than 4 n + 256
+ * (time steps: one interval and its jitter); 0 otherwise. Linear, and without the
+ * partitions' swaps. */
+static int kth_by_count(const int64_t *v, size_t n, size_t k, int64_t *out)
+{
+	int64_t lo = v[0], hi = v[0];
+	for (size_t i = 1; i < n; i++)
+		lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
+	uint64_t span = (uint64_t)hi - (uint64_t)lo; /* no overflow: unsigned */
+	if (span >= 4 * (uint64_t)n + 256)
+		return 0;
+	size_t *count = pd_xcalloc(span + 1, sizeof(*count)), seen = 0, j = 0;
+	for (size_t i = 0; i < n; i++)
+		count[(uint64_t)v[i] - (uint64_t)lo]++;
+	while ((seen += count[j]) <= k)
+		j++;
+	*out = (int64_t)((uint64_t)lo + j);
+	free(count);
+	return 1;
+}
+
+int64_t pd_stats_median_i64(int64_t *v, size_t n)
+{
+	/* a narrow span is counted; else quickselect: linear on average; after 2 log2(n) + 8
+	 * rounds without converging (an adversarial input), a sort of what is left bounds it
+	 * at n log n */
+	size_t k = (n - 1) / 2, lo = 0, hi = n, lt, gt;
+	int rounds = 8;
+	int64_t kth;
+	if (kth_by_count(v, n, k, &kth))
+		return kth;
+	for (size_t m = n; m > 1; m >>= 1)
+		rounds += 2;
+	while (hi - lo > 1) {
+		if (rounds-- == 0) {
+			qsort(v + lo, hi - lo, sizeof(*v), cmp_i64);
+			break;
+		}
+		partition3(v, lo, hi, &lt, &gt);
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return v[k];
+	}
+	return v[k];
 }

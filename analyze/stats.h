@@ -52,4 +52,7 @@ double pd_stats_median(const double *v, size_t n);
  * [0, 0.99]: negative autocorrelation is treated as none. */
 double pd_stats_lag1(const double *v, size_t n);
 
+/* The lower median of v[0..n) (n > 0); v may be reordered. */
+int64_t pd_stats_median_i64(int64_t *v, size_t n);
+
 #endif

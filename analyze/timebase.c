@@ -1,5 +1,6 @@
 #include "timebase.h"
 #include "sampling.h"
+#include "stats.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
 
@@ -49,8 +50,8 @@ static void phase_bounds(struct pd_timebase *tb, const struct pd_run *run)
 		}
 	}
 	if (n) {
-		tb->t0_ms = pd_sampling_median_i64(first, n);
-		tb->end_ms = pd_sampling_median_i64(last, n);
+		tb->t0_ms = pd_stats_median_i64(first, n);
+		tb->end_ms = pd_stats_median_i64(last, n);
 	}
 	free(first);
 	free(last);

@@ -1,5 +1,7 @@
 #include "compare.h"
 
+#include <fnmatch.h>
+
 const char pd_compare_method[] =
 	"one noise model per window (the largest of AR(1), AR(p) by AIC, overlapping batch "
 	"means and, for a window under half a phase, a floor from the baseline run's other "
@@ -19,4 +21,12 @@ enum pd_verdict pd_verdict_of_infer(enum pd_infer_verdict v)
 					      [PD_INFER_INCONCLUSIVE] =
 						      PD_VERDICT_INCONCLUSIVE};
 	return map[v];
+}
+
+double pd_compare_threshold(const struct pd_compare_opts *opts, const char *metric)
+{
+	for (size_t i = 0; i < opts->n_overrides; i++)
+		if (fnmatch(opts->overrides[i].glob, metric, 0) == 0)
+			return opts->overrides[i].pct;
+	return opts->threshold_pct;
 }

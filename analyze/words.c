@@ -113,7 +113,7 @@ static void before_it(struct pd_buf *b, const struct pd_comparison *c,
 		pd_buf_adds(b, ", where before it the runs differed only by their topology");
 	} else if (pre->verdict == PD_VERDICT_SAME || isnan(pre->delta_pct)) {
 		pd_buf_adds(b, ", where the runs had agreed before it");
-	} else { /* as pd_findings_pre_words: never "agreed" beside an open pre row */
+	} else { /* as pd_finding_pre_words: never "agreed" beside an open pre row */
 		pd_buf_adds(b, ", where before it the target was ");
 		pd_words_pct(b, pre->delta_pct);
 		pd_buf_addf(b, " %s, within a run's own noise",

@@ -13,6 +13,7 @@
 #include "core/url.h"
 #include "render/escape.h"
 #include "analyze/sampling.h"
+#include "analyze/stats.h"
 
 #include <float.h>
 #include <math.h>
@@ -330,7 +331,7 @@ static int cmp_i64_test(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* pd_sampling_median_i64 selects in place; the reference sorts a copy with qsort and takes
+/* pd_stats_median_i64 selects in place; the reference sorts a copy with qsort and takes
  * element (n - 1) / 2, on shapes that break naive pivots: sorted, reversed, organ pipe,
  * all equal, two values, pseudo-random (a fixed LCG) and steps of 5 s with jitter (read
  * by counting: a narrow span), then spans at the int64 extremes. */
@@ -354,18 +355,18 @@ START_TEST(test_median_i64_matches_sorting)
 				v[i] = ref[i] = by_shape[shape];
 			}
 			qsort(ref, n, sizeof(*ref), cmp_i64_test);
-			ck_assert_int_eq(pd_sampling_median_i64(v, n), ref[(n - 1) / 2]);
+			ck_assert_int_eq(pd_stats_median_i64(v, n), ref[(n - 1) / 2]);
 		}
 	int64_t three[] = {9, -4, 2}; /* by hand: -4 2 9, the middle is 2 */
-	ck_assert_int_eq(pd_sampling_median_i64(three, 3), 2);
+	ck_assert_int_eq(pd_stats_median_i64(three, 3), 2);
 	int64_t four[] = {8, 1, 6, 3}; /* 1 3 6 8: the lower median is 3 */
-	ck_assert_int_eq(pd_sampling_median_i64(four, 4), 3);
+	ck_assert_int_eq(pd_stats_median_i64(four, 4), 3);
 	int64_t wide[] = {INT64_MAX, INT64_MIN, 0}; /* a span beyond int64: selected */
-	ck_assert_int_eq(pd_sampling_median_i64(wide, 3), 0);
+	ck_assert_int_eq(pd_stats_median_i64(wide, 3), 0);
 	int64_t top[] = {INT64_MAX, INT64_MAX - 3, INT64_MAX - 1}; /* counted at the top */
-	ck_assert_int_eq(pd_sampling_median_i64(top, 3), INT64_MAX - 1);
+	ck_assert_int_eq(pd_stats_median_i64(top, 3), INT64_MAX - 1);
 	int64_t bottom[] = {INT64_MIN + 2, INT64_MIN, INT64_MIN + 9, INT64_MIN + 1};
-	ck_assert_int_eq(pd_sampling_median_i64(bottom, 4), INT64_MIN + 1);
+	ck_assert_int_eq(pd_stats_median_i64(bottom, 4), INT64_MIN + 1);
 }
 END_TEST
 
