@@ -2,7 +2,9 @@
  * both runs is a line of the report's fold, not a chart; a series of one run is drawn and
  * the other's absence said; and a fact is drawn once, by the first finding that states
  * it. Every renderer reads these fields; none decides them. */
-#include "compare_impl.h"
+#include "chartfacts.h"
+#include "opts.h"
+#include "scope.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 #include "finding.h"
+#include "scope.h"
 #include "../core/xalloc.h"
 
 #include <math.h>

@@ -4,7 +4,8 @@
 #ifndef PD_ANALYZE_FINDING_H
 #define PD_ANALYZE_FINDING_H
 
-#include "compare.h"
+#include "opts.h"
+#include "../tree/tree.h"
 #include "../core/buf.h"
 
 /* The one finding constructor: appends a finding of kind about metric (NULL:

@@ -1,8 +1,11 @@
 #include "findings_story.h"
-#include "compare_impl.h"
+#include "opts.h"
+#include "scope.h"
 #include "finding.h"
-#include "policy.h"
+#include "kpi.h"
+#include "story.h"
 #include "window.h"
+#include "policy.h"
 #include "../core/xalloc.h"
 
 #include <math.h>

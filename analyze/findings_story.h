@@ -6,7 +6,8 @@
 #ifndef PD_FINDINGS_STORY_H
 #define PD_FINDINGS_STORY_H
 
-#include "compare.h"
+#include "opts.h"
+#include "../tree/tree.h"
 #include "../core/buf.h"
 
 /* Appends the story's findings to c, each with its outcome (event-errors: FAIL when the

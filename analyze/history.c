@@ -1,7 +1,7 @@
 /* Change points over a test's history (history.h). */
 #include "history.h"
 
-#include "compare.h"
+#include "opts.h"
 #include "edivisive.h"
 #include "../core/buf.h"
 #include "../core/metric.h"

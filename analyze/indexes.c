@@ -2,7 +2,9 @@
  * thousand index-scope series. Each index is a view of its own (a drill-down, every one
  * in summary.json's deltas); its metric's cluster view says how many indexes it has and
  * how many moved, and the PD_POLICY_INDEX_TOP that moved most are the ones charted. */
-#include "compare_impl.h"
+#include "indexes.h"
+#include "opts.h"
+#include "scope.h"
 #include "policy.h"
 
 #include <math.h>

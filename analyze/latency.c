@@ -4,9 +4,11 @@
  * query_requests_<N>ms, each counting every request slower than its bound); over the
  * total rate (query_requests) and one phase they give the share of requests slower than
  * each bound: a survival curve, one per run. */
-#include "compare_impl.h"
-#include "policy.h"
+#include "latency.h"
+#include "opts.h"
+#include "scope.h"
 #include "stats.h"
+#include "policy.h"
 #include "../core/metric.h"
 #include "../core/xalloc.h"
 

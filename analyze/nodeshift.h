@@ -9,7 +9,8 @@
 #ifndef PD_NODESHIFT_H
 #define PD_NODESHIFT_H
 
-#include "compare.h"
+#include "opts.h"
+#include "../tree/tree.h"
 
 /* The story of c into *out (never NULL; empty without an event or a removed node; caller
  * frees with pd_nodeshift_free). Cannot fail. Needs c's deltas (after pd_deltas_compute).

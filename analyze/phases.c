@@ -1,4 +1,6 @@
-#include "compare_impl.h"
+#include "phases.h"
+#include "opts.h"
+#include "scope.h"
 
 #include <math.h>
 

@@ -1,4 +1,5 @@
 #include "questions.h"
+#include "kpi.h"
 #include "recovery.h"
 #include "findings_story.h"
 #include "policy.h"

@@ -7,7 +7,8 @@
 #ifndef PD_QUESTIONS_H
 #define PD_QUESTIONS_H
 
-#include "compare.h"
+#include "opts.h"
+#include "../tree/tree.h"
 
 /* Builds and answers c->questions from c's ranked findings; none when no run of c has an
  * event. Called once, after the ranking. */

@@ -1,9 +1,10 @@
 #include "recovery.h"
-#include "compare_impl.h"
+#include "opts.h"
+#include "scope.h"
 #include "finding.h"
-#include "policy.h"
 #include "window.h"
 #include "words.h"
+#include "policy.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,8 @@
 #ifndef PD_RECOVERY_H
 #define PD_RECOVERY_H
 
-#include "compare.h"
+#include "opts.h"
+#include "../tree/tree.h"
 #include "../core/buf.h"
 
 /* Measures c->dip[0] and [1] (the target's event defines the phases) and adds the recovery

@@ -1,4 +1,5 @@
-#include "compare.h"
+#include "scope.h"
+#include "opts.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
 

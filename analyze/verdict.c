@@ -1,4 +1,6 @@
-#include "compare.h"
+#include "verdict.h"
+#include "opts.h"
+#include "scope.h"
 
 #include <fnmatch.h>
 

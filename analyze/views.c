@@ -1,4 +1,6 @@
-#include "compare_impl.h"
+#include "views.h"
+#include "opts.h"
+#include "scope.h"
 #include "../core/buf.h"
 #include "../core/metric.h"
 #include "../core/xalloc.h"

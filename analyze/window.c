@@ -1,4 +1,5 @@
 #include "window.h"
+#include "stats.h"
 #include "../core/xalloc.h"
 
 #include <math.h>

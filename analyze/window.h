@@ -3,7 +3,8 @@
 #ifndef PD_WINDOW_H
 #define PD_WINDOW_H
 
-#include "compare.h"
+#include "opts.h"
+#include "../tree/tree.h"
 
 /* The non-NaN points of side (one side of v's grid) with start_s <= t < end_s, t = i x
  * v->step_s: their times into t and values into x when not NULL (room for v->n each).

@@ -8,7 +8,8 @@
 #ifndef PD_WORDS_H
 #define PD_WORDS_H
 
-#include "compare.h"
+#include "opts.h"
+#include "../tree/tree.h"
 #include "../core/buf.h"
 
 /* Sets words and advice (NULL when nothing is to be done) of every finding of c; called

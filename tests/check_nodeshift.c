@@ -1,5 +1,6 @@
 #include "check_suites.h"
 
+#include "analyze/compare.h"
 #include "analyze/nodeshift.h"
 #include "parse/bundle.h"
 
