@@ -4,19 +4,19 @@
 #ifndef PD_COMPARE_H
 #define PD_COMPARE_H
 
-#include "configdiff.h"
-#include "facts.h"
-#include "kpi.h"
-#include "infer.h"
-#include "stats.h"
-#include "story.h"
-#include "timebase.h"
+#include "analyze/runs/configdiff.h"
+#include "analyze/runs/facts.h"
+#include "analyze/runs/kpi.h"
+#include "analyze/stats/infer.h"
+#include "analyze/stats/stats.h"
+#include "analyze/runs/story.h"
+#include "analyze/runs/timebase.h"
 #include "../core/err.h"
 #include "../core/model.h"
 #include "../tree/tree.h"
 #include "opts.h"
-#include "scope.h"
-#include "verdict.h"
+#include "analyze/align/scope.h"
+#include "analyze/judge/verdict.h"
 
 /* Compares base with target into *out (caller frees with pd_comparison_free). Runs that
  * cannot be compared still give a comparison, with verdict not-comparable and reasons.

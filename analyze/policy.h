@@ -12,7 +12,7 @@
 #define PD_POLICY_MIN_SAMPLES 10
 
 /* A latency percentile p is stated with at least one sample beyond it: n (1 - p / 100) >=
- * 1, so p99.9 needs 1000 samples and p50 two (analyze/latency.c); with fewer the
+ * 1, so p99.9 needs 1000 samples and p50 two (analyze/align/latency.c); with fewer the
  * percentile is the largest sample or an interpolation towards it, and is said to lack
  * samples instead. The value is that number of samples beyond. */
 #define PD_POLICY_PCT_BEYOND 1.0
@@ -72,7 +72,7 @@
 #define PD_POLICY_PHASE_LENGTH_TOL 0.10
 #define PD_POLICY_INTERVAL_TOL     0.10
 
-/* ---- one baseline's run-to-run margin (analyze/deltas.c run_kind_of, rule_at) ---- */
+/* ---- one baseline's run-to-run margin (analyze/judge/deltas.c run_kind_of, rule_at) ---- */
 
 /* The relative run-to-run sd a metric's kind is given with one baseline (its margin is
  * 1.96 sqrt(2) sd): connections and memory are set by the workload (1 %, 0.5 %), CPU and
@@ -91,7 +91,7 @@
 #define PD_POLICY_RUN_SD_RATE        0.01
 
 /* One baseline: a metric's level is taken to move between runs by at least this share of
- * the relative sd its baseline run shows (analyze/infer.h, "Run noise"): the margin's
+ * the relative sd its baseline run shows (analyze/stats/infer.h, "Run noise"): the margin's
  * source is then run-noise. */
 #define PD_POLICY_RUN_NOISE_SHARE 0.5
 

@@ -1,8 +1,8 @@
 /* A run's signature from its comparison with itself (signature.h). */
 #include "signature.h"
 
-#include "infer.h"
-#include "story.h"
+#include "analyze/stats/infer.h"
+#include "analyze/runs/story.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
 
@@ -88,7 +88,7 @@ static void window_features(struct pd_signature *s, const struct pd_comparison *
 }
 
 /* The dip of the cluster's query rate at the event and the time back within the
- * threshold of its level before it (analyze/recovery.c's, the run's own); a rate that had
+ * threshold of its level before it (analyze/tell/recovery.c's, the run's own); a rate that had
  * not come back counts to the end of the run. */
 static void recovery_features(struct pd_signature *s, const struct pd_comparison *c)
 {
@@ -142,7 +142,7 @@ static void event_features(struct pd_signature *s, const struct pd_comparison *c
 	pre_post_features(s, c);
 }
 
-/* The run's KPI facts, as the comparison made them once (analyze/kpi.c): c compares the
+/* The run's KPI facts, as the comparison made them once (analyze/runs/kpi.c): c compares the
  * run with itself, so they are c's target's. */
 static void kpi_features(struct pd_signature *s, const struct pd_comparison *c)
 {

@@ -1,7 +1,7 @@
 /* A run's signature: what one bundle says about itself, with no baseline, as
  * the numbers a history of runs is tracked by. Read from the comparison tree of the run
  * against itself (pd_compare(run, run)), so every figure is the one compare computes: the
- * same time base, views, phases, inference (analyze/infer.h) and event story (story.h,
+ * same time base, views, phases, inference (analyze/stats/infer.h) and event story (story.h,
  * kpi.h). Pure: no I/O.
  *
  * Features are named "<metric>|<scope>|<phase>" for a window's mean (value the mean, se

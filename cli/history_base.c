@@ -8,7 +8,7 @@
 #include "cli/history.h"
 #include "cli/usage.h"
 
-#include "analyze/history.h"
+#include "analyze/stats/history.h"
 #include "analyze/signature.h"
 #include "core/buf.h"
 #include "core/file.h"

@@ -1,7 +1,7 @@
 /* perfdelta-history: `history report`, `compare --baseline-history`, `demo --history`. */
 #include "cli/history.h"
 
-#include "analyze/history.h"
+#include "analyze/stats/history.h"
 #include "core/buf.h"
 #include "core/outdir.h"
 #include "core/xalloc.h"

@@ -1,6 +1,6 @@
 /* perfdelta: arguments to options, options to the pipeline, errors to exit codes. */
 #include "analyze/compare.h"
-#include "analyze/timebase.h"
+#include "analyze/runs/timebase.h"
 #include "core/buf.h"
 #include "core/cleanup.h"
 #include "core/clock.h"

@@ -20,8 +20,8 @@ struct rule {
 	 * pkg/plugin/bundled-dashboards/products/couchbase-perf.json:584, :2151) */
 	const char *prom;
 	enum pd_prom_how prom_how;
-	/* how an engineer names it (analyze/words.c): what it measures ("CPU"), the verb of
-	 * its sentence ("used": "memcached used 15 % more CPU"; NULL: "<label> was 15 %
+	/* how an engineer names it (analyze/tell/words.c): what it measures ("CPU"), the verb
+	 * of its sentence ("used": "memcached used 15 % more CPU"; NULL: "<label> was 15 %
 	 * higher"), and whether the name before pattern is a process ("memcached_cpu") */
 	const char *label;
 	const char *verb;

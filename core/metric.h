@@ -13,7 +13,7 @@ enum pd_unit pd_metric_unit(const char *collector, const char *metric);
 /* Whether collector samples each request (cbagent's spring_latency and
  * spring_query_latency push one sample a request, stamped by the client,
  * cbagent/collectors/latency.py:103-119): a repeated timestamp is another request, and
- * the samples are a distribution (analyze/latency.c's percentiles), not a time series. */
+ * the samples are a distribution (analyze/align/latency.c's percentiles), not a time series. */
 int pd_metric_per_request(const char *collector);
 /* The per-request collector a perfdb database belongs to (cbagent names it collector +
  * snapshot + ...), or NULL. */

@@ -296,7 +296,7 @@ const struct pd_series *pd_run_series(const struct pd_run *run, const char *coll
 void pd_run_sort_series(struct pd_run *run);
 
 /* A history's run-to-run spread of one window feature, named as analyze/signature.c names
- * them ("metric|scope|phase"): its relative sd over n runs (analyze/history.h,
+ * them ("metric|scope|phase"): its relative sd over n runs (analyze/stats/history.h,
  * pd_history_spread). */
 struct pd_run_spread {
 	const char *feature;

@@ -1,7 +1,7 @@
 /* The history report (perfdelta history report): index.html with an external stylesheet
  * (Jenkins' Content-Security-Policy allows no inline style or script), one chart per
  * feature with a change point, summary.json (docs/history.md) and junit.xml for the
- * newest run. Text builders are pure: they render what analyze/history.c decided. */
+ * newest run. Text builders are pure: they render what analyze/stats/history.c decided. */
 #ifndef PD_HISTORY_REPORT_H
 #define PD_HISTORY_REPORT_H
 

@@ -265,7 +265,7 @@ static void warnings(struct pd_buf *b, const struct pd_comparison *c)
 	}
 }
 
-/* The top card: the event's questions (analyze/questions.c), each answered in an
+/* The top card: the event's questions (analyze/tell/questions.c), each answered in an
  * engineer's words by the findings the analysis assigned it, linked to their cards, with
  * what to do where they imply an action. Only runs with an event. */
 static void top_card(struct pd_buf *b, const struct pd_comparison *c)
@@ -647,7 +647,7 @@ static void matching(struct pd_buf *b, const struct pd_comparison *c)
 	pd_buf_adds(b, "</ul></details>\n");
 }
 
-/* perfrunner's windowed KPIs, paired by id and window (analyze/kpi_windows.c) */
+/* perfrunner's windowed KPIs, paired by id and window (analyze/runs/kpi_windows.c) */
 static void kpi_windows(struct pd_buf *b, const struct pd_comparison *c)
 {
 	if (!c->n_kpi_windows)
@@ -1000,7 +1000,7 @@ static void collector_open(struct pd_buf *b, const struct pd_comparison *c,
 	pd_buf_release(&name);
 }
 
-/* An index metric's line: how many indexes moved, which are drawn (analyze/indexes.c). */
+/* An index metric's line: how many indexes moved, which are drawn (analyze/judge/indexes.c). */
 static void index_summary(struct pd_buf *b, const struct pd_view *v)
 {
 	if (!v->indexes)

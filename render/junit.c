@@ -215,7 +215,7 @@ static void comparable_case(struct pd_buf *b, struct tally *t, const struct pd_c
 	pd_buf_release(&details);
 }
 
-/* The event's questions (analyze/questions.c), each failing when a finding answering it
+/* The event's questions (analyze/tell/questions.c), each failing when a finding answering it
  * fails; named by what they ask ("questions.role-change.kv"), never by the event's kind,
  * the removed node's address or a position, so that the fix of a test (a graceful failover
  * for a hard one) keeps them; the question itself leads the line, its findings' sentences

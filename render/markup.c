@@ -80,7 +80,7 @@ static void run_line(struct pd_buf *b, const struct markup *m, const char *what,
 		}
 }
 
-/* The event's questions (analyze/questions.c), each with its short answer. */
+/* The event's questions (analyze/tell/questions.c), each with its short answer. */
 static void points(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c)
 {
 	if (!c->n_questions)

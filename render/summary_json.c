@@ -69,7 +69,7 @@ static void side(struct pd_jw *w, const char *k, const struct pd_summary *s)
 	pd_jw_close(w, '}');
 }
 
-/* ---- how each delta was judged (analyze/infer.h) ---- */
+/* ---- how each delta was judged (analyze/stats/infer.h) ---- */
 
 static void interval_obj(struct pd_jw *w, const char *k, double est, double lo, double hi)
 {
@@ -223,7 +223,7 @@ static void missing(struct pd_jw *w, const char *k, unsigned bits)
 	pd_jw_close(w, ']');
 }
 
-/* The settings that differ between the runs (analyze/configdiff.h). */
+/* The settings that differ between the runs (analyze/runs/configdiff.h). */
 static void config_diff_obj(struct pd_jw *w, const struct pd_configdiff *d)
 {
 	pd_jw_open(w, "config_diff", '{');
@@ -246,7 +246,7 @@ static void config_diff_obj(struct pd_jw *w, const struct pd_configdiff *d)
 	pd_jw_close(w, '}');
 }
 
-/* The event's own story within the target (analyze/nodeshift.h). */
+/* The event's own story within the target (analyze/tell/nodeshift.h). */
 static void story_row(struct pd_jw *w, const struct pd_comparison *c,
 		      const struct pd_nodeshift_row *r)
 {
@@ -305,7 +305,7 @@ static void questions_arr(struct pd_jw *w, const struct pd_comparison *c)
 	pd_jw_close(w, ']');
 }
 
-/* perfrunner's windowed KPIs, paired (analyze/kpi_windows.c) */
+/* perfrunner's windowed KPIs, paired (analyze/runs/kpi_windows.c) */
 static void kpi_windows_arr(struct pd_jw *w, const struct pd_comparison *c)
 {
 	pd_jw_open(w, "kpi_windows", '[');
@@ -322,7 +322,7 @@ static void kpi_windows_arr(struct pd_jw *w, const struct pd_comparison *c)
 	pd_jw_close(w, ']');
 }
 
-/* The runs' latency distributions (analyze/latency.c). */
+/* The runs' latency distributions (analyze/align/latency.c). */
 static void latency_arr(struct pd_jw *w, const struct pd_comparison *c)
 {
 	pd_jw_open(w, "latency", '[');
@@ -345,7 +345,7 @@ static void latency_arr(struct pd_jw *w, const struct pd_comparison *c)
 	pd_jw_close(w, ']');
 }
 
-/* The percentiles of the per-request latency collectors (analyze/latency.c). */
+/* The percentiles of the per-request latency collectors (analyze/align/latency.c). */
 static void latency_pct_obj(struct pd_jw *w, const struct pd_latency_pct *l)
 {
 	pd_jw_open(w, NULL, '{');

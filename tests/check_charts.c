@@ -1,6 +1,6 @@
 /* What the charts show (docs/report.md "Metrics (charts)"): decided on the tree in
- * analyze/chartfacts.c, planned by render/charts.c. The seed's facts used here are those its
- * generator puts in (fixtures/seed-README.md), never read back from perfdelta's output. */
+ * analyze/tell/chartfacts.c, planned by render/charts.c. The seed's facts used here are those
+ * its generator puts in (fixtures/seed-README.md), never read back from perfdelta's output. */
 #include "check_suites.h"
 
 #include "analyze/compare.h"

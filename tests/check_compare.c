@@ -1,8 +1,8 @@
 #include "check_suites.h"
 
 #include "analyze/compare.h"
-#include "analyze/window.h"
-#include "analyze/words.h"
+#include "analyze/align/window.h"
+#include "analyze/tell/words.h"
 #include "parse/bundle.h"
 #include "core/xalloc.h"
 
@@ -439,7 +439,7 @@ START_TEST(test_compare_index_metric_summarised)
 }
 END_TEST
 
-/* The KPI facts are made once (analyze/kpi.c) and every finding states them. Checked by a
+/* The KPI facts are made once (analyze/runs/kpi.c) and every finding states them. Checked by a
  * python3 loop over the failover bundle's perfdb JSON (a repeated timestamp keeps its last
  * value, as core/model.c does), phase [t0, end] = [1793643600214, 1793644800236] ms,
  * event 299.786 s (the console's):
@@ -522,8 +522,8 @@ START_TEST(test_compare_total_against_per_node_is_ambiguous)
 }
 END_TEST
 
-/* The first screen's words (analyze/words.c): the seed's findings as an engineer says them.
- * memcached on the kv nodes over the whole run: 1119.9 % -> 1293.1 % (the role's means),
+/* The first screen's words (analyze/tell/words.c): the seed's findings as an engineer says
+ * them. memcached on the kv nodes over the whole run: 1119.9 % -> 1293.1 % (the role's means),
  * (1293.1 - 1119.9) / 1119.9 = +15.47 %: "15 %" (whole numbers from 10 % up); the query
  * node's cbq-engine RSS after the event, 1.86 -> 2.03 GiB: +9.1 % to +9.4 % with the
  * rounding of those figures: "9.x %" (one decimal under 10 %). Percentages as words say them

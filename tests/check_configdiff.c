@@ -1,6 +1,6 @@
 #include "check_suites.h"
 
-#include "analyze/configdiff.h"
+#include "analyze/runs/configdiff.h"
 #include "core/src.h"
 #include "parse/ini.h"
 

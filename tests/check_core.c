@@ -12,8 +12,8 @@
 #include "core/src.h"
 #include "core/url.h"
 #include "render/escape.h"
-#include "analyze/sampling.h"
-#include "analyze/stats.h"
+#include "analyze/stats/sampling.h"
+#include "analyze/stats/stats.h"
 
 #include <float.h>
 #include <math.h>
@@ -275,7 +275,7 @@ START_TEST(test_metric_direction_and_twin)
 }
 END_TEST
 
-/* The table's label column: how an engineer names a metric (analyze/words.c reads it). */
+/* The table's label column: how an engineer names a metric (analyze/tell/words.c reads it). */
 START_TEST(test_metric_words_name_process_label_and_verb)
 {
 	struct pd_metric_words w;

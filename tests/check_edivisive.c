@@ -1,7 +1,7 @@
-/* analyze/edivisive.c: E-Divisive means against the hand example, the direct sums and
+/* analyze/stats/edivisive.c: E-Divisive means against the hand example, the direct sums and
  * simulations with known truth. */
 #include "check_suites.h"
-#include "analyze/edivisive.h"
+#include "analyze/stats/edivisive.h"
 
 #include <check.h>
 #include <math.h>

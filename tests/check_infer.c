@@ -1,6 +1,6 @@
 #include "check_suites.h"
 
-#include "analyze/infer.h"
+#include "analyze/stats/infer.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
-/* analyze/kpi.c: which of perfrunner's three rules reproduces a throughput KPI. */
+/* analyze/runs/kpi.c: which of perfrunner's three rules reproduces a throughput KPI. */
 #include "check_suites.h"
-#include "analyze/kpi.h"
+#include "analyze/runs/kpi.h"
 #include "core/xalloc.h"
 
 #include <check.h>

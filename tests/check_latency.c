@@ -1,4 +1,4 @@
-/* analyze/latency.c's percentiles of the per-request latency collectors, and
+/* analyze/align/latency.c's percentiles of the per-request latency collectors, and
  * the samples they read (core/model.c keeps every request). */
 #include "check_suites.h"
 

@@ -1,7 +1,7 @@
 #include "check_suites.h"
 
 #include "analyze/compare.h"
-#include "analyze/nodeshift.h"
+#include "analyze/tell/nodeshift.h"
 #include "parse/bundle.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 #include "check_suites.h"
 
 #include "analyze/compare.h"
-#include "analyze/infer.h"
+#include "analyze/stats/infer.h"
 #include "parse/bundle.h"
 
 #include <dirent.h>
@@ -28,7 +28,7 @@
  * Every delta is judged as one baseline against the target (pd_infer_judge), threshold
  * 5 %, the run-to-run margin of CPU (2.77 %), in a family of m = 40 (each interval at
  * 1 - 0.05 / 40: nominal exclusion of 0 under the null, 0.125 %). The interval measured is
- * the one summary.json states: pd_infer_judge's lo_pct..hi_pct, which analyze/deltas.c
+ * the one summary.json states: pd_infer_judge's lo_pct..hi_pct, which analyze/judge/deltas.c
  * (settle) copies to ci_pct and the report prints, margin included. */
 
 #define MAX_SERIES 16
@@ -123,7 +123,7 @@ static void side_of(struct pd_infer_side *out, const double *v, size_t n)
 	free(sorted);
 }
 
-/* CPU's default run-to-run sd and margin (analyze/deltas.c) */
+/* CPU's default run-to-run sd and margin (analyze/judge/deltas.c) */
 static const struct pd_infer_rule rule_cpu = {
 	.threshold_pct = 5, .worse = 1, .nonneg = 1, .margin_pct = 2.7718, .run_sd = 0.01};
 
@@ -149,7 +149,7 @@ static void as_ar1(struct pd_infer_side *s)
 }
 
 /* The run floor of the three windows, from the baseline run's other phase (as
- * analyze/deltas.c). */
+ * analyze/judge/deltas.c). */
 static void floor3(struct pd_infer_side *sb, struct pd_infer_side *sa, struct pd_infer_side *ss,
 		   size_t n)
 {
@@ -320,8 +320,8 @@ END_TEST
  * noise at the scale of 2n separates them) and against a window outside the run (the
  * calibration's A/A pair: the slow noise between two stretches, which stands for run-to-run
  * variance, separates them too). Each variance of a mean below is an independent
- * implementation of the estimators analyze/infer.h names, judged through pd_infer_judge (the
- * interval summary.json states). */
+ * implementation of the estimators analyze/stats/infer.h names, judged through pd_infer_judge
+ * (the interval summary.json states). */
 
 enum est {
 	EST_AR1,
@@ -622,7 +622,7 @@ END_TEST
  * under gates: the pre delta is no regression or improvement; none; the 95 % test of
  * pd_infer_run_offset against the kind's 1 % sd (the statement summary.json makes,
  * run_offset_pct); both (offset_margin; chosen: the bound under both gates, as
- * analyze/deltas.c rule_at, by an implementation of its own here). The whole run (all RUN
+ * analyze/judge/deltas.c rule_at, by an implementation of its own here). The whole run (all RUN
  * points) keeps the kind's margin. Counted: A/A exclusion of 0 and false findings (post and
  * whole), +10 % and +20 % found after the event, +10 % throughout found after it and in the
  * whole run, and the statement: how often on A/A pairs, and beside how many A/A post intervals
@@ -812,8 +812,8 @@ END_TEST
 static const double z_of_n[] = {0,        1.959964, 2.241403, 2.393980, 2.497705,
 				2.575829, 2.638257, 2.690110, 2.734369};
 
-/* The run-to-run margin's quantile of a node's view (analyze/deltas.c sibling_z): 95 % over
- * the node views of its metric, counted here from the views. */
+/* The run-to-run margin's quantile of a node's view (analyze/judge/deltas.c sibling_z): 95 %
+ * over the node views of its metric, counted here from the views. */
 static double node_z(const struct pd_comparison *c, const struct pd_view *v)
 {
 	size_t n = 0;
@@ -824,7 +824,7 @@ static double node_z(const struct pd_comparison *c, const struct pd_view *v)
 	return z_of_n[n];
 }
 
-/* analyze/deltas.c's rule on the seed (one baseline, a failover), recomputed here from
+/* analyze/judge/deltas.c's rule on the seed (one baseline, a failover), recomputed here from
  * each pre-event delta's two windows: d = log(level_t / level_b), v = V_b / mean_b^2 +
  * V_t / mean_t^2, the kind's sd = the pre delta's margin / (100 z sqrt(2)), z node_z's
  * for a node's view, else 1.959964. Where |d| > 1.959964 sqrt(2 (z sd / 1.959964)^2 + v)
@@ -905,7 +905,7 @@ START_TEST(test_noise_pre_event_margin_on_the_seed)
 }
 END_TEST
 
-/* The run noise's margin (analyze/deltas.c run_noise), recomputed from the grid: with one
+/* The run noise's margin (analyze/judge/deltas.c run_noise), recomputed from the grid: with one
  * baseline that has no event, a node view's margin is 100 z sqrt(2) max(kind sd, 0.5 s), s
  * the sample sd over the mean of the baseline's values over the whole window (a node's own
  * series: no sum to undo), z node_z's. Where it comes from the run noise, that figure;

@@ -6,9 +6,9 @@
 #include "core/metric.h"
 #include "parse/json.h"
 #include "parse/prom.h"
-#include "analyze/kpi.h"
-#include "analyze/kpi_windows.h"
-#include "analyze/story.h"
+#include "analyze/runs/kpi.h"
+#include "analyze/runs/kpi_windows.h"
+#include "analyze/runs/story.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 #include "check_suites.h"
 
-#include "analyze/stats.h"
+#include "analyze/stats/stats.h"
 
 #include <math.h>
 #include <stdint.h>

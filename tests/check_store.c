@@ -1,8 +1,8 @@
 /* history/: the store on SQLite in process, and change points over a generated history
- * with planted changes (analyze/history.c). PostgreSQL: tests/e2e/history_pg.sh. */
+ * with planted changes (analyze/stats/history.c). PostgreSQL: tests/e2e/history_pg.sh. */
 #include "check_suites.h"
 #include "analyze/compare.h"
-#include "analyze/history.h"
+#include "analyze/stats/history.h"
 #include "history/db.h"
 #include "history/gen.h"
 #include "history/store.h"

@@ -1,6 +1,6 @@
 #include "check_suites.h"
 
-#include "analyze/story.h"
+#include "analyze/runs/story.h"
 #include "core/xalloc.h"
 #include "parse/bundle.h"
 #include "parse/ini.h"
@@ -416,7 +416,7 @@ static void add_kpi(struct pd_run *run, const char *metric, double value)
 	k->value = value;
 }
 
-/* The KPI change from the two runs' KPI facts (analyze/kpi.c). */
+/* The KPI change from the two runs' KPI facts (analyze/runs/kpi.c). */
 static void kpi_change(struct pd_kpi_change *out, const struct pd_run *b,
 		       const struct pd_timebase *tbb, const struct pd_run *t,
 		       const struct pd_timebase *tbt)

@@ -1,6 +1,6 @@
 #include "check_suites.h"
 
-#include "analyze/timebase.h"
+#include "analyze/runs/timebase.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
 

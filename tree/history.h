@@ -1,4 +1,4 @@
-/* Change points over a test's history as data (analyze/history.h finds them; the history
+/* Change points over a test's history as data (analyze/stats/history.h finds them; the history
  * report renders them). Types only. */
 #ifndef PD_TREE_HISTORY_H
 #define PD_TREE_HISTORY_H

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- statistics of a window (analyze/stats.h) ---- */
+/* ---- statistics of a window (analyze/stats/stats.h) ---- */
 
 struct pd_summary {
 	size_t n;
@@ -25,7 +25,7 @@ struct pd_summary {
 	double slope; /* least-squares slope of v against t, units per second; 0 when n < 2 */
 };
 
-/* ---- time base (analyze/timebase.h) ---- */
+/* ---- time base (analyze/runs/timebase.h) ---- */
 
 /* The disruption a run's phases are cut at, resolved from every source (not to be
  * confused with enum pd_event_kind, the kind of one console line that is evidence of it). */
@@ -103,7 +103,7 @@ struct pd_timebase {
 	} more[PD_TIMEBASE_MORE]; /* the first PD_TIMEBASE_MORE of them */
 };
 
-/* ---- inference (analyze/infer.h) ---- */
+/* ---- inference (analyze/stats/infer.h) ---- */
 
 /* The noise model of one window. */
 struct pd_infer_side {
@@ -160,9 +160,10 @@ enum pd_infer_margin {
 	PD_INFER_MARGIN_KIND,    /* the metric kind's default run-to-run sd */
 	PD_INFER_MARGIN_HISTORY, /* the metric's run-to-run sd in the history */
 	PD_INFER_MARGIN_PRE, /* measured: the two runs' difference before the event, beyond what
-				the kind's (or the history's) sd allows (analyze/infer.h) */
+				the kind's (or the history's) sd allows (analyze/stats/infer.h)
+			      */
 	PD_INFER_MARGIN_NOISE /* half the baseline run's own relative sd of the metric, where
-				 that is beyond the kind's (analyze/deltas.c run_noise) */
+				 that is beyond the kind's (analyze/judge/deltas.c run_noise) */
 };
 /* "none", "kind-default", "history", "pre-event-offset", "run-noise" */
 const char *pd_tree_margin_name(enum pd_infer_margin m);
@@ -221,7 +222,7 @@ struct pd_infer_spread {
 	int exp2;
 };
 
-/* ---- sampling and facts of one run (analyze/sampling.h, analyze/facts.h) ---- */
+/* ---- sampling and facts of one run (analyze/stats/sampling.h, analyze/runs/facts.h) ---- */
 
 struct pd_sampling_gaps {
 	size_t n_gaps;  /* steps longer than 1.5 intervals */
@@ -245,7 +246,7 @@ struct pd_facts {
 	size_t n_constant; /* series that are constant */
 };
 
-/* ---- KPI rules (analyze/kpi.h) ---- */
+/* ---- KPI rules (analyze/runs/kpi.h) ---- */
 
 enum pd_kpi_rule {
 	PD_KPI_FIRST_NODE,   /* 2017-01-26: the spec's first n1ql node only */
@@ -274,7 +275,7 @@ struct pd_kpi_in {
 	double first;         /* per_node: the spec's first n1ql node's requests over the run */
 };
 
-/* The KPI facts of one run, made once per comparison by analyze/kpi.c (the one owner:
+/* The KPI facts of one run, made once per comparison by analyze/runs/kpi.c (the one owner:
  * every finding and output reads them, none reconstructs them). */
 struct pd_kpi_facts {
 	const struct pd_kpi *kpi;  /* the throughput KPI (pd_kpi_throughput), NULL when none */
@@ -287,7 +288,7 @@ struct pd_kpi_facts {
 	struct pd_kpi_rules rules; /* against kpi->value within the threshold */
 };
 
-/* ---- the event story (analyze/story.h) ---- */
+/* ---- the event story (analyze/runs/story.h) ---- */
 
 /* A window of a run, seconds from its t0: samples with start_s <= t <= end_s. */
 struct pd_story_window {
@@ -406,7 +407,7 @@ struct pd_closed_loop {
 	int closed;        /* ok, not throttled and |diff_pct| <= tol_pct */
 };
 
-/* ---- config diff (analyze/configdiff.h) ---- */
+/* ---- config diff (analyze/runs/configdiff.h) ---- */
 
 enum pd_configdiff_source {
 	PD_CONFIGDIFF_TEST,
@@ -444,11 +445,11 @@ struct pd_configdiff {
 	unsigned missing_target; /* the same for the target */
 };
 
-/* ---- the ticket's points (analyze/findings_story.h) ---- */
+/* ---- the ticket's points (analyze/tell/findings_story.h) ---- */
 
 enum pd_outcome { PD_OUTCOME_PASS, PD_OUTCOME_FAIL, PD_OUTCOME_ERROR };
 
-/* The questions a reader of this event asks (analyze/questions.c): built from the event's
+/* The questions a reader of this event asks (analyze/tell/questions.c): built from the event's
  * kind and the runs' roles, the seed's ticket being one instance of them. */
 enum pd_question_kind {
 	PD_Q_REQUESTS_LOST,    /* were requests lost at the event? */
@@ -510,7 +511,7 @@ enum pd_finding_kind {
 	PD_FIND_METRIC_SHIFT,
 	PD_FIND_RECOVERY,
 	PD_FIND_DATA_GAP,
-	PD_FIND_EVENT_ERRORS,       /* analyze/findings_story.c: requests failed at the event */
+	PD_FIND_EVENT_ERRORS, /* analyze/tell/findings_story.c: requests failed at the event */
 	PD_FIND_HARD_FAILOVER_LIVE, /* a hard failover of a node that was still alive */
 	PD_FIND_KPI_CHANGE          /* the throughput KPI from run to run, with its causes */
 };
@@ -546,7 +547,7 @@ struct pd_window {
 	double start_s, end_s; /* [start, end) */
 };
 
-/* How a view's members make its value (analyze/views.c): percentages (CPU) and times (ms:
+/* How a view's members make its value (analyze/align/views.c): percentages (CPU) and times (ms:
  * a latency of two buckets or indexes is their mean, not their sum) are averaged over the
  * members, everything else (counts, bytes, rates) is summed; a view of one member is that
  * series as is. */
@@ -570,8 +571,8 @@ struct pd_view {
 	size_t n_bases;
 	int drill; /* a drill-down: a node under its role, or atop under its REST twin */
 	/* a node's or an index's view: how many views of its metric are at that kind of
-	   scope, the drill-downs any of which could be the one that moved (analyze/deltas.c
-	   sibling_z); 0 at other scopes */
+	   scope, the drill-downs any of which could be the one that moved
+	   (analyze/judge/deltas.c sibling_z); 0 at other scopes */
 	size_t siblings;
 	/* phases (bit 1 << enum pd_phase) where the view's per-node load differs by the
 	 * topology (a role with another number of active nodes): explained, not a finding */
@@ -583,7 +584,7 @@ struct pd_view {
 	double node_ratio[PD_PHASE_COUNT];
 	/* an index metric's cluster view: its indexes (PD_AT_INDEX views after it) and those
 	 * whose change after the event (else over the whole run) is a regression or an
-	 * improvement (analyze/indexes.c) */
+	 * improvement (analyze/judge/indexes.c) */
 	size_t indexes, moved;
 	size_t charted; /* an index metric's cluster view: its index views charted, ranked 1 ..
 			   charted (the most that moved, analyze/policy.h PD_POLICY_INDEX_TOP)
@@ -591,26 +592,28 @@ struct pd_view {
 	int top; /* an index view: its rank among the moved by size of change, 1 .. the cluster
 		    view's charted; 0 otherwise */
 	/* every sample of every run is 0 (each run has one at least): folded into the line
-	   "zero in both runs: ..." instead of a chart (analyze/chartfacts.c) */
+	   "zero in both runs: ..." instead of a chart (analyze/tell/chartfacts.c) */
 	int zero;
 	/* the series is in one run only: +1 the target's (no baseline has a sample), -1 the
 	   baselines' (the target has none); 0 both, or the removed node's own view
-	   (analyze/chartfacts.c): drawn, the other run's absence said */
+	   (analyze/tell/chartfacts.c): drawn, the other run's absence said */
 	int one_run;
 	/* the scope as a question's name keeps it from build to build (JUnit testcases): a
 	   node's by its role label in the spec ("kv#1", "n1ql#2"), not its address; the
 	   scope's name otherwise. Borrowed (the run's node, or scope.name) */
 	const char *case_scope;
 	/* a role that holds the node the target's event removed: its members from the event
-	   on (the surviving ones) and their list; 0 and NULL otherwise (analyze/scope.c) */
+	   on (the surviving ones) and their list; 0 and NULL otherwise (analyze/align/scope.c)
+	 */
 	size_t members_after;
 	char *nodes_after;
 	/* an atop process metric with a REST twin at the same scope: that view, the series of
-	   record for verdicts and testcases; -1 otherwise (analyze/deltas.c mark_drill) */
+	   record for verdicts and testcases; -1 otherwise (analyze/judge/deltas.c mark_drill)
+	 */
 	long record;
 };
 
-/* The one figure every output states for a change (analyze/deltas.c): the change of
+/* The one figure every output states for a change (analyze/judge/deltas.c): the change of
  * means in % where a percentage is defined, else for a per-second rate the change in
  * events over the target's window, else the change in the metric's unit; with the
  * Bonferroni-simultaneous interval at level (1 - alpha / m) the verdict read. */
@@ -622,11 +625,11 @@ struct pd_stated {
 	double base, target;      /* the levels it compares: each window's mean */
 };
 
-/* One delta: the summaries of both windows and the one inference on them (analyze/infer.h):
- * delta_pct, ci_lo, ci_hi, p_value, p_adj and verdict are inf's, the interval the one the
- * verdict reads (Bonferroni over the delta's family); delta_pct and the interval are NaN
- * where a percentage is undefined (a zero baseline: inf holds the absolute change and, for
- * a rate, the count). */
+/* One delta: the summaries of both windows and the one inference on them
+ * (analyze/stats/infer.h): delta_pct, ci_lo, ci_hi, p_value, p_adj and verdict are inf's, the
+ * interval the one the verdict reads (Bonferroni over the delta's family); delta_pct and the
+ * interval are NaN where a percentage is undefined (a zero baseline: inf holds the absolute
+ * change and, for a rate, the count). */
 struct pd_delta {
 	size_t view; /* index into pd_comparison.views */
 	enum pd_phase phase;
@@ -681,7 +684,7 @@ struct pd_delta {
 	int headline;
 };
 
-/* One run's cluster query rate at the event (analyze/recovery.c, the one owner): the
+/* One run's cluster query rate at the event (analyze/tell/recovery.c, the one owner): the
  * lowest rate within PD_POLICY_DIP_WINDOW_S of the event against the run's median before
  * it, and when it was back within the threshold of that median. The baseline's is measured
  * over the same points whether or not it has an event of its own (pd_comparison.base_event
@@ -747,8 +750,9 @@ struct pd_finding {
 	long delta;  /* the delta of its metric, scope and phase, or -1 (connections left on the
 			removed node, a live node failed over ...) */
 	char *text;  /* one sentence with the numbers, to paste */
-	char *words; /* the same in an engineer's words, for the first screen (analyze/words.c):
-			"memcached on the kv nodes used 16 % more CPU for the whole run" */
+	char *words; /* the same in an engineer's words, for the first screen
+			(analyze/tell/words.c): "memcached on the kv nodes used 16 % more CPU
+			for the whole run" */
 	char *advice;  /* the action it implies ("fix the KPI rule: ..."), NULL when none */
 	int regresses; /* a change the worse way past the threshold, or connections
 			  left behind above it: the comparison's verdict is a
@@ -761,7 +765,7 @@ struct pd_finding {
 	double *smooth_pct;
 	double smooth_s;
 	/* the finding whose card draws this one's view: the first (by rank) about that view,
-	   itself or an earlier one; -1 without a view (analyze/chartfacts.c) */
+	   itself or an earlier one; -1 without a view (analyze/tell/chartfacts.c) */
 	long chart;
 };
 
@@ -792,7 +796,7 @@ struct pd_comparison {
 	struct pd_dip dip[2]; /* [0] the baseline's, [1] the target's; with event_side > 0 */
 	int base_event; /* the baseline's own event is followed (either side): its removed node
 			   is active before it only */
-	/* each run's KPI facts (analyze/kpi.c, the one owner): its throughput KPI, the
+	/* each run's KPI facts (analyze/runs/kpi.c, the one owner): its throughput KPI, the
 	   throughput its series give (served), the removed node's requests and the KPI
 	   rules; kpi_bases[j] is bases[j]'s (n_bases of them) */
 	struct pd_kpi_facts kpi_target;
@@ -845,18 +849,18 @@ struct pd_comparison {
 	double alpha;
 	double threshold_pct;
 	enum pd_verdict verdict;
-	/* the questions of this event, answered (analyze/questions.c); none when no run has
-	   an event (they are about one) */
+	/* the questions of this event, answered (analyze/tell/questions.c); none when no run
+	   has an event (they are about one) */
 	struct pd_question *questions;
 	size_t n_questions;
 	struct pd_kpi_pair *kpi_windows; /* windowed KPIs of the target with their baseline */
 	size_t n_kpi_windows;
 	/* the latency distributions of both runs, where the runs have one
-	   (analyze/latency.c): a chart each */
+	   (analyze/align/latency.c): a chart each */
 	struct pd_latency *latency;
 	size_t n_latency;
 	/* the percentiles of the per-request latency collectors' samples, per metric and
-	   phase (analyze/latency.c): a chart per metric */
+	   phase (analyze/align/latency.c): a chart per metric */
 	struct pd_latency_pct *latency_pct;
 	size_t n_latency_pct;
 };
@@ -905,7 +909,7 @@ struct pd_latency_pct {
 	int drawn; /* the phase the metric's chart draws (post with an event, else whole) */
 };
 
-/* ---- the event per node (analyze/nodeshift.h) ---- */
+/* ---- the event per node (analyze/tell/nodeshift.h) ---- */
 
 enum pd_nodeshift_kind {
 	PD_NODESHIFT_NODE,      /* one surviving node */
@@ -940,7 +944,7 @@ struct pd_nodeshift_metric {
 					  removed node, the survivors, every node */
 	size_t n_rows;
 	int open; /* a finding is about this metric: its part of the event story is shown
-		     open (analyze/findings.c) */
+		     open (analyze/tell/findings.c) */
 };
 
 struct pd_nodeshift {

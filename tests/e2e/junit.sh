@@ -101,7 +101,7 @@ done
 # the drill-downs that a finding states, 6 of the 8 event questions, the findings')
 nfail=$(grep -c '<failure' "$TMP/fwd/junit.xml")
 if [ "$nfail" -lt 45 ] && [ "$nfail" -gt 20 ]; then ok; else fail "$nfail failing testcases"; fi
-# the event's questions (analyze/questions.c) are testcases of an event run; the runs'
+# the event's questions (analyze/tell/questions.c) are testcases of an event run; the runs'
 # comparability always is
 has "$TMP/fwd/junit.xml" 'classname="perfdelta.questions" name="questions.role-change.kv"><failure'
 has "$TMP/fwd/junit.xml" 'classname="perfdelta.comparison" name="the runs are comparable"><system-out>'

@@ -1,5 +1,5 @@
 # The method the code uses, in every place that describes it: summary.json's
-# inference.method and .family are the one source (analyze/verdict.c); the HTML's Changes
+# inference.method and .family are the one source (analyze/judge/verdict.c); the HTML's Changes
 # note, summary.md, docs/report.md, docs/CONTRIBUTING.md and the man page must hold both
 # strings (whitespace and markup aside). And CONTRIBUTING's table of where the rules live
 # names functions that exist in the files it names.
@@ -44,7 +44,7 @@ table = text[text.index("| rule | where |"):].split("\n\n")[0]
 bad = n = 0
 for row in table.splitlines()[2:]:
     cell = row.split("|")[2]
-    for m in re.finditer(r"((?:core|parse|tree|analyze|render|fetch|cli)/\w+\.c)((?:[ ,]+`\w+`)+)", cell):
+    for m in re.finditer(r"((?:core|parse|tree|analyze|render|fetch|cli)/[\w/]+\.c)((?:[ ,]+`\w+`)+)", cell):
         body = open(f"{src}/{m.group(1)}").read()
         for fn in re.findall(r"`(\w+)`", m.group(2)):
             n += 1

@@ -1,0 +1,28 @@
+/* The views of a comparison (analyze/align/views.c): each metric aligned on one grid per scope.
+ */
+#ifndef PD_ANALYZE_VIEWS_H
+#define PD_ANALYZE_VIEWS_H
+
+#include "analyze/opts.h"
+#include "core/model.h"
+#include "tree/tree.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Matches nodes by role, records the matching, and builds every view of c (c->base,
+ * c->target and both time bases set). Metrics not matching opts' globs are left out. */
+void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts);
+
+/* How many views pd_views_build makes at most: one for each cluster metric; for a metric
+ * of m nodes, 2 m + 2 (its roles, its nodes, the survivors, the removed node); of m
+ * indexes, m + 1 (counted as 2 m + 2). */
+size_t pd_views_bound(const struct pd_comparison *c, const struct pd_compare_opts *opts);
+
+/* Fills grid[0..n) with s's samples: the sample nearest each grid point t0 + i step (a
+ * per-request series: the mean of its requests nearest it); NaN where there is none within
+ * half a step. */
+void pd_views_fill(double *grid, size_t n, const struct pd_series *s, int64_t t0_ms,
+		   int64_t step_ms);
+
+#endif
