@@ -149,6 +149,13 @@ plant render/html.c policy '#define TOP_FINDINGS 5'
 plant render/report.c policy 'static const double MARGIN_PCT = 2.5;'
 plant cli/drive.c policy '#define WINDOW_RUNS 100'
 plant cli/history_base.c policy 'static const unsigned MIN_RUNS = 8u;'
+# analyze/'s stages: a stage includes its own and earlier stages, and of analyze/'s own
+# folder only the leaves opts.h and policy.h, which include no other of analyze/
+plant analyze/stats/infer.c stage '#include "analyze/judge/deltas.h"'
+plant analyze/runs/kpi.c stage '#include "../align/views.h"'
+plant analyze/tell/words.c stage '#include "analyze/compare.h"'
+plant analyze/align/views.c stage '#include "../signature.h"'
+plant analyze/policy.h stage '#include "stats/stats.h"'
 # a second header with the comparison tree's include guard (as parse/tree.h had): the later
 # of the two, in path order, is named at its #ifndef
 printf '/* a header */\n#ifndef PD_TREE_H\n#define PD_TREE_H\n#endif\n' >"$R/tree/zz.h"
