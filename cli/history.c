@@ -25,5 +25,5 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "demo"))
 		return pd_cli_history_demo(argc - 2, argv + 2);
 	fputs(pd_cli_history_usage, argc >= 3 && !strcmp(argv[2], "--help") ? stdout : stderr);
-	return argc >= 3 && !strcmp(argv[2], "--help") ? 0 : PD_HX_USAGE;
+	return argc >= 3 && !strcmp(argv[2], "--help") ? 0 : PD_EXIT_USAGE;
 }

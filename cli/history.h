@@ -2,12 +2,11 @@
 #ifndef PD_CLI_HISTORY_H
 #define PD_CLI_HISTORY_H
 
+#include "cli/exit.h"
 #include "core/err.h"
 #include "history/store.h"
 
 #include <stddef.h>
-
-enum { PD_HX_OK = 0, PD_HX_USAGE = 2, PD_HX_INPUT = 3 };
 
 /* Runs `history add` reads and holds at once: an add of any number of runs keeps at
  * most this many signatures in memory (a batch's bad bundle stores nothing of it). */

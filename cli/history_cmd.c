@@ -44,7 +44,7 @@ int pd_cli_hx_fail(const struct pd_err *err)
 	fprintf(stderr, "perfdelta: %s\n", shown.ptr);
 	pd_buf_release(&shown);
 	pd_buf_release(&line);
-	return err->code == PD_EINVAL ? PD_HX_USAGE : PD_HX_INPUT;
+	return err->code == PD_EINVAL ? PD_EXIT_USAGE : PD_EXIT_INPUT;
 }
 
 #define HELP "perfdelta history --help"
@@ -164,7 +164,7 @@ int pd_cli_signature(int argc, char **argv)
 	fwrite(b.ptr, 1, b.len, stdout);
 	pd_buf_release(&b);
 	pd_signature_free(s);
-	return PD_HX_OK;
+	return PD_EXIT_OK;
 }
 
 /* Every run's signature of the batch args[0..n) first (a bad bundle stores nothing of

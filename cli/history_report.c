@@ -212,7 +212,7 @@ int pd_cli_history_report(int argc, char **argv)
 		fprintf(stderr,
 			"perfdelta: history report needs --test CONFIG and -o DIR, and no "
 			"other argument (perfdelta history --help)\n");
-		return PD_HX_USAGE;
+		return PD_EXIT_USAGE;
 	}
 	test_name(&test, o.test);
 	o.test = test.ptr;
@@ -261,7 +261,7 @@ int pd_cli_history_demo(int argc, char **argv)
 		return rc;
 	if (o.n_args || o.test || o.db) {
 		fprintf(stderr, "perfdelta: demo --history takes -o DIR only\n");
-		return PD_HX_USAGE;
+		return PD_EXIT_USAGE;
 	}
 	o.test = DEMO_TEST;
 	o.out = o.out ? o.out : "perfdelta-history-demo";

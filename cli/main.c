@@ -13,6 +13,7 @@
 #include "parse/spread.h"
 #include "cli/drive.h"
 #include "cli/exec.h"
+#include "cli/exit.h"
 #include "cli/fetch_args.h"
 #include "cli/pull.h"
 #include "cli/usage.h"
@@ -30,16 +31,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-enum {
-	EXIT_OK = 0,
-	EXIT_REGRESSION = 1,
-	EXIT_USAGE = 2,
-	EXIT_INPUT = 3,
-	EXIT_NOTCMP = 4
-	/* 128 + the signal on SIGINT (130), SIGQUIT (131), SIGTERM (143), SIGHUP (129):
-	 * core/cleanup.h */
-};
 
 /* The commands, as bits of the set of commands a flag applies to. */
 enum cmd {
@@ -439,7 +430,7 @@ static int show_version(struct opts *o, const struct flag *f, const char *val)
 {
 	(void)o, (void)f, (void)val; /* flag_fn's shape */
 	printf("perfdelta %s\n", PD_VERSION);
-	return EXIT_OK;
+	return PD_EXIT_OK;
 }
 
 #define OPT(member) offsetof(struct opts, member)
@@ -792,11 +783,11 @@ static int show_help(struct opts *o, const struct flag *f, const char *val)
 		if (o->cmd == commands[i].bit) {
 			fputs(commands[i].usage, stdout);
 			help_flags(o->cmd);
-			return EXIT_OK;
+			return PD_EXIT_OK;
 		}
 	fputs(usage_all, stdout);
 	help_flags(CMD_ANY);
-	return EXIT_OK;
+	return PD_EXIT_OK;
 }
 
 static const struct flag *find_flag(const char *a)
@@ -878,8 +869,9 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			seen[n_seen++] = f;
 			rc = f->parse(o, f, f->arg ? argv[++i] : NULL);
 			if (rc == 0) /* help and version are done; the others go on */
-				rc = f->parse == show_help || f->parse == show_version ? EXIT_OK
-										       : -1;
+				rc = f->parse == show_help || f->parse == show_version
+					     ? PD_EXIT_OK
+					     : -1;
 		} else if (!operands && a[0] == '-' && a[1]) {
 			rc = usage_error("unknown option '%s'", a);
 		} else if (!o->cmd) {
@@ -908,10 +900,10 @@ static int report_error(const struct pd_err *err)
 	pd_buf_release(&shown);
 	pd_buf_release(&line);
 	if (err->code == PD_EINVAL)
-		return EXIT_USAGE;
+		return PD_EXIT_USAGE;
 	if (err->code == PD_ECOMPARE)
-		return EXIT_NOTCMP;
-	return EXIT_INPUT;
+		return PD_EXIT_NOTCMP;
+	return PD_EXIT_INPUT;
 }
 
 static int cmd_inspect(const struct opts *o)
@@ -941,7 +933,7 @@ static int cmd_inspect(const struct opts *o)
 	fwrite(out.ptr, 1, out.len, stdout);
 	pd_buf_release(&out);
 	pd_run_free(run);
-	return EXIT_OK;
+	return PD_EXIT_OK;
 }
 
 /* The verdict, the ticket's points and the top findings, for the terminal. */
@@ -956,10 +948,10 @@ static void print_summary(const struct pd_comparison *c, const struct pd_report_
 static int verdict_exit(const struct opts *o, const struct pd_comparison *c)
 {
 	if (c->verdict == PD_VERDICT_NOT_COMPARABLE)
-		return EXIT_NOTCMP;
+		return PD_EXIT_NOTCMP;
 	if (c->verdict == PD_VERDICT_REGRESSION && o->fail_on_regression)
-		return EXIT_REGRESSION;
-	return EXIT_OK;
+		return PD_EXIT_REGRESSION;
+	return PD_EXIT_OK;
 }
 
 /* Where the report is published: --report-url, else Jenkins' BUILD_URL (the build's page,
@@ -1024,7 +1016,7 @@ static int compare_runs(const struct opts *o, const char *const *paths, size_t n
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_run **runs = pd_xcalloc(n, sizeof(*runs));
 	struct pd_comparison *c = NULL;
-	int rc = EXIT_OK;
+	int rc = PD_EXIT_OK;
 	int progress = !o->quiet && isatty(2);
 	struct pd_drive_times times = {0};
 	struct pd_compare_opts copts = o->cmp;
@@ -1158,7 +1150,7 @@ static int cmd_demo(const struct opts *o)
 	pd_buf_release(&base);
 	pd_buf_release(&target);
 	free(seed);
-	return rc == EXIT_REGRESSION ? EXIT_OK : rc;
+	return rc == PD_EXIT_REGRESSION ? PD_EXIT_OK : rc;
 }
 
 /* What pull shows: a progress line on a terminal, notes (retries) unless --quiet. */
@@ -1239,7 +1231,7 @@ static int cmd_pull(const struct opts *o, char **argv)
 		pd_cli_exec("perfdelta-history", add, &err);
 		return report_error(&err);
 	}
-	return EXIT_OK;
+	return PD_EXIT_OK;
 }
 
 int main(int argc, char **argv)

@@ -1,5 +1,6 @@
 /* The usage-error line (cli/usage.h). */
 #include "cli/usage.h"
+#include "cli/exit.h"
 #include "core/buf.h"
 #include "render/escape.h"
 
@@ -14,7 +15,7 @@ int pd_usage_v(const char *hint, const char *fmt, va_list ap)
 	fprintf(stderr, "perfdelta: %s (%s)\n", shown.ptr, hint);
 	pd_buf_release(&shown);
 	pd_buf_release(&msg);
-	return PD_CLI_EXIT_USAGE;
+	return PD_EXIT_USAGE;
 }
 
 int pd_usage(const char *hint, const char *fmt, ...)

@@ -4,11 +4,8 @@
 
 #include <stdarg.h>
 
-/* The usage exit code. */
-#define PD_CLI_EXIT_USAGE 2
-
 /* Prints "perfdelta: MSG (HINT)" on stderr, MSG's control bytes as \xNN (one line, as
- * errors print); returns PD_CLI_EXIT_USAGE. */
+ * errors print); returns PD_EXIT_USAGE. */
 int pd_usage(const char *hint, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int pd_usage_v(const char *hint, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));

@@ -44,6 +44,24 @@ if [ -s "$TMP/code.kinds" ] && cmp -s "$TMP/code.kinds" "$TMP/man.kinds"; then o
 else fail "FINDINGS and pd_finding_kind_name differ: $(diff "$TMP/code.kinds" "$TMP/man.kinds" | grep '^[<>]' | tr '\n' ' ')"; fi
 if grep -qi 'planned' "$man"; then fail "the man page calls something planned"; else ok; fi
 
+# The exit codes: cli/exit.h's enum is the only table of them in cli/, and the man page's
+# EXIT STATUS, --help and docs/reference.md list exactly its codes (the signals' 128 + N
+# apart, core/cleanup.h).
+sed -n 's/^[[:space:]]*PD_EXIT_[A-Z]* = \([0-9]*\).*/\1/p' "$SRC/cli/exit.h" | sort >"$TMP/code.exits"
+owners=$(grep -lE '(EXIT|_HX)_[A-Z]+ *= *[0-9]|define [A-Z_]*EXIT[A-Z_]* [0-9]' "$SRC"/cli/*.[ch] |
+  grep -v '/cli/exit\.h$' | tr '\n' ' ')
+if [ -z "$owners" ]; then ok; else fail "exit codes defined beside cli/exit.h: $owners"; fi
+awk '/^\.SH /{on = ($2 == "EXIT")} on' "$man" | sed -n '/^\.TP/{n;p}' |
+  grep -oE '^\.B [0-9]$' | tr -dc '0-9\n' | sort >"$TMP/man.exits"
+sed -n '/^| code | meaning/,/^$/p' "$SRC/docs/reference.md" | grep -oE '^\| [0-9] \|' |
+  tr -dc '0-9\n' | sort >"$TMP/doc.exits"
+expect_code 0 "$PERFDELTA" --help
+sed -n '/^exit codes:/,$p' "$TMP/out" | grep -oE '(^|[:,] )[0-9] ' | tr -dc '0-9\n' | sort >"$TMP/help.exits"
+for f in man doc help; do
+  if [ -s "$TMP/code.exits" ] && cmp -s "$TMP/code.exits" "$TMP/$f.exits"; then ok
+  else fail "$f's exit codes differ from cli/exit.h: $(diff "$TMP/code.exits" "$TMP/$f.exits" | grep '^[<>]' | tr '\n' ' ')"; fi
+done
+
 if groff -man -Tutf8 -ww -z "$man" 2>"$TMP/groff.err" && [ ! -s "$TMP/groff.err" ]; then ok
 else fail "groff (groff-base) missing or warns: $(head -1 "$TMP/groff.err")"; fi
 finish
