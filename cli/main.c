@@ -15,6 +15,7 @@
 #include "cli/exec.h"
 #include "cli/exit.h"
 #include "cli/fetch_args.h"
+#include "cli/flags.h"
 #include "cli/pull.h"
 #include "cli/usage.h"
 #include "render/escape.h"
@@ -168,10 +169,6 @@ struct opts {
 	const char *run_spread; /* --run-spread FILE */
 };
 
-struct flag;
-/* Applies a flag's value (NULL for a switch) to o: 0, or an exit code. */
-typedef int (*flag_fn)(struct opts *o, const struct flag *f, const char *val);
-
 /* Where --help lists a flag. */
 enum section { SEC_COMPARE, SEC_PULL, SEC_TIME, SEC_OTHER, SEC_LIMITS, SEC_COUNT };
 
@@ -183,17 +180,7 @@ static const char *const section_heading[SEC_COUNT] = {
 	[SEC_LIMITS] = "limits on input (raise them with the flags):",
 };
 
-struct flag {
-	const char *name, *alias; /* "--output", "-o" */
-	const char *arg;          /* the value's name in --help; NULL for a switch */
-	flag_fn parse;
-	size_t field;  /* offsetof the member of struct opts the parser sets */
-	unsigned cmds; /* the commands that accept it (enum cmd bits) */
-	enum section section;
-	const char *help;      /* lines after the first indented by help_line */
-	const char *help_pull; /* pull's own text, when it differs (-o: the bundle) */
-	unsigned long lo, hi;  /* the range of a whole number */
-};
+static const struct pd_flags table;
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -202,150 +189,45 @@ static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = pd_usage_v("see perfdelta --help", fmt, ap);
+	int rc = pd_usage_v(table.hint, fmt, ap);
 	va_end(ap);
 	return rc;
 }
 
 #define FIELD(o, f, type) ((type *)((char *)(o) + (f)->field))
 
-static int set_str(struct opts *o, const struct flag *f, const char *val)
-{
-	*FIELD(o, f, const char *) = val;
-	return 0;
-}
-
-/* A path: never empty ("-o ''" would name the working directory's parent's entry ""). */
-static int set_path(struct opts *o, const struct flag *f, const char *val)
-{
-	if (!*val)
-		return usage_error("%s needs a path, not ''", f->name);
-	return set_str(o, f, val);
-}
-
-/* The one number syntax of every flag: decimal digits, a fractional part after '.' where
- * fractions are allowed; no sign, exponent, hex ("0x10"), "inf" or spaces, which strtod
- * would take. 1 when val is one. */
-static int is_decimal(const char *val, int fraction)
-{
-	size_t n = strspn(val, "0123456789");
-	if (!n)
-		return 0;
-	if (fraction && val[n] == '.') {
-		size_t k = strspn(val + n + 1, "0123456789");
-		n += k ? k + 1 : 0;
-		if (!k)
-			return 0;
-	}
-	return val[n] == '\0';
-}
-
-static int set_switch(struct opts *o, const struct flag *f, const char *val)
-{
-	(void)val; /* a switch has none: flag_fn's shape */
-	*FIELD(o, f, int) = 1;
-	return 0;
-}
-
-/* A whole number from lo to hi, without a sign; 0 or an exit code. */
-static int whole(unsigned long long *out, const struct flag *f, const char *val,
-		 unsigned long long lo, unsigned long long hi)
-{
-	char *end = NULL;
-	unsigned long long v = 0;
-	*out = 0; /* gcc -O3 cannot otherwise see that every caller reads a set value */
-	errno = 0;
-	if (is_decimal(val, 0))
-		v = strtoull(val, &end, 10);
-	if (!end || *end || errno == ERANGE || v < lo || v > hi)
-		return usage_error("%s needs a whole number from %llu to %llu, not '%s'",
-				   f->name, lo, hi, val);
-	*out = v;
-	return 0;
-}
-
-static int set_count(struct opts *o, const struct flag *f, const char *val)
-{
-	unsigned long long v = 0; /* GCC -O3 warns maybe-uninitialized without it */
-	int rc = whole(&v, f, val, 1, f->hi ? f->hi : SIZE_MAX);
-	if (rc == 0)
-		*FIELD(o, f, size_t) = (size_t)v;
-	return rc;
-}
-
-static int set_depth(struct opts *o, const struct flag *f, const char *val)
-{
-	unsigned long long v = 0; /* GCC -O3 warns maybe-uninitialized without it */
-	int rc = whole(&v, f, val, f->lo, f->hi);
-	if (rc == 0)
-		*FIELD(o, f, unsigned) = (unsigned)v;
-	return rc;
-}
-
-static int set_long(struct opts *o, const struct flag *f, const char *val)
-{
-	unsigned long long v = 0; /* GCC -O3 warns maybe-uninitialized without it */
-	int rc = whole(&v, f, val, f->lo, f->hi);
-	if (rc == 0)
-		*FIELD(o, f, long) = (long)v;
-	return rc;
-}
-
-static int parse_pct(double *out, const char *flag, const char *val)
-{
-	double v = is_decimal(val, 1) ? strtod(val, NULL) : 0;
-	if (!(v > 0) || v > 1000)
-		return usage_error("%s needs a percentage above 0, at most 1000, not '%s'",
-				   flag, val);
-	*out = v;
-	return 0;
-}
-
-static int set_pct(struct opts *o, const struct flag *f, const char *val)
-{
-	return parse_pct(FIELD(o, f, double), f->name, val);
-}
-
-/* Seconds above 0, at most a day. */
-static int set_seconds(struct opts *o, const struct flag *f, const char *val)
-{
-	double v = is_decimal(val, 1) ? strtod(val, NULL) : 0;
-	if (!(v > 0) || v > 86400)
-		return usage_error("%s needs seconds above 0, at most 86400, not '%s'", f->name,
-				   val);
-	*FIELD(o, f, double) = v;
-	return 0;
-}
-
 /* --console-utc-offset (or the baseline's): +HH:MM or -HH:MM. */
-static int set_utc_offset(struct opts *o, const struct flag *f, const char *val)
+static int set_utc_offset(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
 {
 	struct pd_time_flags *t = FIELD(o, f, struct pd_time_flags);
 	int hh, mm, n = 0;
 	if ((val[0] != '+' && val[0] != '-') ||
 	    sscanf(val + 1, "%2d:%2d%n", &hh, &mm, &n) != 2 || val[1 + n] || hh > 14 || mm > 59)
-		return usage_error("%s needs +HH:MM or -HH:MM, not '%s'", f->name, val);
+		return pd_err_set(err, PD_EINVAL, "%s needs +HH:MM or -HH:MM, not '%s'",
+				  f->name, val);
 	t->has_utc_offset = 1;
 	t->utc_offset_s = (val[0] == '-' ? -1 : 1) * (int64_t)(hh * 3600 + mm * 60);
 	return 0;
 }
 
 /* --event-time (or the baseline's): seconds from the start of the phase. */
-static int set_event_time(struct opts *o, const struct flag *f, const char *val)
+static int set_event_time(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
 {
 	struct pd_time_flags *t = FIELD(o, f, struct pd_time_flags);
-	double v = is_decimal(val, 1) ? strtod(val, NULL) : -1;
-	if (!(v >= 0) || v > 1e9)
-		return usage_error("%s needs seconds from the start of the phase, not '%s'",
-				   f->name, val);
+	double v;
+	if (pd_flags_number(&v, val, 1) < 0 || v > 1e9)
+		return pd_err_set(err, PD_EINVAL,
+				  "%s needs seconds from the start of the phase, not '%s'",
+				  f->name, val);
 	t->has_event_time = 1;
 	t->event_time_s = v;
 	t->event_flag = f->name;
 	return 0;
 }
 
-static int set_metrics(struct opts *o, const struct flag *f, const char *val)
+static int set_metrics(void *opts, const struct pd_flag *f, const char *val, struct pd_err *err)
 {
+	struct opts *o = opts;
 	(void)f; /* one flag only */
 	free(o->metrics_arg);
 	o->metrics_arg = pd_xstrdup(val);
@@ -353,26 +235,30 @@ static int set_metrics(struct opts *o, const struct flag *f, const char *val)
 	for (char *save = NULL, *g = strtok_r(o->metrics_arg, ",", &save); g;
 	     g = strtok_r(NULL, ",", &save)) {
 		if (o->cmp.n_metric_globs == MAX_GLOBS)
-			return usage_error("--metrics takes at most %d patterns", MAX_GLOBS);
+			return pd_err_set(err, PD_EINVAL, "--metrics takes at most %d patterns",
+					  MAX_GLOBS);
 		o->globs[o->cmp.n_metric_globs++] = g;
 	}
 	if (!o->cmp.n_metric_globs)
-		return usage_error("%s", "--metrics needs at least one pattern");
+		return pd_err_set(err, PD_EINVAL, "%s", "--metrics needs at least one pattern");
 	o->cmp.metric_globs = o->globs;
 	return 0;
 }
 
 /* The GLOB is copied: the value is split at its last '='. */
-static int set_threshold_for(struct opts *o, const struct flag *f, const char *val)
+static int set_threshold_for(void *opts, const struct pd_flag *f, const char *val,
+			     struct pd_err *err)
 {
+	struct opts *o = opts;
 	const char *eq = strrchr(val, '=');
 	int rc;
 	if (!eq || eq == val)
-		return usage_error("%s needs GLOB=PCT, not '%s'", f->name, val);
+		return pd_err_set(err, PD_EINVAL, "%s needs GLOB=PCT, not '%s'", f->name, val);
 	if (o->cmp.n_overrides == MAX_GLOBS)
-		return usage_error("%s is limited to %d patterns", f->name, MAX_GLOBS);
+		return pd_err_set(err, PD_EINVAL, "%s is limited to %d patterns", f->name,
+				  MAX_GLOBS);
 	struct pd_threshold *t = &o->thresholds[o->cmp.n_overrides];
-	if ((rc = parse_pct(&t->pct, f->name, eq + 1)))
+	if ((rc = pd_flags_pct(&t->pct, f->name, eq + 1, err)) < 0)
 		return rc;
 	t->glob = o->threshold_globs[o->cmp.n_overrides] = pd_xstrndup(val, (size_t)(eq - val));
 	o->cmp.n_overrides++;
@@ -380,66 +266,67 @@ static int set_threshold_for(struct opts *o, const struct flag *f, const char *v
 	return 0;
 }
 
-static int set_fail_on(struct opts *o, const struct flag *f, const char *val)
+static int set_fail_on(void *opts, const struct pd_flag *f, const char *val, struct pd_err *err)
 {
+	struct opts *o = opts;
 	if (strcmp(val, "regression") && strcmp(val, "never"))
-		return usage_error("%s takes regression or never, not '%s'", f->name, val);
+		return pd_err_set(err, PD_EINVAL, "%s takes regression or never, not '%s'",
+				  f->name, val);
 	o->fail_on_regression = !strcmp(val, "regression");
 	o->cmp.gate = o->fail_on_regression;
 	return 0;
 }
 
-static int set_snapshot(struct opts *o, const struct flag *f, const char *val)
+static int set_snapshot(void *opts, const struct pd_flag *f, const char *val,
+			struct pd_err *err)
 {
+	struct opts *o = opts;
 	if (o->pull.n_snapshots == MAX_GLOBS)
-		return usage_error("%s is limited to %d names", f->name, MAX_GLOBS);
+		return pd_err_set(err, PD_EINVAL, "%s is limited to %d names", f->name,
+				  MAX_GLOBS);
 	o->snapshots[o->pull.n_snapshots++] = val;
 	o->pull.snapshots = o->snapshots;
 	return 0;
 }
 
-static int set_jenkins(struct opts *o, const struct flag *f, const char *val)
+static int set_jenkins(void *opts, const struct pd_flag *f, const char *val, struct pd_err *err)
 {
+	struct opts *o = opts;
 	if (o->n_builds == MAX_GLOBS)
-		return usage_error("%s is limited to %d builds", f->name, MAX_GLOBS);
+		return pd_err_set(err, PD_EINVAL, "%s is limited to %d builds", f->name,
+				  MAX_GLOBS);
 	o->builds[o->n_builds++] = val;
 	o->pull.jenkins = o->builds[0];
 	return 0;
 }
 
-static int set_jenkins_api(struct opts *o, const struct flag *f, const char *val)
+static int set_jenkins_api(void *opts, const struct pd_flag *f, const char *val,
+			   struct pd_err *err)
 {
+	struct opts *o = opts;
 	if (strcmp(val, "json") && strcmp(val, "xml"))
-		return usage_error("%s takes json or xml, not '%s'", f->name, val);
+		return pd_err_set(err, PD_EINVAL, "%s takes json or xml, not '%s'", f->name,
+				  val);
 	o->pull.jenkins_xml = !strcmp(val, "xml");
 	return 0;
 }
 
-static int set_unsigned(struct opts *o, const struct flag *f, const char *val)
-{
-	unsigned long long v = 0; /* GCC -O3 warns maybe-uninitialized without it */
-	int rc = whole(&v, f, val, f->lo, f->hi);
-	if (rc == 0)
-		*FIELD(o, f, unsigned) = (unsigned)v;
-	return rc;
-}
+static int show_help(void *o, const struct pd_flag *f, const char *val, struct pd_err *err);
 
-static int show_help(struct opts *o, const struct flag *f, const char *val);
-
-static int show_version(struct opts *o, const struct flag *f, const char *val)
+static int show_version(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
 {
-	(void)o, (void)f, (void)val; /* flag_fn's shape */
+	(void)o, (void)f, (void)val, (void)err; /* pd_flag_fn's shape */
 	printf("perfdelta %s\n", PD_VERSION);
-	return PD_EXIT_OK;
+	return 0;
 }
 
 #define OPT(member) offsetof(struct opts, member)
 
-static const struct flag flags[] = {
+static const struct pd_flag flags[] = {
 	{.name = "--output",
 	 .alias = "-o",
 	 .arg = "DIR",
-	 .parse = set_path,
+	 .parse = pd_flags_set_path,
 	 .field = OPT(out),
 	 .cmds = CMD_ANY & ~CMD_INSPECT,
 	 .section = SEC_COMPARE,
@@ -448,11 +335,12 @@ static const struct flag flags[] = {
 		 "alone, charts inlined. Written atomically; an existing one\n"
 		 "is replaced only when it holds nothing but an earlier\n"
 		 "output of perfdelta, else exit 3",
-	 .help_pull = "the run bundle to write: perfdb/, jenkins/,\n"
-		      "perfrunner/ (what compare and inspect read), written\n"
-		      "atomically"},
+	 .other_cmds = CMD_PULL,
+	 .help_other = "the run bundle to write: perfdb/, jenkins/,\n"
+		       "perfrunner/ (what compare and inspect read), written\n"
+		       "atomically"},
 	{.name = "--single-file",
-	 .parse = set_switch,
+	 .parse = pd_flags_set_switch,
 	 .field = OPT(single_file),
 	 .cmds = CMD_REPORTS,
 	 .section = SEC_COMPARE,
@@ -461,7 +349,7 @@ static const struct flag flags[] = {
 		 "writes only that file"},
 	{.name = "--threshold",
 	 .arg = "PCT",
-	 .parse = set_pct,
+	 .parse = pd_flags_set_pct,
 	 .field = OPT(cmp.threshold_pct),
 	 .cmds = CMD_REPORTS,
 	 .section = SEC_COMPARE,
@@ -488,7 +376,7 @@ static const struct flag flags[] = {
 	 .help = "exit 1 on a regression (default) or never"},
 	{.name = "--run-spread",
 	 .arg = "FILE",
-	 .parse = set_path,
+	 .parse = pd_flags_set_path,
 	 .field = OPT(run_spread),
 	 .cmds = CMD_COMPARE,
 	 .section = SEC_COMPARE,
@@ -496,21 +384,21 @@ static const struct flag flags[] = {
 		 "(perfdelta-history writes it for compare --db URL; docs/history.md)"},
 	{.name = "--label-baseline",
 	 .arg = "L",
-	 .parse = set_str,
+	 .parse = pd_flags_set_str,
 	 .field = OPT(label_base),
 	 .cmds = CMD_REPORTS,
 	 .section = SEC_COMPARE,
 	 .help = "the baseline's name in the outputs"},
 	{.name = "--label-target",
 	 .arg = "L",
-	 .parse = set_str,
+	 .parse = pd_flags_set_str,
 	 .field = OPT(label_target),
 	 .cmds = CMD_REPORTS,
 	 .section = SEC_COMPARE,
 	 .help = "the target's name in the outputs"},
 	{.name = "--report-url",
 	 .arg = "URL",
-	 .parse = set_str,
+	 .parse = pd_flags_set_str,
 	 .field = OPT(report_url),
 	 .cmds = CMD_REPORTS,
 	 .section = SEC_COMPARE,
@@ -518,7 +406,7 @@ static const struct flag flags[] = {
 		 "junit.xml and the summaries (default: Jenkins' BUILD_URL)"},
 	{.name = "--gnuplot-timeout",
 	 .arg = "S",
-	 .parse = set_seconds,
+	 .parse = pd_flags_set_seconds,
 	 .field = OPT(gnuplot_timeout_s),
 	 .cmds = CMD_REPORTS,
 	 .section = SEC_COMPARE,
@@ -527,13 +415,13 @@ static const struct flag flags[] = {
 		 "or after 20 x S in all: exit 3, the old report kept"},
 	{.name = "--quiet",
 	 .alias = "-q",
-	 .parse = set_switch,
+	 .parse = pd_flags_set_switch,
 	 .field = OPT(quiet),
 	 .cmds = CMD_ANY,
 	 .section = SEC_COMPARE,
 	 .help = "print nothing but errors and warnings"},
 	{.name = "--timings",
-	 .parse = set_switch,
+	 .parse = pd_flags_set_switch,
 	 .field = OPT(timings),
 	 .cmds = CMD_REPORTS,
 	 .section = SEC_COMPARE,
@@ -554,14 +442,14 @@ static const struct flag flags[] = {
 	 .help = "build.json from api/json (default) or build.xml from api/xml"},
 	{.name = "--perfdb",
 	 .arg = "URL",
-	 .parse = set_str,
+	 .parse = pd_flags_set_str,
 	 .field = OPT(pull.perfdb),
 	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .help = "perfdb (default: the console's cbmonitor host, port 8080)"},
 	{.name = "--prometheus",
 	 .arg = "URL",
-	 .parse = set_str,
+	 .parse = pd_flags_set_str,
 	 .field = OPT(pull.prometheus),
 	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
@@ -569,7 +457,7 @@ static const struct flag flags[] = {
 		 "(Prometheus, Mimir, VictoriaMetrics); series into prometheus/"},
 	{.name = "--cbmonitor2",
 	 .arg = "URL",
-	 .parse = set_str,
+	 .parse = pd_flags_set_str,
 	 .field = OPT(pull.cbmonitor2),
 	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
@@ -582,14 +470,14 @@ static const struct flag flags[] = {
 	 .help = "pull this snapshot (repeatable; default: the console's)"},
 	{.name = "--perfrunner-dir",
 	 .arg = "DIR",
-	 .parse = set_str,
+	 .parse = pd_flags_set_str,
 	 .field = OPT(pull.perfrunner_dir),
 	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .help = "a perfrunner checkout: copy clusters/<cluster> and\n"
 		 "tests/<test_config> named by the build's parameters"},
 	{.name = "--history",
-	 .parse = set_switch,
+	 .parse = pd_flags_set_switch,
 	 .field = OPT(pull_history),
 	 .cmds = CMD_PULL,
 	 .section = SEC_PULL,
@@ -597,21 +485,21 @@ static const struct flag flags[] = {
 		 "docs/history.md)"},
 	{.name = "--db",
 	 .arg = "URL",
-	 .parse = set_str,
+	 .parse = pd_flags_set_str,
 	 .field = OPT(history_db),
 	 .cmds = CMD_PULL,
 	 .section = SEC_PULL,
 	 .help = "with --history: the store, sqlite:PATH or postgresql://...\n"
 		 "(default $XDG_DATA_HOME/perfdelta/history.sqlite)"},
 	{.name = "--netrc",
-	 .parse = set_switch,
+	 .parse = pd_flags_set_switch,
 	 .field = OPT(pull.netrc),
 	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
 	 .help = "credentials from ~/.netrc"},
 	{.name = "--parallel",
 	 .arg = "N",
-	 .parse = set_unsigned,
+	 .parse = pd_flags_set_unsigned,
 	 .field = OPT(pull.parallel),
 	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
@@ -620,7 +508,7 @@ static const struct flag flags[] = {
 	 .help = "transfers at once (default 8, at most 64)"},
 	{.name = "--timeout",
 	 .arg = "S",
-	 .parse = set_long,
+	 .parse = pd_flags_set_long,
 	 .field = OPT(pull.timeout_s),
 	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
@@ -629,7 +517,7 @@ static const struct flag flags[] = {
 	 .help = "connect and total time of one try (default 120)"},
 	{.name = "--retries",
 	 .arg = "N",
-	 .parse = set_unsigned,
+	 .parse = pd_flags_set_unsigned,
 	 .field = OPT(pull.retries),
 	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
@@ -670,7 +558,7 @@ static const struct flag flags[] = {
 	 .section = SEC_TIME,
 	 .help = "compare: --console-utc-offset for the baseline"},
 	{.name = "--json",
-	 .parse = set_switch,
+	 .parse = pd_flags_set_switch,
 	 .field = OPT(json),
 	 .cmds = CMD_INSPECT,
 	 .section = SEC_OTHER,
@@ -678,45 +566,47 @@ static const struct flag flags[] = {
 	{.name = "--help",
 	 .alias = "-h",
 	 .parse = show_help,
+	 .done = 1,
 	 .cmds = CMD_ANY,
 	 .section = SEC_OTHER,
 	 .help = "this text (after a command: that command's)"},
 	{.name = "--version",
 	 .parse = show_version,
+	 .done = 1,
 	 .cmds = CMD_ANY,
 	 .section = SEC_OTHER,
 	 .help = "the version"},
 	{.name = "--max-file-size",
 	 .arg = "BYTES",
-	 .parse = set_count,
+	 .parse = pd_flags_set_count,
 	 .field = OPT(lim.max_file_bytes),
 	 .cmds = CMD_ANY,
 	 .section = SEC_LIMITS,
 	 .help = "one input file (default 1 GiB)"},
 	{.name = "--max-bundle-size",
 	 .arg = "BYTES",
-	 .parse = set_count,
+	 .parse = pd_flags_set_count,
 	 .field = OPT(lim.max_bundle_bytes),
 	 .cmds = CMD_ANY,
 	 .section = SEC_LIMITS,
 	 .help = "a tarball bundle, uncompressed (default 4 GiB)"},
 	{.name = "--max-samples",
 	 .arg = "N",
-	 .parse = set_count,
+	 .parse = pd_flags_set_count,
 	 .field = OPT(lim.max_samples),
 	 .cmds = CMD_ANY,
 	 .section = SEC_LIMITS,
 	 .help = "samples in one series (default 50000000)"},
 	{.name = "--max-series",
 	 .arg = "N",
-	 .parse = set_count,
+	 .parse = pd_flags_set_count,
 	 .field = OPT(lim.max_series),
 	 .cmds = CMD_ANY,
 	 .section = SEC_LIMITS,
 	 .help = "series in one run (default 100000)"},
 	{.name = "--max-line",
 	 .arg = "BYTES",
-	 .parse = set_count,
+	 .parse = pd_flags_set_count,
 	 .field = OPT(lim.max_line),
 	 .cmds = CMD_ANY,
 	 .section = SEC_LIMITS,
@@ -724,7 +614,7 @@ static const struct flag flags[] = {
 	/* cJSON refuses more than 1000 levels by itself, so that is the ceiling */
 	{.name = "--max-depth",
 	 .arg = "N",
-	 .parse = set_depth,
+	 .parse = pd_flags_set_unsigned,
 	 .field = OPT(lim.max_depth),
 	 .cmds = CMD_ANY,
 	 .section = SEC_LIMITS,
@@ -732,70 +622,47 @@ static const struct flag flags[] = {
 	 .hi = 1000,
 	 .help = "JSON and XML nesting (default 64, at most 1000)"},
 };
-#define N_FLAGS (sizeof(flags) / sizeof(*flags))
 
-/* --help's column where a flag's text begins. */
-#define HELP_COLUMN 25
-
-static void help_line(const struct flag *f, unsigned cmd)
-{
-	const char *help = cmd == CMD_PULL && f->help_pull ? f->help_pull : f->help;
-	struct pd_buf b = PD_BUF_INIT;
-	pd_buf_adds(&b, "  ");
-	if (f->alias)
-		pd_buf_addf(&b, "%s, ", f->alias);
-	pd_buf_addf(&b, "%s%s%s", f->name, f->arg ? " " : "", f->arg ? f->arg : "");
-	/* "±" is two bytes and one column */
-	size_t col = b.len - (f->arg && strstr(f->arg, "±") ? 1 : 0);
-	pd_buf_addf(&b, "%*s", col + 2 <= HELP_COLUMN ? (int)(HELP_COLUMN - col) : 2, "");
-	for (const char *p = help; *p; p++) {
-		pd_buf_addch(&b, *p);
-		if (*p == '\n')
-			pd_buf_addf(&b, "%*s", HELP_COLUMN, "");
-	}
-	puts(b.ptr);
-	pd_buf_release(&b);
-}
+static const struct pd_flags table = {flags, sizeof(flags) / sizeof(*flags),
+				      "see perfdelta --help"};
 
 /* Every section's flags that cmd accepts (CMD_ANY: all of them). */
 static void help_flags(unsigned cmd)
 {
+	struct pd_buf b = PD_BUF_INIT;
 	for (int s = 0; s < SEC_COUNT; s++) {
 		int shown = 0;
-		for (size_t i = 0; i < N_FLAGS; i++) {
-			if (flags[i].section != (enum section)s || !(flags[i].cmds & cmd))
+		for (size_t i = 0; i < table.n; i++) {
+			if (flags[i].section != s || !(flags[i].cmds & cmd))
 				continue;
 			/* -o and --quiet are pull's and inspect's too */
 			int own = s != SEC_COMPARE || cmd & CMD_COMPARE;
 			if (!shown++)
-				printf("\n%s\n", own ? section_heading[s] : "options:");
-			help_line(&flags[i], cmd);
+				pd_buf_addf(&b, "\n%s\n",
+					    own ? section_heading[s] : "options:");
+			pd_flags_help_line(&b, &flags[i], cmd);
+			pd_buf_addch(&b, '\n');
 		}
 	}
-	printf("\n%s", usage_exit);
+	pd_buf_addf(&b, "\n%s", usage_exit);
+	fputs(b.ptr, stdout);
+	pd_buf_release(&b);
 }
 
 /* The whole --help, or after a command only that command's. */
-static int show_help(struct opts *o, const struct flag *f, const char *val)
+static int show_help(void *opts, const struct pd_flag *f, const char *val, struct pd_err *err)
 {
-	(void)f, (void)val; /* flag_fn's shape */
+	const struct opts *o = opts;
+	(void)f, (void)val, (void)err; /* pd_flag_fn's shape */
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		if (o->cmd == commands[i].bit) {
 			fputs(commands[i].usage, stdout);
 			help_flags(o->cmd);
-			return PD_EXIT_OK;
+			return 0;
 		}
 	fputs(usage_all, stdout);
 	help_flags(CMD_ANY);
-	return PD_EXIT_OK;
-}
-
-static const struct flag *find_flag(const char *a)
-{
-	for (size_t i = 0; i < N_FLAGS; i++)
-		if (!strcmp(a, flags[i].name) || (flags[i].alias && !strcmp(a, flags[i].alias)))
-			return &flags[i];
-	return NULL;
+	return 0;
 }
 
 /* argv for perfdelta-history; compare's as "compare OPTIONS -- OPERANDS": each option
@@ -812,7 +679,7 @@ static char **history_argv(int argc, char **argv)
 	ops = pd_xcalloc((size_t)argc + 1, sizeof(*ops));
 	out[n++] = argv[0], out[n++] = argv[1];
 	for (int i = 2; i < argc; i++) {
-		const struct flag *f = operands ? NULL : find_flag(argv[i]);
+		const struct pd_flag *f = operands ? NULL : pd_flags_find(&table, argv[i]);
 		int value =
 			(f && f->arg) || (!operands && !strcmp(argv[i], "--baseline-history"));
 		if (!operands && !strcmp(argv[i], "--"))
@@ -831,61 +698,35 @@ static char **history_argv(int argc, char **argv)
 	return out;
 }
 
-static int set_command(struct opts *o, const char *a)
+/* An operand: the command first, then its runs. */
+static int operand(void *opts, const char *a, struct pd_err *err)
 {
+	struct opts *o = opts;
+	if (o->cmd) {
+		if (o->n_args == MAX_ARGS)
+			return pd_err_set(err, PD_EINVAL, "unexpected argument '%s'", a);
+		o->args[o->n_args++] = a;
+		return 0;
+	}
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		if (!strcmp(a, commands[i].name)) {
 			o->cmd = commands[i].bit;
 			o->cmd_name = commands[i].name;
-			return -1;
+			return 0;
 		}
-	return usage_error("unknown command '%s'", a);
-}
-
-/* A flag its command does not take: an exit code, else -1. */
-static int check_flags(const struct opts *o, const struct flag **seen, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!(seen[i]->cmds & o->cmd))
-			return usage_error("%s is not an option of %s", seen[i]->name,
-					   o->cmd_name);
-	return -1;
+	return pd_err_set(err, PD_EINVAL, "unknown command '%s'", a);
 }
 
 /* Returns -1 to go on, else an exit code (help and version exit 0). */
 static int parse_args(struct opts *o, int argc, char **argv)
 {
-	const struct flag **seen = pd_xcalloc((size_t)argc, sizeof(*seen));
+	const struct pd_flag **seen = pd_xcalloc((size_t)argc, sizeof(*seen));
 	size_t n_seen = 0;
-	int rc = -1, operands = 0; /* after "--" every argument is an operand */
-	for (int i = 1; i < argc && rc < 0; i++) {
-		const char *a = argv[i];
-		const struct flag *f = operands ? NULL : find_flag(a);
-		if (!operands && !strcmp(a, "--")) {
-			operands = 1;
-		} else if (f && f->arg && i + 1 >= argc) {
-			rc = usage_error("%s needs a value", a);
-		} else if (f) {
-			seen[n_seen++] = f;
-			rc = f->parse(o, f, f->arg ? argv[++i] : NULL);
-			if (rc == 0) /* help and version are done; the others go on */
-				rc = f->parse == show_help || f->parse == show_version
-					     ? PD_EXIT_OK
-					     : -1;
-		} else if (!operands && a[0] == '-' && a[1]) {
-			rc = usage_error("unknown option '%s'", a);
-		} else if (!o->cmd) {
-			rc = set_command(o, a);
-		} else if (o->n_args < MAX_ARGS) {
-			o->args[o->n_args++] = a;
-		} else {
-			rc = usage_error("unexpected argument '%s'", a);
-		}
-	}
+	int rc = pd_flags_parse(&table, o, argc, argv, operand, seen, &n_seen);
 	if (rc < 0 && !o->cmd)
 		rc = usage_error("%s", "a command is needed: compare, inspect, demo or pull");
 	if (rc < 0)
-		rc = check_flags(o, seen, n_seen);
+		rc = pd_flags_check(&table, seen, n_seen, o->cmd, o->cmd_name);
 	free(seen);
 	return rc;
 }

@@ -1,0 +1,206 @@
+/* The flag tables' parser, number reader, setters and --help lines (cli/flags.h). */
+#include "cli/flags.h"
+#include "cli/exit.h"
+#include "cli/usage.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pd_flags_usage(const struct pd_flags *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = pd_usage_v(t->hint, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+const struct pd_flag *pd_flags_find(const struct pd_flags *t, const char *a)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(a, t->v[i].name) || (t->v[i].alias && !strcmp(a, t->v[i].alias)))
+			return &t->v[i];
+	return NULL;
+}
+
+/* One flag at argv[*i], its value the next argument: -1 to go on, else an exit code. */
+static int take_flag(const struct pd_flags *t, void *o, const struct pd_flag *f, int argc,
+		     char **argv, int *i)
+{
+	struct pd_err err = PD_ERR_INIT;
+	if (f->arg && *i + 1 >= argc)
+		return pd_flags_usage(t, "%s needs a value", argv[*i]);
+	if (f->parse(o, f, f->arg ? argv[++*i] : NULL, &err) < 0)
+		return pd_flags_usage(t, "%s", err.msg);
+	return f->done ? PD_EXIT_OK : -1;
+}
+
+int pd_flags_parse(const struct pd_flags *t, void *o, int argc, char **argv,
+		   pd_operand_fn operand, const struct pd_flag **seen, size_t *n_seen)
+{
+	struct pd_err err = PD_ERR_INIT;
+	int rc = -1, operands = 0; /* after "--" every argument is an operand */
+	*n_seen = 0;
+	for (int i = 1; i < argc && rc < 0; i++) {
+		const char *a = argv[i];
+		const struct pd_flag *f = operands ? NULL : pd_flags_find(t, a);
+		if (!operands && !strcmp(a, "--"))
+			operands = 1;
+		else if (f)
+			seen[(*n_seen)++] = f, rc = take_flag(t, o, f, argc, argv, &i);
+		else if (!operands && a[0] == '-' && a[1])
+			rc = pd_flags_usage(t, "unknown option '%s'", a);
+		else if (operand(o, a, &err) < 0)
+			rc = pd_flags_usage(t, "%s", err.msg);
+	}
+	return rc;
+}
+
+int pd_flags_check(const struct pd_flags *t, const struct pd_flag *const *seen, size_t n,
+		   unsigned cmd, const char *cmd_name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(seen[i]->cmds & cmd))
+			return pd_flags_usage(t, "%s is not an option of %s", seen[i]->name,
+					      cmd_name);
+	return -1;
+}
+
+/* --help's column where a flag's text begins. */
+#define HELP_COLUMN 25
+
+void pd_flags_help_line(struct pd_buf *out, const struct pd_flag *f, unsigned cmd)
+{
+	const char *help = f->help_other && !(cmd & ~f->other_cmds) ? f->help_other : f->help;
+	size_t start = out->len;
+	pd_buf_adds(out, "  ");
+	if (f->alias)
+		pd_buf_addf(out, "%s, ", f->alias);
+	pd_buf_addf(out, "%s%s%s", f->name, f->arg ? " " : "", f->arg ? f->arg : "");
+	/* "±" is two bytes and one column */
+	size_t col = out->len - start - (f->arg && strstr(f->arg, "±") ? 1 : 0);
+	pd_buf_addf(out, "%*s", col + 2 <= HELP_COLUMN ? (int)(HELP_COLUMN - col) : 2, "");
+	for (const char *p = help; *p; p++) {
+		pd_buf_addch(out, *p);
+		if (*p == '\n')
+			pd_buf_addf(out, "%*s", HELP_COLUMN, "");
+	}
+}
+
+int pd_flags_number(double *out, const char *val, int fraction)
+{
+	size_t n = strspn(val, "0123456789");
+	*out = 0;
+	if (!n)
+		return -1;
+	if (fraction && val[n] == '.') {
+		size_t k = strspn(val + n + 1, "0123456789");
+		if (!k)
+			return -1;
+		n += k + 1;
+	}
+	if (val[n])
+		return -1;
+	*out = strtod(val, NULL);
+	return 0;
+}
+
+int pd_flags_whole(unsigned long long *out, const struct pd_flag *f, const char *val,
+		   unsigned long long lo, unsigned long long hi, struct pd_err *err)
+{
+	char *end = NULL;
+	unsigned long long v = 0;
+	double d;
+	*out = 0; /* gcc -O3 cannot otherwise see that every caller reads a set value */
+	errno = 0;
+	if (pd_flags_number(&d, val, 0) == 0)
+		v = strtoull(val, &end, 10);
+	if (!end || *end || errno == ERANGE || v < lo || v > hi)
+		return pd_err_set(err, PD_EINVAL,
+				  "%s needs a whole number from %llu to %llu, not '%s'",
+				  f->name, lo, hi, val);
+	*out = v;
+	return 0;
+}
+
+#define FIELD(o, f, type) ((type *)((char *)(o) + (f)->field))
+
+int pd_flags_set_str(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	(void)err; /* any string */
+	*FIELD(o, f, const char *) = val;
+	return 0;
+}
+
+/* Never empty: "-o ''" would name the working directory's parent's entry "". */
+int pd_flags_set_path(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	if (!*val)
+		return pd_err_set(err, PD_EINVAL, "%s needs a path, not ''", f->name);
+	return pd_flags_set_str(o, f, val, err);
+}
+
+int pd_flags_set_switch(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	(void)val, (void)err; /* a switch has none: pd_flag_fn's shape */
+	*FIELD(o, f, int) = 1;
+	return 0;
+}
+
+int pd_flags_set_count(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	unsigned long long v = 0; /* GCC -O3 warns maybe-uninitialized without it */
+	int rc = pd_flags_whole(&v, f, val, 1, f->hi ? f->hi : SIZE_MAX, err);
+	if (rc == 0)
+		*FIELD(o, f, size_t) = (size_t)v;
+	return rc;
+}
+
+int pd_flags_set_unsigned(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	unsigned long long v = 0; /* GCC -O3 warns maybe-uninitialized without it */
+	int rc = pd_flags_whole(&v, f, val, f->lo, f->hi, err);
+	if (rc == 0)
+		*FIELD(o, f, unsigned) = (unsigned)v;
+	return rc;
+}
+
+int pd_flags_set_long(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	unsigned long long v = 0; /* GCC -O3 warns maybe-uninitialized without it */
+	int rc = pd_flags_whole(&v, f, val, f->lo, f->hi, err);
+	if (rc == 0)
+		*FIELD(o, f, long) = (long)v;
+	return rc;
+}
+
+int pd_flags_pct(double *out, const char *name, const char *val, struct pd_err *err)
+{
+	double v;
+	if (pd_flags_number(&v, val, 1) < 0 || !(v > 0) || v > 1000)
+		return pd_err_set(err, PD_EINVAL,
+				  "%s needs a percentage above 0, at most 1000, not '%s'", name,
+				  val);
+	*out = v;
+	return 0;
+}
+
+int pd_flags_set_pct(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	return pd_flags_pct(FIELD(o, f, double), f->name, val, err);
+}
+
+int pd_flags_set_seconds(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	double v;
+	if (pd_flags_number(&v, val, 1) < 0 || !(v > 0) || v > 86400)
+		return pd_err_set(err, PD_EINVAL,
+				  "%s needs seconds above 0, at most 86400, not '%s'", f->name,
+				  val);
+	*FIELD(o, f, double) = v;
+	return 0;
+}
