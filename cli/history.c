@@ -15,15 +15,15 @@
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "signature"))
-		return pd_cli_signature(argc - 2, argv + 2);
+		return pd_cli_signature(argc - 1, argv + 1);
 	if (argc >= 3 && !strcmp(argv[1], "history") && !strcmp(argv[2], "add"))
-		return pd_cli_history_add(argc - 3, argv + 3);
+		return pd_cli_history_add(argc - 2, argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "history") && !strcmp(argv[2], "report"))
-		return pd_cli_history_report(argc - 3, argv + 3);
+		return pd_cli_history_report(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "compare"))
 		return pd_cli_baseline_history(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "demo"))
-		return pd_cli_history_demo(argc - 2, argv + 2);
-	fputs(pd_cli_history_usage, argc >= 3 && !strcmp(argv[2], "--help") ? stdout : stderr);
+		return pd_cli_history_demo(argc - 1, argv + 1);
+	pd_cli_hx_help(argc >= 3 && !strcmp(argv[2], "--help") ? stdout : stderr);
 	return argc >= 3 && !strcmp(argv[2], "--help") ? 0 : PD_EXIT_USAGE;
 }

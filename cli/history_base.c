@@ -252,8 +252,11 @@ int pd_cli_baseline_history(int argc, char **argv)
 	struct pd_err err = PD_ERR_INIT;
 	int rc = split_args(&s, argc, argv);
 	if (rc == 0) { /* --db alone: the runs given, the history's spreads */
-		const char *n[] = {"--baseline-history", s.n};
-		rc = s.n ? pd_cli_hx_parse(&o, 2, (char **)n) : s.db ? 0 : PD_EXIT_USAGE;
+		const char *n[] = {argv[1], "--baseline-history", s.n};
+		if (s.n)
+			pd_cli_hx_parse(&o, PD_HX_COMPARE, 3, (char **)n, &rc);
+		else
+			rc = s.db ? 0 : PD_EXIT_USAGE;
 		o.db = s.db;
 	}
 	if (rc == 0 && s.n && s.operands != 1)

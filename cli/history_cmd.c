@@ -1,5 +1,6 @@
 /* perfdelta-history: options, errors, `signature` and `history add`. */
 #include "cli/history.h"
+#include "cli/flags.h"
 #include "cli/usage.h"
 
 #include "analyze/signature.h"
@@ -10,8 +11,7 @@
 #include "render/escape.h"
 #include "render/signature_json.h"
 
-#include <errno.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,84 +49,141 @@ int pd_cli_hx_fail(const struct pd_err *err)
 
 #define HELP "perfdelta history --help"
 
-static int number(double *out, const char *flag, const char *v, double lo, double hi)
+/* --alpha: a family-wise significance level. */
+static int set_alpha(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
 {
-	char *end;
-	errno = 0;
-	*out = v ? strtod(v, &end) : 0;
-	if (!v || errno || end == v || *end || !(*out >= lo && *out <= hi))
-		return pd_usage(HELP, "%s expects a number in its range", flag);
+	double v;
+	if (pd_flags_number(&v, val, 1) < 0 || !(v >= 1e-9) || v > 0.5)
+		return pd_err_set(err, PD_EINVAL,
+				  "%s needs a level from 0.000000001 to 0.5, not '%s'", f->name,
+				  val);
+	((struct pd_cli_hx_opts *)o)->alpha = v;
 	return 0;
 }
 
-/* One flag with a value at argv[*i] (--flag V or --flag=V). */
-static int take_value(const char **val, const char *flag, int argc, char **argv, int *i)
+static int show_help(void *o, const struct pd_flag *f, const char *val, struct pd_err *err);
+
+#define OPT(member) offsetof(struct pd_cli_hx_opts, member)
+
+static const struct pd_flag flags[] = {
+	{.name = "--db",
+	 .arg = "URL",
+	 .parse = pd_flags_set_str,
+	 .field = OPT(db),
+	 .cmds = PD_HX_ADD | PD_HX_REPORT | PD_HX_COMPARE,
+	 .help = "the store, sqlite:PATH or postgresql://...\n"
+		 "(default $XDG_DATA_HOME/perfdelta/history.sqlite)"},
+	{.name = "--output",
+	 .alias = "-o",
+	 .arg = "DIR",
+	 .parse = pd_flags_set_path,
+	 .field = OPT(out),
+	 .cmds = PD_HX_REPORT | PD_HX_DEMO,
+	 .help = "the report's directory: index.html, charts/, summary.json,\n"
+		 "junit.xml, written atomically"},
+	{.name = "--test",
+	 .arg = "CONFIG",
+	 .parse = pd_flags_set_str,
+	 .field = OPT(test),
+	 .cmds = PD_HX_REPORT,
+	 .help = "report: the test, by perfrunner's test file or its name"},
+	{.name = "--window",
+	 .arg = "N",
+	 .parse = pd_flags_set_long,
+	 .field = OPT(window),
+	 .cmds = PD_HX_REPORT | PD_HX_DEMO,
+	 .lo = 0,
+	 .hi = 10000000,
+	 .help = "report: the newest N runs (default 100; 0: every run)"},
+	{.name = "--alpha",
+	 .arg = "A",
+	 .parse = set_alpha,
+	 .cmds = PD_HX_REPORT | PD_HX_DEMO,
+	 .help = "report: the family-wise significance level (default 0.05)"},
+	{.name = "--min-size",
+	 .arg = "K",
+	 .parse = pd_flags_set_long,
+	 .field = OPT(min_size),
+	 .cmds = PD_HX_REPORT | PD_HX_DEMO,
+	 .lo = 2,
+	 .hi = 10000,
+	 .help = "report: runs on either side of a change (default 4)"},
+	{.name = "--baseline-history",
+	 .arg = "N",
+	 .parse = pd_flags_set_long,
+	 .field = OPT(baselines),
+	 .cmds = PD_HX_COMPARE,
+	 .lo = 1,
+	 .hi = 16,
+	 .help = "compare: the N runs before TARGET in the history, as its\n"
+		 "baselines (at most 16)"},
+	{.name = "--history",
+	 .parse = pd_flags_set_switch,
+	 .field = OPT(history),
+	 .cmds = PD_HX_DEMO,
+	 .help = "demo: a generated history's report"},
+	{.name = "--quiet",
+	 .alias = "-q",
+	 .parse = pd_flags_set_switch,
+	 .field = OPT(quiet),
+	 .cmds = PD_HX_ANY,
+	 .help = "print nothing but errors and warnings"},
+	{.name = "--help",
+	 .alias = "-h",
+	 .parse = show_help,
+	 .done = 1,
+	 .cmds = PD_HX_ANY,
+	 .help = "this text"},
+};
+
+static const struct pd_flags table = {flags, sizeof(flags) / sizeof(*flags), HELP};
+
+void pd_cli_hx_help(FILE *out)
 {
-	size_t len = strlen(flag);
-	if (argv[*i][len] == '=') {
-		*val = argv[*i] + len + 1;
-		return 0;
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_adds(&b, pd_cli_history_usage);
+	pd_buf_adds(&b, "\noptions:\n");
+	for (size_t i = 0; i < table.n; i++) {
+		pd_flags_help_line(&b, &flags[i], PD_HX_ANY);
+		pd_buf_addch(&b, '\n');
 	}
-	if (*i + 1 >= argc)
-		return pd_usage(HELP, "%s needs a value", flag);
-	*val = argv[++*i];
+	fputs(b.ptr, out);
+	pd_buf_release(&b);
+}
+
+static int show_help(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	(void)o, (void)f, (void)val, (void)err; /* pd_flag_fn's shape */
+	pd_cli_hx_help(stdout);
 	return 0;
 }
 
-static int is_flag(const char *a, const char *flag)
+/* Each operand k is written to argv[k]: pd_flags_parse has read argv[0..k] by then. */
+static int operand(void *opts, const char *a, struct pd_err *err)
 {
-	size_t len = strlen(flag);
-	return !strncmp(a, flag, len) && (!a[len] || a[len] == '=');
-}
-
-static int apply(struct pd_cli_hx_opts *o, const char *flag, const char *val)
-{
-	double d;
-	int rc = 0;
-	if (!strcmp(flag, "--db"))
-		o->db = val;
-	else if (!strcmp(flag, "-o"))
-		o->out = val;
-	else if (!strcmp(flag, "--test"))
-		o->test = val;
-	else if (!strcmp(flag, "--window") && !(rc = number(&d, flag, val, 0, 1e7)))
-		o->window = (long)d;
-	else if (!strcmp(flag, "--min-size") && !(rc = number(&d, flag, val, 2, 1e4)))
-		o->min_size = (long)d;
-	else if (!strcmp(flag, "--baseline-history") && !(rc = number(&d, flag, val, 1, 16)))
-		o->baselines = (long)d;
-	else if (!strcmp(flag, "--alpha") && !(rc = number(&d, flag, val, 1e-9, 0.5)))
-		o->alpha = d;
-	return rc;
-}
-
-int pd_cli_hx_parse(struct pd_cli_hx_opts *o, int argc, char **argv)
-{
-	static const char *const valued[] = {"--db",     "-o",         "--test",
-					     "--window", "--min-size", "--baseline-history",
-					     "--alpha"};
-	/* operand k is written to argv[k], k <= i: only entries already read are replaced */
-	o->args = (const char **)argv, o->n_args = 0;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		size_t k = 0;
-		while (k < sizeof(valued) / sizeof(*valued) && !is_flag(a, valued[k]))
-			k++;
-		int rc = 0;
-		if (k < sizeof(valued) / sizeof(*valued)) {
-			if ((rc = take_value(&val, valued[k], argc, argv, &i)) ||
-			    (rc = apply(o, valued[k], val)))
-				return rc;
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
-			o->quiet = 1;
-		else if (!strcmp(a, "--history")) /* demo --history: the command itself */
-			continue;
-		else if (a[0] == '-' && a[1])
-			return pd_usage(HELP, "unknown option '%s'", a);
-		else
-			argv[o->n_args++] = argv[i];
-	}
+	struct pd_cli_hx_opts *o = opts;
+	(void)err; /* any number of them */
+	o->args[o->n_args++] = a;
 	return 0;
+}
+
+static const char *const cmd_name[] = {"signature", "history add", "history report", "compare",
+				       "demo --history"};
+
+int pd_cli_hx_parse(struct pd_cli_hx_opts *o, unsigned cmd, int argc, char **argv, int *rc)
+{
+	const struct pd_flag **seen = pd_xcalloc((size_t)argc + 1, sizeof(*seen));
+	size_t n_seen = 0, c = 0;
+	while (c < 4 && cmd != 1u << c)
+		c++;
+	o->cmd = cmd;
+	o->args = (const char **)argv + 1, o->n_args = 0;
+	int go = pd_flags_parse(&table, o, argc, argv, operand, seen, &n_seen);
+	if (go < 0)
+		go = pd_flags_check(&table, seen, n_seen, cmd, cmd_name[c]);
+	free(seen);
+	*rc = go < 0 ? PD_EXIT_OK : go;
+	return go < 0;
 }
 
 char *pd_cli_hx_db_url(const struct pd_cli_hx_opts *o, enum pd_store_mode mode,
@@ -152,8 +209,8 @@ int pd_cli_signature(int argc, char **argv)
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_signature *s;
 	struct pd_buf b = PD_BUF_INIT;
-	int rc = pd_cli_hx_parse(&o, argc, argv);
-	if (rc)
+	int rc;
+	if (!pd_cli_hx_parse(&o, PD_HX_SIGNATURE, argc, argv, &rc))
 		return rc;
 	if (o.n_args != 1)
 		return pd_usage(HELP, "%s",
@@ -213,8 +270,8 @@ int pd_cli_history_add(int argc, char **argv)
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_store *st = NULL;
 	char *url;
-	int rc = pd_cli_hx_parse(&o, argc, argv);
-	if (rc)
+	int rc;
+	if (!pd_cli_hx_parse(&o, PD_HX_ADD, argc, argv, &rc))
 		return rc;
 	if (!o.n_args)
 		return pd_usage(HELP, "%s",

@@ -205,8 +205,8 @@ int pd_cli_history_report(int argc, char **argv)
 	struct pd_buf test = PD_BUF_INIT;
 	char *url = NULL;
 	size_t n_cp = 0;
-	int rc = pd_cli_hx_parse(&o, argc, argv);
-	if (rc)
+	int rc;
+	if (!pd_cli_hx_parse(&o, PD_HX_REPORT, argc, argv, &rc))
 		return rc;
 	if (!o.test || !o.out || o.n_args) {
 		fprintf(stderr,
@@ -256,8 +256,8 @@ int pd_cli_history_demo(int argc, char **argv)
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_store *st = NULL;
 	size_t n_cp = 0;
-	int rc = pd_cli_hx_parse(&o, argc, argv);
-	if (rc)
+	int rc;
+	if (!pd_cli_hx_parse(&o, PD_HX_DEMO, argc, argv, &rc))
 		return rc;
 	if (o.n_args || o.test || o.db) {
 		fprintf(stderr, "perfdelta: demo --history takes -o DIR only\n");

@@ -90,6 +90,30 @@ expect_code 0 "$PERFDELTA" history report --test tests/n1ql/n1ql_thr_Q3_20M_gsi_
   --db "$DB" -o "$TMP/byfile"
 has "$TMP/byfile/index.html" '<h1>History of n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i</h1>'
 
+# One number syntax for every flag of both programs (perfdelta's): no exponent, hex or
+# fraction where a whole number is asked, each refused with exit 2 and one line naming
+# the flag and the value, before any store is read or report written.
+T=n1ql_thr_Q3_20M_gsi_plasma_ok_1s_1c_1i
+for bad in "--window 1e3" "--window 3.7" "--min-size 0x10" "--alpha 1e-3" "--window -1"; do
+  # shellcheck disable=SC2086 # $bad is a flag and its value
+  expect_code 2 "$PERFDELTA" history report --test $T --db "$DB" -o "$TMP/num" $bad
+  lines "$TMP/err" 1
+  has "$TMP/err" "^perfdelta: ${bad%% *} needs .*, not '${bad#* }' \(perfdelta history --help\)$"
+  [ ! -e "$TMP/num" ] && ok || fail "history report $bad wrote $TMP/num"
+done
+expect_code 2 "$PERFDELTA" compare --baseline-history 3.7 --db "$DB" "$SEED/failover" -o "$TMP/num"
+has "$TMP/err" "^perfdelta: --baseline-history needs a whole number from 1 to 16, not '3\.7'"
+expect_code 2 "$PERFDELTA" demo --history --window 0x10 -o "$TMP/num"
+[ ! -e "$TMP/num" ] && ok || fail "a refused number wrote $TMP/num"
+# the same numbers written plainly are taken
+expect_code 0 "$PERFDELTA" history report --test $T --db "$DB" -o "$TMP/num" --window 1000 \
+  --min-size 16 --alpha 0.001
+# a flag of another command is refused, naming the command
+expect_code 2 "$PERFDELTA" history add "$SEED/baseline" --db "$DB" --window 3
+has "$TMP/err" "^perfdelta: --window is not an option of history add "
+expect_code 0 "$PERFDELTA" history report --help
+has "$TMP/out" '^  --window N '
+
 # the default store is in the user's data directory
 expect_code 0 env XDG_DATA_HOME="$TMP/xdg" "$PERFDELTA" history add "$SEED/baseline"
 [ -s "$TMP/xdg/perfdelta/history.sqlite" ] && ok || fail "no store in XDG_DATA_HOME"

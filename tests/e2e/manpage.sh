@@ -48,7 +48,7 @@ if grep -qi 'planned' "$man"; then fail "the man page calls something planned"; 
 # EXIT STATUS, --help and docs/reference.md list exactly its codes (the signals' 128 + N
 # apart, core/cleanup.h).
 sed -n 's/^[[:space:]]*PD_EXIT_[A-Z]* = \([0-9]*\).*/\1/p' "$SRC/cli/exit.h" | sort >"$TMP/code.exits"
-owners=$(grep -lE '(EXIT|_HX)_[A-Z]+ *= *[0-9]|define [A-Z_]*EXIT[A-Z_]* [0-9]' "$SRC"/cli/*.[ch] |
+owners=$(grep -lE '(EXIT_[A-Z]+|_HX_(OK|USAGE|INPUT)) *= *[0-9]|define [A-Z_]*EXIT[A-Z_]* [0-9]' "$SRC"/cli/*.[ch] |
   grep -v '/cli/exit\.h$' | tr '\n' ' ')
 if [ -z "$owners" ]; then ok; else fail "exit codes defined beside cli/exit.h: $owners"; fi
 awk '/^\.SH /{on = ($2 == "EXIT")} on' "$man" | sed -n '/^\.TP/{n;p}' |
