@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-/* A per-metric threshold: metrics matching glob (fnmatch) use pct. */
+/* A per-metric threshold: metrics matching glob (pd_views_match_name) use pct. */
 struct pd_threshold {
 	const char *glob;
 	double pct;

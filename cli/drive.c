@@ -1,22 +1,15 @@
 /* The one way to run a comparison and its report (cli/drive.h). */
 #include "cli/drive.h"
-#include "core/buf.h"
+#include "analyze/align/views.h"
 #include "core/clock.h"
-
-#include <fnmatch.h>
 
 /* Whether glob matches the collector/metric of a series of either run. */
 static int matches_a_series(const struct pd_run *const runs[2], const char *glob)
 {
 	int found = 0;
 	for (size_t r = 0; r < 2 && !found; r++)
-		for (size_t i = 0; i < runs[r]->n_series && !found; i++) {
-			const struct pd_series *s = runs[r]->series[i];
-			struct pd_buf name = PD_BUF_INIT;
-			pd_buf_addf(&name, "%s/%s", s->collector, s->metric);
-			found = fnmatch(glob, name.ptr, 0) == 0;
-			pd_buf_release(&name);
-		}
+		for (size_t i = 0; i < runs[r]->n_series && !found; i++)
+			found = pd_views_match(glob, runs[r]->series[i]);
 	return found;
 }
 

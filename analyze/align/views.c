@@ -224,13 +224,26 @@ static char *metric_name(const struct pd_series *s)
 	return pd_buf_detach(&b);
 }
 
+int pd_views_match_name(const char *glob, const char *name)
+{
+	return fnmatch(glob, name, 0) == 0;
+}
+
+int pd_views_match(const char *glob, const struct pd_series *s)
+{
+	char *name = metric_name(s);
+	int yes = pd_views_match_name(glob, name);
+	free(name);
+	return yes;
+}
+
 /* Whether s's metric is one the --metrics globs ask for. */
 static int wanted(const struct pd_compare_opts *opts, const struct pd_series *s)
 {
 	char *name = metric_name(s);
 	int yes = !opts->n_metric_globs;
 	for (size_t i = 0; i < opts->n_metric_globs && !yes; i++)
-		yes = fnmatch(opts->metric_globs[i], name, 0) == 0;
+		yes = pd_views_match_name(opts->metric_globs[i], name);
 	free(name);
 	return yes;
 }

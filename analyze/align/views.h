@@ -19,6 +19,12 @@ void pd_views_build(struct pd_comparison *c, const struct pd_compare_opts *opts)
  * indexes, m + 1 (counted as 2 m + 2). */
 size_t pd_views_bound(const struct pd_comparison *c, const struct pd_compare_opts *opts);
 
+/* The one rule of --metrics and --threshold-for patterns: glob, an fnmatch pattern
+ * without flags, against a metric's "collector/metric" name (that of series s). 1 when
+ * it matches. */
+int pd_views_match_name(const char *glob, const char *name);
+int pd_views_match(const char *glob, const struct pd_series *s);
+
 /* Fills grid[0..n) with s's samples: the sample nearest each grid point t0 + i step (a
  * per-request series: the mean of its requests nearest it); NaN where there is none within
  * half a step. */

@@ -1,8 +1,7 @@
 #include "verdict.h"
 #include "analyze/opts.h"
 #include "analyze/align/scope.h"
-
-#include <fnmatch.h>
+#include "analyze/align/views.h"
 
 const char pd_compare_method[] =
 	"one noise model per window (the largest of AR(1), AR(p) by AIC, overlapping batch "
@@ -28,7 +27,7 @@ enum pd_verdict pd_verdict_of_infer(enum pd_infer_verdict v)
 double pd_compare_threshold(const struct pd_compare_opts *opts, const char *metric)
 {
 	for (size_t i = 0; i < opts->n_overrides; i++)
-		if (fnmatch(opts->overrides[i].glob, metric, 0) == 0)
+		if (pd_views_match_name(opts->overrides[i].glob, metric))
 			return opts->overrides[i].pct;
 	return opts->threshold_pct;
 }
