@@ -116,4 +116,16 @@
 #define PD_POLICY_GRID_PER_SAMPLE 16
 #define PD_POLICY_GRID_FLOOR      ((double)(1u << 25))
 
+/* ---- the history ---- */
+
+/* A history report reads a test's newest this many runs unless --window says otherwise:
+ * two years of weekly runs; the permutation tests cost O(N log N) each in the window's
+ * length N. */
+#define PD_POLICY_HIST_WINDOW 100
+
+/* compare --db reads each metric's run-to-run spread over the newest this many earlier
+ * runs of the target's test and build line (pd_history_spread: since the last change
+ * point among them), as the report's default window does. */
+#define PD_POLICY_SPREAD_WINDOW 100
+
 #endif

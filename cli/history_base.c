@@ -8,6 +8,7 @@
 #include "cli/history.h"
 #include "cli/usage.h"
 
+#include "analyze/policy.h"
 #include "analyze/stats/history.h"
 #include "analyze/signature.h"
 #include "core/buf.h"
@@ -137,10 +138,10 @@ static void spread_of(struct pd_buf *out, const double *values, size_t n_runs,
 	pd_history_release(&h);
 }
 
-/* The runs of the test before t on its build line, the newest SPREAD_WINDOW of them: their
- * features' run-to-run spreads (pd_history_spread: since each one's last change point) as
- * --run-spread lines into out, those over at least PD_HISTORY_MIN_RUNS runs. */
-#define SPREAD_WINDOW 100
+/* The runs of the test before t on its build line, the newest PD_POLICY_SPREAD_WINDOW of
+ * them: their features' run-to-run spreads (pd_history_spread: since each one's last
+ * change point) as --run-spread lines into out, those over at least PD_HISTORY_MIN_RUNS
+ * runs. */
 static int spread_lines(struct pd_buf *out, struct pd_store *st,
 			const struct pd_store_run *runs, size_t n_runs,
 			const struct pd_signature *t, struct pd_err *err)
@@ -154,7 +155,7 @@ static int spread_lines(struct pd_buf *out, struct pd_store *st,
 	for (size_t i = 0; i < n_runs; i++)
 		if (earlier(&runs[i], t, line, order))
 			prior[k++] = runs[i];
-	first = k > SPREAD_WINDOW ? k - SPREAD_WINDOW : 0;
+	first = k > PD_POLICY_SPREAD_WINDOW ? k - PD_POLICY_SPREAD_WINDOW : 0;
 	if (k - first >= PD_HISTORY_MIN_RUNS)
 		rc = pd_store_features(st, prior + first, k - first, &names, &n_names, &values,
 				       err);

@@ -1,6 +1,7 @@
 /* perfdelta-history: `history report`, `compare --baseline-history`, `demo --history`. */
 #include "cli/history.h"
 
+#include "analyze/policy.h"
 #include "analyze/stats/history.h"
 #include "core/buf.h"
 #include "core/outdir.h"
@@ -15,10 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Runs a report looks at by default: the newest 100 (two years of weekly runs); the
- * permutation tests cost O(N log N) each in the window's length N. */
-#define DEFAULT_WINDOW 100
 
 /* What a report is made of, read from the store. */
 struct loaded {
@@ -72,8 +69,8 @@ static int no_such_test(struct pd_store *st, const char *test, struct pd_err *er
 static int load(struct loaded *l, struct pd_store *st, const struct pd_cli_hx_opts *o,
 		struct pd_err *err)
 {
-	/* --window N: the newest N runs; 0: every run; not given: DEFAULT_WINDOW */
-	size_t window = o->window < 0 ? DEFAULT_WINDOW : (size_t)o->window;
+	/* --window N: the newest N runs; 0: every run; not given: PD_POLICY_HIST_WINDOW */
+	size_t window = o->window < 0 ? PD_POLICY_HIST_WINDOW : (size_t)o->window;
 	int rc = pd_store_runs(st, o->test, &l->runs, &l->n_runs, err);
 	if (rc < 0)
 		return rc;
