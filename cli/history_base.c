@@ -63,18 +63,18 @@ static int split_args(struct split *s, int argc, char **argv)
 	return 0;
 }
 
-/* 1 when run r is an earlier run of the target's build line (and not the target). */
+/* 1 when run r is an earlier run of the target's build line (and not the target):
+ * pd_history_earlier. */
 static int earlier(const struct pd_store_run *r, const struct pd_signature *t, const char *line,
 		   const char *order)
 {
 	char *o = pd_store_build_order(r->version);
-	int c = strcmp(o, order);
+	struct pd_hist_when rw = {r->key, r->build_line ? r->build_line : "", o, r->time_ms,
+				  r->number},
+			    tw = {t->key, line, order, t->time_ms, t->number};
+	int yes = pd_history_earlier(&rw, &tw);
 	free(o);
-	if (!strcmp(r->key, t->key) || strcmp(r->build_line ? r->build_line : "", line))
-		return 0;
-	if (c || r->time_ms != t->time_ms)
-		return c < 0 || (c == 0 && r->time_ms < t->time_ms);
-	return r->number < t->number; /* the same build started at once: by build number */
+	return yes;
 }
 
 static int is_dir(const char *path)

@@ -539,6 +539,30 @@ START_TEST(test_history_run_spread_parsed_and_looked_up)
 }
 END_TEST
 
+/* The baselines' rule: another run of the target's build line, earlier by build order,
+ * then start, then build number. */
+START_TEST(test_history_earlier_is_the_baselines_rule)
+{
+	const struct pd_hist_when t = {"j#20", "7.1", "b", 1000, 20};
+	struct pd_hist_when r = {"j#10", "7.1", "a", 5000, 30};
+	ck_assert_int_eq(pd_history_earlier(&r, &t), 1); /* an older build, started later */
+	r.order = "c";
+	ck_assert_int_eq(pd_history_earlier(&r, &t), 0); /* a newer build */
+	r.order = "b", r.time_ms = 999;
+	ck_assert_int_eq(pd_history_earlier(&r, &t), 1); /* the same build, started before */
+	r.time_ms = 1001;
+	ck_assert_int_eq(pd_history_earlier(&r, &t), 0);
+	r.time_ms = 1000, r.number = 19;
+	ck_assert_int_eq(pd_history_earlier(&r, &t), 1); /* started at once: by number */
+	r.number = 21;
+	ck_assert_int_eq(pd_history_earlier(&r, &t), 0);
+	r.number = 19, r.build_line = "7.2";
+	ck_assert_int_eq(pd_history_earlier(&r, &t), 0); /* another build line */
+	r.build_line = "7.1", r.key = "j#20";
+	ck_assert_int_eq(pd_history_earlier(&r, &t), 0); /* the target itself */
+}
+END_TEST
+
 Suite *pd_suite_store(void)
 {
 	Suite *s = suite_create("store");
@@ -559,6 +583,7 @@ Suite *pd_suite_store(void)
 	tcase_add_test(tc, test_history_colours_only_the_worse_direction);
 	tcase_add_test(tc, test_history_stationary_gives_no_change_point);
 	tcase_add_test(tc, test_history_run_spread_parsed_and_looked_up);
+	tcase_add_test(tc, test_history_earlier_is_the_baselines_rule);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -192,3 +192,13 @@ double pd_history_run_sd(const struct pd_compare_opts *opts, const struct pd_vie
 		       ? s->rel_sd
 		       : NAN;
 }
+
+int pd_history_earlier(const struct pd_hist_when *r, const struct pd_hist_when *t)
+{
+	int c = strcmp(r->order, t->order);
+	if (!strcmp(r->key, t->key) || strcmp(r->build_line, t->build_line))
+		return 0;
+	if (c || r->time_ms != t->time_ms)
+		return c < 0 || (c == 0 && r->time_ms < t->time_ms);
+	return r->number < t->number; /* the same build started at once: by build number */
+}

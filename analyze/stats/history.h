@@ -53,6 +53,20 @@ struct pd_hist_spread {
 void pd_history_spread(struct pd_hist_spread *out, const struct pd_history *h,
 		       const double *values, size_t f);
 
+/* What the choice of a target's baselines reads of a run: its key, build line ("7.1")
+ * and build order (digits zero-padded so that text order is build order), its start
+ * and build number. */
+struct pd_hist_when {
+	const char *key, *build_line, *order;
+	int64_t time_ms;
+	long number;
+};
+/* 1 when run r is a baseline candidate of target t: another run of t's build line,
+ * earlier by build order, then by start, then by build number (the same build started
+ * at once). compare --baseline-history N takes the newest N candidates, the run-to-run
+ * spread of compare --db is read over them. */
+int pd_history_earlier(const struct pd_hist_when *r, const struct pd_hist_when *t);
+
 struct pd_compare_opts;
 struct pd_view;
 /* The relative run-to-run sd opts->run_spread holds for view's window feature in phase p
