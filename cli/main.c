@@ -16,6 +16,7 @@
 #include "cli/exit.h"
 #include "cli/fetch_args.h"
 #include "cli/flags.h"
+#include "cli/opts.h"
 #include "cli/pull.h"
 #include "cli/usage.h"
 #include "render/escape.h"
@@ -33,638 +34,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The commands, as bits of the set of commands a flag applies to. */
-enum cmd {
-	CMD_COMPARE = 1,
-	CMD_INSPECT = 2,
-	CMD_DEMO = 4,
-	CMD_PULL = 8,
-	CMD_REPORTS = CMD_COMPARE | CMD_DEMO,
-	CMD_ANY = 15
-};
-
-struct command {
-	const char *name;
-	enum cmd bit;
-	const char *usage; /* its usage line and what it does, for its --help */
-};
-
-static const struct command commands[] = {
-	{.name = "compare",
-	 .bit = CMD_COMPARE,
-	 .usage = "usage: perfdelta compare BASELINE [BASELINE...] TARGET -o DIR [options]\n"
-		  "\n"
-		  "Align the runs on the event, compare every metric per node, role and "
-		  "phase, and\n"
-		  "write the report: OUT/index.html, charts/, summary.json, junit.xml, "
-		  "summary.md,\n"
-		  "summary.jira (or one FILE.html with -o FILE.html). A run is a bundle "
-		  "directory,\n"
-		  "or a .tar, .tar.gz or .zip of one.\n"
-		  "\n"
-		  "history options (docs/history.md):\n"
-		  "  --baseline-history N   the N runs before TARGET in the history, as its "
-		  "baselines\n"
-		  "                         (compare takes the target alone then)\n"
-		  "  --db URL               the history store, sqlite:PATH or "
-		  "postgresql://...\n"},
-	{.name = "inspect",
-	 .bit = CMD_INSPECT,
-	 .usage = "usage: perfdelta inspect RUN [--json] [options]\n"
-		  "\n"
-		  "What was found in a bundle: snapshots, nodes and roles, series, samples, "
-		  "time\n"
-		  "range, gaps, the time base, events and KPIs.\n"},
-	{.name = "demo",
-	 .bit = CMD_DEMO,
-	 .usage = "usage: perfdelta demo [-o DIR] [options]\n"
-		  "\n"
-		  "Compare the bundled seed fixture (a baseline and a failover run); writes "
-		  "to\n"
-		  "./perfdelta-demo unless -o is given.\n"
-		  "\n"
-		  "history options (docs/history.md):\n"
-		  "  --history              a generated history's report instead (writes "
-		  "to\n"
-		  "                         ./perfdelta-history-demo unless -o is given)\n"},
-	{.name = "pull",
-	 .bit = CMD_PULL,
-	 .usage = "usage: perfdelta pull --jenkins URL [--snapshot NAME]... -o RUN_DIR "
-		  "[options]\n"
-		  "\n"
-		  "Build a run bundle from a Jenkins build and perfdb: the build's api/json "
-		  "and\n"
-		  "consoleText, every series of the console's snapshots, the spec and test "
-		  "config;\n"
-		  "written atomically.\n"},
-};
-#define N_COMMANDS (sizeof(commands) / sizeof(*commands))
-
-static const char usage_all[] =
-	"usage: perfdelta compare BASELINE [BASELINE...] TARGET -o DIR [options]\n"
-	"       perfdelta inspect RUN [--json] [options]\n"
-	"       perfdelta demo [-o DIR] [options]\n"
-	"       perfdelta pull --jenkins URL [--snapshot NAME]... -o RUN_DIR [options]\n"
-	"       perfdelta signature RUN | perfdelta history add RUN... [--db URL]\n"
-	"       perfdelta history report --test CONFIG [--db URL] -o DIR [--window N]\n"
-	"                                [--alpha A] [--min-size K]\n"
-	"       perfdelta compare --baseline-history N [--db URL] [options] TARGET -o DIR\n"
-	"       perfdelta demo --history [-o DIR]   (history: docs/history.md)\n"
-	"       perfdelta COMMAND --help (the options of one command)\n"
-	"\n"
-	"Compare perfrunner runs of a Couchbase cluster (baselines and a target, such as the\n"
-	"same workload with a node failed over mid-run) from their cbmonitor/perfdb\n"
-	"snapshots, Jenkins outputs and perfrunner configs. A run is a bundle directory (or a\n"
-	".tar, .tar.gz or .zip of one): perfdb/<db>/<metric>.json, jenkins/build.json or\n"
-	"build.xml, jenkins/consoleText, perfrunner/*.spec and *.test.\n"
-	"\n"
-	"commands:\n"
-	"  compare BASELINE [BASELINE...] TARGET\n"
-	"                         align the runs on the event, compare every metric per node,\n"
-	"                         role and phase (against the run-to-run spread of two or\n"
-	"                         more baselines), and write OUT/summary.json\n"
-	"  inspect RUN            what was found in a bundle: snapshots, nodes and roles, "
-	"series,\n"
-	"                         samples, time range, gaps, the time base, events and KPIs\n"
-	"  demo                   compare the bundled seed fixture (a baseline and a failover\n"
-	"                         run); writes to ./perfdelta-demo unless -o is given\n"
-	"  pull                   build a run bundle from a Jenkins build and perfdb: the "
-	"build's\n"
-	"                         api/json and consoleText, every series of the console's\n"
-	"                         snapshots, the spec and test config; written atomically\n";
-
-static const char usage_exit[] =
-	"exit codes: 0 no regression, 1 regression found, 2 usage error, 3 input error\n"
-	"(unreadable or malformed input, an output that cannot be written or replaced,\n"
-	"gnuplot failing or hanging), 4 runs not comparable, 130 interrupted (SIGINT),\n"
-	"131 quit (SIGQUIT), 143 terminated (SIGTERM); temporary files and gnuplot are\n"
-	"removed on each\n";
-
-#define MAX_ARGS  17 /* compare: up to 16 baselines and the target */
-#define MAX_GLOBS 64
-
-struct opts {
-	enum cmd cmd;
-	const char *cmd_name;
-	const char *args[MAX_ARGS];
-	int n_args;
-	int json, quiet, fail_on_regression, single_file, timings;
-	const char *out;
-	const char *label_base, *label_target;
-	const char *report_url;
-	double gnuplot_timeout_s;
-	struct pd_limits lim;
-	struct pd_compare_opts cmp;
-	const char *globs[MAX_GLOBS];
-	struct pd_threshold thresholds[MAX_GLOBS];
-	char *metrics_arg;                /* owned copy of --metrics, split in place */
-	char *threshold_globs[MAX_GLOBS]; /* owned copies of --threshold-for's GLOBs */
-	struct pd_plan_opts pull;
-	int pull_history;       /* pull --history: add the bundle pulled to the history */
-	const char *history_db; /* --db URL for it, or NULL */
-	const char *snapshots[MAX_GLOBS];
-	const char *builds[MAX_GLOBS]; /* every --jenkins: pull's one; compare's name the
-					  snapshots of a cbmonitor comparison URL */
-	size_t n_builds;
-	const char *run_spread; /* --run-spread FILE */
-};
-
-/* Where --help lists a flag. */
-enum section { SEC_COMPARE, SEC_PULL, SEC_TIME, SEC_OTHER, SEC_LIMITS, SEC_COUNT };
-
-static const char *const section_heading[SEC_COUNT] = {
-	[SEC_COMPARE] = "compare options:",
-	[SEC_PULL] = "pull options:",
-	[SEC_TIME] = "time base options (for compare and inspect; they apply to the target):",
-	[SEC_OTHER] = "other options:",
-	[SEC_LIMITS] = "limits on input (raise them with the flags):",
-};
-
-static const struct pd_flags table;
-
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* cli/usage.h's line, pointing at perfdelta --help. */
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = pd_usage_v(table.hint, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-#define FIELD(o, f, type) ((type *)((char *)(o) + (f)->field))
-
-/* --console-utc-offset (or the baseline's): +HH:MM or -HH:MM. */
-static int set_utc_offset(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
-{
-	struct pd_time_flags *t = FIELD(o, f, struct pd_time_flags);
-	int hh, mm, n = 0;
-	if ((val[0] != '+' && val[0] != '-') ||
-	    sscanf(val + 1, "%2d:%2d%n", &hh, &mm, &n) != 2 || val[1 + n] || hh > 14 || mm > 59)
-		return pd_err_set(err, PD_EINVAL, "%s needs +HH:MM or -HH:MM, not '%s'",
-				  f->name, val);
-	t->has_utc_offset = 1;
-	t->utc_offset_s = (val[0] == '-' ? -1 : 1) * (int64_t)(hh * 3600 + mm * 60);
-	return 0;
-}
-
-/* --event-time (or the baseline's): seconds from the start of the phase. */
-static int set_event_time(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
-{
-	struct pd_time_flags *t = FIELD(o, f, struct pd_time_flags);
-	double v;
-	if (pd_flags_number(&v, val, 1) < 0 || v > 1e9)
-		return pd_err_set(err, PD_EINVAL,
-				  "%s needs seconds from the start of the phase, not '%s'",
-				  f->name, val);
-	t->has_event_time = 1;
-	t->event_time_s = v;
-	t->event_flag = f->name;
-	return 0;
-}
-
-static int set_metrics(void *opts, const struct pd_flag *f, const char *val, struct pd_err *err)
-{
-	struct opts *o = opts;
-	(void)f; /* one flag only */
-	free(o->metrics_arg);
-	o->metrics_arg = pd_xstrdup(val);
-	o->cmp.n_metric_globs = 0;
-	for (char *save = NULL, *g = strtok_r(o->metrics_arg, ",", &save); g;
-	     g = strtok_r(NULL, ",", &save)) {
-		if (o->cmp.n_metric_globs == MAX_GLOBS)
-			return pd_err_set(err, PD_EINVAL, "--metrics takes at most %d patterns",
-					  MAX_GLOBS);
-		o->globs[o->cmp.n_metric_globs++] = g;
-	}
-	if (!o->cmp.n_metric_globs)
-		return pd_err_set(err, PD_EINVAL, "%s", "--metrics needs at least one pattern");
-	o->cmp.metric_globs = o->globs;
-	return 0;
-}
-
-/* The GLOB is copied: the value is split at its last '='. */
-static int set_threshold_for(void *opts, const struct pd_flag *f, const char *val,
-			     struct pd_err *err)
-{
-	struct opts *o = opts;
-	const char *eq = strrchr(val, '=');
-	int rc;
-	if (!eq || eq == val)
-		return pd_err_set(err, PD_EINVAL, "%s needs GLOB=PCT, not '%s'", f->name, val);
-	if (o->cmp.n_overrides == MAX_GLOBS)
-		return pd_err_set(err, PD_EINVAL, "%s is limited to %d patterns", f->name,
-				  MAX_GLOBS);
-	struct pd_threshold *t = &o->thresholds[o->cmp.n_overrides];
-	if ((rc = pd_flags_pct(&t->pct, f->name, eq + 1, err)) < 0)
-		return rc;
-	t->glob = o->threshold_globs[o->cmp.n_overrides] = pd_xstrndup(val, (size_t)(eq - val));
-	o->cmp.n_overrides++;
-	o->cmp.overrides = o->thresholds;
-	return 0;
-}
-
-static int set_fail_on(void *opts, const struct pd_flag *f, const char *val, struct pd_err *err)
-{
-	struct opts *o = opts;
-	if (strcmp(val, "regression") && strcmp(val, "never"))
-		return pd_err_set(err, PD_EINVAL, "%s takes regression or never, not '%s'",
-				  f->name, val);
-	o->fail_on_regression = !strcmp(val, "regression");
-	o->cmp.gate = o->fail_on_regression;
-	return 0;
-}
-
-static int set_snapshot(void *opts, const struct pd_flag *f, const char *val,
-			struct pd_err *err)
-{
-	struct opts *o = opts;
-	if (o->pull.n_snapshots == MAX_GLOBS)
-		return pd_err_set(err, PD_EINVAL, "%s is limited to %d names", f->name,
-				  MAX_GLOBS);
-	o->snapshots[o->pull.n_snapshots++] = val;
-	o->pull.snapshots = o->snapshots;
-	return 0;
-}
-
-static int set_jenkins(void *opts, const struct pd_flag *f, const char *val, struct pd_err *err)
-{
-	struct opts *o = opts;
-	if (o->n_builds == MAX_GLOBS)
-		return pd_err_set(err, PD_EINVAL, "%s is limited to %d builds", f->name,
-				  MAX_GLOBS);
-	o->builds[o->n_builds++] = val;
-	o->pull.jenkins = o->builds[0];
-	return 0;
-}
-
-static int set_jenkins_api(void *opts, const struct pd_flag *f, const char *val,
-			   struct pd_err *err)
-{
-	struct opts *o = opts;
-	if (strcmp(val, "json") && strcmp(val, "xml"))
-		return pd_err_set(err, PD_EINVAL, "%s takes json or xml, not '%s'", f->name,
-				  val);
-	o->pull.jenkins_xml = !strcmp(val, "xml");
-	return 0;
-}
-
-static int show_help(void *o, const struct pd_flag *f, const char *val, struct pd_err *err);
-
-static int show_version(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
-{
-	(void)o, (void)f, (void)val, (void)err; /* pd_flag_fn's shape */
-	printf("perfdelta %s\n", PD_VERSION);
-	return 0;
-}
-
-#define OPT(member) offsetof(struct opts, member)
-
-static const struct pd_flag flags[] = {
-	{.name = "--output",
-	 .alias = "-o",
-	 .arg = "DIR",
-	 .parse = pd_flags_set_path,
-	 .field = OPT(out),
-	 .cmds = CMD_ANY & ~CMD_INSPECT,
-	 .section = SEC_COMPARE,
-	 .help = "the output directory: index.html, charts/, summary.json,\n"
-		 "junit.xml, summary.md, summary.jira; FILE.html: that file\n"
-		 "alone, charts inlined. Written atomically; an existing one\n"
-		 "is replaced only when it holds nothing but an earlier\n"
-		 "output of perfdelta, else exit 3",
-	 .other_cmds = CMD_PULL,
-	 .help_other = "the run bundle to write: perfdb/, jenkins/,\n"
-		       "perfrunner/ (what compare and inspect read), written\n"
-		       "atomically"},
-	{.name = "--single-file",
-	 .parse = pd_flags_set_switch,
-	 .field = OPT(single_file),
-	 .cmds = CMD_REPORTS,
-	 .section = SEC_COMPARE,
-	 .help = "inline the charts into index.html (for a ticket or a browser;\n"
-		 "Jenkins' CSP blocks it); implied by -o FILE.html, which\n"
-		 "writes only that file"},
-	{.name = "--threshold",
-	 .arg = "PCT",
-	 .parse = pd_flags_set_pct,
-	 .field = OPT(cmp.threshold_pct),
-	 .cmds = CMD_REPORTS,
-	 .section = SEC_COMPARE,
-	 .help = "practical threshold for a change (default 5)"},
-	{.name = "--threshold-for",
-	 .arg = "GLOB=PCT",
-	 .parse = set_threshold_for,
-	 .cmds = CMD_REPORTS,
-	 .section = SEC_COMPARE,
-	 .help = "a threshold for metrics matching GLOB (repeatable),\n"
-		 "e.g. --threshold-for 'atop/*_rss=3'"},
-	{.name = "--metrics",
-	 .arg = "GLOB,...",
-	 .parse = set_metrics,
-	 .cmds = CMD_REPORTS,
-	 .section = SEC_COMPARE,
-	 .help = "compare only these collector/metric names (a pattern\n"
-		 "that matches no series is a usage error)"},
-	{.name = "--fail-on",
-	 .arg = "regression|never",
-	 .parse = set_fail_on,
-	 .cmds = CMD_REPORTS,
-	 .section = SEC_COMPARE,
-	 .help = "exit 1 on a regression (default) or never"},
-	{.name = "--run-spread",
-	 .arg = "FILE",
-	 .parse = pd_flags_set_path,
-	 .field = OPT(run_spread),
-	 .cmds = CMD_COMPARE,
-	 .section = SEC_COMPARE,
-	 .help = "one baseline: the run-to-run sd of each metric, from a history\n"
-		 "(perfdelta-history writes it for compare --db URL; docs/history.md)"},
-	{.name = "--label-baseline",
-	 .arg = "L",
-	 .parse = pd_flags_set_str,
-	 .field = OPT(label_base),
-	 .cmds = CMD_REPORTS,
-	 .section = SEC_COMPARE,
-	 .help = "the baseline's name in the outputs"},
-	{.name = "--label-target",
-	 .arg = "L",
-	 .parse = pd_flags_set_str,
-	 .field = OPT(label_target),
-	 .cmds = CMD_REPORTS,
-	 .section = SEC_COMPARE,
-	 .help = "the target's name in the outputs"},
-	{.name = "--report-url",
-	 .arg = "URL",
-	 .parse = pd_flags_set_str,
-	 .field = OPT(report_url),
-	 .cmds = CMD_REPORTS,
-	 .section = SEC_COMPARE,
-	 .help = "where the report will be published, for the links of\n"
-		 "junit.xml and the summaries (default: Jenkins' BUILD_URL)"},
-	{.name = "--gnuplot-timeout",
-	 .arg = "S",
-	 .parse = pd_flags_set_seconds,
-	 .field = OPT(gnuplot_timeout_s),
-	 .cmds = CMD_REPORTS,
-	 .section = SEC_COMPARE,
-	 .help = "end gnuplot after S seconds in which it read no input\n"
-		 "and wrote no chart (default 60; a chart takes milliseconds),\n"
-		 "or after 20 x S in all: exit 3, the old report kept"},
-	{.name = "--quiet",
-	 .alias = "-q",
-	 .parse = pd_flags_set_switch,
-	 .field = OPT(quiet),
-	 .cmds = CMD_ANY,
-	 .section = SEC_COMPARE,
-	 .help = "print nothing but errors and warnings"},
-	{.name = "--timings",
-	 .parse = pd_flags_set_switch,
-	 .field = OPT(timings),
-	 .cmds = CMD_REPORTS,
-	 .section = SEC_COMPARE,
-	 .help = "print the time of each stage (parse, analyze, render)"},
-	{.name = "--jenkins",
-	 .arg = "URL",
-	 .parse = set_jenkins,
-	 .cmds = CMD_PULL | CMD_COMPARE,
-	 .section = SEC_PULL,
-	 .help = "the build (.../job/J/N/); credentials from the environment\n"
-		 "(PERFDELTA_JENKINS_USER, PERFDELTA_JENKINS_TOKEN) or --netrc;\n"
-		 "compare: one per snapshot of a cbmonitor comparison URL, in order"},
-	{.name = "--jenkins-api",
-	 .arg = "json|xml",
-	 .parse = set_jenkins_api,
-	 .cmds = CMD_PULL | CMD_COMPARE,
-	 .section = SEC_PULL,
-	 .help = "build.json from api/json (default) or build.xml from api/xml"},
-	{.name = "--perfdb",
-	 .arg = "URL",
-	 .parse = pd_flags_set_str,
-	 .field = OPT(pull.perfdb),
-	 .cmds = CMD_PULL | CMD_COMPARE,
-	 .section = SEC_PULL,
-	 .help = "perfdb (default: the console's cbmonitor host, port 8080)"},
-	{.name = "--prometheus",
-	 .arg = "URL",
-	 .parse = pd_flags_set_str,
-	 .field = OPT(pull.prometheus),
-	 .cmds = CMD_PULL | CMD_COMPARE,
-	 .section = SEC_PULL,
-	 .help = "perfrunner's Prometheus path: the store's Prometheus HTTP API\n"
-		 "(Prometheus, Mimir, VictoriaMetrics); series into prometheus/"},
-	{.name = "--cbmonitor2",
-	 .arg = "URL",
-	 .parse = pd_flags_set_str,
-	 .field = OPT(pull.cbmonitor2),
-	 .cmds = CMD_PULL | CMD_COMPARE,
-	 .section = SEC_PULL,
-	 .help = "cbmonitor2: the snapshot's window and phases from its API"},
-	{.name = "--snapshot",
-	 .arg = "NAME",
-	 .parse = set_snapshot,
-	 .cmds = CMD_PULL,
-	 .section = SEC_PULL,
-	 .help = "pull this snapshot (repeatable; default: the console's)"},
-	{.name = "--perfrunner-dir",
-	 .arg = "DIR",
-	 .parse = pd_flags_set_str,
-	 .field = OPT(pull.perfrunner_dir),
-	 .cmds = CMD_PULL | CMD_COMPARE,
-	 .section = SEC_PULL,
-	 .help = "a perfrunner checkout: copy clusters/<cluster> and\n"
-		 "tests/<test_config> named by the build's parameters"},
-	{.name = "--history",
-	 .parse = pd_flags_set_switch,
-	 .field = OPT(pull_history),
-	 .cmds = CMD_PULL,
-	 .section = SEC_PULL,
-	 .help = "then add the bundle to the history (perfdelta history add;\n"
-		 "docs/history.md)"},
-	{.name = "--db",
-	 .arg = "URL",
-	 .parse = pd_flags_set_str,
-	 .field = OPT(history_db),
-	 .cmds = CMD_PULL,
-	 .section = SEC_PULL,
-	 .help = "with --history: the store, sqlite:PATH or postgresql://...\n"
-		 "(default $XDG_DATA_HOME/perfdelta/history.sqlite)"},
-	{.name = "--netrc",
-	 .parse = pd_flags_set_switch,
-	 .field = OPT(pull.netrc),
-	 .cmds = CMD_PULL | CMD_COMPARE,
-	 .section = SEC_PULL,
-	 .help = "credentials from ~/.netrc"},
-	{.name = "--parallel",
-	 .arg = "N",
-	 .parse = pd_flags_set_unsigned,
-	 .field = OPT(pull.parallel),
-	 .cmds = CMD_PULL | CMD_COMPARE,
-	 .section = SEC_PULL,
-	 .lo = 1,
-	 .hi = 64,
-	 .help = "transfers at once (default 8, at most 64)"},
-	{.name = "--timeout",
-	 .arg = "S",
-	 .parse = pd_flags_set_long,
-	 .field = OPT(pull.timeout_s),
-	 .cmds = CMD_PULL | CMD_COMPARE,
-	 .section = SEC_PULL,
-	 .lo = 1,
-	 .hi = 86400,
-	 .help = "connect and total time of one try (default 120)"},
-	{.name = "--retries",
-	 .arg = "N",
-	 .parse = pd_flags_set_unsigned,
-	 .field = OPT(pull.retries),
-	 .cmds = CMD_PULL | CMD_COMPARE,
-	 .section = SEC_PULL,
-	 .lo = 0,
-	 .hi = 20,
-	 .help = "tries again on 5xx, 408, 429 and connection errors, waiting\n"
-		 "0.5 s, then 1 s, 2 s... (default 3)"},
-	{.name = "--event-time",
-	 .arg = "S",
-	 .parse = set_event_time,
-	 .field = OPT(cmp.time),
-	 .cmds = CMD_ANY & ~CMD_PULL,
-	 .section = SEC_TIME,
-	 .help = "the event (failover) happened S seconds into the measured\n"
-		 "phase (default: from the console, the series or the config)"},
-	{.name = "--console-utc-offset",
-	 .arg = "±HH:MM",
-	 .parse = set_utc_offset,
-	 .field = OPT(cmp.time),
-	 .cmds = CMD_ANY & ~CMD_PULL,
-	 .section = SEC_TIME,
-	 .help = "the console's local time zone (default: found by\n"
-		 "aligning its rebalance lines with the series, else from the\n"
-		 "Jenkins build start)"},
-	{.name = "--baseline-event-time",
-	 .arg = "S",
-	 .parse = set_event_time,
-	 .field = OPT(cmp.time_base),
-	 .cmds = CMD_REPORTS,
-	 .section = SEC_TIME,
-	 .help = "compare: --event-time for the baseline (a baseline\n"
-		 "with its own event is shifted onto the target's)"},
-	{.name = "--baseline-console-utc-offset",
-	 .arg = "±HH:MM",
-	 .parse = set_utc_offset,
-	 .field = OPT(cmp.time_base),
-	 .cmds = CMD_REPORTS,
-	 .section = SEC_TIME,
-	 .help = "compare: --console-utc-offset for the baseline"},
-	{.name = "--json",
-	 .parse = pd_flags_set_switch,
-	 .field = OPT(json),
-	 .cmds = CMD_INSPECT,
-	 .section = SEC_OTHER,
-	 .help = "inspect: print JSON"},
-	{.name = "--help",
-	 .alias = "-h",
-	 .parse = show_help,
-	 .done = 1,
-	 .cmds = CMD_ANY,
-	 .section = SEC_OTHER,
-	 .help = "this text (after a command: that command's)"},
-	{.name = "--version",
-	 .parse = show_version,
-	 .done = 1,
-	 .cmds = CMD_ANY,
-	 .section = SEC_OTHER,
-	 .help = "the version"},
-	{.name = "--max-file-size",
-	 .arg = "BYTES",
-	 .parse = pd_flags_set_count,
-	 .field = OPT(lim.max_file_bytes),
-	 .cmds = CMD_ANY,
-	 .section = SEC_LIMITS,
-	 .help = "one input file (default 1 GiB)"},
-	{.name = "--max-bundle-size",
-	 .arg = "BYTES",
-	 .parse = pd_flags_set_count,
-	 .field = OPT(lim.max_bundle_bytes),
-	 .cmds = CMD_ANY,
-	 .section = SEC_LIMITS,
-	 .help = "a tarball bundle, uncompressed (default 4 GiB)"},
-	{.name = "--max-samples",
-	 .arg = "N",
-	 .parse = pd_flags_set_count,
-	 .field = OPT(lim.max_samples),
-	 .cmds = CMD_ANY,
-	 .section = SEC_LIMITS,
-	 .help = "samples in one series (default 50000000)"},
-	{.name = "--max-series",
-	 .arg = "N",
-	 .parse = pd_flags_set_count,
-	 .field = OPT(lim.max_series),
-	 .cmds = CMD_ANY,
-	 .section = SEC_LIMITS,
-	 .help = "series in one run (default 100000)"},
-	{.name = "--max-line",
-	 .arg = "BYTES",
-	 .parse = pd_flags_set_count,
-	 .field = OPT(lim.max_line),
-	 .cmds = CMD_ANY,
-	 .section = SEC_LIMITS,
-	 .help = "one console or INI line (default 1 MiB)"},
-	/* cJSON refuses more than 1000 levels by itself, so that is the ceiling */
-	{.name = "--max-depth",
-	 .arg = "N",
-	 .parse = pd_flags_set_unsigned,
-	 .field = OPT(lim.max_depth),
-	 .cmds = CMD_ANY,
-	 .section = SEC_LIMITS,
-	 .lo = 1,
-	 .hi = 1000,
-	 .help = "JSON and XML nesting (default 64, at most 1000)"},
-};
-
-static const struct pd_flags table = {flags, sizeof(flags) / sizeof(*flags),
-				      "see perfdelta --help"};
-
-/* Every section's flags that cmd accepts (CMD_ANY: all of them). */
-static void help_flags(unsigned cmd)
-{
-	struct pd_buf b = PD_BUF_INIT;
-	for (int s = 0; s < SEC_COUNT; s++) {
-		int shown = 0;
-		for (size_t i = 0; i < table.n; i++) {
-			if (flags[i].section != s || !(flags[i].cmds & cmd))
-				continue;
-			/* -o and --quiet are pull's and inspect's too */
-			int own = s != SEC_COMPARE || cmd & CMD_COMPARE;
-			if (!shown++)
-				pd_buf_addf(&b, "\n%s\n",
-					    own ? section_heading[s] : "options:");
-			pd_flags_help_line(&b, &flags[i], cmd);
-			pd_buf_addch(&b, '\n');
-		}
-	}
-	pd_buf_addf(&b, "\n%s", usage_exit);
-	fputs(b.ptr, stdout);
-	pd_buf_release(&b);
-}
-
-/* The whole --help, or after a command only that command's. */
-static int show_help(void *opts, const struct pd_flag *f, const char *val, struct pd_err *err)
-{
-	const struct opts *o = opts;
-	(void)f, (void)val, (void)err; /* pd_flag_fn's shape */
-	for (size_t i = 0; i < N_COMMANDS; i++)
-		if (o->cmd == commands[i].bit) {
-			fputs(commands[i].usage, stdout);
-			help_flags(o->cmd);
-			return 0;
-		}
-	fputs(usage_all, stdout);
-	help_flags(CMD_ANY);
-	return 0;
-}
-
 /* argv for perfdelta-history; compare's as "compare OPTIONS -- OPERANDS": each option
  * with its value when this table says it takes one (perfdelta-history's own
  * --baseline-history too), so that perfdelta-history tells operands without a list of
@@ -679,7 +48,8 @@ static char **history_argv(int argc, char **argv)
 	ops = pd_xcalloc((size_t)argc + 1, sizeof(*ops));
 	out[n++] = argv[0], out[n++] = argv[1];
 	for (int i = 2; i < argc; i++) {
-		const struct pd_flag *f = operands ? NULL : pd_flags_find(&table, argv[i]);
+		const struct pd_flag *f =
+			operands ? NULL : pd_flags_find(&pd_opts_flags, argv[i]);
 		int value =
 			(f && f->arg) || (!operands && !strcmp(argv[i], "--baseline-history"));
 		if (!operands && !strcmp(argv[i], "--"))
@@ -698,38 +68,6 @@ static char **history_argv(int argc, char **argv)
 	return out;
 }
 
-/* An operand: the command first, then its runs. */
-static int operand(void *opts, const char *a, struct pd_err *err)
-{
-	struct opts *o = opts;
-	if (o->cmd) {
-		if (o->n_args == MAX_ARGS)
-			return pd_err_set(err, PD_EINVAL, "unexpected argument '%s'", a);
-		o->args[o->n_args++] = a;
-		return 0;
-	}
-	for (size_t i = 0; i < N_COMMANDS; i++)
-		if (!strcmp(a, commands[i].name)) {
-			o->cmd = commands[i].bit;
-			o->cmd_name = commands[i].name;
-			return 0;
-		}
-	return pd_err_set(err, PD_EINVAL, "unknown command '%s'", a);
-}
-
-/* Returns -1 to go on, else an exit code (help and version exit 0). */
-static int parse_args(struct opts *o, int argc, char **argv)
-{
-	const struct pd_flag **seen = pd_xcalloc((size_t)argc, sizeof(*seen));
-	size_t n_seen = 0;
-	int rc = pd_flags_parse(&table, o, argc, argv, operand, seen, &n_seen);
-	if (rc < 0 && !o->cmd)
-		rc = usage_error("%s", "a command is needed: compare, inspect, demo or pull");
-	if (rc < 0)
-		rc = pd_flags_check(&table, seen, n_seen, o->cmd, o->cmd_name);
-	free(seen);
-	return rc;
-}
 /* The one place errors are printed: one line, every byte from input (a path, a name in
  * the message) through the terminal escaper. */
 static int report_error(const struct pd_err *err)
@@ -747,19 +85,20 @@ static int report_error(const struct pd_err *err)
 	return PD_EXIT_INPUT;
 }
 
-static int cmd_inspect(const struct opts *o)
+static int cmd_inspect(const struct pd_opts *o)
 {
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_run *run = NULL;
 	struct pd_buf out = PD_BUF_INIT;
 	struct pd_facts facts;
 	if (o->n_args != 1)
-		return usage_error("%s", "inspect needs one run bundle: perfdelta inspect RUN");
+		return pd_flags_usage(&pd_opts_flags, "%s",
+				      "inspect needs one run bundle: perfdelta inspect RUN");
 	if (o->cmp.time_base.has_event_time || o->cmp.time_base.has_utc_offset)
-		return usage_error("%s",
-				   "--baseline-event-time and --baseline-console-utc-offset "
-				   "are for compare; inspect takes --event-time and "
-				   "--console-utc-offset");
+		return pd_flags_usage(&pd_opts_flags, "%s",
+				      "--baseline-event-time and --baseline-console-utc-offset "
+				      "are for compare; inspect takes --event-time and "
+				      "--console-utc-offset");
 	if (pd_bundle_load(&run, o->args[0], &o->lim, &err) < 0)
 		return report_error(&err);
 	if (pd_facts_of(&facts, run, &o->cmp.time, &err) < 0) {
@@ -786,7 +125,7 @@ static void print_summary(const struct pd_comparison *c, const struct pd_report_
 	pd_buf_release(&b);
 }
 
-static int verdict_exit(const struct opts *o, const struct pd_comparison *c)
+static int verdict_exit(const struct pd_opts *o, const struct pd_comparison *c)
 {
 	if (c->verdict == PD_VERDICT_NOT_COMPARABLE)
 		return PD_EXIT_NOTCMP;
@@ -797,7 +136,7 @@ static int verdict_exit(const struct opts *o, const struct pd_comparison *c)
 
 /* Where the report is published: --report-url, else Jenkins' BUILD_URL (the build's page,
  * which links the HTML Publisher's report), else unknown. */
-static const char *report_url(const struct opts *o)
+static const char *report_url(const struct pd_opts *o)
 {
 	const char *u = o->report_url ? o->report_url : getenv("BUILD_URL");
 	return u && *u ? u : NULL;
@@ -807,7 +146,8 @@ static const char *report_url(const struct opts *o)
  * style and data: images: a single-file report (--single-file, or -o FILE.html) shows
  * there unstyled, without its charts, and scrolls sideways. Said when it is written in a
  * Jenkins build (BUILD_URL set), where the directory is what to publish. */
-static void jenkins_single_file(struct pd_strv *warnings, const struct opts *o, const char *out)
+static void jenkins_single_file(struct pd_strv *warnings, const struct pd_opts *o,
+				const char *out)
 {
 	const char *build = getenv("BUILD_URL");
 	if (!build || !*build || !(o->single_file || pd_str_ends_with(out, ".html")))
@@ -851,7 +191,7 @@ static int output_in_input(const char *out, const char *const *paths, size_t n,
 }
 
 /* Compares the last of paths[0..n) (the target) with the others (its baselines). */
-static int compare_runs(const struct opts *o, const char *const *paths, size_t n,
+static int compare_runs(const struct pd_opts *o, const char *const *paths, size_t n,
 			const char *out)
 {
 	struct pd_err err = PD_ERR_INIT;
@@ -920,19 +260,21 @@ done:
 
 /* A Jenkins build URL or a cbmonitor comparison URL stands for the bundles it is pulled
  * into (cli/fetch_args.h). */
-static int cmd_compare(const struct opts *o)
+static int cmd_compare(const struct pd_opts *o)
 {
 	struct pd_strv paths = {0};
 	struct pd_err err = PD_ERR_INIT;
 	int rc;
 	struct pd_fetch_builds b = {o->builds, o->n_builds};
 	if (!o->out)
-		return usage_error("%s", "compare needs an output directory: -o DIR");
+		return pd_flags_usage(&pd_opts_flags, "%s",
+				      "compare needs an output directory: -o DIR");
 	if (pd_fetch_args(&paths, o->args, (size_t)o->n_args, &o->pull, &b, o->quiet, &err) < 0)
 		rc = report_error(&err);
 	else if (paths.n < 2)
-		rc = usage_error("%s", "compare needs two run bundles or more: perfdelta "
-				       "compare BASELINE [BASELINE...] TARGET -o DIR");
+		rc = pd_flags_usage(&pd_opts_flags, "%s",
+				    "compare needs two run bundles or more: perfdelta "
+				    "compare BASELINE [BASELINE...] TARGET -o DIR");
 	else
 		rc = compare_runs(o, (const char *const *)paths.v, paths.n, o->out);
 	pd_strv_free(&paths);
@@ -974,7 +316,7 @@ static char *seed_dir(struct pd_err *err)
 
 /* The seed fixture's comparison; it holds regressions on purpose, so the demo exits 0
  * once the report is written. */
-static int cmd_demo(const struct opts *o)
+static int cmd_demo(const struct pd_opts *o)
 {
 	const char *out = o->out ? o->out : "perfdelta-demo";
 	struct pd_err err = PD_ERR_INIT;
@@ -982,7 +324,7 @@ static int cmd_demo(const struct opts *o)
 	char *seed;
 	int rc;
 	if (o->n_args)
-		return usage_error("unexpected argument '%s'", o->args[0]);
+		return pd_flags_usage(&pd_opts_flags, "unexpected argument '%s'", o->args[0]);
 	if (!(seed = seed_dir(&err)))
 		return report_error(&err);
 	pd_buf_addf(&base, "%s/baseline", seed);
@@ -1033,24 +375,26 @@ static const char *env(const char *name)
 
 /* perfdelta checks the flags (a usage error needs no perfdelta-pull) and hands argv on
  * to perfdelta-pull, which parses it again and pulls (cli/pull.h). */
-static int cmd_pull(const struct opts *o, char **argv)
+static int cmd_pull(const struct pd_opts *o, char **argv)
 {
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_plan_opts po = o->pull;
 	struct pull_ui ui = {isatty(2) && !o->quiet, o->quiet, 0, 0, {0}};
 	if (o->n_args)
-		return usage_error("unexpected argument '%s'", o->args[0]);
+		return pd_flags_usage(&pd_opts_flags, "unexpected argument '%s'", o->args[0]);
 	if (o->n_builds > 1)
-		return usage_error("%s", "pull takes one --jenkins");
+		return pd_flags_usage(&pd_opts_flags, "%s", "pull takes one --jenkins");
 	if (!o->out)
-		return usage_error("%s", "pull needs a bundle directory: -o RUN_DIR");
+		return pd_flags_usage(&pd_opts_flags, "%s",
+				      "pull needs a bundle directory: -o RUN_DIR");
 	po.out = o->out;
 	po.lim = &o->lim;
 	po.jenkins_user = env("PERFDELTA_JENKINS_USER");
 	po.jenkins_token = env("PERFDELTA_JENKINS_TOKEN");
 	if (!po.jenkins_user != !po.jenkins_token)
-		return usage_error(
-			"%s", "PERFDELTA_JENKINS_USER and PERFDELTA_JENKINS_TOKEN go together");
+		return pd_flags_usage(
+			&pd_opts_flags, "%s",
+			"PERFDELTA_JENKINS_USER and PERFDELTA_JENKINS_TOKEN go together");
 	po.progress = pull_progress;
 	po.note = pull_note;
 	po.ctx = &ui;
@@ -1077,30 +421,24 @@ static int cmd_pull(const struct opts *o, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct opts o = {.lim = PD_LIMITS_DEFAULT,
-			 .cmp = PD_COMPARE_OPTS_INIT,
-			 .fail_on_regression = 1,
-			 .gnuplot_timeout_s = PD_PLOT_TIMEOUT_DEFAULT,
-			 .pull = PD_PLAN_OPTS_INIT};
+	struct pd_opts o = PD_OPTS_INIT;
 	if (pd_cli_is_history(argc, argv)) { /* perfdelta-history: cli/history.c */
 		struct pd_err err = PD_ERR_INIT;
 		pd_cli_exec("perfdelta-history", history_argv(argc, argv), &err);
 		return report_error(&err);
 	}
-	int rc = parse_args(&o, argc, argv);
+	int rc = pd_opts_parse(&o, argc, argv);
 	pd_cleanup_catch_signals();
 	if (rc < 0) {
-		if (o.cmd == CMD_INSPECT)
+		if (o.cmd == PD_CMD_INSPECT)
 			rc = cmd_inspect(&o);
-		else if (o.cmd == CMD_COMPARE)
+		else if (o.cmd == PD_CMD_COMPARE)
 			rc = cmd_compare(&o);
-		else if (o.cmd == CMD_DEMO)
+		else if (o.cmd == PD_CMD_DEMO)
 			rc = cmd_demo(&o);
 		else
 			rc = cmd_pull(&o, argv);
 	}
-	free(o.metrics_arg);
-	for (size_t i = 0; i < o.cmp.n_overrides; i++)
-		free(o.threshold_globs[i]);
+	pd_opts_release(&o);
 	return rc;
 }

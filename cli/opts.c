@@ -1,0 +1,629 @@
+/* perfdelta's commands, flag table, setters and --help (cli/opts.h). */
+#include "cli/opts.h"
+#include "cli/exit.h"
+#include "cli/usage.h"
+#include "core/xalloc.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	enum pd_cmd bit;
+	const char *usage; /* its usage line and what it does, for its --help */
+};
+
+static const struct command commands[] = {
+	{.name = "compare",
+	 .bit = PD_CMD_COMPARE,
+	 .usage = "usage: perfdelta compare BASELINE [BASELINE...] TARGET -o DIR [options]\n"
+		  "\n"
+		  "Align the runs on the event, compare every metric per node, role and "
+		  "phase, and\n"
+		  "write the report: OUT/index.html, charts/, summary.json, junit.xml, "
+		  "summary.md,\n"
+		  "summary.jira (or one FILE.html with -o FILE.html). A run is a bundle "
+		  "directory,\n"
+		  "or a .tar, .tar.gz or .zip of one.\n"
+		  "\n"
+		  "history options (docs/history.md):\n"
+		  "  --baseline-history N   the N runs before TARGET in the history, as its "
+		  "baselines\n"
+		  "                         (compare takes the target alone then)\n"
+		  "  --db URL               the history store, sqlite:PATH or "
+		  "postgresql://...\n"},
+	{.name = "inspect",
+	 .bit = PD_CMD_INSPECT,
+	 .usage = "usage: perfdelta inspect RUN [--json] [options]\n"
+		  "\n"
+		  "What was found in a bundle: snapshots, nodes and roles, series, samples, "
+		  "time\n"
+		  "range, gaps, the time base, events and KPIs.\n"},
+	{.name = "demo",
+	 .bit = PD_CMD_DEMO,
+	 .usage = "usage: perfdelta demo [-o DIR] [options]\n"
+		  "\n"
+		  "Compare the bundled seed fixture (a baseline and a failover run); writes "
+		  "to\n"
+		  "./perfdelta-demo unless -o is given.\n"
+		  "\n"
+		  "history options (docs/history.md):\n"
+		  "  --history              a generated history's report instead (writes "
+		  "to\n"
+		  "                         ./perfdelta-history-demo unless -o is given)\n"},
+	{.name = "pull",
+	 .bit = PD_CMD_PULL,
+	 .usage = "usage: perfdelta pull --jenkins URL [--snapshot NAME]... -o RUN_DIR "
+		  "[options]\n"
+		  "\n"
+		  "Build a run bundle from a Jenkins build and perfdb: the build's api/json "
+		  "and\n"
+		  "consoleText, every series of the console's snapshots, the spec and test "
+		  "config;\n"
+		  "written atomically.\n"},
+};
+#define N_COMMANDS (sizeof(commands) / sizeof(*commands))
+
+static const char usage_all[] =
+	"usage: perfdelta compare BASELINE [BASELINE...] TARGET -o DIR [options]\n"
+	"       perfdelta inspect RUN [--json] [options]\n"
+	"       perfdelta demo [-o DIR] [options]\n"
+	"       perfdelta pull --jenkins URL [--snapshot NAME]... -o RUN_DIR [options]\n"
+	"       perfdelta signature RUN | perfdelta history add RUN... [--db URL]\n"
+	"       perfdelta history report --test CONFIG [--db URL] -o DIR [--window N]\n"
+	"                                [--alpha A] [--min-size K]\n"
+	"       perfdelta compare --baseline-history N [--db URL] [options] TARGET -o DIR\n"
+	"       perfdelta demo --history [-o DIR]   (history: docs/history.md)\n"
+	"       perfdelta COMMAND --help (the options of one command)\n"
+	"\n"
+	"Compare perfrunner runs of a Couchbase cluster (baselines and a target, such as the\n"
+	"same workload with a node failed over mid-run) from their cbmonitor/perfdb\n"
+	"snapshots, Jenkins outputs and perfrunner configs. A run is a bundle directory (or a\n"
+	".tar, .tar.gz or .zip of one): perfdb/<db>/<metric>.json, jenkins/build.json or\n"
+	"build.xml, jenkins/consoleText, perfrunner/*.spec and *.test.\n"
+	"\n"
+	"commands:\n"
+	"  compare BASELINE [BASELINE...] TARGET\n"
+	"                         align the runs on the event, compare every metric per node,\n"
+	"                         role and phase (against the run-to-run spread of two or\n"
+	"                         more baselines), and write OUT/summary.json\n"
+	"  inspect RUN            what was found in a bundle: snapshots, nodes and roles, "
+	"series,\n"
+	"                         samples, time range, gaps, the time base, events and KPIs\n"
+	"  demo                   compare the bundled seed fixture (a baseline and a failover\n"
+	"                         run); writes to ./perfdelta-demo unless -o is given\n"
+	"  pull                   build a run bundle from a Jenkins build and perfdb: the "
+	"build's\n"
+	"                         api/json and consoleText, every series of the console's\n"
+	"                         snapshots, the spec and test config; written atomically\n";
+
+static const char usage_exit[] =
+	"exit codes: 0 no regression, 1 regression found, 2 usage error, 3 input error\n"
+	"(unreadable or malformed input, an output that cannot be written or replaced,\n"
+	"gnuplot failing or hanging), 4 runs not comparable, 130 interrupted (SIGINT),\n"
+	"131 quit (SIGQUIT), 143 terminated (SIGTERM); temporary files and gnuplot are\n"
+	"removed on each\n";
+
+static const char *const section_heading[PD_OPTS_SEC_COUNT] = {
+	[PD_OPTS_SEC_COMPARE] = "compare options:",
+	[PD_OPTS_SEC_PULL] = "pull options:",
+	[PD_OPTS_SEC_TIME] =
+		"time base options (for compare and inspect; they apply to the target):",
+	[PD_OPTS_SEC_OTHER] = "other options:",
+	[PD_OPTS_SEC_LIMITS] = "limits on input (raise them with the flags):",
+};
+
+#define FIELD(o, f, type) ((type *)((char *)(o) + (f)->field))
+
+/* --console-utc-offset (or the baseline's): +HH:MM or -HH:MM. */
+static int set_utc_offset(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	struct pd_time_flags *t = FIELD(o, f, struct pd_time_flags);
+	int hh, mm, n = 0;
+	if ((val[0] != '+' && val[0] != '-') ||
+	    sscanf(val + 1, "%2d:%2d%n", &hh, &mm, &n) != 2 || val[1 + n] || hh > 14 || mm > 59)
+		return pd_err_set(err, PD_EINVAL, "%s needs +HH:MM or -HH:MM, not '%s'",
+				  f->name, val);
+	t->has_utc_offset = 1;
+	t->utc_offset_s = (val[0] == '-' ? -1 : 1) * (int64_t)(hh * 3600 + mm * 60);
+	return 0;
+}
+
+/* --event-time (or the baseline's): seconds from the start of the phase. */
+static int set_event_time(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	struct pd_time_flags *t = FIELD(o, f, struct pd_time_flags);
+	double v;
+	if (pd_flags_number(&v, val, 1) < 0 || v > 1e9)
+		return pd_err_set(err, PD_EINVAL,
+				  "%s needs seconds from the start of the phase, not '%s'",
+				  f->name, val);
+	t->has_event_time = 1;
+	t->event_time_s = v;
+	t->event_flag = f->name;
+	return 0;
+}
+
+static int set_metrics(void *opts, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	struct pd_opts *o = opts;
+	(void)f; /* one flag only */
+	free(o->metrics_arg);
+	o->metrics_arg = pd_xstrdup(val);
+	o->cmp.n_metric_globs = 0;
+	for (char *save = NULL, *g = strtok_r(o->metrics_arg, ",", &save); g;
+	     g = strtok_r(NULL, ",", &save)) {
+		if (o->cmp.n_metric_globs == PD_OPTS_MAX_GLOBS)
+			return pd_err_set(err, PD_EINVAL, "--metrics takes at most %d patterns",
+					  PD_OPTS_MAX_GLOBS);
+		o->globs[o->cmp.n_metric_globs++] = g;
+	}
+	if (!o->cmp.n_metric_globs)
+		return pd_err_set(err, PD_EINVAL, "%s", "--metrics needs at least one pattern");
+	o->cmp.metric_globs = o->globs;
+	return 0;
+}
+
+/* The GLOB is copied: the value is split at its last '='. */
+static int set_threshold_for(void *opts, const struct pd_flag *f, const char *val,
+			     struct pd_err *err)
+{
+	struct pd_opts *o = opts;
+	const char *eq = strrchr(val, '=');
+	int rc;
+	if (!eq || eq == val)
+		return pd_err_set(err, PD_EINVAL, "%s needs GLOB=PCT, not '%s'", f->name, val);
+	if (o->cmp.n_overrides == PD_OPTS_MAX_GLOBS)
+		return pd_err_set(err, PD_EINVAL, "%s is limited to %d patterns", f->name,
+				  PD_OPTS_MAX_GLOBS);
+	struct pd_threshold *t = &o->thresholds[o->cmp.n_overrides];
+	if ((rc = pd_flags_pct(&t->pct, f->name, eq + 1, err)) < 0)
+		return rc;
+	t->glob = o->threshold_globs[o->cmp.n_overrides] = pd_xstrndup(val, (size_t)(eq - val));
+	o->cmp.n_overrides++;
+	o->cmp.overrides = o->thresholds;
+	return 0;
+}
+
+static int set_fail_on(void *opts, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	struct pd_opts *o = opts;
+	if (strcmp(val, "regression") && strcmp(val, "never"))
+		return pd_err_set(err, PD_EINVAL, "%s takes regression or never, not '%s'",
+				  f->name, val);
+	o->fail_on_regression = !strcmp(val, "regression");
+	o->cmp.gate = o->fail_on_regression;
+	return 0;
+}
+
+static int set_snapshot(void *opts, const struct pd_flag *f, const char *val,
+			struct pd_err *err)
+{
+	struct pd_opts *o = opts;
+	if (o->pull.n_snapshots == PD_OPTS_MAX_GLOBS)
+		return pd_err_set(err, PD_EINVAL, "%s is limited to %d names", f->name,
+				  PD_OPTS_MAX_GLOBS);
+	o->snapshots[o->pull.n_snapshots++] = val;
+	o->pull.snapshots = o->snapshots;
+	return 0;
+}
+
+static int set_jenkins(void *opts, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	struct pd_opts *o = opts;
+	if (o->n_builds == PD_OPTS_MAX_GLOBS)
+		return pd_err_set(err, PD_EINVAL, "%s is limited to %d builds", f->name,
+				  PD_OPTS_MAX_GLOBS);
+	o->builds[o->n_builds++] = val;
+	o->pull.jenkins = o->builds[0];
+	return 0;
+}
+
+static int set_jenkins_api(void *opts, const struct pd_flag *f, const char *val,
+			   struct pd_err *err)
+{
+	struct pd_opts *o = opts;
+	if (strcmp(val, "json") && strcmp(val, "xml"))
+		return pd_err_set(err, PD_EINVAL, "%s takes json or xml, not '%s'", f->name,
+				  val);
+	o->pull.jenkins_xml = !strcmp(val, "xml");
+	return 0;
+}
+
+static int show_help(void *o, const struct pd_flag *f, const char *val, struct pd_err *err);
+
+static int show_version(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	(void)o, (void)f, (void)val, (void)err; /* pd_flag_fn's shape */
+	printf("perfdelta %s\n", PD_VERSION);
+	return 0;
+}
+
+#define OPT(member) offsetof(struct pd_opts, member)
+
+static const struct pd_flag flags[] = {
+	{.name = "--output",
+	 .alias = "-o",
+	 .arg = "DIR",
+	 .parse = pd_flags_set_path,
+	 .field = OPT(out),
+	 .cmds = PD_CMD_ANY & ~PD_CMD_INSPECT,
+	 .section = PD_OPTS_SEC_COMPARE,
+	 .help = "the output directory: index.html, charts/, summary.json,\n"
+		 "junit.xml, summary.md, summary.jira; FILE.html: that file\n"
+		 "alone, charts inlined. Written atomically; an existing one\n"
+		 "is replaced only when it holds nothing but an earlier\n"
+		 "output of perfdelta, else exit 3",
+	 .other_cmds = PD_CMD_PULL,
+	 .help_other = "the run bundle to write: perfdb/, jenkins/,\n"
+		       "perfrunner/ (what compare and inspect read), written\n"
+		       "atomically"},
+	{.name = "--single-file",
+	 .parse = pd_flags_set_switch,
+	 .field = OPT(single_file),
+	 .cmds = PD_CMD_REPORTS,
+	 .section = PD_OPTS_SEC_COMPARE,
+	 .help = "inline the charts into index.html (for a ticket or a browser;\n"
+		 "Jenkins' CSP blocks it); implied by -o FILE.html, which\n"
+		 "writes only that file"},
+	{.name = "--threshold",
+	 .arg = "PCT",
+	 .parse = pd_flags_set_pct,
+	 .field = OPT(cmp.threshold_pct),
+	 .cmds = PD_CMD_REPORTS,
+	 .section = PD_OPTS_SEC_COMPARE,
+	 .help = "practical threshold for a change (default 5)"},
+	{.name = "--threshold-for",
+	 .arg = "GLOB=PCT",
+	 .parse = set_threshold_for,
+	 .cmds = PD_CMD_REPORTS,
+	 .section = PD_OPTS_SEC_COMPARE,
+	 .help = "a threshold for metrics matching GLOB (repeatable),\n"
+		 "e.g. --threshold-for 'atop/*_rss=3'"},
+	{.name = "--metrics",
+	 .arg = "GLOB,...",
+	 .parse = set_metrics,
+	 .cmds = PD_CMD_REPORTS,
+	 .section = PD_OPTS_SEC_COMPARE,
+	 .help = "compare only these collector/metric names (a pattern\n"
+		 "that matches no series is a usage error)"},
+	{.name = "--fail-on",
+	 .arg = "regression|never",
+	 .parse = set_fail_on,
+	 .cmds = PD_CMD_REPORTS,
+	 .section = PD_OPTS_SEC_COMPARE,
+	 .help = "exit 1 on a regression (default) or never"},
+	{.name = "--run-spread",
+	 .arg = "FILE",
+	 .parse = pd_flags_set_path,
+	 .field = OPT(run_spread),
+	 .cmds = PD_CMD_COMPARE,
+	 .section = PD_OPTS_SEC_COMPARE,
+	 .help = "one baseline: the run-to-run sd of each metric, from a history\n"
+		 "(perfdelta-history writes it for compare --db URL; docs/history.md)"},
+	{.name = "--label-baseline",
+	 .arg = "L",
+	 .parse = pd_flags_set_str,
+	 .field = OPT(label_base),
+	 .cmds = PD_CMD_REPORTS,
+	 .section = PD_OPTS_SEC_COMPARE,
+	 .help = "the baseline's name in the outputs"},
+	{.name = "--label-target",
+	 .arg = "L",
+	 .parse = pd_flags_set_str,
+	 .field = OPT(label_target),
+	 .cmds = PD_CMD_REPORTS,
+	 .section = PD_OPTS_SEC_COMPARE,
+	 .help = "the target's name in the outputs"},
+	{.name = "--report-url",
+	 .arg = "URL",
+	 .parse = pd_flags_set_str,
+	 .field = OPT(report_url),
+	 .cmds = PD_CMD_REPORTS,
+	 .section = PD_OPTS_SEC_COMPARE,
+	 .help = "where the report will be published, for the links of\n"
+		 "junit.xml and the summaries (default: Jenkins' BUILD_URL)"},
+	{.name = "--gnuplot-timeout",
+	 .arg = "S",
+	 .parse = pd_flags_set_seconds,
+	 .field = OPT(gnuplot_timeout_s),
+	 .cmds = PD_CMD_REPORTS,
+	 .section = PD_OPTS_SEC_COMPARE,
+	 .help = "end gnuplot after S seconds in which it read no input\n"
+		 "and wrote no chart (default 60; a chart takes milliseconds),\n"
+		 "or after 20 x S in all: exit 3, the old report kept"},
+	{.name = "--quiet",
+	 .alias = "-q",
+	 .parse = pd_flags_set_switch,
+	 .field = OPT(quiet),
+	 .cmds = PD_CMD_ANY,
+	 .section = PD_OPTS_SEC_COMPARE,
+	 .help = "print nothing but errors and warnings"},
+	{.name = "--timings",
+	 .parse = pd_flags_set_switch,
+	 .field = OPT(timings),
+	 .cmds = PD_CMD_REPORTS,
+	 .section = PD_OPTS_SEC_COMPARE,
+	 .help = "print the time of each stage (parse, analyze, render)"},
+	{.name = "--jenkins",
+	 .arg = "URL",
+	 .parse = set_jenkins,
+	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
+	 .section = PD_OPTS_SEC_PULL,
+	 .help = "the build (.../job/J/N/); credentials from the environment\n"
+		 "(PERFDELTA_JENKINS_USER, PERFDELTA_JENKINS_TOKEN) or --netrc;\n"
+		 "compare: one per snapshot of a cbmonitor comparison URL, in order"},
+	{.name = "--jenkins-api",
+	 .arg = "json|xml",
+	 .parse = set_jenkins_api,
+	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
+	 .section = PD_OPTS_SEC_PULL,
+	 .help = "build.json from api/json (default) or build.xml from api/xml"},
+	{.name = "--perfdb",
+	 .arg = "URL",
+	 .parse = pd_flags_set_str,
+	 .field = OPT(pull.perfdb),
+	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
+	 .section = PD_OPTS_SEC_PULL,
+	 .help = "perfdb (default: the console's cbmonitor host, port 8080)"},
+	{.name = "--prometheus",
+	 .arg = "URL",
+	 .parse = pd_flags_set_str,
+	 .field = OPT(pull.prometheus),
+	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
+	 .section = PD_OPTS_SEC_PULL,
+	 .help = "perfrunner's Prometheus path: the store's Prometheus HTTP API\n"
+		 "(Prometheus, Mimir, VictoriaMetrics); series into prometheus/"},
+	{.name = "--cbmonitor2",
+	 .arg = "URL",
+	 .parse = pd_flags_set_str,
+	 .field = OPT(pull.cbmonitor2),
+	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
+	 .section = PD_OPTS_SEC_PULL,
+	 .help = "cbmonitor2: the snapshot's window and phases from its API"},
+	{.name = "--snapshot",
+	 .arg = "NAME",
+	 .parse = set_snapshot,
+	 .cmds = PD_CMD_PULL,
+	 .section = PD_OPTS_SEC_PULL,
+	 .help = "pull this snapshot (repeatable; default: the console's)"},
+	{.name = "--perfrunner-dir",
+	 .arg = "DIR",
+	 .parse = pd_flags_set_str,
+	 .field = OPT(pull.perfrunner_dir),
+	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
+	 .section = PD_OPTS_SEC_PULL,
+	 .help = "a perfrunner checkout: copy clusters/<cluster> and\n"
+		 "tests/<test_config> named by the build's parameters"},
+	{.name = "--history",
+	 .parse = pd_flags_set_switch,
+	 .field = OPT(pull_history),
+	 .cmds = PD_CMD_PULL,
+	 .section = PD_OPTS_SEC_PULL,
+	 .help = "then add the bundle to the history (perfdelta history add;\n"
+		 "docs/history.md)"},
+	{.name = "--db",
+	 .arg = "URL",
+	 .parse = pd_flags_set_str,
+	 .field = OPT(history_db),
+	 .cmds = PD_CMD_PULL,
+	 .section = PD_OPTS_SEC_PULL,
+	 .help = "with --history: the store, sqlite:PATH or postgresql://...\n"
+		 "(default $XDG_DATA_HOME/perfdelta/history.sqlite)"},
+	{.name = "--netrc",
+	 .parse = pd_flags_set_switch,
+	 .field = OPT(pull.netrc),
+	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
+	 .section = PD_OPTS_SEC_PULL,
+	 .help = "credentials from ~/.netrc"},
+	{.name = "--parallel",
+	 .arg = "N",
+	 .parse = pd_flags_set_unsigned,
+	 .field = OPT(pull.parallel),
+	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
+	 .section = PD_OPTS_SEC_PULL,
+	 .lo = 1,
+	 .hi = 64,
+	 .help = "transfers at once (default 8, at most 64)"},
+	{.name = "--timeout",
+	 .arg = "S",
+	 .parse = pd_flags_set_long,
+	 .field = OPT(pull.timeout_s),
+	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
+	 .section = PD_OPTS_SEC_PULL,
+	 .lo = 1,
+	 .hi = 86400,
+	 .help = "connect and total time of one try (default 120)"},
+	{.name = "--retries",
+	 .arg = "N",
+	 .parse = pd_flags_set_unsigned,
+	 .field = OPT(pull.retries),
+	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
+	 .section = PD_OPTS_SEC_PULL,
+	 .lo = 0,
+	 .hi = 20,
+	 .help = "tries again on 5xx, 408, 429 and connection errors, waiting\n"
+		 "0.5 s, then 1 s, 2 s... (default 3)"},
+	{.name = "--event-time",
+	 .arg = "S",
+	 .parse = set_event_time,
+	 .field = OPT(cmp.time),
+	 .cmds = PD_CMD_ANY & ~PD_CMD_PULL,
+	 .section = PD_OPTS_SEC_TIME,
+	 .help = "the event (failover) happened S seconds into the measured\n"
+		 "phase (default: from the console, the series or the config)"},
+	{.name = "--console-utc-offset",
+	 .arg = "±HH:MM",
+	 .parse = set_utc_offset,
+	 .field = OPT(cmp.time),
+	 .cmds = PD_CMD_ANY & ~PD_CMD_PULL,
+	 .section = PD_OPTS_SEC_TIME,
+	 .help = "the console's local time zone (default: found by\n"
+		 "aligning its rebalance lines with the series, else from the\n"
+		 "Jenkins build start)"},
+	{.name = "--baseline-event-time",
+	 .arg = "S",
+	 .parse = set_event_time,
+	 .field = OPT(cmp.time_base),
+	 .cmds = PD_CMD_REPORTS,
+	 .section = PD_OPTS_SEC_TIME,
+	 .help = "compare: --event-time for the baseline (a baseline\n"
+		 "with its own event is shifted onto the target's)"},
+	{.name = "--baseline-console-utc-offset",
+	 .arg = "±HH:MM",
+	 .parse = set_utc_offset,
+	 .field = OPT(cmp.time_base),
+	 .cmds = PD_CMD_REPORTS,
+	 .section = PD_OPTS_SEC_TIME,
+	 .help = "compare: --console-utc-offset for the baseline"},
+	{.name = "--json",
+	 .parse = pd_flags_set_switch,
+	 .field = OPT(json),
+	 .cmds = PD_CMD_INSPECT,
+	 .section = PD_OPTS_SEC_OTHER,
+	 .help = "inspect: print JSON"},
+	{.name = "--help",
+	 .alias = "-h",
+	 .parse = show_help,
+	 .done = 1,
+	 .cmds = PD_CMD_ANY,
+	 .section = PD_OPTS_SEC_OTHER,
+	 .help = "this text (after a command: that command's)"},
+	{.name = "--version",
+	 .parse = show_version,
+	 .done = 1,
+	 .cmds = PD_CMD_ANY,
+	 .section = PD_OPTS_SEC_OTHER,
+	 .help = "the version"},
+	{.name = "--max-file-size",
+	 .arg = "BYTES",
+	 .parse = pd_flags_set_count,
+	 .field = OPT(lim.max_file_bytes),
+	 .cmds = PD_CMD_ANY,
+	 .section = PD_OPTS_SEC_LIMITS,
+	 .help = "one input file (default 1 GiB)"},
+	{.name = "--max-bundle-size",
+	 .arg = "BYTES",
+	 .parse = pd_flags_set_count,
+	 .field = OPT(lim.max_bundle_bytes),
+	 .cmds = PD_CMD_ANY,
+	 .section = PD_OPTS_SEC_LIMITS,
+	 .help = "a tarball bundle, uncompressed (default 4 GiB)"},
+	{.name = "--max-samples",
+	 .arg = "N",
+	 .parse = pd_flags_set_count,
+	 .field = OPT(lim.max_samples),
+	 .cmds = PD_CMD_ANY,
+	 .section = PD_OPTS_SEC_LIMITS,
+	 .help = "samples in one series (default 50000000)"},
+	{.name = "--max-series",
+	 .arg = "N",
+	 .parse = pd_flags_set_count,
+	 .field = OPT(lim.max_series),
+	 .cmds = PD_CMD_ANY,
+	 .section = PD_OPTS_SEC_LIMITS,
+	 .help = "series in one run (default 100000)"},
+	{.name = "--max-line",
+	 .arg = "BYTES",
+	 .parse = pd_flags_set_count,
+	 .field = OPT(lim.max_line),
+	 .cmds = PD_CMD_ANY,
+	 .section = PD_OPTS_SEC_LIMITS,
+	 .help = "one console or INI line (default 1 MiB)"},
+	/* cJSON refuses more than 1000 levels by itself, so that is the ceiling */
+	{.name = "--max-depth",
+	 .arg = "N",
+	 .parse = pd_flags_set_unsigned,
+	 .field = OPT(lim.max_depth),
+	 .cmds = PD_CMD_ANY,
+	 .section = PD_OPTS_SEC_LIMITS,
+	 .lo = 1,
+	 .hi = 1000,
+	 .help = "JSON and XML nesting (default 64, at most 1000)"},
+};
+
+const struct pd_flags pd_opts_flags = {flags, sizeof(flags) / sizeof(*flags),
+				       "see perfdelta --help"};
+
+/* Every section's flags that cmd accepts (PD_CMD_ANY: all of them). */
+static void help_flags(unsigned cmd)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	for (int s = 0; s < PD_OPTS_SEC_COUNT; s++) {
+		int shown = 0;
+		for (size_t i = 0; i < pd_opts_flags.n; i++) {
+			if (flags[i].section != s || !(flags[i].cmds & cmd))
+				continue;
+			/* -o and --quiet are pull's and inspect's too */
+			int own = s != PD_OPTS_SEC_COMPARE || cmd & PD_CMD_COMPARE;
+			if (!shown++)
+				pd_buf_addf(&b, "\n%s\n",
+					    own ? section_heading[s] : "options:");
+			pd_flags_help_line(&b, &flags[i], cmd);
+			pd_buf_addch(&b, '\n');
+		}
+	}
+	pd_buf_addf(&b, "\n%s", usage_exit);
+	fputs(b.ptr, stdout);
+	pd_buf_release(&b);
+}
+
+/* The whole --help, or after a command only that command's. */
+static int show_help(void *opts, const struct pd_flag *f, const char *val, struct pd_err *err)
+{
+	const struct pd_opts *o = opts;
+	(void)f, (void)val, (void)err; /* pd_flag_fn's shape */
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (o->cmd == commands[i].bit) {
+			fputs(commands[i].usage, stdout);
+			help_flags(o->cmd);
+			return 0;
+		}
+	fputs(usage_all, stdout);
+	help_flags(PD_CMD_ANY);
+	return 0;
+}
+
+/* An operand: the command first, then its runs. */
+static int operand(void *opts, const char *a, struct pd_err *err)
+{
+	struct pd_opts *o = opts;
+	if (o->cmd) {
+		if (o->n_args == PD_OPTS_MAX_ARGS)
+			return pd_err_set(err, PD_EINVAL, "unexpected argument '%s'", a);
+		o->args[o->n_args++] = a;
+		return 0;
+	}
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(a, commands[i].name)) {
+			o->cmd = commands[i].bit;
+			o->cmd_name = commands[i].name;
+			return 0;
+		}
+	return pd_err_set(err, PD_EINVAL, "unknown command '%s'", a);
+}
+
+int pd_opts_parse(struct pd_opts *o, int argc, char **argv)
+{
+	const struct pd_flag **seen = pd_xcalloc((size_t)argc, sizeof(*seen));
+	size_t n_seen = 0;
+	int rc = pd_flags_parse(&pd_opts_flags, o, argc, argv, operand, seen, &n_seen);
+	if (rc < 0 && !o->cmd)
+		rc = pd_flags_usage(&pd_opts_flags, "%s",
+				    "a command is needed: compare, inspect, demo or pull");
+	if (rc < 0)
+		rc = pd_flags_check(&pd_opts_flags, seen, n_seen, o->cmd, o->cmd_name);
+	free(seen);
+	return rc;
+}
+
+void pd_opts_release(struct pd_opts *o)
+{
+	free(o->metrics_arg);
+	for (size_t i = 0; i < o->cmp.n_overrides; i++)
+		free(o->threshold_globs[i]);
+}
