@@ -3,6 +3,7 @@
 #define PD_CLI_HISTORY_H
 
 #include "cli/exit.h"
+#include "cli/flags.h"
 #include "core/err.h"
 #include "history/store.h"
 
@@ -35,6 +36,8 @@ struct pd_cli_hx_opts {
 };
 
 extern const char pd_cli_history_usage[];
+/* perfdelta-history's flag table (cli/flags.h). */
+extern const struct pd_flags pd_cli_hx_flags;
 
 /* Parses the arguments of the command cmd, argv[1..argc) (argv[0] its name), into o by
  * the history's flag table (cli/flags.h). 1 when the command runs (*rc 0); else 0, *rc
