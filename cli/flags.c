@@ -91,6 +91,40 @@ void pd_flags_help_line(struct pd_buf *out, const struct pd_flag *f, unsigned cm
 	}
 }
 
+/* s in roff: '-' as "\-" (a hyphen, not a minus), '±' as "\(+-". */
+static void roff(struct pd_buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '-')
+			pd_buf_adds(out, "\\-");
+		else if (!strncmp(s + i, "±", 2))
+			pd_buf_adds(out, "\\(+-"), i++;
+		else
+			pd_buf_addch(out, s[i]);
+}
+
+void pd_flags_man(struct pd_buf *out, const struct pd_flag *f)
+{
+	pd_buf_adds(out, ".TP\n");
+	if (f->alias) {
+		pd_buf_adds(out, "\\fB");
+		roff(out, f->alias, strlen(f->alias));
+		pd_buf_adds(out, "\\fR, ");
+	}
+	pd_buf_adds(out, "\\fB");
+	roff(out, f->name, strlen(f->name));
+	pd_buf_adds(out, "\\fR");
+	/* a value is named in italics; a choice of words ("json|xml") is the words in bold */
+	for (const char *a = f->arg, *bar; a; a = *bar ? bar + 1 : NULL) {
+		bar = a + strcspn(a, "|");
+		pd_buf_adds(out, a == f->arg ? " " : "|");
+		pd_buf_adds(out, strchr(f->arg, '|') ? "\\fB" : "\\fI");
+		roff(out, a, (size_t)(bar - a));
+		pd_buf_adds(out, "\\fR");
+	}
+	pd_buf_addf(out, "\n%s\n", f->man);
+}
+
 int pd_flags_number(double *out, const char *val, int fraction)
 {
 	size_t n = strspn(val, "0123456789");

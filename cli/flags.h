@@ -28,6 +28,7 @@ struct pd_flag {
 	const char *help;       /* lines after the first indented by pd_flags_help_line */
 	const char *help_other; /* the text for a command of other_cmds, when it differs */
 	unsigned other_cmds;
+	const char *man;      /* its paragraph of the man page's options, in roff */
 	unsigned long lo, hi; /* the range of a whole number */
 };
 
@@ -59,6 +60,10 @@ int pd_flags_usage(const struct pd_flags *t, const char *fmt, ...)
 
 /* f's --help line (its text for cmd) into out, without the final newline. */
 void pd_flags_help_line(struct pd_buf *out, const struct pd_flag *f, unsigned cmd);
+
+/* f's entry of the man page's options into out: ".TP", its name, alias and value in
+ * roff, then f->man. */
+void pd_flags_man(struct pd_buf *out, const struct pd_flag *f);
 
 /* The one number syntax of every flag: decimal digits, a fractional part after '.' where
  * fraction is set; no sign, exponent, hex ("0x10"), "inf" or spaces, which strtod would

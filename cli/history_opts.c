@@ -2,6 +2,7 @@
 #include "cli/flags.h"
 #include "cli/history.h"
 
+#include "analyze/policy.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
 
@@ -54,7 +55,16 @@ static const struct pd_flag flags[] = {
 	 .field = OPT(db),
 	 .cmds = PD_HX_ADD | PD_HX_REPORT | PD_HX_COMPARE,
 	 .help = "the store, sqlite:PATH or postgresql://...\n"
-		 "(default $XDG_DATA_HOME/perfdelta/history.sqlite)"},
+		 "(default $XDG_DATA_HOME/perfdelta/history.sqlite)",
+	 .man = "The history store:\n"
+		".I sqlite:PATH\n"
+		"(SQLite) or\n"
+		".I postgresql://...\n"
+		"(PostgreSQL; default\n"
+		".IR $XDG_DATA_HOME/perfdelta/history.sqlite ).\n"
+		"Only\n"
+		".B history add\n"
+		"makes a store, and only where there is none; a reader never does."},
 	{.name = "--output",
 	 .alias = "-o",
 	 .arg = "DIR",
@@ -62,13 +72,22 @@ static const struct pd_flag flags[] = {
 	 .field = OPT(out),
 	 .cmds = PD_HX_REPORT | PD_HX_DEMO,
 	 .help = "the report's directory: index.html, charts/, summary.json,\n"
-		 "junit.xml, written atomically"},
+		 "junit.xml, written atomically",
+	 .man = "history report and demo \\-\\-history: the report's directory (index.html, "
+		"charts/,\n"
+		"summary.json, junit.xml), written beside its place and renamed into it; demo\n"
+		"\\-\\-history writes to\n"
+		".I ./perfdelta\\-history\\-demo\n"
+		"without it."},
 	{.name = "--test",
 	 .arg = "CONFIG",
 	 .parse = pd_flags_set_str,
 	 .field = OPT(test),
 	 .cmds = PD_HX_REPORT,
-	 .help = "report: the test, by perfrunner's test file or its name"},
+	 .help = "report: the test, by perfrunner's test file or its name",
+	 .man = "history report: the test whose runs are read, by its name or perfrunner's "
+		"test file\n"
+		"(\\fItests/n1ql/q2.test\\fR reads as \\fIq2\\fR)."},
 	{.name = "--window",
 	 .arg = "N",
 	 .parse = pd_flags_set_long,
@@ -76,12 +95,18 @@ static const struct pd_flag flags[] = {
 	 .cmds = PD_HX_REPORT | PD_HX_DEMO,
 	 .lo = 0,
 	 .hi = 10000000,
-	 .help = "report: the newest N runs (default 100; 0: every run)"},
+	 .help = "report: the newest N runs (default " QUOTE(
+		 PD_POLICY_HIST_WINDOW) "; 0: every run)",
+	 .man = "history report: the newest\n"
+		".I N\n"
+		"runs of the test (default " QUOTE(PD_POLICY_HIST_WINDOW) "; 0: every run)."},
 	{.name = "--alpha",
 	 .arg = "A",
 	 .parse = set_alpha,
 	 .cmds = PD_HX_REPORT | PD_HX_DEMO,
-	 .help = "report: the family-wise significance level (default 0.05)"},
+	 .help = "report: the family-wise significance level (default 0.05)",
+	 .man = "history report: the family-wise significance level over the features, from\n"
+		"0.000000001 to 0.5 (default 0.05)."},
 	{.name = "--min-size",
 	 .arg = "K",
 	 .parse = pd_flags_set_long,
@@ -89,7 +114,9 @@ static const struct pd_flag flags[] = {
 	 .cmds = PD_HX_REPORT | PD_HX_DEMO,
 	 .lo = 2,
 	 .hi = 10000,
-	 .help = "report: runs on either side of a change (default 4)"},
+	 .help = "report: runs on either side of a change (default 4)",
+	 .man = "history report: runs on either side of a change point, from 2 to 10000 "
+		"(default 4)."},
 	{.name = "--baseline-history",
 	 .arg = "N",
 	 .parse = pd_flags_set_long,
@@ -98,24 +125,34 @@ static const struct pd_flag flags[] = {
 	 .lo = 1,
 	 .hi = 16,
 	 .help = "compare: the N runs before TARGET in the history, as its\n"
-		 "baselines (at most 16)"},
+		 "baselines (at most 16)",
+	 .man = "compare: the\n"
+		".I N\n"
+		"(at most 16) most recent earlier runs of the target's test and build line in "
+		"the\n"
+		"store whose bundles are still where they were added from become its "
+		"baselines;\n"
+		"compare then takes the target alone."},
 	{.name = "--history",
 	 .parse = pd_flags_set_switch,
 	 .field = OPT(history),
 	 .cmds = PD_HX_DEMO,
-	 .help = "demo: a generated history's report"},
+	 .help = "demo: a generated history's report",
+	 .man = "demo: the report of a generated history instead of the seed's comparison."},
 	{.name = "--quiet",
 	 .alias = "-q",
 	 .parse = pd_flags_set_switch,
 	 .field = OPT(quiet),
 	 .cmds = PD_HX_ANY,
-	 .help = "print nothing but errors and warnings"},
+	 .help = "print nothing but errors and warnings",
+	 .man = "Print nothing but errors and warnings: no line per run added, no summary."},
 	{.name = "--help",
 	 .alias = "-h",
 	 .parse = show_help,
 	 .done = 1,
 	 .cmds = PD_HX_ANY,
-	 .help = "this text"},
+	 .help = "this text",
+	 .man = "Print the usage and these options."},
 };
 
 const struct pd_flags pd_cli_hx_flags = {flags, sizeof(flags) / sizeof(*flags), HELP};

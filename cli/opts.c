@@ -261,7 +261,31 @@ static const struct pd_flag flags[] = {
 	 .other_cmds = PD_CMD_PULL,
 	 .help_other = "the run bundle to write: perfdb/, jenkins/,\n"
 		       "perfrunner/ (what compare and inspect read), written\n"
-		       "atomically"},
+		       "atomically",
+	 .man = "The output directory, or a file ending in\n"
+		".I .html\n"
+		"(then only that file is written, the charts inlined, as with\n"
+		".BR \\-\\-single\\-file ).\n"
+		"It is written beside its place and renamed into place at the end.\n"
+		"An existing output is replaced only when it is an earlier one of perfdelta's "
+		"and\n"
+		"nothing else: a directory holding\n"
+		".I .perfdelta\\-files\n"
+		"(the list of every file perfdelta wrote there) and no file or directory that "
+		"list\n"
+		"does not name, or a file ending with perfdelta's closing comment.\n"
+		"The list records each file's size and modification time: a listed file edited "
+		"since\n"
+		"(notes appended to\n"
+		".IR index.html )\n"
+		"makes the output the user's.\n"
+		"Anything else (a directory with a file of the user's, a page written by hand) "
+		"is\n"
+		"refused with exit status 3 and one line saying what is in the way.\n"
+		"The output is checked again right before it is replaced, so that a file added "
+		"or\n"
+		"edited while perfdelta runs is never lost either (exit 3, the old output left "
+		"as it is)."},
 	{.name = "--single-file",
 	 .parse = pd_flags_set_switch,
 	 .field = OPT(single_file),
@@ -269,34 +293,55 @@ static const struct pd_flag flags[] = {
 	 .section = PD_OPTS_SEC_COMPARE,
 	 .help = "inline the charts into index.html (for a ticket or a browser;\n"
 		 "Jenkins' CSP blocks it); implied by -o FILE.html, which\n"
-		 "writes only that file"},
+		 "writes only that file",
+	 .man = "Inline every chart into\n"
+		".I index.html\n"
+		"(for a ticket attachment, or a browser opening the file).\n"
+		"Not for Jenkins: its Content-Security-Policy blocks the file's inline style "
+		"and\n"
+		".B data:\n"
+		"charts, so served by Jenkins it shows unstyled and without charts; compare "
+		"warns when\n"
+		"it writes a single file with\n"
+		".B BUILD_URL\n"
+		"set. Publish the report directory there."},
 	{.name = "--threshold",
 	 .arg = "PCT",
 	 .parse = pd_flags_set_pct,
 	 .field = OPT(cmp.threshold_pct),
 	 .cmds = PD_CMD_REPORTS,
 	 .section = PD_OPTS_SEC_COMPARE,
-	 .help = "practical threshold for a change (default 5)"},
+	 .help = "practical threshold for a change (default 5)",
+	 .man = "The practical threshold: a change of means smaller than this is\n"
+		".B same\n"
+		"however significant (default 5)."},
 	{.name = "--threshold-for",
 	 .arg = "GLOB=PCT",
 	 .parse = set_threshold_for,
 	 .cmds = PD_CMD_REPORTS,
 	 .section = PD_OPTS_SEC_COMPARE,
 	 .help = "a threshold for metrics matching GLOB (repeatable),\n"
-		 "e.g. --threshold-for 'atop/*_rss=3'"},
+		 "e.g. --threshold-for 'atop/*_rss=3'",
+	 .man = "A threshold for the metrics whose\n"
+		".I collector/metric\n"
+		"name matches\n"
+		".I GLOB\n"
+		"(repeatable; the first match wins)."},
 	{.name = "--metrics",
 	 .arg = "GLOB,...",
 	 .parse = set_metrics,
 	 .cmds = PD_CMD_REPORTS,
 	 .section = PD_OPTS_SEC_COMPARE,
 	 .help = "compare only these collector/metric names (a pattern\n"
-		 "that matches no series is a usage error)"},
+		 "that matches no series is a usage error)",
+	 .man = "Compare only the matching metrics."},
 	{.name = "--fail-on",
 	 .arg = "regression|never",
 	 .parse = set_fail_on,
 	 .cmds = PD_CMD_REPORTS,
 	 .section = PD_OPTS_SEC_COMPARE,
-	 .help = "exit 1 on a regression (default) or never"},
+	 .help = "exit 1 on a regression (default) or never",
+	 .man = "Exit 1 when a regression is found (default), or never."},
 	{.name = "--run-spread",
 	 .arg = "FILE",
 	 .parse = pd_flags_set_path,
@@ -304,21 +349,35 @@ static const struct pd_flag flags[] = {
 	 .cmds = PD_CMD_COMPARE,
 	 .section = PD_OPTS_SEC_COMPARE,
 	 .help = "one baseline: the run-to-run sd of each metric, from a history\n"
-		 "(perfdelta-history writes it for compare --db URL; docs/history.md)"},
+		 "(perfdelta-history writes it for compare --db URL; docs/history.md)",
+	 .man = "With one baseline: each metric's relative run-to-run sd, one line a feature\n"
+		"(\\fImetric|scope|phase\\fR TAB \\fIsd\\fR TAB \\fIruns\\fR), as\n"
+		".B compare \\-\\-db \\fIURL\\fR\n"
+		"hands it from the history (docs/history.md); a change's interval is widened "
+		"in\n"
+		"quadrature by 1.96 \\(sr2 times it, instead of its kind's default margin, and "
+		"must clear\n"
+		"the threshold."},
 	{.name = "--label-baseline",
 	 .arg = "L",
 	 .parse = pd_flags_set_str,
 	 .field = OPT(label_base),
 	 .cmds = PD_CMD_REPORTS,
 	 .section = PD_OPTS_SEC_COMPARE,
-	 .help = "the baseline's name in the outputs"},
+	 .help = "the baseline's name in the outputs",
+	 .man = "The baseline's name in the outputs (default: the Jenkins build's full display "
+		"name,\n"
+		"else the bundle path)."},
 	{.name = "--label-target",
 	 .arg = "L",
 	 .parse = pd_flags_set_str,
 	 .field = OPT(label_target),
 	 .cmds = PD_CMD_REPORTS,
 	 .section = PD_OPTS_SEC_COMPARE,
-	 .help = "the target's name in the outputs"},
+	 .help = "the target's name in the outputs",
+	 .man = "The target's name in the outputs (default: the Jenkins build's full display "
+		"name,\n"
+		"else the bundle path)."},
 	{.name = "--report-url",
 	 .arg = "URL",
 	 .parse = pd_flags_set_str,
@@ -326,7 +385,12 @@ static const struct pd_flag flags[] = {
 	 .cmds = PD_CMD_REPORTS,
 	 .section = PD_OPTS_SEC_COMPARE,
 	 .help = "where the report will be published, for the links of\n"
-		 "junit.xml and the summaries (default: Jenkins' BUILD_URL)"},
+		 "junit.xml and the summaries (default: Jenkins' BUILD_URL)",
+	 .man = "Where the report will be published (the HTML Publisher's page of the build): "
+		"junit.xml,\n"
+		"summary.md and summary.jira link to it. Default: the environment's\n"
+		".B BUILD_URL\n"
+		"(Jenkins), the build's page, which links the report."},
 	{.name = "--gnuplot-timeout",
 	 .arg = "S",
 	 .parse = pd_flags_set_seconds,
@@ -335,20 +399,39 @@ static const struct pd_flag flags[] = {
 	 .section = PD_OPTS_SEC_COMPARE,
 	 .help = "end gnuplot after S seconds in which it read no input\n"
 		 "and wrote no chart (default 60; a chart takes milliseconds),\n"
-		 "or after 20 x S in all: exit 3, the old report kept"},
+		 "or after 20 x S in all: exit 3, the old report kept",
+	 .man = "End gnuplot when for\n"
+		".I S\n"
+		"seconds it has neither read its script or points nor written a chart (default "
+		"60; a\n"
+		"chart takes milliseconds and a 24-hour report of 64 nodes keeps it busy "
+		"throughout);\n"
+		"what it prints on standard error is no progress (the first 64 KiB are kept "
+		"for the\n"
+		"error message, the rest dropped). It is ended too after 20 times\n"
+		".I S\n"
+		"in all. Either way: exit status 3, the old report as it was, no gnuplot left "
+		"running.\n"
+		"A chart gnuplot wrote that is empty or not a whole SVG document is also exit "
+		"status 3."},
 	{.name = "--quiet",
 	 .alias = "-q",
 	 .parse = pd_flags_set_switch,
 	 .field = OPT(quiet),
 	 .cmds = PD_CMD_ANY,
 	 .section = PD_OPTS_SEC_COMPARE,
-	 .help = "print nothing but errors and warnings"},
+	 .help = "print nothing but errors and warnings",
+	 .man = "Print nothing but errors and warnings: no progress line, no summary, no "
+		"notes."},
 	{.name = "--timings",
 	 .parse = pd_flags_set_switch,
 	 .field = OPT(timings),
 	 .cmds = PD_CMD_REPORTS,
 	 .section = PD_OPTS_SEC_COMPARE,
-	 .help = "print the time of each stage (parse, analyze, render)"},
+	 .help = "print the time of each stage (parse, analyze, render)",
+	 .man = "Print the time of each stage (parse, analyze, render) on standard error. The "
+		"charts are\n"
+		"drawn while the statistics are computed, so analyze and render overlap."},
 	{.name = "--jenkins",
 	 .arg = "URL",
 	 .parse = set_jenkins,
@@ -356,20 +439,45 @@ static const struct pd_flag flags[] = {
 	 .section = PD_OPTS_SEC_PULL,
 	 .help = "the build (.../job/J/N/); credentials from the environment\n"
 		 "(PERFDELTA_JENKINS_USER, PERFDELTA_JENKINS_TOKEN) or --netrc;\n"
-		 "compare: one per snapshot of a cbmonitor comparison URL, in order"},
+		 "compare: one per snapshot of a cbmonitor comparison URL, in order",
+	 .man = "The build,\n"
+		".IR http://JENKINS/job/J/N/ .\n"
+		"For compare with a cbmonitor comparison URL: once per snapshot, in its order, "
+		"naming\n"
+		"each snapshot's build.\n"
+		"Credentials for Jenkins come from the environment,\n"
+		".B PERFDELTA_JENKINS_USER\n"
+		"and\n"
+		".B PERFDELTA_JENKINS_TOKEN\n"
+		"(basic authentication, sent to Jenkins requests only), or from\n"
+		".BR \\-\\-netrc ;\n"
+		"they are never written into the bundle or printed (a URL with\n"
+		".I user:password@\n"
+		"is shown without it)."},
 	{.name = "--jenkins-api",
 	 .arg = "json|xml",
 	 .parse = set_jenkins_api,
 	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
 	 .section = PD_OPTS_SEC_PULL,
-	 .help = "build.json from api/json (default) or build.xml from api/xml"},
+	 .help = "build.json from api/json (default) or build.xml from api/xml",
+	 .man = "Save\n"
+		".I api/json\n"
+		"as\n"
+		".I jenkins/build.json\n"
+		"(default), or\n"
+		".I api/xml\n"
+		"as\n"
+		".IR jenkins/build.xml ."},
 	{.name = "--perfdb",
 	 .arg = "URL",
 	 .parse = pd_flags_set_str,
 	 .field = OPT(pull.perfdb),
 	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
 	 .section = PD_OPTS_SEC_PULL,
-	 .help = "perfdb (default: the console's cbmonitor host, port 8080)"},
+	 .help = "perfdb (default: the console's cbmonitor host, port 8080)",
+	 .man = "perfdb's address (default: the host of the console's first\n"
+		".B HTML report:\n"
+		"URL, port 8080)."},
 	{.name = "--prometheus",
 	 .arg = "URL",
 	 .parse = pd_flags_set_str,
@@ -377,20 +485,43 @@ static const struct pd_flag flags[] = {
 	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
 	 .section = PD_OPTS_SEC_PULL,
 	 .help = "perfrunner's Prometheus path: the store's Prometheus HTTP API\n"
-		 "(Prometheus, Mimir, VictoriaMetrics); series into prometheus/"},
+		 "(Prometheus, Mimir, VictoriaMetrics); series into prometheus/",
+	 .man = "A run of perfrunner's Prometheus path: the store's Prometheus HTTP API "
+		"(Prometheus,\n"
+		"Mimir, VictoriaMetrics). The snapshot id comes from the console's\n"
+		".B Registered Prometheus snapshot:\n"
+		"line (or\n"
+		".BR \\-\\-snapshot );\n"
+		"every series of its job is queried with\n"
+		".I query_range\n"
+		"at the test config's\n"
+		".B [stats] interval\n"
+		"into\n"
+		".IR prometheus/<name>.json ."},
 	{.name = "--cbmonitor2",
 	 .arg = "URL",
 	 .parse = pd_flags_set_str,
 	 .field = OPT(pull.cbmonitor2),
 	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
 	 .section = PD_OPTS_SEC_PULL,
-	 .help = "cbmonitor2: the snapshot's window and phases from its API"},
+	 .help = "cbmonitor2: the snapshot's window and phases from its API",
+	 .man = "cbmonitor2, whose\n"
+		".I GET /api/v1/snapshots/<id>\n"
+		"gives the snapshot's window (default: the Jenkins build's start and "
+		"duration); saved as\n"
+		".IR cbmonitor2/snapshot.json ."},
 	{.name = "--snapshot",
 	 .arg = "NAME",
 	 .parse = set_snapshot,
 	 .cmds = PD_CMD_PULL,
 	 .section = PD_OPTS_SEC_PULL,
-	 .help = "pull this snapshot (repeatable; default: the console's)"},
+	 .help = "pull this snapshot (repeatable; default: the console's)",
+	 .man = "Pull this snapshot (repeatable) instead of the console's. Without\n"
+		".BR \\-\\-jenkins ,\n"
+		".B \\-\\-snapshot\n"
+		"and\n"
+		".B \\-\\-perfdb\n"
+		"are needed."},
 	{.name = "--perfrunner-dir",
 	 .arg = "DIR",
 	 .parse = pd_flags_set_str,
@@ -398,14 +529,27 @@ static const struct pd_flag flags[] = {
 	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
 	 .section = PD_OPTS_SEC_PULL,
 	 .help = "a perfrunner checkout: copy clusters/<cluster> and\n"
-		 "tests/<test_config> named by the build's parameters"},
+		 "tests/<test_config> named by the build's parameters",
+	 .man = "A perfrunner checkout: copy\n"
+		".I DIR/clusters/<cluster>\n"
+		"and\n"
+		".I DIR/tests/<test_config>\n"
+		"(with\n"
+		".I .spec\n"
+		"or\n"
+		".I .test\n"
+		"added when the parameter has none) into\n"
+		".IR perfrunner/ ."},
 	{.name = "--history",
 	 .parse = pd_flags_set_switch,
 	 .field = OPT(pull_history),
 	 .cmds = PD_CMD_PULL,
 	 .section = PD_OPTS_SEC_PULL,
 	 .help = "then add the bundle to the history (perfdelta history add;\n"
-		 "docs/history.md)"},
+		 "docs/history.md)",
+	 .man = "Then add the pulled bundle to the history, as\n"
+		".B perfdelta history add\n"
+		"does."},
 	{.name = "--db",
 	 .arg = "URL",
 	 .parse = pd_flags_set_str,
@@ -413,13 +557,22 @@ static const struct pd_flag flags[] = {
 	 .cmds = PD_CMD_PULL,
 	 .section = PD_OPTS_SEC_PULL,
 	 .help = "with --history: the store, sqlite:PATH or postgresql://...\n"
-		 "(default $XDG_DATA_HOME/perfdelta/history.sqlite)"},
+		 "(default $XDG_DATA_HOME/perfdelta/history.sqlite)",
+	 .man = "With\n"
+		".BR \\-\\-history :\n"
+		"the history store, as for\n"
+		".BR \"history add\" ."},
 	{.name = "--netrc",
 	 .parse = pd_flags_set_switch,
 	 .field = OPT(pull.netrc),
 	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
 	 .section = PD_OPTS_SEC_PULL,
-	 .help = "credentials from ~/.netrc"},
+	 .help = "credentials from ~/.netrc",
+	 .man = "Credentials from\n"
+		".I ~/.netrc\n"
+		"for every request, as\n"
+		".BR curl (1)\n"
+		"reads it."},
 	{.name = "--parallel",
 	 .arg = "N",
 	 .parse = pd_flags_set_unsigned,
@@ -428,7 +581,8 @@ static const struct pd_flag flags[] = {
 	 .section = PD_OPTS_SEC_PULL,
 	 .lo = 1,
 	 .hi = 64,
-	 .help = "transfers at once (default 8, at most 64)"},
+	 .help = "transfers at once (default 8, at most 64)",
+	 .man = "Transfers at once (default 8, at most 64)."},
 	{.name = "--timeout",
 	 .arg = "S",
 	 .parse = pd_flags_set_long,
@@ -437,7 +591,8 @@ static const struct pd_flag flags[] = {
 	 .section = PD_OPTS_SEC_PULL,
 	 .lo = 1,
 	 .hi = 86400,
-	 .help = "connect and total time of one try (default 120)"},
+	 .help = "connect and total time of one try (default 120)",
+	 .man = "Connect time and total time of one try, in seconds (default 120)."},
 	{.name = "--retries",
 	 .arg = "N",
 	 .parse = pd_flags_set_unsigned,
@@ -447,7 +602,13 @@ static const struct pd_flag flags[] = {
 	 .lo = 0,
 	 .hi = 20,
 	 .help = "tries again on 5xx, 408, 429 and connection errors, waiting\n"
-		 "0.5 s, then 1 s, 2 s... (default 3)"},
+		 "0.5 s, then 1 s, 2 s... (default 3)",
+	 .man = "Tries again after an HTTP 5xx, 408 or 429 answer, a timeout or a connection "
+		"error,\n"
+		"waiting 0.5 s, then 1 s, 2 s and so on (at most 30 s; longer when the "
+		"server's\n"
+		".I Retry\\-After\n"
+		"asks, up to 60 s); default 3. Any other failure stops the pull at once."},
 	{.name = "--event-time",
 	 .arg = "S",
 	 .parse = set_event_time,
@@ -455,7 +616,18 @@ static const struct pd_flag flags[] = {
 	 .cmds = PD_CMD_ANY & ~PD_CMD_PULL,
 	 .section = PD_OPTS_SEC_TIME,
 	 .help = "the event (failover) happened S seconds into the measured\n"
-		 "phase (default: from the console, the series or the config)"},
+		 "phase (default: from the console, the series or the config)",
+	 .man = "The event happened\n"
+		".I S\n"
+		"seconds into the target's measured phase (default: from the console line, "
+		"else the\n"
+		"start of the rebalance in\n"
+		".IR active_tasks/rebalance_progress ,\n"
+		"else the config's\n"
+		".IR \"[access] time // 4\" ).\n"
+		"When the baseline has an event of its own, its series are shifted so that it "
+		"falls on\n"
+		"the target's, and the notes of the report say by how much."},
 	{.name = "--console-utc-offset",
 	 .arg = "±HH:MM",
 	 .parse = set_utc_offset,
@@ -464,7 +636,12 @@ static const struct pd_flag flags[] = {
 	 .section = PD_OPTS_SEC_TIME,
 	 .help = "the console's local time zone (default: found by\n"
 		 "aligning its rebalance lines with the series, else from the\n"
-		 "Jenkins build start)"},
+		 "Jenkins build start)",
+	 .man = "The time zone of the console's local timestamps (default: found by aligning "
+		"its\n"
+		"rebalance lines with the series, else from the Jenkins build start on the "
+		"15\\-minute\n"
+		"zone grid)."},
 	{.name = "--baseline-event-time",
 	 .arg = "S",
 	 .parse = set_event_time,
@@ -472,68 +649,101 @@ static const struct pd_flag flags[] = {
 	 .cmds = PD_CMD_REPORTS,
 	 .section = PD_OPTS_SEC_TIME,
 	 .help = "compare: --event-time for the baseline (a baseline\n"
-		 "with its own event is shifted onto the target's)"},
+		 "with its own event is shifted onto the target's)",
+	 .man = "compare: the same as\n"
+		".B \\-\\-event\\-time\n"
+		"for the baseline, whose own event (a failover run compared with another) is "
+		"shifted onto\n"
+		"the target's."},
 	{.name = "--baseline-console-utc-offset",
 	 .arg = "±HH:MM",
 	 .parse = set_utc_offset,
 	 .field = OPT(cmp.time_base),
 	 .cmds = PD_CMD_REPORTS,
 	 .section = PD_OPTS_SEC_TIME,
-	 .help = "compare: --console-utc-offset for the baseline"},
+	 .help = "compare: --console-utc-offset for the baseline",
+	 .man = "compare: the same as\n"
+		".B \\-\\-console\\-utc\\-offset\n"
+		"for the baseline."},
 	{.name = "--json",
 	 .parse = pd_flags_set_switch,
 	 .field = OPT(json),
 	 .cmds = PD_CMD_INSPECT,
 	 .section = PD_OPTS_SEC_OTHER,
-	 .help = "inspect: print JSON"},
+	 .help = "inspect: print JSON",
+	 .man = "inspect: print JSON."},
 	{.name = "--help",
 	 .alias = "-h",
 	 .parse = show_help,
 	 .done = 1,
 	 .cmds = PD_CMD_ANY,
 	 .section = PD_OPTS_SEC_OTHER,
-	 .help = "this text (after a command: that command's)"},
+	 .help = "this text (after a command: that command's)",
+	 .man = "Print the usage."},
 	{.name = "--version",
 	 .parse = show_version,
 	 .done = 1,
 	 .cmds = PD_CMD_ANY,
 	 .section = PD_OPTS_SEC_OTHER,
-	 .help = "the version"},
+	 .help = "the version",
+	 .man = "Print the version."},
 	{.name = "--max-file-size",
 	 .arg = "BYTES",
 	 .parse = pd_flags_set_count,
 	 .field = OPT(lim.max_file_bytes),
 	 .cmds = PD_CMD_ANY,
 	 .section = PD_OPTS_SEC_LIMITS,
-	 .help = "one input file (default 1 GiB)"},
+	 .help = "one input file (default 1 GiB)",
+	 .man = "one input file (default 1 GiB), a tarball's member too;"},
 	{.name = "--max-bundle-size",
 	 .arg = "BYTES",
 	 .parse = pd_flags_set_count,
 	 .field = OPT(lim.max_bundle_bytes),
 	 .cmds = PD_CMD_ANY,
 	 .section = PD_OPTS_SEC_LIMITS,
-	 .help = "a tarball bundle, uncompressed (default 4 GiB)"},
+	 .help = "a tarball bundle, uncompressed (default 4 GiB)",
+	 .man = "a tarball bundle, all its members uncompressed together (default 4 GiB); "
+		"counted as\n"
+		"each member delivers its bytes (a sparse member's holes included) and checked "
+		"against\n"
+		"its declared size before it is read, so that a compression bomb stops there; "
+		"each member\n"
+		"also counts 512 bytes plus its name, so that the memory a tarball takes stays "
+		"under about\n"
+		"this however many members it has;\n"
+		"an archive that has inflated more than 200 times once past 64 MiB (gzip "
+		"around a tar,\n"
+		"or a zip's own members) is refused as a decompression bomb whatever this "
+		"allows (perfdb\n"
+		"series compress 4 to 10 times);"},
 	{.name = "--max-samples",
 	 .arg = "N",
 	 .parse = pd_flags_set_count,
 	 .field = OPT(lim.max_samples),
 	 .cmds = PD_CMD_ANY,
 	 .section = PD_OPTS_SEC_LIMITS,
-	 .help = "samples in one series (default 50000000)"},
+	 .help = "samples in one series (default 50000000)",
+	 .man = "samples in one series (default 50000000); a sample takes 16 bytes, up to 24 "
+		"while the\n"
+		"series grows, plus its text while the file is read: a 200 MB\n"
+		".I .data\n"
+		"file of 50 million short lines takes about 1.2 GB;"},
 	{.name = "--max-series",
 	 .arg = "N",
 	 .parse = pd_flags_set_count,
 	 .field = OPT(lim.max_series),
 	 .cmds = PD_CMD_ANY,
 	 .section = PD_OPTS_SEC_LIMITS,
-	 .help = "series in one run (default 100000)"},
+	 .help = "series in one run (default 100000)",
+	 .man = "series in one run (default 100000);"},
 	{.name = "--max-line",
 	 .arg = "BYTES",
 	 .parse = pd_flags_set_count,
 	 .field = OPT(lim.max_line),
 	 .cmds = PD_CMD_ANY,
 	 .section = PD_OPTS_SEC_LIMITS,
-	 .help = "one console or INI line (default 1 MiB)"},
+	 .help = "one console or INI line (default 1 MiB)",
+	 .man = "one console or INI line (default 1 MiB);"},
 	/* cJSON refuses more than 1000 levels by itself, so that is the ceiling */
 	{.name = "--max-depth",
 	 .arg = "N",
@@ -543,7 +753,8 @@ static const struct pd_flag flags[] = {
 	 .section = PD_OPTS_SEC_LIMITS,
 	 .lo = 1,
 	 .hi = 1000,
-	 .help = "JSON and XML nesting (default 64, at most 1000)"},
+	 .help = "JSON and XML nesting (default 64, at most 1000)",
+	 .man = "JSON and XML nesting (default 64, at most 1000)."},
 };
 
 const struct pd_flags pd_opts_flags = {flags, sizeof(flags) / sizeof(*flags),

@@ -1,7 +1,22 @@
 # The man page, --help and the parser name the same flags, the man page's FINDINGS the
-# finding kinds the code has, and the man page renders cleanly.
+# finding kinds the code has, and the man page renders cleanly. The page is the build's
+# (pd_mangen writes its options from the flag tables into cli/perfdelta.1.in's markers).
 . "$(dirname "$0")/lib.sh"
-man=$SRC/cli/perfdelta.1
+man=$BUILD/perfdelta.1
+# every option is written from a table: the template's option sections hold no entry of
+# their own, and the page has each table's (as many entries as --help has flag lines)
+awk '/^\.SH /{on = ($0 ~ /OPTIONS|LIMITS/)} on && /^\.TP/' "$SRC/cli/perfdelta.1.in" >"$TMP/tmpl.tp"
+if [ ! -s "$TMP/tmpl.tp" ]; then ok; else fail "the template's option sections hold $(wc -l <"$TMP/tmpl.tp") entries by hand"; fi
+for m in '@OPTIONS@' '@PULL OPTIONS@' '@LIMITS@' '@HISTORY OPTIONS@'; do
+  hasf "$SRC/cli/perfdelta.1.in" ".\\\" $m"
+  if grep -qF "$m" "$man"; then fail "$m left in the page"; else ok; fi
+done
+expect_code 0 "$PERFDELTA" --help
+n_help=$(grep -cE '^  (-[a-z], )?--[a-z]' "$TMP/out")
+expect_code 0 "$PERFDELTA" history --help
+n_help=$((n_help + $(grep -cE '^  (-[a-z], )?--[a-z]' "$TMP/out")))
+n_man=$(awk '/^\.SH /{on = ($0 ~ /OPTIONS|LIMITS/)} on && /^\.TP/' "$man" | wc -l)
+if [ "$n_man" = "$n_help" ]; then ok; else fail "the page has $n_man option entries, --help $n_help flag lines"; fi
 sed 's/\\-/-/g' "$man" | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u >"$TMP/man.flags"
 
 # every --help: the whole one, each command's, and perfdelta-history's

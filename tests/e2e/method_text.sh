@@ -7,9 +7,9 @@
 command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
 "$PERFDELTA" compare "$SEED/baseline" "$SEED/failover" -o "$TMP/out" --fail-on never >/dev/null 2>&1 ||
   fail "compare failed"
-python3 - "$TMP/out" "$SRC" <<'PY' || fail "the method text differs somewhere (above)"
+python3 - "$TMP/out" "$SRC" "$BUILD/perfdelta.1" <<'PY' || fail "the method text differs somewhere (above)"
 import html, json, re, sys
-out, src = sys.argv[1], sys.argv[2]
+out, src, man = sys.argv[1], sys.argv[2], sys.argv[3]
 inf = json.load(open(f"{out}/summary.json"))["inference"]
 def norm(text):
     text = re.sub(r"\\f[BIRP]|\\&", "", text)        # roff fonts
@@ -20,7 +20,7 @@ def norm(text):
     return re.sub(r"\s+", " ", text)
 bad = 0
 places = [f"{out}/index.html", f"{out}/summary.md", f"{src}/docs/report.md",
-          f"{src}/docs/CONTRIBUTING.md", f"{src}/cli/perfdelta.1"]
+          f"{src}/docs/CONTRIBUTING.md", man]
 for path in places:
     text = norm(open(path).read())
     for key in ("method", "family"):
@@ -28,7 +28,7 @@ for path in places:
             print(f"FAIL: {path} does not state inference.{key}: {inf[key]!r}", file=sys.stderr)
             bad += 1
 for stale in ("Mann-Whitney", "Holm", "median</th>", "95% CI</th>"):
-    for path in (f"{out}/index.html", f"{src}/cli/perfdelta.1"):
+    for path in (f"{out}/index.html", man):
         if stale in open(path).read():
             print(f"FAIL: {path} still says {stale!r}", file=sys.stderr)
             bad += 1
