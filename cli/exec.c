@@ -41,13 +41,14 @@ int pd_cli_exec_perfdelta(char **argv, struct pd_err *err)
 	return pd_cli_exec("perfdelta", argv, err);
 }
 
+/* Whether flag is among the options (before "--"), spelt as the parsers take it
+ * (cli/flags.h: "--flag VALUE", never "--flag=VALUE"). */
 static int has_flag(int argc, char **argv, const char *flag)
 {
-	size_t len = strlen(flag);
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
 			return 0;
-		if (!strncmp(argv[i], flag, len) && (!argv[i][len] || argv[i][len] == '='))
+		if (!strcmp(argv[i], flag))
 			return 1;
 	}
 	return 0;

@@ -105,6 +105,9 @@ expect_code 2 "$PERFDELTA" compare --baseline-history 3.7 --db "$DB" "$SEED/fail
 has "$TMP/err" "^perfdelta: --baseline-history needs a whole number from 1 to 16, not '3\.7'"
 expect_code 2 "$PERFDELTA" demo --history --window 0x10 -o "$TMP/num"
 [ ! -e "$TMP/num" ] && ok || fail "a refused number wrote $TMP/num"
+# one spelling, --flag VALUE: --flag=VALUE is an unknown option, said (it exited 2 silently)
+expect_code 2 "$PERFDELTA" compare --baseline-history=3 "$SEED/failover" -o "$TMP/num"
+has "$TMP/err" "^perfdelta: unknown option '--baseline-history=3' "
 # the same numbers written plainly are taken
 expect_code 0 "$PERFDELTA" history report --test $T --db "$DB" -o "$TMP/num" --window 1000 \
   --min-size 16 --alpha 0.001
