@@ -123,9 +123,13 @@ static const char *const section_heading[PD_OPTS_SEC_COUNT] = {
 static int set_utc_offset(void *o, const struct pd_flag *f, const char *val, struct pd_err *err)
 {
 	struct pd_time_flags *t = FIELD(o, f, struct pd_time_flags);
-	int hh, mm, n = 0;
-	if ((val[0] != '+' && val[0] != '-') ||
-	    sscanf(val + 1, "%2d:%2d%n", &hh, &mm, &n) != 2 || val[1 + n] || hh > 14 || mm > 59)
+	/* the sign, one or two digits, ':', two digits: no second sign or space, which
+	 * sscanf's %d would take */
+	size_t h = strspn(val + (*val == '+' || *val == '-'), "0123456789");
+	int ok = (*val == '+' || *val == '-') && h >= 1 && h <= 2 && val[1 + h] == ':' &&
+		 strspn(val + 2 + h, "0123456789") == 2 && !val[4 + h];
+	int hh = ok ? atoi(val + 1) : 0, mm = ok ? atoi(val + 2 + h) : 0;
+	if (!ok || hh > 14 || mm > 59)
 		return pd_err_set(err, PD_EINVAL, "%s needs +HH:MM or -HH:MM, not '%s'",
 				  f->name, val);
 	t->has_utc_offset = 1;

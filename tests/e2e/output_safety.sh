@@ -276,6 +276,13 @@ for v in 0x10 1e1 ' 5' +5 inf 5. .5; do
 done
 expect_code 2 "$PERFDELTA" compare "$B" "$F" -o "$TMP/u" --gnuplot-timeout 0x3
 expect_code 2 "$PERFDELTA" inspect "$B" --max-file-size 0x100000
+# a time zone's hours and minutes are digits too: no second sign or space (sscanf's %d
+# took "+-5:30" as -5 hours and 30 minutes) and two digits of minutes
+for z in '+-5:30' '+ 5:30' '+5:3'; do
+  expect_code 2 "$PERFDELTA" inspect "$B" --console-utc-offset "$z"
+  hasf "$TMP/err" "perfdelta: --console-utc-offset needs +HH:MM or -HH:MM, not '$z'"
+done
+expect_code 0 "$PERFDELTA" inspect "$B" --console-utc-offset +5:30
 expect_code 2 "$PERFDELTA" compare "$B" "$F" -o ''
 hasf "$TMP/err" "perfdelta: --output needs a path, not ''"
 expect_code 2 "$PERFDELTA" compare "$B" "$F" -o "$TMP/u" --quiet --threshold-for 'atpo/*=10'
