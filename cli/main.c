@@ -16,6 +16,7 @@
 #include "cli/exit.h"
 #include "cli/fetch_args.h"
 #include "cli/flags.h"
+#include "cli/history.h"
 #include "cli/opts.h"
 #include "cli/pull.h"
 #include "cli/usage.h"
@@ -35,9 +36,9 @@
 #include <unistd.h>
 
 /* argv for perfdelta-history; compare's as "compare OPTIONS -- OPERANDS": each option
- * with its value when this table says it takes one (perfdelta-history's own
- * --baseline-history too), so that perfdelta-history tells operands without a list of
- * compare's options. Never freed: it is exec'd. */
+ * with its value when perfdelta's table, or else perfdelta-history's (its own
+ * --baseline-history), says it takes one, so that perfdelta-history tells operands
+ * without a list of compare's options. Never freed: it is exec'd. */
 static char **history_argv(int argc, char **argv)
 {
 	char **out, **ops;
@@ -50,8 +51,9 @@ static char **history_argv(int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		const struct pd_flag *f =
 			operands ? NULL : pd_flags_find(&pd_opts_flags, argv[i]);
-		int value =
-			(f && f->arg) || (!operands && !strcmp(argv[i], "--baseline-history"));
+		if (!f && !operands)
+			f = pd_flags_find(&pd_cli_hx_flags, argv[i]);
+		int value = f && f->arg;
 		if (!operands && !strcmp(argv[i], "--"))
 			operands = 1;
 		else if (value || (!operands && argv[i][0] == '-' && argv[i][1]))
