@@ -28,12 +28,13 @@
 
 #define HELP "see perfdelta --help"
 
-/* compare's argv without --baseline-history N and --db URL (into rest, argv[0] and
- * "compare" kept), the operands counted; the target is the last. */
+/* compare's argv split: ours, "compare" and the history table's flags of compare with
+ * their values (--baseline-history N, --db URL); the rest (argv[0] and "compare" kept),
+ * the operands counted; the target is the last. */
 struct split {
-	char **rest;
-	int n_rest;
-	const char *target, *n, *db;
+	char **rest, **ours;
+	int n_rest, n_ours;
+	const char *target;
 	int operands;
 };
 
@@ -44,14 +45,17 @@ static int split_args(struct split *s, int argc, char **argv)
 {
 	int only_operands = 0;
 	s->rest = pd_xcalloc((size_t)argc + 1, sizeof(*s->rest));
+	s->ours = pd_xcalloc((size_t)argc + 1, sizeof(*s->ours));
 	s->rest[s->n_rest++] = argv[0], s->rest[s->n_rest++] = argv[1];
+	s->ours[s->n_ours++] = argv[1];
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i];
-		if (!only_operands &&
-		    (!strcmp(a, "--baseline-history") || !strcmp(a, "--db"))) {
+		const struct pd_flag *f =
+			only_operands ? NULL : pd_flags_find(&pd_cli_hx_flags, a);
+		if (f && f->arg && f->cmds & PD_HX_COMPARE) {
 			if (i + 1 >= argc)
 				return pd_usage(HELP, "%s needs a value", a);
-			*(!strcmp(a, "--db") ? &s->db : &s->n) = argv[++i];
+			s->ours[s->n_ours++] = argv[i], s->ours[s->n_ours++] = argv[++i];
 			continue;
 		}
 		s->rest[s->n_rest++] = argv[i];
@@ -252,22 +256,18 @@ int pd_cli_baseline_history(int argc, char **argv)
 	struct pd_cli_hx_opts o = {0};
 	struct pd_err err = PD_ERR_INIT;
 	int rc = split_args(&s, argc, argv);
-	if (rc == 0) { /* --db alone: the runs given, the history's spreads */
-		const char *n[] = {argv[1], "--baseline-history", s.n};
-		if (s.n)
-			pd_cli_hx_parse(&o, PD_HX_COMPARE, 3, (char **)n, &rc);
-		else
-			rc = s.db ? 0 : PD_EXIT_USAGE;
-		o.db = s.db;
-	}
-	if (rc == 0 && s.n && s.operands != 1)
+	if (rc == 0) /* --db alone: the runs given, the history's spreads */
+		pd_cli_hx_parse(&o, PD_HX_COMPARE, s.n_ours, s.ours, &rc);
+	if (rc == 0 && !o.baselines && !o.db)
+		rc = PD_EXIT_USAGE; /* perfdelta hands over only with one of them */
+	if (rc == 0 && o.baselines && s.operands != 1)
 		rc = pd_usage(HELP, "%s",
 			      "compare --baseline-history N takes one run bundle, the target: "
 			      "its baselines come from the history");
-	if (rc == 0 && !s.n && s.operands < 2)
+	if (rc == 0 && !o.baselines && s.operands < 2)
 		rc = pd_usage(HELP, "%s", "compare --db URL takes a baseline and a target");
 	if (rc == 0 && baselines(&s, &o, &err) < 0)
 		rc = pd_cli_hx_fail(&err);
-	free(s.rest);
+	free(s.rest), free(s.ours);
 	return rc;
 }
