@@ -635,7 +635,8 @@ static const struct flag flags[] = {
 	 .section = SEC_PULL,
 	 .lo = 1,
 	 .hi = 86400,
-	 .help = "connect and total time of one try (default 120)"},
+	 .help = "connect and total time of one try (default 120);\n"
+		 "compare: and the wait for another pulling the same URL"},
 	{.name = "--retries",
 	 .arg = "N",
 	 .parse = set_unsigned,
