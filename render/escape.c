@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 size_t pd_esc_utf8(const char *s, unsigned *cp)
 {
@@ -433,8 +434,10 @@ static void markup_text(struct pd_buf *b, const char *s, special_fn special)
 			pd_buf_addch(b, ' ');
 		else if (cp < 0x20 || cp == 0x7f || pd_esc_bidi(cp))
 			pd_buf_adds(b, REPLACEMENT);
+		else if (cp < 0x80 && special(s, i) == 2 && cp == '&')
+			pd_buf_adds(b, "&amp;");
 		else if (cp < 0x80 && special(s, i) == 2)
-			pd_buf_adds(b, cp == '&' ? "&amp;" : "&#92;");
+			pd_buf_addf(b, "&#%u;", cp);
 		else if (cp < 0x80 && special(s, i) == 3)
 			pd_buf_adds(b, WORD_JOINER), pd_buf_addch(b, (char)cp);
 		else if (cp < 0x80 && special(s, i))
@@ -555,8 +558,25 @@ static int emoticon(const char *s, size_t i)
 	return s[i] == ')' && i && (s[i - 1] == ':' || s[i - 1] == ';');
 }
 
+/* Jira's wiki renderer links, in plain text, a URL of these schemes (its UrlUtil,
+ * matched at the scheme's first character); Jira Cloud's renderers link "www." and
+ * user@host too. Written with that first character, the '.' of "www." or the '@' as an
+ * entity, the text reads the same and no longer starts a link. */
+static int jira_autolink(const char *s, size_t i)
+{
+	static const char *const schemes[] = {"http://", "https://", "ftp://",
+					      "ftps://", "mailto:",  "nntp://",
+					      "news://", "irc://",   "file:"};
+	for (size_t k = 0; k < sizeof(schemes) / sizeof(*schemes); k++)
+		if (!strncasecmp(s + i, schemes[k], strlen(schemes[k])))
+			return 1;
+	return (s[i] == '.' && after_www(s, i)) || (s[i] == '@' && i && email_local(s[i - 1]));
+}
+
 static int jira_special(const char *s, size_t i)
 {
+	if (jira_autolink(s, i))
+		return 2;
 	/* Jira keeps a backslash before a non-special character, but "\\\\" is a forced line
 	 * break: an entity is the only literal backslash; it decodes entities too, so "&" is
 	 * "&amp;" ("&amp;" from input reads as itself) */
