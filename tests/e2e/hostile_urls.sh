@@ -49,6 +49,10 @@ for i in 1 2; do
   expect_code 3 timeout 60 "$PERFDELTA" compare "$huge" "$SEED/baseline" --retries 0 -o "$TMP/down"
   has "$TMP/err" "^perfdelta: .*/builds/127\.0\.0\.1_${PORT}_job_x+~[0-9a-f]{16}: pulling http://127\.0\.0\.1:$PORT/job/xxxx"
   hasnt "$TMP/err" "larger than the limit"
+  # each line longer than an error holds loses the URL's middle, not its end nor what the
+  # line says of it (the end was cut: "...xxxx[...]")
+  has "$TMP/err" "^perfdelta: http://127\.0\.0\.1:$PORT/job/x+\[\.\.\.\]x+/7/api/json: [^[]+$"
+  has "$TMP/err" "^perfdelta: .*: pulling http://127\.0\.0\.1:$PORT/job/x+\[\.\.\.\]x+/7/ failed: perfdelta-pull exited 3 \(its reason above\)$"
 done
 # a password in the URL is in no message, no cache name and no lock
 expect_code 3 timeout 60 "$PERFDELTA" compare "http://me:S3cr3tPw@127.0.0.1:$PORT/job/j/2/" \
