@@ -617,7 +617,7 @@ static const struct flag flags[] = {
 	 .field = OPT(pull.netrc),
 	 .cmds = CMD_PULL | CMD_COMPARE,
 	 .section = SEC_PULL,
-	 .help = "credentials from ~/.netrc"},
+	 .help = "credentials from ~/.netrc (PERFDELTA_NETRC=FILE: from FILE)"},
 	{.name = "--parallel",
 	 .arg = "N",
 	 .parse = set_unsigned,

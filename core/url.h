@@ -10,4 +10,8 @@
  * libpq keyword, any case) becomes "password=***". Text with none is appended as is. */
 void pd_url_redact(struct pd_buf *out, const char *text);
 
+/* 1 when text holds a password that pd_url_redact would hide: "SCHEME://user:pass@" (a
+ * ':' before the authority's last '@') or "password=VALUE"; 0 for none, or a user alone. */
+int pd_url_has_password(const char *text);
+
 #endif

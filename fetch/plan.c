@@ -605,6 +605,7 @@ int pd_plan_run(const struct pd_plan_opts *o, struct pd_err *err)
 					    .backoff_ms = o->backoff_ms,
 					    .max_bytes = p.lim->max_file_bytes,
 					    .netrc = o->netrc,
+					    .netrc_file = o->netrc_file,
 					    .progress = o->progress,
 					    .note = o->note,
 					    .ctx = o->ctx};

@@ -178,8 +178,10 @@ static void set_options(struct req *r)
 	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_bytes);
 	curl_easy_setopt(e, CURLOPT_USERAGENT, "perfdelta/" PD_VERSION);
-	if (o->netrc)
+	if (o->netrc || o->netrc_file)
 		curl_easy_setopt(e, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+	if (o->netrc_file)
+		curl_easy_setopt(e, CURLOPT_NETRC_FILE, o->netrc_file);
 	if (r->user) {
 		curl_easy_setopt(e, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		curl_easy_setopt(e, CURLOPT_USERNAME, r->user);

@@ -96,6 +96,19 @@ static void redacted(const char *in, const char *want)
 	pd_buf_release(&b);
 }
 
+/* What the command line shows every user (ps): a password, not a user name alone. */
+START_TEST(test_url_has_password_finds_each_form)
+{
+	ck_assert_int_eq(pd_url_has_password("http://me:S3cr3t@jenkins/job/a/7/"), 1);
+	ck_assert_int_eq(pd_url_has_password("https://me:p/w@mimir.example/prometheus"), 1);
+	ck_assert_int_eq(pd_url_has_password("postgresql://h/db?password=x"), 1);
+	ck_assert_int_eq(pd_url_has_password("host=h PASSWORD=x"), 1);
+	ck_assert_int_eq(pd_url_has_password("http://me@jenkins/job/a/7/"), 0);
+	ck_assert_int_eq(pd_url_has_password("http://jenkins/job/a?mypassword=x"), 0);
+	ck_assert_int_eq(pd_url_has_password("sqlite:notes.db"), 0);
+}
+END_TEST
+
 START_TEST(test_url_redact_drops_every_credential_form)
 {
 	redacted("postgresq://me:S3cr3tPw@db.example:5432/h", "postgresq://db.example:5432/h");
@@ -628,6 +641,7 @@ Suite *pd_suite_core(void)
 	tcase_add_test(tc, test_buf_add_int_writes_what_printf_writes);
 	tcase_add_test(tc, test_err_first_failure_wins_and_formats_place);
 	tcase_add_test(tc, test_url_redact_drops_every_credential_form);
+	tcase_add_test(tc, test_url_has_password_finds_each_form);
 	tcase_add_test(tc, test_err_message_stays_on_one_line);
 	tcase_add_test(tc, test_err_keeps_long_paths_and_marks_a_cut);
 	tcase_add_test(tc, test_err_message_keeps_its_end);

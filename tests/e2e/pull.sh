@@ -151,7 +151,8 @@ bad "/$DB" "[\"$long\"]" "refusing metric name 'm{64}\.\.\.': it is too long \(m
 serve down "$F" --always-fail
 expect_code 3 "$PERFDELTA" pull --jenkins "http://$USER_SECRET:$TOKEN_SECRET@127.0.0.1:$PORT/$JOB/" \
   --perfdb "$URL" --retries 1 -o "$TMP/down"
-lines "$TMP/err" 3
+lines "$TMP/err" 4 # the warning that the URL's password is on the command line, then 3
+has "$TMP/err" "^perfdelta: warning: $URL/$JOB/ was given with its password"
 count "$TMP/err" "^perfdelta: $URL/$JOB/(api/json|consoleText): HTTP 503, try 2 of 2 in 0\.5 s$" 2
 has "$TMP/err" "^perfdelta: $URL/$JOB/(api/json|consoleText): HTTP 503 after 2 tries$"
 left_nothing "$TMP/down"
