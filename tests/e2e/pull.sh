@@ -164,6 +164,12 @@ expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb
   --max-file-size 2000 -o "$TMP/big"
 has "$TMP/err" "^perfdelta: $URL/.*: response over the limit of 2000 bytes \(--max-file-size\)$"
 left_nothing "$TMP/big"
+# every file under its limit, all of them over the bundle's (the seed's perfdb/ holds about
+# 1 MB): the servers could fill the disk, 100 000 series of 1 GiB each
+expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb "$URL" \
+  --max-bundle-size 300000 -o "$TMP/big"
+has "$TMP/err" "^perfdelta: $URL/.*: the servers sent more than 300000 bytes in all \(--max-bundle-size\)$"
+left_nothing "$TMP/big"
 # a 404 is not retried
 expect_code 3 "$PERFDELTA" pull --jenkins "$URL/job/nope/1" --perfdb "$URL" -o "$TMP/big"
 has "$TMP/err" "^perfdelta: $URL/job/nope/1/(api/json|consoleText): HTTP 404$"
