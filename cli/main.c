@@ -1190,7 +1190,10 @@ static void pull_note(void *ctx, const char *msg)
 	if (ui->shown)
 		fputs("\r\033[K", stderr);
 	ui->shown = 0;
-	fprintf(stderr, "perfdelta: %s\n", msg);
+	struct pd_buf shown = PD_BUF_INIT; /* it may quote a server's names */
+	pd_esc_text(&shown, msg);
+	fprintf(stderr, "perfdelta: %s\n", shown.ptr);
+	pd_buf_release(&shown);
 }
 
 static const char *env(const char *name)

@@ -111,6 +111,15 @@ lines "$TMP/err" 1
 count "$TMP/dbs.log" "^GET /atop" 0
 left_nothing "$TMP/dbs"
 quit
+# a server's name in a line of pull's is escaped as in an error line: a bidi override
+# (U+202E, "Trojan Source") in a database name that the spec's nodes do not decode
+printf '["atopiris_710-1345_failover_8a92\xe2\x80\xaex"]' >"$TMP/bidi.json"
+serve bidi "$F" --serve / "$TMP/bidi.json"
+expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb "$URL" \
+  --perfrunner-dir "$pr" --retries 0 -o "$TMP/bidi"
+has "$TMP/err" '^perfdelta: 1 of 1 databases kept for their snapshot name do not decode with the spec.s nodes \(first: atopiris_710-1345_failover_8a92\\xe2\\x80\\xaex\)$'
+hasnt "$TMP/err" "$(printf '\xe2\x80\xae')"
+quit
 bad / '["iris_710-1345_failover_8a92/../../x"]' "^perfdelta: http://127\.0\.0\.1:[0-9]+/: refusing database name 'iris_710-1345_failover_8a92/\.\./\.\./x': it holds '/'"
 bad / '["..iris_710-1345_failover_8a92"]' "refusing database name '\.\.iris_710-1345_failover_8a92': it starts with '\.'"
 bad / '{"dbs": []}' '/: expected a JSON array of names$'
