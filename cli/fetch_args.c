@@ -131,6 +131,19 @@ static void pull_args(struct pd_strv *a, const struct pd_plan_opts *po)
 		pd_strv_add(a, "--jenkins-api"), pd_strv_add(a, "xml");
 	if (po->netrc)
 		pd_strv_add(a, "--netrc");
+	if (po->lim) { /* compare's own: what the servers send is bounded as it asks */
+		const struct {
+			const char *flag;
+			size_t v;
+		} lims[] = {{"--max-file-size", po->lim->max_file_bytes},
+			    {"--max-bundle-size", po->lim->max_bundle_bytes},
+			    {"--max-samples", po->lim->max_samples},
+			    {"--max-series", po->lim->max_series},
+			    {"--max-line", po->lim->max_line},
+			    {"--max-depth", po->lim->max_depth}};
+		for (size_t i = 0; i < sizeof(lims) / sizeof(*lims); i++)
+			pd_strv_add(a, lims[i].flag), pd_strv_addf(a, "%zu", lims[i].v);
+	}
 	pd_strv_add(a, "--parallel"), pd_strv_addf(a, "%u", po->parallel);
 	pd_strv_add(a, "--timeout"), pd_strv_addf(a, "%ld", po->timeout_s);
 	pd_strv_add(a, "--retries"), pd_strv_addf(a, "%u", po->retries);

@@ -1094,9 +1094,11 @@ static int cmd_compare(const struct opts *o)
 	struct pd_err err = PD_ERR_INIT;
 	int rc;
 	struct pd_fetch_builds b = {o->builds, o->n_builds};
+	struct pd_plan_opts po = o->pull;
+	po.lim = &o->lim;
 	if (!o->out)
 		return usage_error("%s", "compare needs an output directory: -o DIR");
-	if (pd_fetch_args(&paths, o->args, (size_t)o->n_args, &o->pull, &b, o->quiet, &err) < 0)
+	if (pd_fetch_args(&paths, o->args, (size_t)o->n_args, &po, &b, o->quiet, &err) < 0)
 		rc = report_error(&err);
 	else if (paths.n < 2)
 		rc = usage_error("%s", "compare needs two run bundles or more: perfdelta "

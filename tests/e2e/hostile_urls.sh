@@ -62,7 +62,18 @@ if grep -rqF S3cr3tPw "$TMP/out" "$TMP/err" "$TMP/cache"; then fail "the passwor
 if find "$TMP/cache" | grep -q S3cr3t; then fail "the password in a cache name"; else ok; fi
 quit
 
-# 4. A lock that is never let go (a stopped or hung compare, or any process holding it):
+# 4. compare's limits bound its pull as they bound pull's own: more databases of the
+# snapshot than --max-series is refused before any is asked for (the pull was given none
+# of compare's limits, and asked for all 50)
+python3 -c 'import json; print(json.dumps(["atopiris_710-1345_failover_8a92x%d" % i for i in range(50)]))' >"$TMP/dbs.json"
+serve dbs "$SEED/failover" --serve / "$TMP/dbs.json"
+expect_code 3 timeout 60 "$PERFDELTA" compare "$URL/job/j/5/" "$SEED/baseline" --jenkins-api xml \
+  --perfdb "$URL" --max-series 20 --retries 0 -o "$TMP/dbs"
+has "$TMP/err" "^perfdelta: $URL/: 50 databases of the snapshot, more than 20 series \(--max-series\)$"
+count "$TMP/dbs.log" "^GET /atop" 0
+quit
+
+# 5. A lock that is never let go (a stopped or hung compare, or any process holding it):
 # the second compare waits at most --timeout, then names the lock and its holder, exit 3
 # (it waited forever).
 serve held "$SEED/failover" --always-fail
