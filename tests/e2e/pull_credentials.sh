@@ -1,7 +1,8 @@
 # Credentials kept off the command line, and printed nowhere: a netrc file named by
 # PERFDELTA_NETRC is sent to every server; a password in a URL of the command line (in
 # every user's ps) still works but is warned about; no output, error or file of pull,
-# compare or history ever holds the password.
+# compare or history ever holds the password (a history store's URL with one is warned
+# about too).
 . "$(dirname "$0")/lib.sh"
 . "$SRC/tests/pull/lib.sh"
 PW=pd-pass-Vq73nX
@@ -70,6 +71,7 @@ for db in "2 postgresq://me:$PW@127.0.0.1:1/h" "3 postgresql://me:$PW@127.0.0.1:
   "3 postgresql://127.0.0.1:1/h?password=$PW&connect_timeout=2"; do
   expect_code "${db%% *}" timeout 60 "$PERFDELTA" history add "$B" --db "${db#* }"
   has "$TMP/err" "^perfdelta: "
+  has "$TMP/err" "^perfdelta: warning: --db postgresq?l?://127\.0\.0\.1:1/h.* was given with its password, which any user of this machine can read in the process list: give it in PGPASSWORD or ~/\.pgpass instead$"
   leaked "$TMP/out" "$TMP/err"
 done
 finish
