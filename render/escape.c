@@ -411,7 +411,7 @@ static int blank(int c)
 }
 
 /* How the ASCII character at s + i is written in this place (the escapers' rules): 0 as
- * is, 1 after a backslash, 2 as an entity, 3 after a word joiner (what no backslash or
+ * is, 1 after a backslash, 2 as an entity, 3 before a word joiner (what no backslash or
  * entity hides from the renderer). */
 typedef int (*special_fn)(const char *s, size_t i);
 
@@ -439,7 +439,7 @@ static void markup_text(struct pd_buf *b, const char *s, special_fn special)
 		else if (cp < 0x80 && special(s, i) == 2)
 			pd_buf_addf(b, "&#%u;", cp);
 		else if (cp < 0x80 && special(s, i) == 3)
-			pd_buf_adds(b, WORD_JOINER), pd_buf_addch(b, (char)cp);
+			pd_buf_addch(b, (char)cp), pd_buf_adds(b, WORD_JOINER);
 		else if (cp < 0x80 && special(s, i))
 			pd_buf_addch(b, '\\'), pd_buf_addch(b, (char)cp);
 		else
@@ -490,11 +490,13 @@ static int after_www(const char *s, size_t i)
 }
 
 /* GFM's autolink extension links text that is no markup in CommonMark: "scheme://"
- * (http, https, ftp), "www." and user@host (mailto: and xmpp: too, through their '@').
- * A backslash before the ':' of "://" and the '.' of "www." stops the first two and
- * shows the same text; the '@' is found after the escapes are read, so only a word
- * joiner before it (the local part then ends at a character that is none of its own)
- * keeps an address from being linked. */
+ * (http, https, ftp), "www." and user@host (mailto: and xmpp: too, through their '@');
+ * GitHub makes "@name" a mention, which notifies that user or team. A backslash before
+ * the ':' of "://" and the '.' of "www." stops the first two and shows the same text;
+ * the '@' is found after the escapes are read, so a word joiner after it keeps both an
+ * address (its domain then starts with no letter or digit) and a mention (no name
+ * follows) from being made. One before it made a mention of "me@evil": after a
+ * character that is no word's, "@evil" is one. */
 static int md_autolink(const char *s, size_t i)
 {
 	switch (s[i]) {
@@ -503,7 +505,7 @@ static int md_autolink(const char *s, size_t i)
 	case '.':
 		return after_www(s, i);
 	case '@':
-		return i && email_local(s[i - 1]) ? 3 : 0;
+		return email_local(s[i + 1]) && !strchr(".+-_", s[i + 1]) ? 3 : 0;
 	default:
 		return 0;
 	}

@@ -25,7 +25,8 @@ void pd_esc_xml(struct pd_buf *b, const char *s);
  * ` * | ~ $ always; _ where it could open or close emphasis; "](", "][", "]:"; < before a
  * tag or autolink; & before an entity; \ before punctuation; a first character that would
  * start a block (# - + > =, "1." "1)"); what GFM would autolink: the ':' of "://" and the
- * '.' of "www." after a backslash, a word joiner (U+2060) before the '@' of an address.
+ * '.' of "www." after a backslash, a word joiner (U+2060) after an '@' before a letter or
+ * digit (an address, or a GitHub mention: "@name" notifies that user).
  * Line breaks and tabs become spaces; other control characters and invalid UTF-8 become
  * U+FFFD. */
 void pd_esc_md(struct pd_buf *b, const char *s);

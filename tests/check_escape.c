@@ -192,13 +192,17 @@ START_TEST(test_esc_md_autolinks_are_broken)
 	check(pd_esc_md, "https://evil.example/login", "https\\://evil.example/login");
 	check(pd_esc_md, "x HTTP://e.x ftp://e.x", "x HTTP\\://e.x ftp\\://e.x");
 	check(pd_esc_md, "www.evil.example (WwW.e.x)", "www\\.evil.example (WwW\\.e.x)");
-	check(pd_esc_md, "me@evil.example", "me" WJ "@evil.example");
+	check(pd_esc_md, "me@evil.example", "me@" WJ "evil.example");
 	check(pd_esc_md, "mailto:a.b+c@e.x xmpp:u_1@e.x/r",
-	      "mailto:a.b+c" WJ "@e.x xmpp:u_1" WJ "@e.x/r");
-	/* an '@' after no character of a local part, a ':' not before "//", an address or
-	 * host of digits, and "www" without its dot stay as they are */
-	check(pd_esc_md, "@me :x a:/b 10.0.0.1:8091 awww wwwx.y",
-	      "@me :x a:/b 10.0.0.1:8091 awww wwwx.y");
+	      "mailto:a.b+c@" WJ "e.x xmpp:u_1@" WJ "e.x/r");
+	/* GitHub mentions: "@name" and "@org/team" notify; so did "me@evil" once a word
+	 * joiner stood before its '@' (a mention starts after a character no word has) */
+	check(pd_esc_md, "@octocat (@org/team) me@evil",
+	      "@" WJ "octocat (@" WJ "org/team) me@" WJ "evil");
+	/* an '@' before no letter or digit, a ':' not before "//", an address or host of
+	 * digits, and "www" without its dot stay as they are */
+	check(pd_esc_md, "@ @- :x a:/b 10.0.0.1:8091 awww wwwx.y",
+	      "@ @- :x a:/b 10.0.0.1:8091 awww wwwx.y");
 	/* a backslash of the input before "://" is escaped, and the ':' still is */
 	check(pd_esc_md, "http\\://e.x", "http\\\\\\://e.x");
 }

@@ -41,9 +41,9 @@ else ok; fi
 if command -v cmark-gfm >/dev/null; then
   cmark-gfm -e table -e autolink report/summary.md >"$TMP/md.html"
   hasf "$TMP/md.html" 'atop/q'"'"'x&quot;; system(&quot;touch pwned1&quot;) `touch pwned2` &lt;b&gt;&amp;amp;'
-  # the display name reads as its text (a word joiner, U+2060, before each '@'), and
+  # the display name reads as its text (a word joiner, U+2060, after each '@'), and
   # summary.md links nothing
-  hasf "$TMP/md.html" "iris $(printf '%s' "$links" | sed 's/@/\xe2\x81\xa0@/g') $jira #12520"
+  hasf "$TMP/md.html" "iris $(printf '%s' "$links" | sed 's/@/@\xe2\x81\xa0/g') $jira #12520"
   hasnt "$TMP/md.html" '<a |href='
 else fail "cmark-gfm is not installed (scripts/deps test)"; fi
 finish
