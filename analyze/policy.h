@@ -109,6 +109,16 @@
  * pd_comparison.index_top). */
 #define PD_POLICY_INDEX_TOP 5
 
+/* ---- history ---- */
+
+/* The runs before a change point that the history report's suggested compare takes as its
+ * baselines (pd_hist_change.base_from), at most: replicated baselines measure the
+ * run-to-run variance that one baseline can only assume, so that metrics whose level
+ * moves from run to run are not reported as changed. Five, as the weekly runs of a month
+ * and a week; fewer when the feature's segment before the change is shorter (it is at
+ * least the report's min size, 4 by default). */
+#define PD_POLICY_HIST_BASELINES 5
+
 /* ---- bounds ---- */
 
 /* The common grid's values at most (analyze/compare.c check_grid): this many per sample

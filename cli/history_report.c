@@ -84,7 +84,10 @@ static int load(struct loaded *l, struct pd_store *st, const struct pd_cli_hx_op
 	l->view = pd_xcalloc(n, sizeof(*l->view));
 	for (size_t i = 0; i < n; i++) {
 		const struct pd_store_run *r = &l->runs[l->first + i];
-		l->view[i] = (struct pd_hist_run){r->key, r->version, r->bundle};
+		l->view[i] = (struct pd_hist_run){.key = r->key,
+						  .version = r->version,
+						  .bundle = r->bundle,
+						  .number = r->number};
 	}
 	return pd_store_features(st, l->runs + l->first, n, &l->names, &l->n_names, &l->values,
 				 err);
@@ -155,6 +158,23 @@ static int write_report(const char *dir, const struct pd_hist_report *r, struct 
 	return pd_outdir_commit(&out, err);
 }
 
+/* The change points on the terminal, each naming its runs (escaped: names come from the
+ * store). */
+static void print_changes(const struct pd_hist_report *r)
+{
+	struct pd_buf text = PD_BUF_INIT, out = PD_BUF_INIT;
+	pd_hist_terminal(&text, r);
+	for (char *line = text.ptr, *nl; *line; line = nl + 1) { /* every line ends in \n */
+		nl = strchr(line, '\n');
+		*nl = '\0';
+		pd_buf_truncate(&out, 0);
+		pd_esc_text(&out, line);
+		printf("%s\n", out.ptr);
+	}
+	pd_buf_release(&text);
+	pd_buf_release(&out);
+}
+
 /* Reads the test's window from the store, finds its change points, writes the report. */
 int pd_cli_hx_report(struct pd_store *st, const struct pd_cli_hx_opts *o, size_t *n_cp,
 		     struct pd_err *err)
@@ -179,6 +199,8 @@ int pd_cli_hx_report(struct pd_store *st, const struct pd_cli_hx_opts *o, size_t
 					   .alpha = ho.alpha};
 		rc = write_report(o->out, &r, err);
 		*n_cp = h.n_cp;
+		if (rc == 0 && !o->quiet)
+			print_changes(&r);
 	}
 	pd_history_release(&h);
 	loaded_free(&l);
