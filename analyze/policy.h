@@ -98,7 +98,8 @@
 /* ---- what the outputs list and draw ---- */
 
 /* The findings a short output (summary.md, summary.jira, the terminal) lists at least:
- * a screenful, which the seed's 13 findings exceed (pd_comparison.n_top). */
+ * a screenful, which the seed's 13 findings exceed (pd_comparison.n_top); the change
+ * points the history report lists on the terminal (pd_history.n_top). */
 #define PD_POLICY_TOP_FINDINGS 10
 
 /* The moving mean a finding's difference over time is read through (pd_finding.smooth_pct):
@@ -108,16 +109,6 @@
 /* An index metric's indexes charted: those that moved most (pd_view.top,
  * pd_comparison.index_top). */
 #define PD_POLICY_INDEX_TOP 5
-
-/* ---- history ---- */
-
-/* The runs before a change point that the history report's suggested compare takes as its
- * baselines (pd_hist_change.base_from), at most: replicated baselines measure the
- * run-to-run variance that one baseline can only assume, so that metrics whose level
- * moves from run to run are not reported as changed. Five, as the weekly runs of a month
- * and a week; fewer when the feature's segment before the change is shorter (it is at
- * least the report's min size, 4 by default). */
-#define PD_POLICY_HIST_BASELINES 5
 
 /* ---- bounds ---- */
 

@@ -153,19 +153,24 @@ void pd_hist_charts(struct pd_plot_job *job, const struct pd_hist_report *r, con
 	free(buf);
 }
 
-/* The command that compares the first run after change c with its baselines, the runs
- * before it (history.h: base_from): replicated, so that compare measures the run-to-run
- * variance that one baseline can only assume. */
+/* The command that compares the runs either side of change c with the store's run-to-run
+ * spread of each feature as its margin (compare --db): with one baseline and nothing
+ * else, compare can only assume that spread, and metrics whose level moves from run to
+ * run read as changed. */
 static void compare_cmd(struct pd_buf *b, const struct pd_hist_report *r,
 			const struct pd_hist_change *c)
 {
-	const struct pd_hist_run *z = &r->runs[c->at];
+	const struct pd_hist_run *a = &r->runs[c->prev], *z = &r->runs[c->at];
 	struct pd_buf out = PD_BUF_INIT;
-	pd_buf_adds(b, "perfdelta compare");
-	for (size_t i = c->base_from; i <= c->at; i++) {
+	pd_buf_adds(b, "perfdelta compare ");
+	if (r->db) {
+		pd_buf_adds(b, "--db ");
+		pd_esc_sh(b, r->db);
 		pd_buf_addch(b, ' ');
-		pd_esc_sh(b, r->runs[i].bundle ? r->runs[i].bundle : r->runs[i].key);
 	}
+	pd_esc_sh(b, a->bundle ? a->bundle : a->key);
+	pd_buf_addch(b, ' ');
+	pd_esc_sh(b, z->bundle ? z->bundle : z->key);
 	pd_buf_adds(b, " -o ");
 	pd_buf_addf(&out, "compare-%s", build_of(z));
 	if (z->number > 0 && z->version)
@@ -273,11 +278,11 @@ static void header(struct pd_buf *b, const struct pd_hist_report *r)
 		"feature whose value is the same in every run is not one of them): each "
 		"at %.3g, so that any false change point among them has probability at most "
 		"%.3g. Size: the change over the pooled run-to-run standard deviation of the "
-		"two segments. The command beside a change compares the first run after it "
-		"with up to %zu runs before it, as replicated baselines: with one baseline the "
-		"run-to-run variance is not measured, and metrics that move from run to run "
-		"read as changed.</div>\n",
-		h->min_size, h->n_tested, h->alpha_feature, r->alpha, h->max_baselines);
+		"two segments. The command beside a change compares the runs either side of "
+		"it with this store's run-to-run spread of each feature as its margin "
+		"(compare --db): one baseline alone cannot measure that spread, and "
+		"metrics whose level moves from run to run would read as changed.</div>\n",
+		h->min_size, h->n_tested, h->alpha_feature, r->alpha);
 }
 
 static void feature_section(struct pd_buf *b, const struct pd_hist_report *r, size_t f,
@@ -319,10 +324,10 @@ void pd_hist_html(struct pd_buf *b, const struct pd_hist_report *r)
 	if (!h->n_cp)
 		pd_buf_adds(b, "<p>No feature changed significantly over these runs.</p>\n");
 	else
-		pd_buf_adds(b, "<table><tr><th>#</th><th>feature</th><th>last build before</th>"
-			       "<th>first build after</th><th>before</th><th>after</th>"
+		pd_buf_adds(b, "<table><tr><th>#</th><th>feature</th><th>last run before</th>"
+			       "<th>first run after</th><th>before</th><th>after</th>"
 			       "<th>change</th><th>size (sd)</th><th>p</th>"
-			       "<th>compare the two runs</th></tr>\n");
+			       "<th>compare them</th></tr>\n");
 	for (size_t i = 0; i < h->n_cp; i++)
 		change_row(b, r, i);
 	pd_buf_adds(b, h->n_cp ? "</table>\n<h2>Features that changed</h2>\n" : "");
@@ -358,7 +363,7 @@ static void change_text(struct pd_buf *b, const struct pd_hist_report *r,
 
 void pd_hist_terminal(struct pd_buf *b, const struct pd_hist_report *r)
 {
-	for (size_t i = 0; i < r->h->n_cp; i++) {
+	for (size_t i = 0; i < r->h->n_top; i++) {
 		const struct pd_hist_change *c = &r->h->cp[i];
 		pd_buf_addf(b, "  %zu. %s ", i + 1, r->names[c->feature]);
 		change_text(b, r, c);
@@ -367,6 +372,8 @@ void pd_hist_terminal(struct pd_buf *b, const struct pd_hist_report *r)
 		compare_cmd(b, r, c);
 		pd_buf_addch(b, '\n');
 	}
+	if (r->h->n_cp > r->h->n_top)
+		pd_buf_addf(b, "  and %zu more in the report\n", r->h->n_cp - r->h->n_top);
 }
 
 static void change_json(struct pd_jw *w, const struct pd_hist_report *r, size_t i)
@@ -394,10 +401,6 @@ static void change_json(struct pd_jw *w, const struct pd_hist_report *r, size_t 
 	pd_jw_bool(w, "recent", c->recent);
 	pd_jw_str(w, "worse", c->worse > 0 ? "worse" : c->worse < 0 ? "better" : "unknown");
 	pd_jw_str(w, "compare", cmd.ptr);
-	pd_jw_open(w, "compare_baselines", '[');
-	for (size_t k = c->base_from; k < c->at; k++)
-		pd_jw_str(w, NULL, r->runs[k].key);
-	pd_jw_close(w, ']');
 	pd_jw_close(w, '}');
 	pd_buf_release(&cmd);
 	pd_buf_release(&name);
@@ -422,7 +425,6 @@ void pd_hist_summary_json(struct pd_buf *b, const struct pd_hist_report *r)
 	pd_jw_str(&w, "correction", "bonferroni");
 	pd_jw_int(&w, "features_tested", (int64_t)h->n_tested);
 	pd_jw_int(&w, "features_constant", (int64_t)h->n_constant);
-	pd_jw_int(&w, "compare_baselines", (int64_t)h->max_baselines);
 	pd_jw_num(&w, "alpha", r->alpha);
 	pd_jw_num(&w, "alpha_per_feature", h->alpha_feature);
 	pd_jw_close(&w, '}');

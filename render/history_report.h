@@ -32,6 +32,8 @@ struct pd_hist_report {
 	const struct pd_hist_run *runs; /* h->n_runs, the newest window */
 	size_t n_stored;                /* the test's runs in the store */
 	double alpha;                   /* family-wise */
+	const char *db; /* the store, as its compare commands name it (no credentials);
+			   NULL: they name none */
 };
 
 /* The stylesheet the page links (style.css). */
@@ -42,7 +44,8 @@ void pd_hist_chart_name(struct pd_buf *b, size_t f);
 /* Scripts onto job the chart of every feature with a change point, into dir. */
 void pd_hist_charts(struct pd_plot_job *job, const struct pd_hist_report *r, const char *dir);
 void pd_hist_html(struct pd_buf *b, const struct pd_hist_report *r);
-/* The terminal's lines: one a change point, largest first, each naming its runs and the
+/* The terminal's lines: one a change point, largest first (the first n_top, then how
+ * many more), each naming its runs and the
  * command that compares them (not escaped: the caller escapes each line for the terminal). */
 void pd_hist_terminal(struct pd_buf *b, const struct pd_hist_report *r);
 void pd_hist_summary_json(struct pd_buf *b, const struct pd_hist_report *r);

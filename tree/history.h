@@ -22,10 +22,6 @@ struct pd_hist_change {
 				 -1: the better way, 0: the feature has no known direction */
 	int recent;           /* at is among the newest min_size runs: the earliest a change
 				 can be confirmed, so the newest run's test fails on it */
-	size_t base_from;     /* the runs [base_from, at) are the change's baselines: the
-				 newest PD_POLICY_HIST_BASELINES before it, none before the
-				 feature's previous change point (replicated baselines, so
-				 a compare of them with run at measures run-to-run noise) */
 };
 
 /* What a feature is, from its name (analyze/history.c). */
@@ -43,9 +39,9 @@ struct pd_history {
 	struct pd_hist_feature *feat; /* [n_features] */
 	double alpha_feature;         /* alpha / n_tested: each feature's level */
 	size_t min_size;
-	size_t max_baselines;      /* PD_POLICY_HIST_BASELINES: a change's baselines at most */
 	struct pd_hist_change *cp; /* ranked: largest size first, then feature, then at */
 	size_t n_cp;
+	size_t n_top; /* the first of cp a short output (the terminal) lists */
 };
 
 #endif

@@ -138,14 +138,6 @@ static void tested(struct pd_history *h, const double *values, size_t min_size)
 	}
 }
 
-/* The first of change c's baselines: at most PD_POLICY_HIST_BASELINES runs before it,
- * none before the start of its segment (from, the feature's previous change). */
-static size_t baselines_from(const struct pd_hist_change *c, size_t from)
-{
-	size_t k = c->at < PD_POLICY_HIST_BASELINES ? c->at : PD_POLICY_HIST_BASELINES;
-	return c->at - k > from ? c->at - k : from;
-}
-
 void pd_history_analyze(struct pd_history *out, const double *values, size_t n_runs,
 			size_t n_features, const char *const *names,
 			const struct pd_hist_opts *o)
@@ -157,7 +149,6 @@ void pd_history_analyze(struct pd_history *out, const double *values, size_t n_r
 	*out = (struct pd_history){.n_runs = n_runs,
 				   .n_features = n_features,
 				   .min_size = min,
-				   .max_baselines = PD_POLICY_HIST_BASELINES,
 				   .feat = pd_xcalloc(n_features + 1, sizeof(*out->feat))};
 	for (size_t f = 0; f < n_features; f++)
 		facts_of(&out->feat[f], names[f]);
@@ -180,11 +171,11 @@ void pd_history_analyze(struct pd_history *out, const double *values, size_t n_r
 			c->worse = out->feat[f].way *
 				   ((c->after > c->before) - (c->after < c->before));
 			c->recent = c->at + min >= n_runs;
-			c->base_from = baselines_from(c, i ? s.run[cp[i - 1].at] : 0);
 		}
 	}
 	if (out->n_cp)
 		qsort(out->cp, out->n_cp, sizeof(*out->cp), by_size);
+	out->n_top = out->n_cp < PD_POLICY_TOP_FINDINGS ? out->n_cp : PD_POLICY_TOP_FINDINGS;
 	free(s.x), free(s.run), free(cp);
 }
 
