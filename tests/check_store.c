@@ -580,6 +580,22 @@ START_TEST(test_history_names_runs_by_build_and_run)
 				     "\"compare\":\"perfdelta compare --db "
 				     "'postgresql://me@db/perf' '/runs/r9' '/runs/r10' -o "
 				     "'compare-7.0.0-10005-10'\"}"));
+	/* the chart: its y axis in GiB, its segments named by the run they start at */
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	pd_hist_charts(&job, &r, "/nonexistent");
+	ck_assert_ptr_nonnull(strstr(job.script.ptr, "set ylabel 'GiB'"));
+	ck_assert_ptr_nonnull(strstr(job.script.ptr, "'7.0.0-10005 #10' at first 9.5,"));
+	{ /* the points drawn are in GiB too: 1.9e9 B is drawn at 1.7695 */
+		size_t in_gib = 0;
+		for (size_t at = 0; at + sizeof(double) <= job.data.len; at += sizeof(double)) {
+			double x;
+			memcpy(&x, job.data.ptr + at, sizeof(x));
+			in_gib += fabs(x - 1.9e9 / (1 << 30)) < 1e-9;
+			ck_assert(!(x > 1e6)); /* no point in bytes */
+		}
+		ck_assert_uint_ge(in_gib, 9);
+	}
+	pd_plot_discard(&job);
 	/* the newest 4 runs hold no change: nothing recent, no failure */
 	ck_assert_ptr_nonnull(strstr(junit.ptr, "failures=\"0\""));
 	ck_assert_ptr_nonnull(strstr(term.ptr,
