@@ -177,7 +177,7 @@ static void print_changes(const struct pd_hist_report *r)
 }
 
 /* The store's URL as a command names it, to be run from anywhere: a SQLite path made
- * absolute (the store is there: it was opened), credentials removed. */
+ * absolute (the store is there: it was opened), a password left out (the user kept). */
 static void shown_url(struct pd_buf *out, const char *url)
 {
 	const char *path =
@@ -187,7 +187,7 @@ static void shown_url(struct pd_buf *out, const char *url)
 		pd_buf_adds(out, "sqlite:");
 		pd_buf_adds(out, abs);
 	} else
-		pd_url_redact(out, url);
+		pd_url_unpassword(out, url);
 	free(abs);
 }
 

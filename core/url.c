@@ -51,3 +51,26 @@ int pd_url_has_password(const char *text)
 	}
 	return 0;
 }
+
+void pd_url_unpassword(struct pd_buf *out, const char *url)
+{
+	const char *p = url;
+	while (*p) {
+		if (!strncmp(p, "://", 3)) {
+			const char *auth = p + 3, *at = credentials_end(auth), *colon;
+			colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+			pd_buf_add(out, p, colon ? (size_t)(colon - p) : 3);
+			p = colon ? at : auth;
+		} else if (password_at(url, p)) {
+			p += strlen(PASSWORD);
+			p += strcspn(p, "&#\"' \t\r\n");
+			if (out->len && strchr("& \t", out->ptr[out->len - 1]))
+				pd_buf_truncate(out, out->len - 1); /* its separator before */
+			else if (*p == '&' || *p == ' ')
+				p++; /* the first: the separator after it */
+		} else
+			pd_buf_addch(out, *p++);
+	}
+	if (out->len && out->ptr[out->len - 1] == '?') /* its only parameter */
+		pd_buf_truncate(out, out->len - 1);
+}

@@ -127,6 +127,30 @@ START_TEST(test_url_redact_drops_every_credential_form)
 }
 END_TEST
 
+static void unpassworded(const char *in, const char *want)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_url_unpassword(&b, in);
+	ck_assert_str_eq(b.ptr, want);
+	pd_buf_release(&b);
+}
+
+START_TEST(test_url_unpassword_keeps_the_user)
+{
+	unpassworded("postgresql://me:S3cr3t@db.example:5432/h",
+		     "postgresql://me@db.example:5432/h");
+	unpassworded("postgresql://me:S3/cr3t@x@h/db", "postgresql://me@h/db");
+	unpassworded("postgresql://me@h/db?sslmode=require&password=S3cr3t&x=1",
+		     "postgresql://me@h/db?sslmode=require&x=1");
+	unpassworded("postgresql://me@h/db?password=S3cr3t&x=1", "postgresql://me@h/db?x=1");
+	unpassworded("postgresql://me@h/db?password=S3cr3t", "postgresql://me@h/db");
+	unpassworded("host=h user=me PassWord=S3cr3t dbname=d", "host=h user=me dbname=d");
+	unpassworded("password=S3cr3t host=h", "host=h");
+	unpassworded("postgresql://me@h/db", "postgresql://me@h/db");
+	unpassworded("sqlite:/x/h.sqlite", "sqlite:/x/h.sqlite");
+}
+END_TEST
+
 START_TEST(test_err_first_failure_wins_and_formats_place)
 {
 	struct pd_err err = PD_ERR_INIT;
@@ -642,6 +666,7 @@ Suite *pd_suite_core(void)
 	tcase_add_test(tc, test_err_first_failure_wins_and_formats_place);
 	tcase_add_test(tc, test_url_redact_drops_every_credential_form);
 	tcase_add_test(tc, test_url_has_password_finds_each_form);
+	tcase_add_test(tc, test_url_unpassword_keeps_the_user);
 	tcase_add_test(tc, test_err_message_stays_on_one_line);
 	tcase_add_test(tc, test_err_keeps_long_paths_and_marks_a_cut);
 	tcase_add_test(tc, test_err_message_keeps_its_end);
