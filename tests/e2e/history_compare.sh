@@ -49,6 +49,10 @@ has "$TMP/rep.txt" '^  10\. '
 hasnt "$TMP/rep.txt" '^  11\. '
 has "$TMP/rep.txt" '^  and [0-9]+ more in the report$'
 has "$TMP/rep/index.html" '<td>7\.1\.0-1406 #14012</td><td>7\.1\.0-1406 #14013</td>'
+# features whose every value is the same (index_items_count, query_invalid_requests, ...)
+# are not in the family's m, and the page says how many
+has "$TMP/rep/summary.json" '"features_constant":[1-9][0-9]*,'
+has "$TMP/rep/index.html" ' features tested \([0-9]+ more constant: the same value in every run, not tested\)\.'
 cmd=$(sed 's/^[^|]*|[^|]*| //' "$TMP/cp")
 # the store is named so that the command runs from anywhere (the report was made from $TMP)
 case $cmd in "perfdelta compare --db 'sqlite:$TMP/h.sqlite' '$TMP/h/run-12' '$TMP/h/run-13' -o "*) ok ;;
