@@ -25,6 +25,7 @@ const char pd_hist_css[] =
 	"vertical-align:top}\n"
 	"th{background:#eef1f6;font-weight:600}td.n{text-align:right;"
 	"font-variant-numeric:tabular-nums;white-space:nowrap}td{overflow-wrap:anywhere}\n"
+	"td.run{white-space:nowrap}\n"
 	"code{font-size:12px}.worse{color:#c0392b}.better{color:#1e8449}\n"
 	".chart img{border:1px solid #eceff3;border-radius:4px;background:#fff;"
 	"max-width:100%}\n"
@@ -217,9 +218,9 @@ static void change_row(struct pd_buf *b, const struct pd_hist_report *r, size_t 
 	pd_buf_adds(b, "\">");
 	pd_esc_html(b, r->names[c->feature]);
 	pd_buf_adds(b, "</a></td>");
-	pd_buf_adds(b, "<td>");
+	pd_buf_adds(b, "<td class=\"run\">");
 	run_html(b, r, c->prev);
-	pd_buf_adds(b, "</td><td>");
+	pd_buf_adds(b, "</td><td class=\"run\">");
 	run_html(b, r, c->at);
 	pd_buf_adds(b, "</td>");
 	value_cell(b, r, c->feature, c->before);

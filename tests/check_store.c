@@ -564,9 +564,10 @@ START_TEST(test_history_names_runs_by_build_and_run)
 	pd_hist_summary_json(&js, &r);
 	pd_hist_junit(&junit, &r);
 	pd_hist_terminal(&term, &r);
-	ck_assert_ptr_nonnull(
-		strstr(page.ptr, "<td>7.0.0-10005 #9</td><td>7.0.0-10005 #10</td>"
-				 "<td class=\"n\">1.77 GiB</td><td class=\"n\">1.96 GiB</td>"));
+	ck_assert_ptr_nonnull(strstr(
+		page.ptr,
+		"<td class=\"run\">7.0.0-10005 #9</td><td class=\"run\">7.0.0-10005 #10</td>"
+		"<td class=\"n\">1.77 GiB</td><td class=\"n\">1.96 GiB</td>"));
 	ck_assert_ptr_nonnull(strstr(page.ptr,
 				     "Changed between 7.0.0-10005 #9 and 7.0.0-10005 "
 				     "#10: <span class=\"worse\">1.77 GiB &rarr; 1.96 GiB"));

@@ -48,7 +48,7 @@ has "$TMP/rep.txt" '^  1\. [a-z_/]*cpu[a-z_]*\|[^ ]* changed from [0-9.]+% to [0
 has "$TMP/rep.txt" '^  10\. '
 hasnt "$TMP/rep.txt" '^  11\. '
 has "$TMP/rep.txt" '^  and [0-9]+ more in the report$'
-has "$TMP/rep/index.html" '<td>7\.1\.0-1406 #14012</td><td>7\.1\.0-1406 #14013</td>'
+has "$TMP/rep/index.html" '<td class="run">7\.1\.0-1406 #14012</td><td class="run">7\.1\.0-1406 #14013</td>'
 # features whose every value is the same (index_items_count, query_invalid_requests, ...)
 # are not in the family's m, and the page says how many
 has "$TMP/rep/summary.json" '"features_constant":[1-9][0-9]*,'
