@@ -24,7 +24,7 @@ struct pd_hist_change {
 				 can be confirmed, so the newest run's test fails on it */
 };
 
-/* What a feature is, from its name (analyze/history.c). */
+/* What a feature is, from its name (analyze/stats/history.c). */
 struct pd_hist_feature {
 	enum pd_unit unit; /* of its values: the metric's, % for a percentage, ... */
 	int way;           /* +1: a rise is worse, -1: a fall is, 0: not known */
