@@ -98,7 +98,8 @@
 /* ---- what the outputs list and draw ---- */
 
 /* The findings a short output (summary.md, summary.jira, the terminal) lists at least:
- * a screenful, which the seed's 13 findings exceed (pd_comparison.n_top). */
+ * a screenful, which the seed's 13 findings exceed (pd_comparison.n_top); the change
+ * points the history report lists on the terminal (pd_history.n_top). */
 #define PD_POLICY_TOP_FINDINGS 10
 
 /* The moving mean a finding's difference over time is read through (pd_finding.smooth_pct):

@@ -69,14 +69,16 @@ static double phase_mean(const struct pd_comparison *c, long vi, enum pd_phase p
 	return NAN;
 }
 
-/* Every window's mean and standard error, named metric|scope|phase. */
+/* Every window's mean and standard error, named metric|scope|phase: the whole run's too
+ * in a run with an event, so that compare --db has a run-to-run spread for whole-run
+ * deltas as for the phases'. */
 static void window_features(struct pd_signature *s, const struct pd_comparison *c)
 {
 	struct pd_buf name = PD_BUF_INIT;
 	for (size_t i = 0; i < c->n_deltas; i++) {
 		const struct pd_delta *d = &c->deltas[i];
 		const struct pd_view *v = &c->views[d->view];
-		if ((c->has_event && d->phase == PD_PHASE_WHOLE) || !d->side_target.n)
+		if (!d->side_target.n)
 			continue;
 		pd_buf_truncate(&name, 0);
 		pd_buf_addf(&name, "%s|%s|%s", v->metric, v->scope.name,

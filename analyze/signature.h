@@ -5,7 +5,8 @@
  * kpi.h). Pure: no I/O.
  *
  * Features are named "<metric>|<scope>|<phase>" for a window's mean (value the mean, se
- * its AR(1) standard error, infer.h), and "event/<name>" or "event/<name>|<metric>|<scope>"
+ * its AR(1) standard error, infer.h; phases pre, transient, post and whole in a run with
+ * an event, whole without one), and "event/<name>" or "event/<name>|<metric>|<scope>"
  * for the event's own features (se NaN):
  *   event/failed_requests        n1ql_stats/query_errors integrated over the transient
  *   event/throughput_dip_pct     lowest query rate in the 120 s after the event against

@@ -2,11 +2,13 @@
  * so that perfdelta itself never loads libcurl (cli/pull.h). */
 #include "cli/fetch_args.h"
 #include "core/buf.h"
+#include "core/clock.h"
 #include "core/file.h"
 #include "core/proc.h"
 #include "core/strmap.h"
 #include "core/url.h"
 #include "core/xalloc.h"
+#include "render/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,8 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -127,6 +131,19 @@ static void pull_args(struct pd_strv *a, const struct pd_plan_opts *po)
 		pd_strv_add(a, "--jenkins-api"), pd_strv_add(a, "xml");
 	if (po->netrc)
 		pd_strv_add(a, "--netrc");
+	if (po->lim) { /* compare's own: what the servers send is bounded as it asks */
+		const struct {
+			const char *flag;
+			size_t v;
+		} lims[] = {{"--max-file-size", po->lim->max_file_bytes},
+			    {"--max-bundle-size", po->lim->max_bundle_bytes},
+			    {"--max-samples", po->lim->max_samples},
+			    {"--max-series", po->lim->max_series},
+			    {"--max-line", po->lim->max_line},
+			    {"--max-depth", po->lim->max_depth}};
+		for (size_t i = 0; i < sizeof(lims) / sizeof(*lims); i++)
+			pd_strv_add(a, lims[i].flag), pd_strv_addf(a, "%zu", lims[i].v);
+	}
 	pd_strv_add(a, "--parallel"), pd_strv_addf(a, "%u", po->parallel);
 	pd_strv_add(a, "--timeout"), pd_strv_addf(a, "%ld", po->timeout_s);
 	pd_strv_add(a, "--retries"), pd_strv_addf(a, "%u", po->retries);
@@ -206,15 +223,94 @@ static int own_entry(int fd, const char *lock, const char *dir, const struct pd_
 	return rc;
 }
 
+/* The pid of the flock on the file (dev, ino) in one line of /proc/locks ("1: FLOCK
+ * ADVISORY WRITE PID MAJ:MIN:INO 0 EOF", the device in hex), else 0; a waiter's line
+ * ("1: -> FLOCK ...") is not a holder. */
+static long holder_in(const char *line, dev_t dev, ino_t ino)
+{
+	unsigned maj, min;
+	unsigned long long i;
+	long pid;
+	int at = 0;
+	if (sscanf(line, "%*s FLOCK %*s %*s %ld %x:%x:%llu%n", &pid, &maj, &min, &i, &at) !=
+		    4 ||
+	    !at)
+		return 0;
+	return i == (unsigned long long)ino && maj == major(dev) && min == minor(dev) ? pid : 0;
+}
+
+/* " (pid N, NAME)" of the process holding an flock on fd's file, from /proc/locks, or ""
+ * when none is found (one of another pid namespace). */
+static void lock_holder(struct pd_buf *out, int fd)
+{
+	struct pd_buf locks = PD_BUF_INIT, path = PD_BUF_INIT, comm = PD_BUF_INIT;
+	struct pd_err ignored = PD_ERR_INIT;
+	struct stat st;
+	long pid = 0;
+	if (fstat(fd, &st) == 0 && pd_file_read(&locks, "/proc/locks", 1 << 24, &ignored) == 0)
+		for (const char *l = locks.ptr; *l && !pid;
+		     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+			pid = holder_in(l, st.st_dev, st.st_ino);
+	if (pid && pid != (long)getpid()) {
+		pd_buf_addf(&path, "/proc/%ld/comm", pid);
+		pd_file_read(&comm, path.ptr, 4096, &ignored);
+		comm.ptr[strcspn(comm.ptr, "\n")] = '\0';
+		pd_buf_addf(out, " (pid %ld%s%s)", pid, *comm.ptr ? ", " : "", comm.ptr);
+	}
+	pd_buf_release(&locks), pd_buf_release(&path), pd_buf_release(&comm);
+}
+
+/* Takes the flock of fd, waiting for its holder at most timeout_s (0: no deadline): a
+ * stopped or hung holder never lets go, and the kernel drops the lock only when it ends.
+ * 0, or PD_EIO naming the lock and its holder. */
+static int wait_lock(int fd, const char *lock, const char *dir, long timeout_s, int quiet,
+		     struct pd_err *err)
+{
+	double end = pd_clock_now() + (double)timeout_s;
+	struct pd_buf who = PD_BUF_INIT;
+	int rc = 0;
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	lock_holder(&who, fd);
+	if (!quiet) { /* the holder's name is anyone's: escaped as every error line is */
+		struct pd_buf line = PD_BUF_INIT, shown = PD_BUF_INIT;
+		pd_buf_addf(&line, "waiting for another perfdelta pulling %s%s", dir, who.ptr);
+		pd_esc_text(&shown, line.ptr);
+		fprintf(stderr, "perfdelta: %s\n", shown.ptr);
+		pd_buf_release(&line), pd_buf_release(&shown);
+	}
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			rc = pd_err_at(err, PD_EIO, lock, 0, 0, "cannot lock: %s",
+				       strerror(errno));
+			break;
+		}
+		if (timeout_s && pd_clock_now() >= end) {
+			pd_buf_truncate(&who, 0);
+			lock_holder(&who, fd);
+			rc = pd_err_at(
+				err, PD_EIO, lock, 0, 0,
+				"held by another process%s for %ld s (--timeout): gave up "
+				"waiting for its pull of %s; end that process or try again",
+				who.ptr, timeout_s, dir);
+			break;
+		}
+		nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+	}
+	pd_buf_release(&who);
+	return rc;
+}
+
 /* Holds the cache entry ROOT/KIND/NAME of key for this process: an exclusive flock on
- * ROOT/locks/KIND_NAME.lock, waited for while another compare pulls the same entry (the
- * kernel drops it if that one dies), so two compares of one URL pull it once and the
- * second reuses it. Returns the lock's fd. */
-static int lock_entry(const char *dir, const struct pd_buf *key, int quiet, struct pd_err *err)
+ * ROOT/locks/KIND_NAME.lock, waited for (at most timeout_s) while another compare pulls
+ * the same entry (the kernel drops it if that one dies), so two compares of one URL pull
+ * it once and the second reuses it. Returns the lock's fd. */
+static int lock_entry(const char *dir, const struct pd_buf *key, long timeout_s, int quiet,
+		      struct pd_err *err)
 {
 	struct pd_buf path = PD_BUF_INIT;
 	const char *name = strrchr(dir, '/'), *kind = name;
-	int fd, e = 0;
+	int fd;
 	while (kind > dir && kind[-1] != '/')
 		kind--;
 	pd_buf_addf(&path, "%.*slocks", (int)(kind - dir), dir);
@@ -225,19 +321,11 @@ static int lock_entry(const char *dir, const struct pd_buf *key, int quiet, stru
 	}
 	pd_buf_addf(&path, "/%.*s_%s.lock", (int)(name - kind), kind, name + 1);
 	fd = open(path.ptr, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (!quiet)
-			fprintf(stderr, "perfdelta: waiting for another perfdelta pulling %s\n",
-				dir);
-		while ((e = flock(fd, LOCK_EX)) < 0 && errno == EINTR)
-			;
-	}
-	if (fd < 0 || e < 0) {
-		pd_err_at(err, PD_EIO, path.ptr, 0, 0, "cannot lock: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0) {
+		pd_err_at(err, PD_EIO, path.ptr, 0, 0, "cannot open: %s", strerror(errno));
 		fd = PD_EIO;
-	} else if (own_entry(fd, path.ptr, dir, key, err) < 0) {
+	} else if (wait_lock(fd, path.ptr, dir, timeout_s, quiet, err) < 0 ||
+		   own_entry(fd, path.ptr, dir, key, err) < 0) {
 		close(fd);
 		fd = PD_EIO;
 	}
@@ -250,7 +338,7 @@ static int lock_entry(const char *dir, const struct pd_buf *key, int quiet, stru
 static int pull_into(const char *dir, const struct pd_buf *key, const struct pd_strv *what,
 		     const struct pd_plan_opts *po, int quiet, struct pd_err *err)
 {
-	int fd = lock_entry(dir, key, quiet, err), rc;
+	int fd = lock_entry(dir, key, po->timeout_s, quiet, err), rc;
 	if (fd < 0)
 		return fd;
 	rc = pull_locked(dir, what, po, quiet, err);

@@ -53,9 +53,10 @@ int pd_cli_hx_fail(const struct pd_err *err);
 char *pd_cli_hx_db_url(const struct pd_cli_hx_opts *o, enum pd_store_mode mode,
 		       struct pd_err *err);
 
-/* The report of o->test into o->out; *n_cp its change points. */
-int pd_cli_hx_report(struct pd_store *st, const struct pd_cli_hx_opts *o, size_t *n_cp,
-		     struct pd_err *err);
+/* The report of o->test into o->out from st, opened at url (which its compare commands
+ * name, credentials removed); *n_cp its change points. */
+int pd_cli_hx_report(struct pd_store *st, const char *url, const struct pd_cli_hx_opts *o,
+		     size_t *n_cp, struct pd_err *err);
 
 int pd_cli_signature(int argc, char **argv);
 int pd_cli_history_add(int argc, char **argv);

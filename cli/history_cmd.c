@@ -8,6 +8,7 @@
 #include "core/xalloc.h"
 #include "history/store.h"
 #include "parse/bundle.h"
+#include "core/url.h"
 #include "render/escape.h"
 #include "render/signature_json.h"
 
@@ -30,6 +31,17 @@ int pd_cli_hx_fail(const struct pd_err *err)
 char *pd_cli_hx_db_url(const struct pd_cli_hx_opts *o, enum pd_store_mode mode,
 		       struct pd_err *err)
 {
+	if (o->db && pd_url_has_password(o->db)) { /* in every user's ps */
+		struct pd_buf shown = PD_BUF_INIT, line = PD_BUF_INIT;
+		pd_url_redact(&shown, o->db);
+		pd_esc_text(&line, shown.ptr);
+		fprintf(stderr,
+			"perfdelta: warning: --db %s was given with its password, which any "
+			"user of this machine can read in the process list: give it in "
+			"PGPASSWORD or ~/.pgpass instead\n",
+			line.ptr);
+		pd_buf_release(&shown), pd_buf_release(&line);
+	}
 	return o->db ? pd_xstrdup(o->db) : pd_store_default_url(mode, err);
 }
 

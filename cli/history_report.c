@@ -5,6 +5,7 @@
 #include "analyze/stats/history.h"
 #include "core/buf.h"
 #include "core/outdir.h"
+#include "core/url.h"
 #include "core/xalloc.h"
 #include "history/gen.h"
 #include "history/store.h"
@@ -81,7 +82,10 @@ static int load(struct loaded *l, struct pd_store *st, const struct pd_cli_hx_op
 	l->view = pd_xcalloc(n, sizeof(*l->view));
 	for (size_t i = 0; i < n; i++) {
 		const struct pd_store_run *r = &l->runs[l->first + i];
-		l->view[i] = (struct pd_hist_run){r->key, r->version, r->bundle};
+		l->view[i] = (struct pd_hist_run){.key = r->key,
+						  .version = r->version,
+						  .bundle = r->bundle,
+						  .number = r->number};
 	}
 	return pd_store_features(st, l->runs + l->first, n, &l->names, &l->n_names, &l->values,
 				 err);
@@ -152,10 +156,43 @@ static int write_report(const char *dir, const struct pd_hist_report *r, struct 
 	return pd_outdir_commit(&out, err);
 }
 
-/* Reads the test's window from the store, finds its change points, writes the report. */
-int pd_cli_hx_report(struct pd_store *st, const struct pd_cli_hx_opts *o, size_t *n_cp,
-		     struct pd_err *err)
+/* The change points on the terminal, each naming its runs (escaped: names come from the
+ * store). */
+static void print_changes(const struct pd_hist_report *r)
 {
+	struct pd_buf text = PD_BUF_INIT, out = PD_BUF_INIT;
+	pd_hist_terminal(&text, r);
+	for (char *line = text.ptr, *nl; *line; line = nl + 1) { /* every line ends in \n */
+		nl = strchr(line, '\n');
+		*nl = '\0';
+		pd_buf_truncate(&out, 0);
+		pd_esc_text(&out, line);
+		printf("%s\n", out.ptr);
+	}
+	pd_buf_release(&text);
+	pd_buf_release(&out);
+}
+
+/* The store's URL as a command names it, to be run from anywhere: a SQLite path made
+ * absolute (the store is there: it was opened), a password left out (the user kept). */
+static void shown_url(struct pd_buf *out, const char *url)
+{
+	const char *path =
+		!strncmp(url, "sqlite:", strlen("sqlite:")) ? url + strlen("sqlite:") : NULL;
+	char *abs = path && *path != '/' ? realpath(path, NULL) : NULL;
+	if (abs) {
+		pd_buf_adds(out, "sqlite:");
+		pd_buf_adds(out, abs);
+	} else
+		pd_url_unpassword(out, url);
+	free(abs);
+}
+
+/* Reads the test's window from the store, finds its change points, writes the report. */
+int pd_cli_hx_report(struct pd_store *st, const char *url, const struct pd_cli_hx_opts *o,
+		     size_t *n_cp, struct pd_err *err)
+{
+	struct pd_buf db = PD_BUF_INIT;
 	struct loaded l = {0};
 	struct pd_history h = {0};
 	struct pd_hist_opts ho = PD_HIST_OPTS_INIT;
@@ -167,18 +204,23 @@ int pd_cli_hx_report(struct pd_store *st, const struct pd_cli_hx_opts *o, size_t
 			ho.min_size = (size_t)o->min_size;
 		pd_history_analyze(&h, l.values, l.n_runs - l.first, l.n_names,
 				   (const char *const *)l.names, &ho);
+		shown_url(&db, url);
 		struct pd_hist_report r = {.test = o->test,
 					   .h = &h,
 					   .names = (const char *const *)l.names,
 					   .values = l.values,
 					   .runs = l.view,
 					   .n_stored = l.n_runs,
-					   .alpha = ho.alpha};
+					   .alpha = ho.alpha,
+					   .db = db.ptr};
 		rc = write_report(o->out, &r, err);
 		*n_cp = h.n_cp;
+		if (rc == 0 && !o->quiet)
+			print_changes(&r);
 	}
 	pd_history_release(&h);
 	loaded_free(&l);
+	pd_buf_release(&db);
 	return rc;
 }
 
@@ -215,7 +257,7 @@ int pd_cli_history_report(int argc, char **argv)
 	o.test = test.ptr;
 	if (!(url = pd_cli_hx_db_url(&o, PD_STORE_READ, &err)) ||
 	    pd_store_open(&st, url, PD_STORE_READ, &err) < 0 ||
-	    pd_cli_hx_report(st, &o, &n_cp, &err) < 0)
+	    pd_cli_hx_report(st, url, &o, &n_cp, &err) < 0)
 		rc = pd_cli_hx_fail(&err);
 	else if (!o.quiet)
 		printf("%zu change point%s; report: %s/index.html (summary.json, junit.xml "
@@ -233,12 +275,13 @@ int pd_cli_history_report(int argc, char **argv)
 #define DEMO_RUNS     100
 #define DEMO_FEATURES 200
 #define DEMO_TEST     "n1ql_thr_Q3_20M_gsi_plasma_ok_hard_failover_1s_1c_1i"
+#define DEMO_DB       "sqlite::memory:"
 
 static int demo_store(struct pd_store **st, struct pd_err *err)
 {
 	struct pd_gen_opts g = {
 		.test = DEMO_TEST, .n_features = DEMO_FEATURES, .seed = 1, .plant = 1};
-	int rc = pd_store_open(st, "sqlite::memory:", PD_STORE_WRITE, err), added;
+	int rc = pd_store_open(st, DEMO_DB, PD_STORE_WRITE, err), added;
 	for (size_t i = 0; i < DEMO_RUNS && rc == 0; i++) {
 		struct pd_signature *s = pd_gen_run(&g, i);
 		rc = pd_store_add(*st, s, NULL, &added, err);
@@ -262,7 +305,7 @@ int pd_cli_history_demo(int argc, char **argv)
 	}
 	o.test = DEMO_TEST;
 	o.out = o.out ? o.out : "perfdelta-history-demo";
-	if (demo_store(&st, &err) < 0 || pd_cli_hx_report(st, &o, &n_cp, &err) < 0)
+	if (demo_store(&st, &err) < 0 || pd_cli_hx_report(st, DEMO_DB, &o, &n_cp, &err) < 0)
 		rc = pd_cli_hx_fail(&err);
 	else if (!o.quiet)
 		printf("a generated history of %d weekly runs, %d features, changes planted in "

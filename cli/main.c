@@ -268,10 +268,12 @@ static int cmd_compare(const struct pd_opts *o)
 	struct pd_err err = PD_ERR_INIT;
 	int rc;
 	struct pd_fetch_builds b = {o->builds, o->n_builds};
+	struct pd_plan_opts po = o->pull;
+	po.lim = &o->lim;
 	if (!o->out)
 		return pd_flags_usage(&pd_opts_flags, "%s",
 				      "compare needs an output directory: -o DIR");
-	if (pd_fetch_args(&paths, o->args, (size_t)o->n_args, &o->pull, &b, o->quiet, &err) < 0)
+	if (pd_fetch_args(&paths, o->args, (size_t)o->n_args, &po, &b, o->quiet, &err) < 0)
 		rc = report_error(&err);
 	else if (paths.n < 2)
 		rc = pd_flags_usage(&pd_opts_flags, "%s",
@@ -366,7 +368,10 @@ static void pull_note(void *ctx, const char *msg)
 	if (ui->shown)
 		fputs("\r\033[K", stderr);
 	ui->shown = 0;
-	fprintf(stderr, "perfdelta: %s\n", msg);
+	struct pd_buf shown = PD_BUF_INIT; /* it may quote a server's names */
+	pd_esc_text(&shown, msg);
+	fprintf(stderr, "perfdelta: %s\n", shown.ptr);
+	pd_buf_release(&shown);
 }
 
 static const char *env(const char *name)

@@ -457,7 +457,15 @@ static const struct pd_flag flags[] = {
 		".BR \\-\\-netrc ;\n"
 		"they are never written into the bundle or printed (a URL with\n"
 		".I user:password@\n"
-		"is shown without it)."},
+		"is shown without it).\n"
+		"A password in a URL on the command line still works, but any user of the "
+		"machine can\n"
+		"read it in the process list\n"
+		".RB ( ps (1)),\n"
+		"so it is warned about: keep it in a netrc file instead\n"
+		".RB ( \\-\\-netrc ,\n"
+		"or\n"
+		".BR PERFDELTA_NETRC )."},
 	{.name = "--jenkins-api",
 	 .arg = "json|xml",
 	 .parse = set_jenkins_api,
@@ -571,12 +579,19 @@ static const struct pd_flag flags[] = {
 	 .field = OPT(pull.netrc),
 	 .cmds = PD_CMD_PULL | PD_CMD_COMPARE,
 	 .section = PD_OPTS_SEC_PULL,
-	 .help = "credentials from ~/.netrc",
+	 .help = "credentials from ~/.netrc (PERFDELTA_NETRC=FILE: from FILE)",
 	 .man = "Credentials from\n"
 		".I ~/.netrc\n"
 		"for every request, as\n"
 		".BR curl (1)\n"
-		"reads it."},
+		"reads it.\n"
+		"With\n"
+		".B PERFDELTA_NETRC\n"
+		"set to a file, credentials come from that file instead (with or without\n"
+		".BR \\-\\-netrc ;\n"
+		"one that cannot be read is an error, exit 2): a file that a CI secret names, "
+		"no\n"
+		"password on the command line."},
 	{.name = "--parallel",
 	 .arg = "N",
 	 .parse = pd_flags_set_unsigned,
@@ -595,8 +610,14 @@ static const struct pd_flag flags[] = {
 	 .section = PD_OPTS_SEC_PULL,
 	 .lo = 1,
 	 .hi = 86400,
-	 .help = "connect and total time of one try (default 120)",
-	 .man = "Connect time and total time of one try, in seconds (default 120)."},
+	 .help = "connect and total time of one try (default 120);\n"
+		 "compare: and the wait for another pulling the same URL",
+	 .man = "Connect time and total time of one try, in seconds (default 120).\n"
+		"For compare, also the longest wait for another process holding the lock of a "
+		"URL's\n"
+		"cache entry (another perfdelta pulling it): then it gives up naming the lock "
+		"file and\n"
+		"its holder, exit 3."},
 	{.name = "--retries",
 	 .arg = "N",
 	 .parse = pd_flags_set_unsigned,
@@ -719,7 +740,10 @@ static const struct pd_flag flags[] = {
 		"around a tar,\n"
 		"or a zip's own members) is refused as a decompression bomb whatever this "
 		"allows (perfdb\n"
-		"series compress 4 to 10 times);"},
+		"series compress 4 to 10 times);\n"
+		"for pull, every body the servers send, all together (retries too), so that a "
+		"server\n"
+		"cannot fill the disk one file under \\-\\-max\\-file\\-size at a time;"},
 	{.name = "--max-samples",
 	 .arg = "N",
 	 .parse = pd_flags_set_count,

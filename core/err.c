@@ -2,27 +2,48 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* Marks a string that filled dst (size n) and was cut: it ends in PD_ERR_CUT. */
+/* Marks a string that filled dst (size n) and was cut: it ends in PD_ERR_CUT (the
+ * fallback when no copy of the whole message can be had). */
 static void mark_cut(char *dst, size_t n)
 {
 	size_t k = sizeof(PD_ERR_CUT);
 	memcpy(dst + n - k, PD_ERR_CUT, k);
 }
 
-static void copy(char *dst, size_t n, const char *src)
+static int continuation(char c)
 {
-	size_t len = strlen(src);
-	if (len >= n) {
-		len = n - 1;
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+/* Copies src (len bytes) into dst (size n); one that does not fit keeps its start and its
+ * end around PD_ERR_CUT, each cut at a UTF-8 character's boundary: the untrusted middle
+ * (a long path or URL) goes, what the message says about it (its end) stays. */
+static void fit(char *dst, size_t n, const char *src, size_t len)
+{
+	size_t k = sizeof(PD_ERR_CUT) - 1, head, from;
+	if (len < n) {
 		memcpy(dst, src, len);
 		dst[len] = '\0';
-		mark_cut(dst, n);
 		return;
 	}
-	memcpy(dst, src, len);
-	dst[len] = '\0';
+	head = (n - 1 - k) / 2;
+	from = len - (n - 1 - k - head);
+	while (head && continuation(src[head]))
+		head--;
+	while (from < len && continuation(src[from]))
+		from++;
+	memcpy(dst, src, head);
+	memcpy(dst + head, PD_ERR_CUT, k);
+	memcpy(dst + head + k, src + from, len - from);
+	dst[head + k + len - from] = '\0';
+}
+
+static void copy(char *dst, size_t n, const char *src)
+{
+	fit(dst, n, src, strlen(src));
 }
 
 static int vset(struct pd_err *err, int code, const char *fmt, va_list ap)
@@ -30,11 +51,24 @@ static int vset(struct pd_err *err, int code, const char *fmt, va_list ap)
 
 static int vset(struct pd_err *err, int code, const char *fmt, va_list ap)
 {
+	va_list again;
+	int len;
+	char *whole;
 	if (!err || err->code)
 		return code;
 	err->code = code;
-	if (vsnprintf(err->msg, sizeof(err->msg), fmt, ap) >= (int)sizeof(err->msg))
+	va_copy(again, ap);
+	len = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	/* a longer one is formatted whole once more, to keep its end (malloc, not
+	 * pd_xmalloc: without memory for it, the message is cut at its end) */
+	if (len >= (int)sizeof(err->msg) && (whole = malloc((size_t)len + 1))) {
+		vsnprintf(whole, (size_t)len + 1, fmt, again);
+		fit(err->msg, sizeof(err->msg), whole, (size_t)len);
+		free(whole);
+	} else if (len >= (int)sizeof(err->msg)) {
 		mark_cut(err->msg, sizeof(err->msg));
+	}
+	va_end(again);
 	/* one line: a message built from input never spans lines */
 	for (char *p = err->msg; *p; p++)
 		if (*p == '\n' || *p == '\r')

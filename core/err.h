@@ -15,7 +15,9 @@ enum {
 };
 
 /* Room for any path the kernel takes (PATH_MAX) and a message quoting one. A longer
- * one is cut, and then ends in PD_ERR_CUT, never silently. */
+ * one (a URL of 70 000 bytes) loses its middle, never silently: its start, PD_ERR_CUT,
+ * then its end, so that a path keeps its file's name and a message what it says of the
+ * string it quotes. */
 #define PD_ERR_PATH_MAX 4096
 #define PD_ERR_MSG_MAX  (PD_ERR_PATH_MAX + 1024)
 #define PD_ERR_CUT      "[...]"

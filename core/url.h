@@ -10,4 +10,15 @@
  * libpq keyword, any case) becomes "password=***". Text with none is appended as is. */
 void pd_url_redact(struct pd_buf *out, const char *text);
 
+/* 1 when text holds a password that pd_url_redact would hide: "SCHEME://user:pass@" (a
+ * ':' before the authority's last '@') or "password=VALUE"; 0 for none, or a user alone. */
+int pd_url_has_password(const char *text);
+
+/* Appends url (or a libpq connection string) without its password, the user kept, so
+ * that a command it is put in still reaches the same database as the same user, its
+ * password from the environment (PGPASSWORD, ~/.pgpass): "SCHEME://user:pass@" becomes
+ * "SCHEME://user@", a "password=VALUE" parameter or keyword is left out with its
+ * separator. A URL with no password is appended as is. */
+void pd_url_unpassword(struct pd_buf *out, const char *url);
+
 #endif

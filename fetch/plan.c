@@ -604,7 +604,9 @@ int pd_plan_run(const struct pd_plan_opts *o, struct pd_err *err)
 					    .timeout_s = o->timeout_s,
 					    .backoff_ms = o->backoff_ms,
 					    .max_bytes = p.lim->max_file_bytes,
+					    .max_total_bytes = p.lim->max_bundle_bytes,
 					    .netrc = o->netrc,
+					    .netrc_file = o->netrc_file,
 					    .progress = o->progress,
 					    .note = o->note,
 					    .ctx = o->ctx};

@@ -25,11 +25,12 @@ struct pd_plan_opts {
 	const char *perfrunner_dir; /* a perfrunner checkout, or NULL for no perfrunner/ */
 	const char *jenkins_user;   /* basic auth for Jenkins requests only, or NULL */
 	const char *jenkins_token;
-	int netrc;         /* credentials from ~/.netrc (CURLOPT_NETRC) */
-	unsigned parallel; /* transfers at once, 1 to PD_TRANSFER_MAX_PARALLEL */
-	unsigned retries;  /* tries after the first on 5xx, 408, 429, connection errors */
-	long timeout_s;    /* connect and total time of one try, s; 0: none */
-	long backoff_ms;   /* first wait before a retry, doubled each time */
+	int netrc;              /* credentials from ~/.netrc (CURLOPT_NETRC) */
+	const char *netrc_file; /* credentials from this netrc file instead, or NULL */
+	unsigned parallel;      /* transfers at once, 1 to PD_TRANSFER_MAX_PARALLEL */
+	unsigned retries;       /* tries after the first on 5xx, 408, 429, connection errors */
+	long timeout_s;         /* connect and total time of one try, s; 0: none */
+	long backoff_ms;        /* first wait before a retry, doubled each time */
 	const struct pd_limits *lim; /* max_file_bytes caps every response; NULL: defaults */
 	pd_transfer_progress_fn progress; /* called after each answer, or NULL */
 	pd_transfer_note_fn note;         /* retries and oddities worth a line, or NULL */

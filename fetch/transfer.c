@@ -31,6 +31,7 @@ struct req {
 	double due;       /* monotonic time before which a retry waits */
 	size_t bytes;     /* body bytes of this try */
 	int too_big;      /* the body passed max_bytes */
+	int over_total;   /* the bodies of the run passed max_total_bytes */
 	int write_errno;  /* why the body's file could not be written, or 0 */
 	size_t slot;      /* index in slots while running */
 	FILE *body;
@@ -48,6 +49,7 @@ struct pd_transfer {
 	size_t running;
 	struct req **queue;
 	size_t head, n, cap;
+	size_t received;    /* body bytes of every try so far */
 	struct req **later; /* waiting for a retry */
 	size_t n_later, cap_later;
 	struct pd_transfer_progress prog;
@@ -152,11 +154,16 @@ static size_t on_data(char *data, size_t size, size_t n, void *ctx)
 		r->too_big = 1;
 		return 0; /* curl stops with CURLE_WRITE_ERROR */
 	}
+	if (r->t->o->max_total_bytes && len > r->t->o->max_total_bytes - r->t->received) {
+		r->over_total = 1;
+		return 0;
+	}
 	if (fwrite(data, 1, len, r->body) != len) {
 		r->write_errno = errno ? errno : ENOSPC;
 		return 0;
 	}
 	r->bytes += len;
+	r->t->received += len;
 	return len;
 }
 
@@ -178,8 +185,10 @@ static void set_options(struct req *r)
 	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_bytes);
 	curl_easy_setopt(e, CURLOPT_USERAGENT, "perfdelta/" PD_VERSION);
-	if (o->netrc)
+	if (o->netrc || o->netrc_file)
 		curl_easy_setopt(e, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+	if (o->netrc_file)
+		curl_easy_setopt(e, CURLOPT_NETRC_FILE, o->netrc_file);
 	if (r->user) {
 		curl_easy_setopt(e, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		curl_easy_setopt(e, CURLOPT_USERNAME, r->user);
@@ -215,7 +224,7 @@ static int start(struct pd_transfer *t, struct req *r)
 	r->slot = s;
 	t->running++;
 	r->errbuf[0] = '\0';
-	r->too_big = r->write_errno = 0;
+	r->too_big = r->over_total = r->write_errno = 0;
 	r->bytes = 0;
 	if ((rc = open_body(r, t->err)) < 0)
 		return rc;
@@ -325,6 +334,11 @@ static int finish(struct pd_transfer *t, struct req *r, CURLcode rc)
 		ret = pd_err_at(t->err, PD_ELIMIT, r->shown, 0, 0,
 				"response over the limit of %zu bytes (--max-file-size)",
 				t->o->max_bytes);
+	else if (r->over_total)
+		ret = pd_err_at(
+			t->err, PD_ELIMIT, r->shown, 0, 0,
+			"the servers sent more than %zu bytes in all (--max-bundle-size)",
+			t->o->max_total_bytes);
 	else if (r->write_errno)
 		ret = pd_err_at(t->err, PD_EIO, r->path, 0, 0, "cannot write: %s",
 				strerror(r->write_errno));

@@ -29,7 +29,9 @@ struct pd_transfer_opts {
 	long timeout_s;                   /* connect and total time of one try, s */
 	long backoff_ms;                  /* first wait before a retry, doubled each time */
 	size_t max_bytes;                 /* a longer body fails the run (PD_ELIMIT) */
+	size_t max_total_bytes;           /* so do more bytes of all bodies; 0: no bound */
 	int netrc;                        /* credentials from ~/.netrc (CURLOPT_NETRC) */
+	const char *netrc_file;           /* from this netrc file instead, or NULL */
 	pd_transfer_progress_fn progress; /* called after each answer, or NULL */
 	pd_transfer_note_fn note;         /* retries, or NULL */
 	void *ctx;                        /* passed to progress and note */

@@ -42,10 +42,10 @@ static int open_sqlite(struct pd_db *db, const char *path, int create, struct pd
 	return 0;
 }
 
-/* The value of keyword in c's options in effect, or "?". */
-static char *pg_option(PGconn *c, const char *keyword)
+/* The value of keyword in the options o (freed here), or "?". */
+static char *option_in(PQconninfoOption *o, const char *keyword)
 {
-	PQconninfoOption *o = PQconninfo(c), *at;
+	PQconninfoOption *at;
 	char *v = NULL;
 	for (at = o; at && at->keyword && !v; at++)
 		if (!strcmp(at->keyword, keyword) && at->val && *at->val)
@@ -54,12 +54,31 @@ static char *pg_option(PGconn *c, const char *keyword)
 	return v ? v : pd_xstrdup("?");
 }
 
+/* The value of keyword in c's options in effect, or "?". */
+static char *pg_option(PGconn *c, const char *keyword)
+{
+	return option_in(PQconninfo(c), keyword);
+}
+
+/* 1 when url's own connect_timeout is 0 or less: libpq then waits forever. */
+static int waits_forever(const char *url)
+{
+	char *v = option_in(PQconninfoParse(url, NULL), "connect_timeout");
+	int forever = strcmp(v, "?") && atoi(v) <= 0;
+	free(v);
+	return forever;
+}
+
 static int open_pg(struct pd_db *db, const char *url, struct pd_err *err)
 {
 	/* connect_timeout before the URL: a URL's own comes later and wins. Without one a
-	 * server that accepts and never answers held history add forever. */
-	const char *const keys[] = {"connect_timeout", "dbname", NULL};
-	const char *const vals[] = {STR(PD_DB_CONNECT_S), url, NULL};
+	 * server that accepts and never answers held history add forever; so did a URL's
+	 * connect_timeout=0, which ours, after the URL, then replaces. */
+	int last = waits_forever(url);
+	const char *const keys[] = {last ? "dbname" : "connect_timeout",
+				    last ? "connect_timeout" : "dbname", NULL};
+	const char *const vals[] = {last ? url : STR(PD_DB_CONNECT_S),
+				    last ? STR(PD_DB_CONNECT_S) : url, NULL};
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
 	if (PQstatus(c) != CONNECTION_OK) {
 		/* libpq quotes the URL it could not parse, password and all */

@@ -46,18 +46,17 @@ static struct state *state_of(void *ctx)
 static void on_error(void *ctx, PD_XML_ERROR *e)
 {
 	struct state *st = state_of(ctx);
-	char msg[200];
-	size_t n;
+	struct pd_buf msg = PD_BUF_INIT; /* whole: it may quote a name from the input */
 	if (!e || e->level < XML_ERR_ERROR)
 		return;
-	snprintf(msg, sizeof(msg), "%s", e->message ? e->message : "unknown error");
-	n = strlen(msg);
-	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-		msg[--n] = '\0';
-	if (msg[0] >= 'A' && msg[0] <= 'Z')
-		msg[0] = (char)(msg[0] - 'A' + 'a');
+	pd_buf_adds(&msg, e->message ? e->message : "unknown error");
+	while (msg.len && (msg.ptr[msg.len - 1] == '\n' || msg.ptr[msg.len - 1] == ' '))
+		pd_buf_truncate(&msg, msg.len - 1);
+	if (msg.ptr[0] >= 'A' && msg.ptr[0] <= 'Z')
+		msg.ptr[0] = (char)(msg.ptr[0] - 'A' + 'a');
 	pd_err_at(st->err, PD_EPARSE, st->src->path, e->line, e->int2, "malformed XML: %s",
-		  msg);
+		  msg.ptr);
+	pd_buf_release(&msg);
 }
 
 static void on_doctype(void *ctx, const xmlChar *name, const xmlChar *ext_id,

@@ -255,6 +255,12 @@ static int metric_of(struct raw **out, struct pd_prom *p, const struct pd_src *s
 		rc = bad(err, src, at, "a \"__name__\" label");
 	if (rc == 0)
 		*out = series_of(p, metric, name->valuestring);
+	/* every series of every answer counts, as a perfdb run's files do: the answers' size
+	 * alone let 200 000 series of a few bytes each through */
+	if (rc == 0 && p->n > src->lim->max_series)
+		rc = pd_src_error(err, PD_ELIMIT, src, from,
+				  "more than %zu series in the run (see --max-series)",
+				  src->lim->max_series);
 	cJSON_Delete(metric);
 	return rc;
 }

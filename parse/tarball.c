@@ -27,14 +27,16 @@ static int member_error(struct reader *r, int code, const char *member, const ch
 	__attribute__((format(printf, 4, 5)));
 static int member_error(struct reader *r, int code, const char *member, const char *fmt, ...)
 {
-	char msg[256];
+	struct pd_buf msg = PD_BUF_INIT; /* whole: pd_err keeps its end if it must cut */
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	pd_buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
 	pd_buf_truncate(&r->where, 0);
 	pd_buf_addf(&r->where, "%s:%s", r->tarball, member);
-	return pd_err_at(r->err, code, r->where.ptr, 0, 0, "%s", msg);
+	pd_err_at(r->err, code, r->where.ptr, 0, 0, "%s", msg.ptr);
+	pd_buf_release(&msg);
+	return code;
 }
 
 /* The archive's own complaint (a damaged or truncated stream), on the tarball. */

@@ -77,21 +77,25 @@ static const char *axis_unit(enum pd_unit u)
 	}
 }
 
-/* Bytes are drawn in MiB or GiB: axis ticks of 2.3e+09 are hard to read. Returns the
- * divisor for the values of v and sets the axis label. */
-static double byte_scale(const struct pd_view *v, const char **ylabel)
+double pd_chart_unit_scale(enum pd_unit u, double hi, const char **ylabel)
 {
 	static const char *const units[2][2] = {{"MiB", "GiB"},
 						{"MiB per second", "GiB per second"}};
-	double hi = 0;
-	*ylabel = axis_unit(v->unit);
-	if (v->unit != PD_UNIT_BYTES && v->unit != PD_UNIT_BYTES_PER_SEC)
+	*ylabel = axis_unit(u);
+	if (u != PD_UNIT_BYTES && u != PD_UNIT_BYTES_PER_SEC)
 		return 1;
-	for (size_t i = 0; i < v->n; i++)
-		hi = fmax(hi, fmax(fabs(v->base[i]), fabs(v->target[i]))); /* fmax skips NaN */
-	int gib = hi >= (double)(1 << 30), rate = v->unit == PD_UNIT_BYTES_PER_SEC;
+	int gib = hi >= (double)(1 << 30), rate = u == PD_UNIT_BYTES_PER_SEC;
 	*ylabel = units[rate][gib];
 	return gib ? (double)(1 << 30) : (double)(1 << 20);
+}
+
+/* pd_chart_unit_scale of view v's values. */
+static double byte_scale(const struct pd_view *v, const char **ylabel)
+{
+	double hi = 0;
+	for (size_t i = 0; i < v->n; i++)
+		hi = fmax(hi, fmax(fabs(v->base[i]), fabs(v->target[i]))); /* fmax skips NaN */
+	return pd_chart_unit_scale(v->unit, hi, ylabel);
 }
 
 /* The times of the common grid, i * step for i < n: one array for every line of the plan

@@ -84,6 +84,11 @@ void pd_chart_plan_free(struct pd_chart_plan *plan);
 /* How many characters a title of a chart of kind fits in (its width at its font). */
 size_t pd_chart_title_chars(enum pd_chart_kind kind);
 
+/* The divisor of values in unit u whose largest magnitude is hi, and the y axis's label
+ * (*ylabel): bytes are drawn in MiB or GiB (axis ticks of 2.3e+09 are hard to read), a
+ * rate "per second"; 1 for every unit but bytes. */
+double pd_chart_unit_scale(enum pd_unit u, double hi, const char **ylabel);
+
 /* The collector of a chart's metric ("atop" of "atop/memcached_cpu"), its length. */
 size_t pd_chart_collector(const struct pd_comparison *c, const struct pd_chart *ch);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 size_t pd_esc_utf8(const char *s, unsigned *cp)
 {
@@ -410,7 +411,7 @@ static int blank(int c)
 }
 
 /* How the ASCII character at s + i is written in this place (the escapers' rules): 0 as
- * is, 1 after a backslash, 2 as an entity, 3 after a word joiner (what no backslash or
+ * is, 1 after a backslash, 2 as an entity, 3 before a word joiner (what no backslash or
  * entity hides from the renderer). */
 typedef int (*special_fn)(const char *s, size_t i);
 
@@ -433,10 +434,12 @@ static void markup_text(struct pd_buf *b, const char *s, special_fn special)
 			pd_buf_addch(b, ' ');
 		else if (cp < 0x20 || cp == 0x7f || pd_esc_bidi(cp))
 			pd_buf_adds(b, REPLACEMENT);
+		else if (cp < 0x80 && special(s, i) == 2 && cp == '&')
+			pd_buf_adds(b, "&amp;");
 		else if (cp < 0x80 && special(s, i) == 2)
-			pd_buf_adds(b, cp == '&' ? "&amp;" : "&#92;");
+			pd_buf_addf(b, "&#%u;", cp);
 		else if (cp < 0x80 && special(s, i) == 3)
-			pd_buf_adds(b, WORD_JOINER), pd_buf_addch(b, (char)cp);
+			pd_buf_addch(b, (char)cp), pd_buf_adds(b, WORD_JOINER);
 		else if (cp < 0x80 && special(s, i))
 			pd_buf_addch(b, '\\'), pd_buf_addch(b, (char)cp);
 		else
@@ -487,11 +490,13 @@ static int after_www(const char *s, size_t i)
 }
 
 /* GFM's autolink extension links text that is no markup in CommonMark: "scheme://"
- * (http, https, ftp), "www." and user@host (mailto: and xmpp: too, through their '@').
- * A backslash before the ':' of "://" and the '.' of "www." stops the first two and
- * shows the same text; the '@' is found after the escapes are read, so only a word
- * joiner before it (the local part then ends at a character that is none of its own)
- * keeps an address from being linked. */
+ * (http, https, ftp), "www." and user@host (mailto: and xmpp: too, through their '@');
+ * GitHub makes "@name" a mention, which notifies that user or team. A backslash before
+ * the ':' of "://" and the '.' of "www." stops the first two and shows the same text;
+ * the '@' is found after the escapes are read, so a word joiner after it keeps both an
+ * address (its domain then starts with no letter or digit) and a mention (no name
+ * follows) from being made. One before it made a mention of "me@evil": after a
+ * character that is no word's, "@evil" is one. */
 static int md_autolink(const char *s, size_t i)
 {
 	switch (s[i]) {
@@ -500,7 +505,7 @@ static int md_autolink(const char *s, size_t i)
 	case '.':
 		return after_www(s, i);
 	case '@':
-		return i && email_local(s[i - 1]) ? 3 : 0;
+		return email_local(s[i + 1]) && !strchr(".+-_", s[i + 1]) ? 3 : 0;
 	default:
 		return 0;
 	}
@@ -555,8 +560,25 @@ static int emoticon(const char *s, size_t i)
 	return s[i] == ')' && i && (s[i - 1] == ':' || s[i - 1] == ';');
 }
 
+/* Jira's wiki renderer links, in plain text, a URL of these schemes (its UrlUtil,
+ * matched at the scheme's first character); Jira Cloud's renderers link "www." and
+ * user@host too. Written with that first character, the '.' of "www." or the '@' as an
+ * entity, the text reads the same and no longer starts a link. */
+static int jira_autolink(const char *s, size_t i)
+{
+	static const char *const schemes[] = {"http://", "https://", "ftp://",
+					      "ftps://", "mailto:",  "nntp://",
+					      "news://", "irc://",   "file:"};
+	for (size_t k = 0; k < sizeof(schemes) / sizeof(*schemes); k++)
+		if (!strncasecmp(s + i, schemes[k], strlen(schemes[k])))
+			return 1;
+	return (s[i] == '.' && after_www(s, i)) || (s[i] == '@' && i && email_local(s[i - 1]));
+}
+
 static int jira_special(const char *s, size_t i)
 {
+	if (jira_autolink(s, i))
+		return 2;
 	/* Jira keeps a backslash before a non-special character, but "\\\\" is a forced line
 	 * break: an entity is the only literal backslash; it decodes entities too, so "&" is
 	 * "&amp;" ("&amp;" from input reads as itself) */

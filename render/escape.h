@@ -25,14 +25,17 @@ void pd_esc_xml(struct pd_buf *b, const char *s);
  * ` * | ~ $ always; _ where it could open or close emphasis; "](", "][", "]:"; < before a
  * tag or autolink; & before an entity; \ before punctuation; a first character that would
  * start a block (# - + > =, "1." "1)"); what GFM would autolink: the ':' of "://" and the
- * '.' of "www." after a backslash, a word joiner (U+2060) before the '@' of an address.
+ * '.' of "www." after a backslash, a word joiner (U+2060) after an '@' before a letter or
+ * digit (an address, or a GitHub mention: "@name" notifies that user).
  * Line breaks and tabs become spaces; other control characters and invalid UTF-8 become
  * U+FFFD. */
 void pd_esc_md(struct pd_buf *b, const char *s);
 /* Jira wiki inline text, likewise: { } [ ] | ! always; * _ - + ^ ~ ? where they could open
  * or close an effect (not between two letters: "iris-multi-client" stays); the parentheses
  * and colons of emoticons ("(x)", ":)"); a backslash as &#92; (Jira reads "\\" as a line
- * break) and & as &amp; (it decodes entities); a first character that would start a block.
+ * break) and & as &amp; (it decodes entities); a first character that would start a block;
+ * what Jira would link: the first character of a URL's scheme ("&#104;ttps://", the
+ * renderer's own way), the '.' of "www." and the '@' of user@host as entities.
  * Line breaks and tabs become spaces; control characters and invalid UTF-8 U+FFFD. */
 void pd_esc_jira(struct pd_buf *b, const char *s);
 /* A file name as a gnuplot double-quoted string, byte for byte whatever it holds: every

@@ -1,6 +1,7 @@
 /* The history report's texts and charts (history_report.h). */
 #include "history_report.h"
 
+#include "charts.h"
 #include "escape.h"
 #include "jsonw.h"
 #include "../core/xalloc.h"
@@ -24,6 +25,7 @@ const char pd_hist_css[] =
 	"vertical-align:top}\n"
 	"th{background:#eef1f6;font-weight:600}td.n{text-align:right;"
 	"font-variant-numeric:tabular-nums;white-space:nowrap}td{overflow-wrap:anywhere}\n"
+	"td.run{white-space:nowrap}\n"
 	"code{font-size:12px}.worse{color:#c0392b}.better{color:#1e8449}\n"
 	".chart img{border:1px solid #eceff3;border-radius:4px;background:#fff;"
 	"max-width:100%}\n"
@@ -37,6 +39,42 @@ void pd_hist_chart_name(struct pd_buf *b, size_t f)
 static const char *build_of(const struct pd_hist_run *run)
 {
 	return run->version ? run->version : run->key;
+}
+
+void pd_hist_run_name(struct pd_buf *b, const struct pd_hist_run *run)
+{
+	if (run->version && run->number > 0)
+		pd_buf_addf(b, "%s #%ld", run->version, run->number);
+	else if (run->version)
+		pd_buf_addf(b, "%s (%s)", run->version, run->key);
+	else
+		pd_buf_adds(b, run->key);
+}
+
+/* Run i of the report's window, named (pd_hist_run_name) and escaped for HTML. */
+static void run_html(struct pd_buf *b, const struct pd_hist_report *r, size_t i)
+{
+	struct pd_buf name = PD_BUF_INIT;
+	pd_hist_run_name(&name, &r->runs[i]);
+	pd_esc_html(b, name.ptr);
+	pd_buf_release(&name);
+}
+
+/* A value of feature f with its unit, as compare's report writes one ("1.77 GiB",
+ * "88.0%", "3525 /s"); a count or a number without unit in 4 digits. */
+static void value_text(struct pd_buf *b, const struct pd_hist_report *r, size_t f, double v)
+{
+	enum pd_unit u = r->h->feat[f].unit;
+	if (u == PD_UNIT_COUNT || u == PD_UNIT_NONE)
+		pd_buf_addf(b, "%.4g", v);
+	else
+		pd_unit_add(b, v, u);
+}
+
+/* The class of a change's cell: worse (red) or better (green) by its feature's way. */
+static const char *way_class(const struct pd_hist_change *c)
+{
+	return c->worse > 0 ? " class=\"worse\"" : c->worse < 0 ? " class=\"better\"" : "";
 }
 
 /* The change points of feature f, in run order, into idx (room for h->n_cp). */
@@ -61,23 +99,32 @@ static void chart(struct pd_plot_job *job, const struct pd_hist_report *r, size_
 {
 	const struct pd_history *h = r->h;
 	size_t n = h->n_runs;
-	double *t = buf, *v = buf + n, *m = buf + 2 * n;
+	double *t = buf, *v = buf + n, *m = buf + 2 * n, hi = 0, scale;
 	struct pd_plot_band *bands = pd_xcalloc(k + 1, sizeof(*bands));
-	struct pd_buf file = PD_BUF_INIT;
-	for (size_t i = 0; i < n; i++)
+	struct pd_buf file = PD_BUF_INIT, *label = pd_xcalloc(k + 1, sizeof(*label));
+	const char *ylabel;
+	for (size_t i = 0; i < n; i++) {
 		t[i] = (double)(i + 1), v[i] = r->values[i * h->n_features + f];
+		hi = fmax(hi, fabs(v[i])); /* fmax skips NaN */
+	}
+	scale = pd_chart_unit_scale(h->feat[f].unit, hi, &ylabel);
 	for (size_t s = 0; s <= k; s++) {
 		size_t a = s ? h->cp[idx[s - 1]].at : 0, b = s < k ? h->cp[idx[s]].at : n;
 		double level = s < k ? h->cp[idx[s]].before : h->cp[idx[k - 1]].after;
 		for (size_t i = a; i < b; i++)
-			m[i] = isnan(v[i]) ? NAN : level;
-		bands[s] = (struct pd_plot_band){build_of(&r->runs[a]), (double)a + 0.5,
-						 (double)b + 0.5};
+			m[i] = isnan(v[i]) ? NAN : level / scale;
+		label[s] = (struct pd_buf)PD_BUF_INIT;
+		pd_hist_run_name(&label[s], &r->runs[a]);
+		bands[s] =
+			(struct pd_plot_band){label[s].ptr, (double)a + 0.5, (double)b + 0.5};
 	}
+	for (size_t i = 0; i < n; i++)
+		v[i] /= scale;
 	struct pd_plot_line lines[2] = {{"each run", t, v, n, 1}, {"segment mean", t, m, n, 3}};
 	pd_hist_chart_name(&file, f);
 	struct pd_plot_chart c = {.file = file.ptr,
 				  .title = r->names[f],
+				  .ylabel = ylabel,
 				  .lines = lines,
 				  .n_lines = 2,
 				  .bands = bands,
@@ -87,6 +134,9 @@ static void chart(struct pd_plot_job *job, const struct pd_hist_report *r, size_
 				  .x_runs = 1};
 	pd_plot_script(job, &c, dir);
 	pd_buf_release(&file);
+	for (size_t s = 0; s <= k; s++)
+		pd_buf_release(&label[s]);
+	free(label);
 	free(bands);
 }
 
@@ -104,17 +154,30 @@ void pd_hist_charts(struct pd_plot_job *job, const struct pd_hist_report *r, con
 	free(buf);
 }
 
-/* The command that compares the runs either side of change c. */
+/* The command that compares the runs either side of change c with the store's run-to-run
+ * spread of each feature as its margin (compare --db): with one baseline and nothing
+ * else, compare can only assume that spread, and metrics whose level moves from run to
+ * run read as changed. */
 static void compare_cmd(struct pd_buf *b, const struct pd_hist_report *r,
 			const struct pd_hist_change *c)
 {
 	const struct pd_hist_run *a = &r->runs[c->prev], *z = &r->runs[c->at];
+	struct pd_buf out = PD_BUF_INIT;
 	pd_buf_adds(b, "perfdelta compare ");
+	if (r->db) {
+		pd_buf_adds(b, "--db ");
+		pd_esc_sh(b, r->db);
+		pd_buf_addch(b, ' ');
+	}
 	pd_esc_sh(b, a->bundle ? a->bundle : a->key);
 	pd_buf_addch(b, ' ');
 	pd_esc_sh(b, z->bundle ? z->bundle : z->key);
-	pd_buf_adds(b, " -o compare-");
-	pd_esc_sh(b, build_of(z));
+	pd_buf_adds(b, " -o ");
+	pd_buf_addf(&out, "compare-%s", build_of(z));
+	if (z->number > 0 && z->version)
+		pd_buf_addf(&out, "-%ld", z->number);
+	pd_esc_sh(b, out.ptr);
+	pd_buf_release(&out);
 }
 
 static void num_cell(struct pd_buf *b, double v, int digits)
@@ -124,6 +187,17 @@ static void num_cell(struct pd_buf *b, double v, int digits)
 		pd_buf_addf(b, "%.*g", digits, v);
 	else
 		pd_buf_adds(b, isinf(v) ? "&infin;" : "&ndash;");
+	pd_buf_adds(b, "</td>");
+}
+
+static void value_cell(struct pd_buf *b, const struct pd_hist_report *r, size_t f, double v)
+{
+	if (!isfinite(v)) {
+		num_cell(b, v, 4);
+		return;
+	}
+	pd_buf_adds(b, "<td class=\"n\">");
+	value_text(b, r, f, v);
 	pd_buf_adds(b, "</td>");
 }
 
@@ -144,10 +218,13 @@ static void change_row(struct pd_buf *b, const struct pd_hist_report *r, size_t 
 	pd_buf_adds(b, "\">");
 	pd_esc_html(b, r->names[c->feature]);
 	pd_buf_adds(b, "</a></td>");
-	esc_cell(b, build_of(&r->runs[c->prev]), 0);
-	esc_cell(b, build_of(&r->runs[c->at]), 0);
-	num_cell(b, c->before, 4);
-	num_cell(b, c->after, 4);
+	pd_buf_adds(b, "<td class=\"run\">");
+	run_html(b, r, c->prev);
+	pd_buf_adds(b, "</td><td class=\"run\">");
+	run_html(b, r, c->at);
+	pd_buf_adds(b, "</td>");
+	value_cell(b, r, c->feature, c->before);
+	value_cell(b, r, c->feature, c->after);
 	pd_buf_addf(b, "<td class=\"n%s\">",
 		    c->worse > 0   ? " worse"
 		    : c->worse < 0 ? " better"
@@ -184,20 +261,28 @@ static void header(struct pd_buf *b, const struct pd_hist_report *r)
 		pd_buf_addf(b, " (the newest of %zu stored)", r->n_stored);
 	if (h->n_runs) {
 		pd_buf_adds(b, ", from ");
-		pd_esc_html(b, build_of(&r->runs[0]));
+		run_html(b, r, 0);
 		pd_buf_adds(b, " to ");
-		pd_esc_html(b, build_of(&r->runs[h->n_runs - 1]));
+		run_html(b, r, h->n_runs - 1);
 	}
-	pd_buf_addf(b, ". %zu change point%s in %zu features tested.</p>\n", h->n_cp,
+	pd_buf_addf(b, ". %zu change point%s in %zu features tested", h->n_cp,
 		    h->n_cp == 1 ? "" : "s", h->n_tested);
+	if (h->n_constant)
+		pd_buf_addf(b, " (%zu more constant: the same value in every run, not tested)",
+			    h->n_constant);
+	pd_buf_adds(b, ".</p>\n");
 	pd_buf_addf(
 		b,
 		"<div class=\"card\">Method: E-Divisive means (Matteson and James 2014), "
 		"divergence exponent 1, each split tested by permutation; at least %zu runs "
-		"on either side of a change; Bonferroni over the %zu features tested: each "
+		"on either side of a change; Bonferroni over the %zu features tested (a "
+		"feature whose value is the same in every run is not one of them): each "
 		"at %.3g, so that any false change point among them has probability at most "
 		"%.3g. Size: the change over the pooled run-to-run standard deviation of the "
-		"two segments.</div>\n",
+		"two segments. The command beside a change compares the runs either side of "
+		"it with this store's run-to-run spread of each feature as its margin "
+		"(compare --db): one baseline alone cannot measure that spread, and "
+		"metrics whose level moves from run to run would read as changed.</div>\n",
 		h->min_size, h->n_tested, h->alpha_feature, r->alpha);
 }
 
@@ -214,10 +299,14 @@ static void feature_section(struct pd_buf *b, const struct pd_hist_report *r, si
 	for (size_t i = 0; i < k; i++) {
 		const struct pd_hist_change *c = &r->h->cp[idx[i]];
 		pd_buf_adds(b, "<p>Changed between ");
-		pd_esc_html(b, build_of(&r->runs[c->prev]));
+		run_html(b, r, c->prev);
 		pd_buf_adds(b, " and ");
-		pd_esc_html(b, build_of(&r->runs[c->at]));
-		pd_buf_addf(b, ": %.4g &rarr; %.4g.</p>", c->before, c->after);
+		run_html(b, r, c->at);
+		pd_buf_addf(b, ": <span%s>", way_class(c));
+		value_text(b, r, c->feature, c->before);
+		pd_buf_adds(b, " &rarr; ");
+		value_text(b, r, c->feature, c->after);
+		pd_buf_adds(b, "</span>.</p>");
 	}
 	pd_buf_adds(b, "<img src=\"charts/");
 	pd_buf_add(b, file.ptr, file.len);
@@ -236,10 +325,10 @@ void pd_hist_html(struct pd_buf *b, const struct pd_hist_report *r)
 	if (!h->n_cp)
 		pd_buf_adds(b, "<p>No feature changed significantly over these runs.</p>\n");
 	else
-		pd_buf_adds(b, "<table><tr><th>#</th><th>feature</th><th>last build before</th>"
-			       "<th>first build after</th><th>before</th><th>after</th>"
+		pd_buf_adds(b, "<table><tr><th>#</th><th>feature</th><th>last run before</th>"
+			       "<th>first run after</th><th>before</th><th>after</th>"
 			       "<th>change</th><th>size (sd)</th><th>p</th>"
-			       "<th>compare the two runs</th></tr>\n");
+			       "<th>compare them</th></tr>\n");
 	for (size_t i = 0; i < h->n_cp; i++)
 		change_row(b, r, i);
 	pd_buf_adds(b, h->n_cp ? "</table>\n<h2>Features that changed</h2>\n" : "");
@@ -259,17 +348,51 @@ void pd_hist_html(struct pd_buf *b, const struct pd_hist_report *r)
 	free(idx);
 }
 
+/* "changed from 2 to 70 between RUN and RUN" for change c. */
+static void change_text(struct pd_buf *b, const struct pd_hist_report *r,
+			const struct pd_hist_change *c)
+{
+	pd_buf_adds(b, "changed from ");
+	value_text(b, r, c->feature, c->before);
+	pd_buf_adds(b, " to ");
+	value_text(b, r, c->feature, c->after);
+	pd_buf_adds(b, " between ");
+	pd_hist_run_name(b, &r->runs[c->prev]);
+	pd_buf_adds(b, " and ");
+	pd_hist_run_name(b, &r->runs[c->at]);
+}
+
+void pd_hist_terminal(struct pd_buf *b, const struct pd_hist_report *r)
+{
+	for (size_t i = 0; i < r->h->n_top; i++) {
+		const struct pd_hist_change *c = &r->h->cp[i];
+		pd_buf_addf(b, "  %zu. %s ", i + 1, r->names[c->feature]);
+		change_text(b, r, c);
+		pd_buf_adds(b, c->worse > 0 ? " (worse)" : c->worse < 0 ? " (better)" : "");
+		pd_buf_adds(b, "\n     compare: ");
+		compare_cmd(b, r, c);
+		pd_buf_addch(b, '\n');
+	}
+	if (r->h->n_cp > r->h->n_top)
+		pd_buf_addf(b, "  and %zu more in the report\n", r->h->n_cp - r->h->n_top);
+}
+
 static void change_json(struct pd_jw *w, const struct pd_hist_report *r, size_t i)
 {
 	const struct pd_hist_change *c = &r->h->cp[i];
-	struct pd_buf cmd = PD_BUF_INIT;
+	struct pd_buf cmd = PD_BUF_INIT, name = PD_BUF_INIT, prev = PD_BUF_INIT;
 	compare_cmd(&cmd, r, c);
+	pd_hist_run_name(&name, &r->runs[c->at]);
+	pd_hist_run_name(&prev, &r->runs[c->prev]);
 	pd_jw_open(w, NULL, '{');
 	pd_jw_str(w, "feature", r->names[c->feature]);
 	pd_jw_str(w, "build", build_of(&r->runs[c->at]));
 	pd_jw_str(w, "run", r->runs[c->at].key);
+	pd_jw_str(w, "run_name", name.ptr);
 	pd_jw_str(w, "previous_build", build_of(&r->runs[c->prev]));
 	pd_jw_str(w, "previous_run", r->runs[c->prev].key);
+	pd_jw_str(w, "previous_run_name", prev.ptr);
+	pd_jw_str(w, "unit", pd_unit_name(r->h->feat[c->feature].unit));
 	pd_jw_num(w, "before", c->before);
 	pd_jw_num(w, "after", c->after);
 	pd_jw_num(w, "change_pct", c->change_pct);
@@ -277,9 +400,12 @@ static void change_json(struct pd_jw *w, const struct pd_hist_report *r, size_t 
 	pd_jw_num(w, "p_value", c->p);
 	pd_jw_bool(w, "p_value_at_floor", c->p_at_floor);
 	pd_jw_bool(w, "recent", c->recent);
+	pd_jw_str(w, "worse", c->worse > 0 ? "worse" : c->worse < 0 ? "better" : "unknown");
 	pd_jw_str(w, "compare", cmd.ptr);
 	pd_jw_close(w, '}');
 	pd_buf_release(&cmd);
+	pd_buf_release(&name);
+	pd_buf_release(&prev);
 }
 
 void pd_hist_summary_json(struct pd_buf *b, const struct pd_hist_report *r)
@@ -299,6 +425,7 @@ void pd_hist_summary_json(struct pd_buf *b, const struct pd_hist_report *r)
 	pd_jw_int(&w, "min_size", (int64_t)h->min_size);
 	pd_jw_str(&w, "correction", "bonferroni");
 	pd_jw_int(&w, "features_tested", (int64_t)h->n_tested);
+	pd_jw_int(&w, "features_constant", (int64_t)h->n_constant);
 	pd_jw_num(&w, "alpha", r->alpha);
 	pd_jw_num(&w, "alpha_per_feature", h->alpha_feature);
 	pd_jw_close(&w, '}');
@@ -310,19 +437,20 @@ void pd_hist_summary_json(struct pd_buf *b, const struct pd_hist_report *r)
 	pd_buf_addch(b, '\n');
 }
 
+/* A feature's testcase: it fails on its last change when that is recent and did not go
+ * the feature's better way (a throughput gain fails no test). */
 static void junit_case(struct pd_buf *b, const struct pd_hist_report *r, size_t f,
 		       const size_t *idx, size_t k)
 {
 	const struct pd_hist_change *c = k ? &r->h->cp[idx[k - 1]] : NULL;
 	pd_buf_adds(b, "    <testcase classname=\"perfdelta.history\" name=\"");
 	pd_esc_xml(b, r->names[f]);
-	if (!c || !c->recent) {
+	if (!c || !c->recent || c->worse < 0) {
 		pd_buf_adds(b, "\"/>\n");
 		return;
 	}
 	struct pd_buf msg = PD_BUF_INIT;
-	pd_buf_addf(&msg, "changed from %.4g to %.4g at build %s (after %s)", c->before,
-		    c->after, build_of(&r->runs[c->at]), build_of(&r->runs[c->prev]));
+	change_text(&msg, r, c);
 	pd_buf_adds(b, "\"><failure type=\"change-point\" message=\"");
 	pd_esc_xml(b, msg.ptr);
 	pd_buf_adds(b, "\">");
@@ -336,7 +464,7 @@ void pd_hist_junit(struct pd_buf *b, const struct pd_hist_report *r)
 	const struct pd_history *h = r->h;
 	size_t *idx = pd_xmalloc((h->n_cp + 1) * sizeof(*idx)), failed = 0;
 	for (size_t i = 0; i < h->n_cp; i++) /* only a feature's last change can be recent */
-		failed += h->cp[i].recent;
+		failed += h->cp[i].recent && h->cp[i].worse >= 0;
 	pd_buf_adds(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite "
 		       "name=\"perfdelta.history.");
 	pd_esc_xml(b, r->test);

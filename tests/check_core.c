@@ -96,6 +96,19 @@ static void redacted(const char *in, const char *want)
 	pd_buf_release(&b);
 }
 
+/* What the command line shows every user (ps): a password, not a user name alone. */
+START_TEST(test_url_has_password_finds_each_form)
+{
+	ck_assert_int_eq(pd_url_has_password("http://me:S3cr3t@jenkins/job/a/7/"), 1);
+	ck_assert_int_eq(pd_url_has_password("https://me:p/w@mimir.example/prometheus"), 1);
+	ck_assert_int_eq(pd_url_has_password("postgresql://h/db?password=x"), 1);
+	ck_assert_int_eq(pd_url_has_password("host=h PASSWORD=x"), 1);
+	ck_assert_int_eq(pd_url_has_password("http://me@jenkins/job/a/7/"), 0);
+	ck_assert_int_eq(pd_url_has_password("http://jenkins/job/a?mypassword=x"), 0);
+	ck_assert_int_eq(pd_url_has_password("sqlite:notes.db"), 0);
+}
+END_TEST
+
 START_TEST(test_url_redact_drops_every_credential_form)
 {
 	redacted("postgresq://me:S3cr3tPw@db.example:5432/h", "postgresq://db.example:5432/h");
@@ -114,6 +127,30 @@ START_TEST(test_url_redact_drops_every_credential_form)
 }
 END_TEST
 
+static void unpassworded(const char *in, const char *want)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_url_unpassword(&b, in);
+	ck_assert_str_eq(b.ptr, want);
+	pd_buf_release(&b);
+}
+
+START_TEST(test_url_unpassword_keeps_the_user)
+{
+	unpassworded("postgresql://me:S3cr3t@db.example:5432/h",
+		     "postgresql://me@db.example:5432/h");
+	unpassworded("postgresql://me:S3/cr3t@x@h/db", "postgresql://me@h/db");
+	unpassworded("postgresql://me@h/db?sslmode=require&password=S3cr3t&x=1",
+		     "postgresql://me@h/db?sslmode=require&x=1");
+	unpassworded("postgresql://me@h/db?password=S3cr3t&x=1", "postgresql://me@h/db?x=1");
+	unpassworded("postgresql://me@h/db?password=S3cr3t", "postgresql://me@h/db");
+	unpassworded("host=h user=me PassWord=S3cr3t dbname=d", "host=h user=me dbname=d");
+	unpassworded("password=S3cr3t host=h", "host=h");
+	unpassworded("postgresql://me@h/db", "postgresql://me@h/db");
+	unpassworded("sqlite:/x/h.sqlite", "sqlite:/x/h.sqlite");
+}
+END_TEST
+
 START_TEST(test_err_first_failure_wins_and_formats_place)
 {
 	struct pd_err err = PD_ERR_INIT;
@@ -128,11 +165,14 @@ START_TEST(test_err_first_failure_wins_and_formats_place)
 END_TEST
 
 /* A path of 300 bytes (the old fields held 255) comes back whole; one beyond any the
- * kernel takes is cut and says so. */
+ * kernel takes loses its middle and says so, its start and its file's name kept. */
 START_TEST(test_err_keeps_long_paths_and_marks_a_cut)
 {
 	struct pd_err err = PD_ERR_INIT, huge = PD_ERR_INIT;
 	struct pd_buf path = PD_BUF_INIT, line = PD_BUF_INIT;
+	/* PD_ERR_PATH_MAX - 1 bytes: (4095 - 5) / 2 = 2045 of the start, "[...]", 2045 of
+	 * the end */
+	size_t head = (PD_ERR_PATH_MAX - 1 - 5) / 2, tail = PD_ERR_PATH_MAX - 1 - 5 - head;
 	for (int i = 0; i < 30; i++)
 		pd_buf_adds(&path, "directory/"); /* 300 bytes */
 	pd_err_at(&err, PD_EIO, path.ptr, 0, 0, "cannot open: %s", path.ptr);
@@ -141,12 +181,51 @@ START_TEST(test_err_keeps_long_paths_and_marks_a_cut)
 	ck_assert_str_eq(err.path, path.ptr);
 	while (path.len < 5000)
 		pd_buf_adds(&path, "directory/");
+	pd_buf_adds(&path, "memcached_cpu.json");
 	pd_err_at(&huge, PD_EIO, path.ptr, 0, 0, "x");
 	ck_assert_uint_eq(strlen(huge.path), PD_ERR_PATH_MAX - 1);
-	ck_assert_str_eq(huge.path + PD_ERR_PATH_MAX - 1 - 5, "[...]");
-	ck_assert_int_eq(strncmp(huge.path, path.ptr, PD_ERR_PATH_MAX - 6), 0);
+	ck_assert_int_eq(strncmp(huge.path, path.ptr, head), 0);
+	ck_assert_int_eq(strncmp(huge.path + head, "[...]", 5), 0);
+	ck_assert_str_eq(huge.path + head + 5, path.ptr + path.len - tail);
 	pd_buf_release(&path);
 	pd_buf_release(&line);
+}
+END_TEST
+
+/* A message quoting an untrusted string keeps what it says of it: a 1000-byte path
+ * comes back whole, and a URL of 70 000 bytes loses its middle, not the end of the
+ * message (it kept its first 5119 bytes: "pulling http://h/job/xxx...xxx[...]"). */
+START_TEST(test_err_message_keeps_its_end)
+{
+	struct pd_err err = PD_ERR_INIT, huge = PD_ERR_INIT, wide = PD_ERR_INIT;
+	struct pd_buf path = PD_BUF_INIT, url = PD_BUF_INIT, text = PD_BUF_INIT;
+	const char *end = "/7/ failed: perfdelta-pull exited 3 (its reason above)";
+	while (path.len < 1000)
+		pd_buf_adds(&path, "/dir");
+	pd_err_at(&err, PD_EIO, path.ptr, 0, 0, "%s: expected a directory, tarball or zip",
+		  path.ptr);
+	ck_assert_str_eq(err.path, path.ptr);
+	ck_assert_uint_eq(strlen(err.msg), 1000 + 38);
+	ck_assert_str_eq(err.msg + 1000, ": expected a directory, tarball or zip");
+	pd_buf_adds(&url, "http://h/job/");
+	while (url.len < 70000)
+		pd_buf_adds(&url, "xxxxxxxxxx");
+	pd_buf_adds(&url, "/7/");
+	pd_err_set(&huge, PD_EIO,
+		   "pulling %s failed: perfdelta-pull exited 3 (its reason above)", url.ptr);
+	ck_assert_uint_eq(strlen(huge.msg), PD_ERR_MSG_MAX - 1);
+	ck_assert_int_eq(strncmp(huge.msg, "pulling http://h/job/xxx", 24), 0);
+	ck_assert_ptr_nonnull(strstr(huge.msg, "xxx[...]xxx"));
+	ck_assert_str_eq(huge.msg + strlen(huge.msg) - strlen(end), end);
+	/* a cut never splits a character: 2-byte "\xc3\xa9" on either side of the mark */
+	while (text.len < 2 * PD_ERR_MSG_MAX)
+		pd_buf_adds(&text, "\xc3\xa9");
+	pd_err_set(&wide, PD_EPARSE, "a%s", text.ptr);
+	char *cut = strstr(wide.msg, "[...]");
+	ck_assert_ptr_nonnull(cut);
+	ck_assert_int_eq((unsigned char)cut[-1], 0xa9);
+	ck_assert_int_eq((unsigned char)cut[5], 0xc3);
+	pd_buf_release(&path), pd_buf_release(&url), pd_buf_release(&text);
 }
 END_TEST
 
@@ -586,8 +665,11 @@ Suite *pd_suite_core(void)
 	tcase_add_test(tc, test_buf_add_int_writes_what_printf_writes);
 	tcase_add_test(tc, test_err_first_failure_wins_and_formats_place);
 	tcase_add_test(tc, test_url_redact_drops_every_credential_form);
+	tcase_add_test(tc, test_url_has_password_finds_each_form);
+	tcase_add_test(tc, test_url_unpassword_keeps_the_user);
 	tcase_add_test(tc, test_err_message_stays_on_one_line);
 	tcase_add_test(tc, test_err_keeps_long_paths_and_marks_a_cut);
+	tcase_add_test(tc, test_err_message_keeps_its_end);
 	tcase_add_test(tc, test_outdir_replaces_only_exactly_its_own_output);
 	tcase_add_test(tc, test_proc_wait_ends_a_child_that_makes_no_progress);
 	tcase_add_test(tc, test_cleanup_run_kills_children_and_removes_trees);

@@ -192,15 +192,41 @@ START_TEST(test_esc_md_autolinks_are_broken)
 	check(pd_esc_md, "https://evil.example/login", "https\\://evil.example/login");
 	check(pd_esc_md, "x HTTP://e.x ftp://e.x", "x HTTP\\://e.x ftp\\://e.x");
 	check(pd_esc_md, "www.evil.example (WwW.e.x)", "www\\.evil.example (WwW\\.e.x)");
-	check(pd_esc_md, "me@evil.example", "me" WJ "@evil.example");
+	check(pd_esc_md, "me@evil.example", "me@" WJ "evil.example");
 	check(pd_esc_md, "mailto:a.b+c@e.x xmpp:u_1@e.x/r",
-	      "mailto:a.b+c" WJ "@e.x xmpp:u_1" WJ "@e.x/r");
-	/* an '@' after no character of a local part, a ':' not before "//", an address or
-	 * host of digits, and "www" without its dot stay as they are */
-	check(pd_esc_md, "@me :x a:/b 10.0.0.1:8091 awww wwwx.y",
-	      "@me :x a:/b 10.0.0.1:8091 awww wwwx.y");
+	      "mailto:a.b+c@" WJ "e.x xmpp:u_1@" WJ "e.x/r");
+	/* GitHub mentions: "@name" and "@org/team" notify; so did "me@evil" once a word
+	 * joiner stood before its '@' (a mention starts after a character no word has) */
+	check(pd_esc_md, "@octocat (@org/team) me@evil",
+	      "@" WJ "octocat (@" WJ "org/team) me@" WJ "evil");
+	/* an '@' before no letter or digit, a ':' not before "//", an address or host of
+	 * digits, and "www" without its dot stay as they are */
+	check(pd_esc_md, "@ @- :x a:/b 10.0.0.1:8091 awww wwwx.y",
+	      "@ @- :x a:/b 10.0.0.1:8091 awww wwwx.y");
 	/* a backslash of the input before "://" is escaped, and the ':' still is */
 	check(pd_esc_md, "http\\://e.x", "http\\\\\\://e.x");
+}
+END_TEST
+
+/* Jira's wiki renderer links a URL of its schemes (http https ftp ftps mailto nntp news
+ * irc file) wherever it stands in plain text, inside an escaped [text|URL] too; Jira
+ * Cloud links www. and user@host. An entity for the first character shows the same text
+ * and links nothing. Expected values by hand. */
+START_TEST(test_esc_jira_autolinks_are_broken)
+{
+	check(pd_esc_jira, "https://evil.example/login", "&#104;ttps://evil.example/login");
+	check(pd_esc_jira, "www.evil.example (WwW.e.x)", "www&#46;evil.example (WwW&#46;e.x)");
+	check(pd_esc_jira, "[text|http://x]", "\\[text\\|&#104;ttp://x\\]");
+	check(pd_esc_jira, "{color:red}x{color}", "\\{color:red\\}x\\{color\\}");
+	check(pd_esc_jira,
+	      "HTTP://a ftp://b ftps://c mailto:d nntp://e news://f irc://g file:/h",
+	      "&#72;TTP://a &#102;tp://b &#102;tps://c &#109;ailto:d &#110;ntp://e "
+	      "&#110;ews://f "
+	      "&#105;rc://g &#102;ile:/h");
+	check(pd_esc_jira, "me@evil.example", "me&#64;evil.example");
+	/* what no renderer links stays as it is */
+	check(pd_esc_jira, "@me awww wwwx.y 10.0.0.1:8091 http:x fil:e",
+	      "@me awww wwwx.y 10.0.0.1:8091 http:x fil:e");
 }
 END_TEST
 
@@ -265,6 +291,7 @@ Suite *pd_suite_escape(void)
 	tcase_add_test(tc, test_esc_md_hostile_strings);
 	tcase_add_test(tc, test_esc_md_autolinks_are_broken);
 	tcase_add_test(tc, test_esc_jira_hostile_strings);
+	tcase_add_test(tc, test_esc_jira_autolinks_are_broken);
 	tcase_add_test(tc, test_esc_gnuplot_path_keeps_every_byte);
 	suite_add_tcase(s, tc);
 	return s;

@@ -506,6 +506,25 @@ START_TEST(test_xml_rejects_undeclared_entity)
 }
 END_TEST
 
+/* libxml2's message quotes the input's names: one of 300 bytes is kept with the rest of
+ * the message after it (a 200-byte copy cut it off, and the name it expected with it). */
+START_TEST(test_xml_error_keeps_a_long_name_and_the_rest)
+{
+	struct pd_buf xml = PD_BUF_INIT, name = PD_BUF_INIT, want = PD_BUF_INIT;
+	while (name.len < 300)
+		pd_buf_adds(&name, "abcdefghij");
+	pd_buf_addf(&xml, "<freeStyleBuild><%s>1</x></freeStyleBuild>", name.ptr);
+	struct result r = parse_str(pd_jenkins_xml_parse, xml.ptr);
+	ck_assert_int_eq(r.rc, PD_EPARSE);
+	/* libxml2: "Opening and ending tag mismatch: NAME line 1 and x" */
+	pd_buf_addf(&want, "malformed XML: opening and ending tag mismatch: %s line 1 and x",
+		    name.ptr);
+	ck_assert_str_eq(r.err.msg, want.ptr);
+	done(&r);
+	pd_buf_release(&xml), pd_buf_release(&name), pd_buf_release(&want);
+}
+END_TEST
+
 START_TEST(test_xml_syntax_error_has_line_and_column)
 {
 	struct result r = parse_str(pd_jenkins_xml_parse,
@@ -689,6 +708,7 @@ Suite *pd_suite_jenkins(void)
 	tcase_add_test(xml, test_xml_rejects_external_dtd_fast);
 	tcase_add_test(xml, test_xml_rejects_undeclared_entity);
 	tcase_add_test(xml, test_xml_syntax_error_has_line_and_column);
+	tcase_add_test(xml, test_xml_error_keeps_a_long_name_and_the_rest);
 	tcase_add_test(xml, test_xml_rejects_wrong_types_naming_the_element);
 	tcase_add_test(xml, test_xml_rejects_a_job_as_not_a_build);
 	tcase_add_test(xml, test_xml_nesting_over_max_depth_is_limit);

@@ -52,6 +52,13 @@ START_TEST(test_signature_of_the_seed_failover)
 	double want = raw_mean(run, "n1ql_stats", "query_requests", 0, 299.8, t0);
 	ck_assert_double_eq_tol(f->value, want, 0.01 * want);
 	ck_assert(f->se > 0 && f->se < 0.05 * want);
+	/* the whole run too, against the raw samples' mean over it (the phase is 1200 s):
+	 * what compare --db needs for its whole-run deltas' run-to-run margins */
+	f = pd_signature_find(s, "n1ql_stats/query_requests|cluster|whole");
+	ck_assert_ptr_nonnull(f);
+	want = raw_mean(run, "n1ql_stats", "query_requests", 0, 1201, t0);
+	ck_assert_double_eq_tol(f->value, want, 0.01 * want);
+	ck_assert(f->se > 0 && f->se < 0.05 * want);
 	/* the seed's story: about 70 connections left on the removed node */
 	f = pd_signature_find(s, "event/connections_left");
 	ck_assert_ptr_nonnull(f);

@@ -433,16 +433,17 @@ START_TEST(test_history_colours_only_the_worse_direction)
 	/* three features, the same rise over 16 runs (8 at 10/12, 8 at 50/52: a permutation
 	 * parts them as well with chance 2 / C(16, 8) = 2/12870): CPU rising is worse
 	 * (core/metric.c: a rise is worse unless a rule says a fall is), ops rising is
-	 * better (its rule: a fall of throughput is worse), an event's own number has no
-	 * known way; the page colours the first red (worse), the second green, not the
-	 * third; the change, 11 -> 51, is 100 x 40 / 11 = +363.6 % */
-	const char *names[] = {"atop/memcached_cpu|cluster|post", "event/recovery_s",
+	 * better (its rule: a fall of throughput is worse), and so is the reported KPI, a
+	 * throughput; the page colours the first red (worse), the other two green, in the
+	 * table and beside each chart; the change, 11 -> 51, is 100 x 40 / 11 = +363.6 %.
+	 * The runs are all new, so each is recent: the JUnit fails only the worse one. */
+	const char *names[] = {"atop/memcached_cpu|cluster|post", "kpi/throughput",
 			       "ns_server/ops|cluster|post"};
 	double v[16 * 3];
 	struct pd_hist_run runs[16];
-	struct pd_hist_opts o = {.alpha = 0.05, .min_size = 3, .seed = 1};
+	struct pd_hist_opts o = {.alpha = 0.05, .min_size = 8, .seed = 1};
 	struct pd_history h;
-	struct pd_buf page = PD_BUF_INIT;
+	struct pd_buf page = PD_BUF_INIT, junit = PD_BUF_INIT;
 	int way[3] = {0};
 	for (size_t i = 0; i < 16; i++) {
 		for (size_t f = 0; f < 3; f++)
@@ -454,7 +455,7 @@ START_TEST(test_history_colours_only_the_worse_direction)
 	for (size_t i = 0; i < 3; i++)
 		way[h.cp[i].feature] = h.cp[i].worse;
 	ck_assert_int_eq(way[0], 1);
-	ck_assert_int_eq(way[1], 0);
+	ck_assert_int_eq(way[1], -1);
 	ck_assert_int_eq(way[2], -1);
 	struct pd_hist_report r = {.test = "t",
 				   .h = &h,
@@ -466,8 +467,146 @@ START_TEST(test_history_colours_only_the_worse_direction)
 	pd_hist_html(&page, &r);
 	ck_assert_ptr_nonnull(strstr(page.ptr, "<td class=\"n worse\">+363.6%"));
 	ck_assert_ptr_nonnull(strstr(page.ptr, "<td class=\"n better\">+363.6%"));
-	ck_assert_ptr_nonnull(strstr(page.ptr, "<td class=\"n\">+363.6%"));
+	ck_assert_ptr_null(strstr(page.ptr, "<td class=\"n\">+363.6%"));
+	ck_assert_ptr_nonnull(strstr(page.ptr, "<span class=\"worse\">"));
+	ck_assert_ptr_nonnull(strstr(page.ptr, "<span class=\"better\">"));
+	pd_hist_junit(&junit, &r);
+	ck_assert_ptr_nonnull(strstr(junit.ptr, "tests=\"3\" failures=\"1\""));
+	ck_assert_ptr_nonnull(
+		strstr(junit.ptr, "name=\"atop/memcached_cpu|cluster|post\"><failure"));
 	pd_buf_release(&page);
+	pd_buf_release(&junit);
+	pd_history_release(&h);
+}
+END_TEST
+
+START_TEST(test_history_constant_features_are_not_in_m)
+{
+	/* four features over 16 runs: one with a change (10/12 then 50/52), two whose every
+	 * value is the same (7, and 0: query_errors that never happen), one with 5 values
+	 * (fewer than 2 x min size 3): m is 1, the constant two are said, not tested, and
+	 * the one feature is tested at the whole alpha, 0.05 / 1 */
+	const char *names[] = {"a/x|cluster|post", "b/seven|cluster|post",
+			       "n1ql_stats/query_errors|cluster|post", "d/few|cluster|post"};
+	double v[16 * 4];
+	struct pd_hist_run runs[16];
+	struct pd_hist_opts o = {.alpha = 0.05, .min_size = 3, .seed = 1};
+	struct pd_history h;
+	struct pd_buf page = PD_BUF_INIT, js = PD_BUF_INIT;
+	for (size_t i = 0; i < 16; i++) {
+		v[i * 4] = (i < 8 ? 10 : 50) + (i % 2 ? 2 : 0);
+		v[i * 4 + 1] = 7, v[i * 4 + 2] = 0;
+		v[i * 4 + 3] = i < 5 ? (double)i : NAN;
+		runs[i] = (struct pd_hist_run){.key = "j#1", .version = "7.0.0-1"};
+	}
+	pd_history_analyze(&h, v, 16, 4, names, &o);
+	ck_assert_uint_eq(h.n_tested, 1);
+	ck_assert_uint_eq(h.n_constant, 2);
+	ck_assert_double_eq(h.alpha_feature, 0.05);
+	ck_assert_uint_eq(h.n_cp, 1);
+	struct pd_hist_report r = {.test = "t",
+				   .h = &h,
+				   .names = names,
+				   .values = v,
+				   .runs = runs,
+				   .n_stored = 16,
+				   .alpha = 0.05};
+	pd_hist_html(&page, &r);
+	pd_hist_summary_json(&js, &r);
+	ck_assert_ptr_nonnull(strstr(page.ptr,
+				     "1 change point in 1 features tested (2 more "
+				     "constant: the same value in every run, not tested)"));
+	ck_assert_ptr_nonnull(strstr(js.ptr, "\"features_tested\":1,\"features_constant\":2,"));
+	pd_buf_release(&page);
+	pd_buf_release(&js);
+	pd_history_release(&h);
+}
+END_TEST
+
+START_TEST(test_history_names_runs_by_build_and_run)
+{
+	/* 16 runs, two of each build: index i is build 7.0.0-(10001 + i / 2), Jenkins #(i + 1).
+	 * The change is planted at index 9, between #9 and #10, both of build 10005. The
+	 * values are bytes (cbq-engine's RSS): 1.9e9 B = 1.77 GiB before (1.9e9 / 2^30 =
+	 * 1.7695), 2.1e9 B = 1.96 GiB after (1.9558), shown with their unit, never as
+	 * 1.9e+09. The suggested compare is of #9 and #10, with the store's spreads as its
+	 * margins (--db, the store named without its password). */
+	const char *names[] = {"atop/cbq-engine_rss|role:n1ql|post"};
+	double v[16];
+	struct pd_hist_run runs[16];
+	char ver[16][32], key[16][32], bundle[16][32];
+	struct pd_hist_opts o = {.alpha = 0.05, .min_size = 4, .seed = 1};
+	struct pd_history h;
+	struct pd_buf page = PD_BUF_INIT, js = PD_BUF_INIT, junit = PD_BUF_INIT,
+		      term = PD_BUF_INIT;
+	for (size_t i = 0; i < 16; i++) {
+		v[i] = i < 9 ? 1.9e9 : 2.1e9;
+		snprintf(ver[i], sizeof(ver[i]), "7.0.0-%zu", 10001 + i / 2);
+		snprintf(key[i], sizeof(key[i]), "job#%zu", i + 1);
+		snprintf(bundle[i], sizeof(bundle[i]), "/runs/r%zu", i + 1);
+		runs[i] = (struct pd_hist_run){.key = key[i],
+					       .version = ver[i],
+					       .bundle = bundle[i],
+					       .number = (long)i + 1};
+	}
+	pd_history_analyze(&h, v, 16, 1, names, &o);
+	ck_assert_uint_eq(h.n_cp, 1);
+	ck_assert_uint_eq(h.cp[0].at, 9);
+	struct pd_hist_report r = {.test = "t",
+				   .h = &h,
+				   .names = names,
+				   .values = v,
+				   .runs = runs,
+				   .n_stored = 16,
+				   .alpha = 0.05,
+				   .db = "postgresql://me@db/perf"};
+	pd_hist_html(&page, &r);
+	pd_hist_summary_json(&js, &r);
+	pd_hist_junit(&junit, &r);
+	pd_hist_terminal(&term, &r);
+	ck_assert_ptr_nonnull(strstr(
+		page.ptr,
+		"<td class=\"run\">7.0.0-10005 #9</td><td class=\"run\">7.0.0-10005 #10</td>"
+		"<td class=\"n\">1.77 GiB</td><td class=\"n\">1.96 GiB</td>"));
+	ck_assert_ptr_nonnull(strstr(page.ptr,
+				     "Changed between 7.0.0-10005 #9 and 7.0.0-10005 "
+				     "#10: <span class=\"worse\">1.77 GiB &rarr; 1.96 GiB"));
+	ck_assert_ptr_nonnull(strstr(page.ptr, "from 7.0.0-10001 #1 to 7.0.0-10008 #16."));
+	ck_assert_ptr_null(strstr(page.ptr, "e+09"));
+	ck_assert_ptr_nonnull(
+		strstr(js.ptr, "\"run\":\"job#10\",\"run_name\":\"7.0.0-10005 #10\","));
+	ck_assert_ptr_nonnull(strstr(js.ptr, "\"previous_run_name\":\"7.0.0-10005 #9\","
+					     "\"unit\":\"B\","));
+	ck_assert_ptr_nonnull(strstr(js.ptr,
+				     "\"compare\":\"perfdelta compare --db "
+				     "'postgresql://me@db/perf' '/runs/r9' '/runs/r10' -o "
+				     "'compare-7.0.0-10005-10'\"}"));
+	/* the chart: its y axis in GiB, its segments named by the run they start at */
+	struct pd_plot_job job = PD_PLOT_JOB_INIT;
+	pd_hist_charts(&job, &r, "/nonexistent");
+	ck_assert_ptr_nonnull(strstr(job.script.ptr, "set ylabel 'GiB'"));
+	ck_assert_ptr_nonnull(strstr(job.script.ptr, "'7.0.0-10005 #10' at first 9.5,"));
+	{ /* the points drawn are in GiB too: 1.9e9 B is drawn at 1.7695 */
+		size_t in_gib = 0;
+		for (size_t at = 0; at + sizeof(double) <= job.data.len; at += sizeof(double)) {
+			double x;
+			memcpy(&x, job.data.ptr + at, sizeof(x));
+			in_gib += fabs(x - 1.9e9 / (1 << 30)) < 1e-9;
+			ck_assert(!(x > 1e6)); /* no point in bytes */
+		}
+		ck_assert_uint_ge(in_gib, 9);
+	}
+	pd_plot_discard(&job);
+	/* the newest 4 runs hold no change: nothing recent, no failure */
+	ck_assert_ptr_nonnull(strstr(junit.ptr, "failures=\"0\""));
+	ck_assert_ptr_nonnull(strstr(term.ptr,
+				     "  1. atop/cbq-engine_rss|role:n1ql|post changed "
+				     "from 1.77 GiB to 1.96 GiB between 7.0.0-10005 #9 "
+				     "and 7.0.0-10005 #10 (worse)\n"));
+	pd_buf_release(&page);
+	pd_buf_release(&js);
+	pd_buf_release(&junit);
+	pd_buf_release(&term);
 	pd_history_release(&h);
 }
 END_TEST
@@ -581,6 +720,8 @@ Suite *pd_suite_store(void)
 	tcase_add_test(tc, test_history_finds_the_planted_changes_and_nothing_else);
 	tcase_add_test(tc, test_history_spread_is_since_the_last_change);
 	tcase_add_test(tc, test_history_colours_only_the_worse_direction);
+	tcase_add_test(tc, test_history_constant_features_are_not_in_m);
+	tcase_add_test(tc, test_history_names_runs_by_build_and_run);
 	tcase_add_test(tc, test_history_stationary_gives_no_change_point);
 	tcase_add_test(tc, test_history_run_spread_parsed_and_looked_up);
 	tcase_add_test(tc, test_history_earlier_is_the_baselines_rule);

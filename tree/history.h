@@ -3,6 +3,8 @@
 #ifndef PD_TREE_HISTORY_H
 #define PD_TREE_HISTORY_H
 
+#include "../core/model.h"
+
 #include <stddef.h>
 
 struct pd_hist_change {
@@ -22,13 +24,24 @@ struct pd_hist_change {
 				 can be confirmed, so the newest run's test fails on it */
 };
 
+/* What a feature is, from its name (analyze/stats/history.c). */
+struct pd_hist_feature {
+	enum pd_unit unit; /* of its values: the metric's, % for a percentage, ... */
+	int way;           /* +1: a rise is worse, -1: a fall is, 0: not known */
+	int constant;      /* every value in the window is the same: not tested */
+};
+
 struct pd_history {
 	size_t n_runs, n_features;
-	size_t n_tested;      /* features with at least 2 x min_size values (the family m) */
-	double alpha_feature; /* alpha / n_tested: each feature's level */
+	size_t n_tested;   /* features with at least 2 x min_size values, not all equal
+			      (the family m) */
+	size_t n_constant; /* features with enough values, all equal: left out of m */
+	struct pd_hist_feature *feat; /* [n_features] */
+	double alpha_feature;         /* alpha / n_tested: each feature's level */
 	size_t min_size;
 	struct pd_hist_change *cp; /* ranked: largest size first, then feature, then at */
 	size_t n_cp;
+	size_t n_top; /* the first of cp a short output (the terminal) lists */
 };
 
 #endif

@@ -3,6 +3,7 @@
 
 #include "analyze/opts.h"
 #include "edivisive.h"
+#include "analyze/policy.h"
 #include "core/buf.h"
 #include "core/metric.h"
 #include "core/xalloc.h"
@@ -65,26 +66,46 @@ static void levels(struct pd_hist_change *c, const struct series *s,
 	c->p_at_floor = cp[k].floor;
 }
 
-/* Which way of feature name is worse: its metric's ("collector/metric|scope|phase", or
- * "event/pre_post_pct|collector/metric|scope"); 0 for an event's own number or the KPI,
- * whose direction no metric rule names. */
-static int worse_way(const char *name)
+/* The event's own features and the KPI (signature.h): their unit and which way is
+ * worse, as no metric rule names them. */
+static const struct {
+	const char *name;
+	enum pd_unit unit;
+	int way;
+} own[] = {
+	{"event/failed_requests", PD_UNIT_COUNT, +1},
+	{"event/throughput_dip_pct", PD_UNIT_PERCENT, -1}, /* a deeper dip is more negative */
+	{"event/recovery_s", PD_UNIT_NONE, +1},            /* seconds, as its name says */
+	{"event/connections_left", PD_UNIT_COUNT, +1},
+	{"kpi/throughput", PD_UNIT_PER_SEC, -1},
+};
+
+/* The unit and worse way of feature name: its metric's ("collector/metric|scope|phase"),
+ * or for "event/pre_post_pct|collector/metric|scope" a percentage that goes its metric's
+ * way; own[]'s for the event's own numbers and the KPI; else a count of unknown way. */
+static void facts_of(struct pd_hist_feature *out, const char *name)
 {
-	struct pd_buf collector = PD_BUF_INIT;
 	const char *m = name, *slash, *bar;
-	int way = 0;
-	if (!strncmp(name, "event/", strlen("event/")))
+	*out = (struct pd_hist_feature){.unit = PD_UNIT_COUNT};
+	for (size_t i = 0; i < sizeof(own) / sizeof(*own); i++)
+		if (!strcmp(name, own[i].name)) {
+			out->unit = own[i].unit, out->way = own[i].way;
+			return;
+		}
+	if (!strncmp(name, "event/", strlen("event/"))) {
 		m = strchr(name, '|') ? strchr(name, '|') + 1 : NULL;
-	if (m && (slash = strchr(m, '/')) && (bar = strchr(m, '|')) && slash < bar &&
-	    strncmp(name, "kpi/", strlen("kpi/"))) {
-		struct pd_buf metric = PD_BUF_INIT;
-		pd_buf_add(&collector, m, (size_t)(slash - m));
-		pd_buf_add(&metric, slash + 1, (size_t)(bar - slash - 1));
-		way = pd_metric_worse(collector.ptr, metric.ptr);
-		pd_buf_release(&metric);
+		out->unit = PD_UNIT_PERCENT;
 	}
+	if (!m || !(slash = strchr(m, '/')) || !(bar = strchr(m, '|')) || slash > bar)
+		return;
+	struct pd_buf collector = PD_BUF_INIT, metric = PD_BUF_INIT;
+	pd_buf_add(&collector, m, (size_t)(slash - m));
+	pd_buf_add(&metric, slash + 1, (size_t)(bar - slash - 1));
+	out->way = pd_metric_worse(collector.ptr, metric.ptr);
+	if (m == name)
+		out->unit = pd_metric_unit(collector.ptr, metric.ptr);
 	pd_buf_release(&collector);
-	return way;
+	pd_buf_release(&metric);
 }
 
 static int by_size(const void *pa, const void *pb)
@@ -97,16 +118,24 @@ static int by_size(const void *pa, const void *pb)
 	return (a->at > b->at) - (a->at < b->at);
 }
 
-static size_t tested(const double *values, size_t n_runs, size_t n_features, size_t min_size)
+/* Marks the features with at least 2 x min_size values that are all equal (constant:
+ * nothing to find, and not one of the family's m), counts them and the features tested. */
+static void tested(struct pd_history *h, const double *values, size_t min_size)
 {
-	size_t m = 0;
-	for (size_t f = 0; f < n_features; f++) {
-		size_t n = 0;
-		for (size_t r = 0; r < n_runs; r++)
-			n += !isnan(values[r * n_features + f]);
-		m += n >= 2 * min_size;
+	for (size_t f = 0; f < h->n_features; f++) {
+		size_t n = 0, equal = 0;
+		double first = NAN;
+		for (size_t r = 0; r < h->n_runs; r++) {
+			double v = values[r * h->n_features + f];
+			if (isnan(v))
+				continue;
+			first = n++ ? first : v;
+			equal += v == first;
+		}
+		h->feat[f].constant = n >= 2 * min_size && equal == n;
+		h->n_constant += (size_t)h->feat[f].constant;
+		h->n_tested += n >= 2 * min_size && equal < n;
 	}
-	return m;
 }
 
 void pd_history_analyze(struct pd_history *out, const double *values, size_t n_runs,
@@ -117,10 +146,17 @@ void pd_history_analyze(struct pd_history *out, const double *values, size_t n_r
 	struct series s = {pd_xmalloc((n_runs + 1) * sizeof(double)),
 			   pd_xmalloc((n_runs + 1) * sizeof(size_t)), 0};
 	struct pd_ediv_cp *cp = pd_xmalloc((n_runs / min + 1) * sizeof(*cp));
-	*out = (struct pd_history){.n_runs = n_runs, .n_features = n_features, .min_size = min};
-	out->n_tested = tested(values, n_runs, n_features, min);
+	*out = (struct pd_history){.n_runs = n_runs,
+				   .n_features = n_features,
+				   .min_size = min,
+				   .feat = pd_xcalloc(n_features + 1, sizeof(*out->feat))};
+	for (size_t f = 0; f < n_features; f++)
+		facts_of(&out->feat[f], names[f]);
+	tested(out, values, min);
 	out->alpha_feature = out->n_tested ? o->alpha / (double)out->n_tested : o->alpha;
 	for (size_t f = 0; f < n_features; f++) {
+		if (out->feat[f].constant)
+			continue;
 		gather(&s, values, n_runs, n_features, f);
 		struct pd_ediv_opts eo = {.alpha = out->alpha_feature,
 					  .min_size = min,
@@ -132,19 +168,21 @@ void pd_history_analyze(struct pd_history *out, const double *values, size_t n_r
 			struct pd_hist_change *c = &out->cp[out->n_cp++];
 			c->feature = f;
 			levels(c, &s, cp, i, k);
-			c->worse = worse_way(names[f]) *
+			c->worse = out->feat[f].way *
 				   ((c->after > c->before) - (c->after < c->before));
 			c->recent = c->at + min >= n_runs;
 		}
 	}
 	if (out->n_cp)
 		qsort(out->cp, out->n_cp, sizeof(*out->cp), by_size);
+	out->n_top = out->n_cp < PD_POLICY_TOP_FINDINGS ? out->n_cp : PD_POLICY_TOP_FINDINGS;
 	free(s.x), free(s.run), free(cp);
 }
 
 void pd_history_release(struct pd_history *h)
 {
 	free(h->cp);
+	free(h->feat);
 	*h = (struct pd_history){0};
 }
 

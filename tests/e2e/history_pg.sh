@@ -67,6 +67,22 @@ expect_code 0 "$PERFDELTA" compare --baseline-history 2 --db "$DB" "$SEED/failov
 has "$TMP/err" 'run iris-multi-client#12521 was added from /nonexistent/moved, which is gone'
 has "$TMP/err" 'baselines from the history: 1 run$'
 
+# The report's compare commands name the store as the report read it, user kept, the
+# password left out (trust auth takes any): a history with a planted change (pd_seedgen
+# --history, tests/e2e/history_compare.sh), read with a password in the URL; the command
+# then runs as printed, its password from the environment
+"$BUILD/pd_seedgen" --history 20 --step-at 13 "$TMP/h" >/dev/null 2>&1 || fail "pd_seedgen --history"
+H="postgresql://pd:S3cr3tPw@127.0.0.1:$PORT/postgres"
+sql 'create database hist'
+expect_code 0 "$PERFDELTA" history add "$TMP"/h/run-* --db "${H%/postgres}/hist"
+expect_code 0 "$PERFDELTA" history report --test "$T" --db "${H%/postgres}/hist" -o "$TMP/hrep"
+if grep -rqF S3cr3tPw "$TMP/hrep" "$TMP/out" "$TMP/err"; then fail "the report shows the password"; else ok; fi
+has "$TMP/out" "^     compare: perfdelta compare --db 'postgresql://pd@127\.0\.0\.1:$PORT/hist' '$TMP/h/run-12' '$TMP/h/run-13' -o "
+cmd=$(sed -n "s/^     compare: //p" "$TMP/out" | head -1)
+(cd "$TMP" && PGPASSWORD=S3cr3tPw PATH="$(dirname "$PERFDELTA"):$PATH" bash -c "$cmd --quiet --fail-on never") \
+  >"$TMP/c.txt" 2>&1 && ok || fail "the suggested compare: $(head -3 "$TMP/c.txt")"
+has "$TMP"/compare-*/summary.json '"noise":"history"'
+
 # a session holding the store's lock: a writer gives up after the lock wait of
 # history/db.h, as on SQLite (it waited forever), with one message for both stores
 LOCK_S=$(sed -n 's/^#define PD_DB_LOCK_WAIT_S *\([0-9]*\).*/\1/p' "$SRC/history/db.h")

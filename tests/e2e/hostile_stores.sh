@@ -45,6 +45,8 @@ silent startup STA
 # 1. accepts, never answers: libpq's connect_timeout (ours, or the URL's)
 run acc "$PERFDELTA" history add "$SEED/baseline" --db "postgresql://pd@127.0.0.1:$PORT_ACC/h"
 run acc2 "$PERFDELTA" history report --test t -o "$TMP/r" --db "postgresql://pd@127.0.0.1:$PORT_ACC/h?connect_timeout=2"
+# (a URL's connect_timeout=0 is libpq's "forever": ours then)
+run acc0 "$PERFDELTA" history add "$SEED/baseline" --db "postgresql://pd@127.0.0.1:$PORT_ACC/h?connect_timeout=0"
 # 2. the startup done, no statement answered
 run sta "$PERFDELTA" history add "$SEED/baseline" --db "postgresql://pd@127.0.0.1:$PORT_STA/h"
 # 3. a SQLite store whose lock another writer holds (sqlite3 in a transaction, its input
@@ -65,6 +67,8 @@ done_in acc2 3 1 $((2 + 5))
 has "$TMP/acc2.err" "^perfdelta: cannot connect to the history database \\(connect_timeout 2 s\\): .*timeout expired$"
 done_in acc 3 $((CONNECT_S - 1)) $((CONNECT_S + 10))
 has "$TMP/acc.err" "^perfdelta: cannot connect to the history database \\(connect_timeout $CONNECT_S s\\): .*timeout expired$"
+done_in acc0 3 $((CONNECT_S - 1)) $((CONNECT_S + 10))
+has "$TMP/acc0.err" "^perfdelta: cannot connect to the history database \\(connect_timeout $CONNECT_S s\\): .*timeout expired$"
 if command -v sqlite3 >/dev/null; then
   done_in lck 3 $((LOCK_S - 1)) $((LOCK_S + 15))
   has "$TMP/lck.err" "^perfdelta: $TMP/h\\.sqlite: another writer held the history store for $LOCK_S s: gave up \\(nothing was changed\\)$"

@@ -49,6 +49,10 @@ for i in 1 2; do
   expect_code 3 timeout 60 "$PERFDELTA" compare "$huge" "$SEED/baseline" --retries 0 -o "$TMP/down"
   has "$TMP/err" "^perfdelta: .*/builds/127\.0\.0\.1_${PORT}_job_x+~[0-9a-f]{16}: pulling http://127\.0\.0\.1:$PORT/job/xxxx"
   hasnt "$TMP/err" "larger than the limit"
+  # each line longer than an error holds loses the URL's middle, not its end nor what the
+  # line says of it (the end was cut: "...xxxx[...]")
+  has "$TMP/err" "^perfdelta: http://127\.0\.0\.1:$PORT/job/x+\[\.\.\.\]x+/7/api/json: [^[]+$"
+  has "$TMP/err" "^perfdelta: .*: pulling http://127\.0\.0\.1:$PORT/job/x+\[\.\.\.\]x+/7/ failed: perfdelta-pull exited 3 \(its reason above\)$"
 done
 # a password in the URL is in no message, no cache name and no lock
 expect_code 3 timeout 60 "$PERFDELTA" compare "http://me:S3cr3tPw@127.0.0.1:$PORT/job/j/2/" \
@@ -56,5 +60,41 @@ expect_code 3 timeout 60 "$PERFDELTA" compare "http://me:S3cr3tPw@127.0.0.1:$POR
 has "$TMP/err" "^perfdelta: .*: pulling http://127\.0\.0\.1:$PORT/job/j/2/ failed"
 if grep -rqF S3cr3tPw "$TMP/out" "$TMP/err" "$TMP/cache"; then fail "the password was shown or written"; else ok; fi
 if find "$TMP/cache" | grep -q S3cr3t; then fail "the password in a cache name"; else ok; fi
+quit
+
+# 4. compare's limits bound its pull as they bound pull's own: more databases of the
+# snapshot than --max-series is refused before any is asked for (the pull was given none
+# of compare's limits, and asked for all 50)
+python3 -c 'import json; print(json.dumps(["atopiris_710-1345_failover_8a92x%d" % i for i in range(50)]))' >"$TMP/dbs.json"
+serve dbs "$SEED/failover" --serve / "$TMP/dbs.json"
+expect_code 3 timeout 60 "$PERFDELTA" compare "$URL/job/j/5/" "$SEED/baseline" --jenkins-api xml \
+  --perfdb "$URL" --max-series 20 --retries 0 -o "$TMP/dbs"
+has "$TMP/err" "^perfdelta: $URL/: 50 databases of the snapshot, more than 20 series \(--max-series\)$"
+count "$TMP/dbs.log" "^GET /atop" 0
+quit
+
+# 5. A lock that is never let go (a stopped or hung compare, or any process holding it):
+# the second compare waits at most --timeout, then names the lock and its holder, exit 3
+# (it waited forever).
+serve held "$SEED/failover" --always-fail
+expect_code 3 timeout 60 "$PERFDELTA" compare "$URL/job/j/3/" "$SEED/baseline" --retries 0 -o "$TMP/held"
+lock=$(grep -l -- "job/j/3" "$TMP/cache/locks/"*)
+flock -F "$lock" sh -c ': >"$1"; exec sleep 120' sh "$TMP/holding" &
+holder=$!
+pids="$pids $holder"
+wait_for 10 test -e "$TMP/holding" || fail "the holder did not start"
+start=$(now_ns)
+expect_code 3 timeout 60 "$PERFDELTA" compare "$URL/job/j/3/" "$SEED/baseline" --retries 0 \
+  --timeout 2 -o "$TMP/held"
+took=$(( ($(now_ns) - start) / 1000000 ))
+if [ "$took" -ge 2000 ] && [ "$took" -lt 20000 ]; then ok; else fail "gave up after $took ms, want 2 s"; fi
+has "$TMP/err" "^perfdelta: waiting for another perfdelta pulling .*/builds/127\.0\.0\.1_${PORT}_job_j_3~[0-9a-f]{16} \(pid $holder, sleep\)$"
+has "$TMP/err" "^perfdelta: $TMP/cache/locks/builds_127\.0\.0\.1_${PORT}_job_j_3~[0-9a-f]{16}\.lock: held by another process \(pid $holder, sleep\) for 2 s \(--timeout\): gave up waiting for its pull of .*; end that process or try again$"
+kill "$holder"; wait "$holder" 2>/dev/null
+# once the holder has ended, the lock is taken at once
+expect_code 3 timeout 60 "$PERFDELTA" compare "$URL/job/j/3/" "$SEED/baseline" --retries 0 \
+  --timeout 2 -o "$TMP/held"
+hasnt "$TMP/err" "waiting for another"
+has "$TMP/err" "pulling $URL/job/j/3/ failed: perfdelta-pull exited 3"
 quit
 finish

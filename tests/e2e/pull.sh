@@ -111,6 +111,15 @@ lines "$TMP/err" 1
 count "$TMP/dbs.log" "^GET /atop" 0
 left_nothing "$TMP/dbs"
 quit
+# a server's name in a line of pull's is escaped as in an error line: a bidi override
+# (U+202E, "Trojan Source") in a database name that the spec's nodes do not decode
+printf '["atopiris_710-1345_failover_8a92\xe2\x80\xaex"]' >"$TMP/bidi.json"
+serve bidi "$F" --serve / "$TMP/bidi.json"
+expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb "$URL" \
+  --perfrunner-dir "$pr" --retries 0 -o "$TMP/bidi"
+has "$TMP/err" '^perfdelta: 1 of 1 databases kept for their snapshot name do not decode with the spec.s nodes \(first: atopiris_710-1345_failover_8a92\\xe2\\x80\\xaex\)$'
+hasnt "$TMP/err" "$(printf '\xe2\x80\xae')"
+quit
 bad / '["iris_710-1345_failover_8a92/../../x"]' "^perfdelta: http://127\.0\.0\.1:[0-9]+/: refusing database name 'iris_710-1345_failover_8a92/\.\./\.\./x': it holds '/'"
 bad / '["..iris_710-1345_failover_8a92"]' "refusing database name '\.\.iris_710-1345_failover_8a92': it starts with '\.'"
 bad / '{"dbs": []}' '/: expected a JSON array of names$'
@@ -151,7 +160,8 @@ bad "/$DB" "[\"$long\"]" "refusing metric name 'm{64}\.\.\.': it is too long \(m
 serve down "$F" --always-fail
 expect_code 3 "$PERFDELTA" pull --jenkins "http://$USER_SECRET:$TOKEN_SECRET@127.0.0.1:$PORT/$JOB/" \
   --perfdb "$URL" --retries 1 -o "$TMP/down"
-lines "$TMP/err" 3
+lines "$TMP/err" 4 # the warning that the URL's password is on the command line, then 3
+has "$TMP/err" "^perfdelta: warning: $URL/$JOB/ was given with its password"
 count "$TMP/err" "^perfdelta: $URL/$JOB/(api/json|consoleText): HTTP 503, try 2 of 2 in 0\.5 s$" 2
 has "$TMP/err" "^perfdelta: $URL/$JOB/(api/json|consoleText): HTTP 503 after 2 tries$"
 left_nothing "$TMP/down"
@@ -162,6 +172,12 @@ serve big "$F"
 expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb "$URL" \
   --max-file-size 2000 -o "$TMP/big"
 has "$TMP/err" "^perfdelta: $URL/.*: response over the limit of 2000 bytes \(--max-file-size\)$"
+left_nothing "$TMP/big"
+# every file under its limit, all of them over the bundle's (the seed's perfdb/ holds about
+# 1 MB): the servers could fill the disk, 100 000 series of 1 GiB each
+expect_code 3 "$PERFDELTA" pull --jenkins "$URL/$JOB" --jenkins-api xml --perfdb "$URL" \
+  --max-bundle-size 300000 -o "$TMP/big"
+has "$TMP/err" "^perfdelta: $URL/.*: the servers sent more than 300000 bytes in all \(--max-bundle-size\)$"
 left_nothing "$TMP/big"
 # a 404 is not retried
 expect_code 3 "$PERFDELTA" pull --jenkins "$URL/job/nope/1" --perfdb "$URL" -o "$TMP/big"
