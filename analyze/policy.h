@@ -40,6 +40,15 @@
  * in a row can move it by as many (their depths compare against the threshold). */
 #define PD_POLICY_RECOVERY_SLACK_POINTS 3
 
+/* The tails' block bootstrap (analyze/tails.h): this many resamples of a run's stream a
+ * phase (a standard error, not an interval's ends, is read from them: 200 give it within
+ * 5 % of its value, 1 / sqrt(2 x 200)), at most this many samples drawn in all (a longer
+ * stream is resampled m out of n: 2e7 draws are 1e5 samples a resample, about 0.2 s a
+ * side on this machine), from this seed (so the figures are reproducible). */
+#define PD_POLICY_TAILS_RESAMPLES 200
+#define PD_POLICY_TAILS_DRAWS     2e7
+#define PD_POLICY_TAILS_SEED      0x7461696c73ULL /* "tails" */
+
 /* ---- counts: changes a percentage cannot state ---- */
 
 /* A rate whose baseline is 0 changes by a count of events over the window: this many of
