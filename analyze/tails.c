@@ -20,10 +20,9 @@ size_t pd_tails_need(double p)
 
 /* What the flat-top lag window makes of a centred series' autocovariances. */
 struct flat_top {
-	double r0; /* the variance */
-	double g;  /* R(0) + 2 sum l(k / M) R(k): the long-run variance */
-	double G;  /* 2 sum l(k / M) k R(k) */
-	size_t M;  /* lags with a weight */
+	double g; /* R(0) + 2 sum l(k / M) R(k): the long-run variance */
+	double G; /* 2 sum l(k / M) k R(k) */
+	size_t M; /* lags with a weight */
 };
 
 /* The autocovariance of x[0..n) (centred) at lag k over pairs i = 0, stride, 2 stride, ...
@@ -66,7 +65,7 @@ static void flat_top_of(struct flat_top *out, const double *x, size_t n)
 		}
 	}
 	size_t M = 2 * m < max_lag ? 2 * m : max_lag;
-	*out = (struct flat_top){.r0 = r[0], .g = r[0], .M = M};
+	*out = (struct flat_top){.g = r[0], .M = M};
 	for (size_t k = 1; k <= M; k++) {
 		double w = flat_weight((double)k / (double)M);
 		out->g += 2 * w * r[k];
