@@ -25,15 +25,13 @@ struct flat_top {
 	size_t M; /* lags with a weight */
 };
 
-/* The autocovariance of x[0..n) (centred) at lag k over pairs i = 0, stride, 2 stride, ...
- * (i + k < n): the mean of x_i x_{i+k}, the pairs bounded by the stride. */
-static double acov(const double *x, size_t n, size_t k, size_t stride)
+/* The autocovariance of x[0..n) (centred) at lag k < n, over n (the biased estimate). */
+static double acov(const double *x, size_t n, size_t k)
 {
 	double s = 0;
-	size_t c = 0;
-	for (size_t i = 0; i + k < n; i += stride, c++)
+	for (size_t i = 0; i + k < n; i++)
 		s += x[i] * x[i + k];
-	return c ? s / (double)c : 0;
+	return s / (double)n;
 }
 
 static double flat_weight(double t)
@@ -47,14 +45,12 @@ static void flat_top_of(struct flat_top *out, const double *x, size_t n)
 {
 	size_t kn = (size_t)fmax(5, ceil(sqrt(log10((double)n))));
 	size_t max_lag = (size_t)ceil(sqrt((double)n)) + kn;
-	size_t pairs = (size_t)(PD_POLICY_TAILS_DRAWS / PD_POLICY_TAILS_RESAMPLES);
-	size_t stride = n / pairs + 1;
 	double bound = 2 * sqrt(log10((double)n) / (double)n);
 	if (max_lag > n - 1)
 		max_lag = n - 1;
 	double *r = pd_xmalloc((max_lag + 1) * sizeof(*r));
 	for (size_t k = 0; k <= max_lag; k++)
-		r[k] = acov(x, n, k, stride);
+		r[k] = acov(x, n, k);
 	/* m: the first lag after which kn autocorrelations in a row are small */
 	size_t m = max_lag, run = 0;
 	for (size_t k = 1; k <= max_lag; k++) {
@@ -138,48 +134,139 @@ static void select_k(double *v, size_t lo, size_t hi, size_t k)
 	}
 }
 
-/* The type 7 quantiles of v[0..m) at the percentiles whose status is OK (ascending),
- * logged into out; v is reordered. */
-static void quantiles_logged(double *out, double *v, size_t m, const struct pd_tails_side *s)
+/* ---- resamples read through bins: two passes of counting, no copy, no sort ---- */
+
+/* Bins of about equal counts of the stream's values, ordered by value: a resample's order
+ * statistic is found by counting its bins, then selected among its values in one bin. */
+#define BINS 2048
+
+struct binned {
+	const double *v; /* the stream, time order */
+	uint16_t *bin;   /* bin[i]: the bin of v[i] */
+	size_t n;
+};
+
+/* The bin of x: how many edges are no larger (edges[0..BINS - 1), ascending; a binary
+ * search without branches, the compiler's conditional moves). */
+static uint16_t bin_of(const double *edges, double x)
 {
-	size_t from = 0;
-	for (size_t k = 0; k < PD_TAILS_PCTS; k++) {
-		if (s->status[k] != PD_TAILS_OK)
-			continue;
-		double h = (double)(m - 1) * pd_tails_pcts[k] / 100;
-		size_t lo = (size_t)floor(h);
-		select_k(v, from, m - 1, lo);
-		double x = v[lo], next = x;
-		if (lo + 1 < m) { /* rank lo + 1: the least of those after lo */
-			next = v[lo + 1];
-			for (size_t i = lo + 2; i < m; i++)
-				next = v[i] < next ? v[i] : next;
+	const double *at = edges;
+	for (size_t len = BINS - 1; len > 1;) {
+		size_t half = len / 2;
+		at = at[half] <= x ? at + half : at;
+		len -= half;
+	}
+	return (uint16_t)((size_t)(at - edges) + (*at <= x));
+}
+
+static void binned_of(struct binned *out, const double *v, const double *sorted, size_t n)
+{
+	double *edges = pd_xmalloc((BINS - 1) * sizeof(*edges));
+	for (size_t j = 1; j < BINS; j++)
+		edges[j - 1] = sorted[j * n / BINS];
+	out->v = v, out->n = n;
+	out->bin = pd_xmalloc(n * sizeof(*out->bin));
+	for (size_t i = 0; i < n; i++)
+		out->bin[i] = bin_of(edges, v[i]);
+	free(edges);
+}
+
+/* One resample: m samples in blocks of b from random starts, wrapping at the end. */
+struct resample {
+	size_t *starts; /* ceil(m / b) block starts */
+	size_t nb, b, m;
+	size_t cnt[BINS]; /* the resample's samples in each bin */
+	int slot[BINS];   /* the bins whose values are gathered: their place, else -1 */
+	size_t off[2 * PD_TAILS_PCTS + 1], fill[2 * PD_TAILS_PCTS];
+	double *buf; /* the gathered values, bin after bin (room for m) */
+};
+
+/* The length of block j. */
+static size_t block_len(const struct resample *r, size_t j)
+{
+	return j + 1 < r->nb ? r->b : r->m - j * r->b;
+}
+
+static void count_bins(struct resample *r, const struct binned *s)
+{
+	memset(r->cnt, 0, sizeof(r->cnt));
+	for (size_t j = 0; j < r->nb; j++) {
+		size_t at = r->starts[j], len = block_len(r, j);
+		for (size_t t = 0; t < len; t++, at = at + 1 == s->n ? 0 : at + 1)
+			r->cnt[s->bin[at]]++;
+	}
+}
+
+static void gather_bins(struct resample *r, const struct binned *s)
+{
+	for (size_t j = 0; j < r->nb; j++) {
+		size_t at = r->starts[j], len = block_len(r, j);
+		for (size_t t = 0; t < len; t++, at = at + 1 == s->n ? 0 : at + 1) {
+			int k = r->slot[s->bin[at]];
+			if (k >= 0)
+				r->buf[r->off[k] + r->fill[k]++] = s->v[at];
 		}
-		out[k] = log(x + (h - (double)lo) * (next - x));
-		from = lo;
 	}
 }
 
-/* One circular block resample of v[0..n) into out[0..m), blocks of b. */
-static void resample(double *out, size_t m, const double *v, size_t n, size_t b, uint64_t *rng)
+/* The values of the resample's ranks[0..nr) (ascending) into x. */
+static void order_stats(double *x, struct resample *r, const struct binned *s,
+			const size_t *ranks, size_t nr)
 {
-	for (size_t filled = 0; filled < m;) {
-		size_t at = pd_rng_below(rng, n), len = b < m - filled ? b : m - filled;
-		for (size_t j = 0; j < len; j++, at = at + 1 == n ? 0 : at + 1)
-			out[filled + j] = v[at];
-		filled += len;
+	size_t c = 0, below = 0, ns = 0, bin_at[2 * PD_TAILS_PCTS], in_bin[2 * PD_TAILS_PCTS];
+	int slot_at[2 * PD_TAILS_PCTS];
+	r->off[0] = 0;
+	for (size_t i = 0; i < nr; i++) { /* the bin of each rank, and its rank there */
+		while (below + r->cnt[c] <= ranks[i])
+			below += r->cnt[c++];
+		bin_at[i] = c, in_bin[i] = ranks[i] - below;
+		if (r->slot[c] < 0) {
+			r->slot[c] = (int)ns;
+			r->off[ns + 1] = r->off[ns] + r->cnt[c];
+			r->fill[ns++] = 0;
+		}
+		slot_at[i] = r->slot[c];
+	}
+	gather_bins(r, s);
+	for (size_t i = 0; i < nr; i++) {
+		double *v = r->buf + r->off[slot_at[i]];
+		select_k(v, 0, r->cnt[bin_at[i]] - 1, in_bin[i]);
+		x[i] = v[in_bin[i]];
+	}
+	for (size_t i = 0; i < nr; i++)
+		r->slot[bin_at[i]] = -1;
+}
+
+/* A new resample's percentiles whose status is OK, logged into out (type 7). */
+static void resample_logged(double *out, struct resample *r, const struct binned *s,
+			    const struct pd_tails_side *side, uint64_t *rng)
+{
+	size_t ranks[2 * PD_TAILS_PCTS], nr = 0;
+	double x[2 * PD_TAILS_PCTS], h[PD_TAILS_PCTS];
+	for (size_t j = 0; j < r->nb; j++)
+		r->starts[j] = pd_rng_below(rng, s->n);
+	count_bins(r, s);
+	for (size_t k = 0; k < PD_TAILS_PCTS; k++) {
+		if (side->status[k] != PD_TAILS_OK)
+			continue;
+		h[k] = (double)(r->m - 1) * pd_tails_pcts[k] / 100;
+		size_t lo = (size_t)floor(h[k]);
+		ranks[nr++] = lo;
+		ranks[nr++] = lo + 1 < r->m ? lo + 1 : lo;
+	}
+	order_stats(x, r, s, ranks, nr);
+	for (size_t k = 0, i = 0; k < PD_TAILS_PCTS; k++) {
+		if (side->status[k] != PD_TAILS_OK)
+			continue;
+		out[k] = log(x[i] + (h[k] - (double)ranks[i]) * (x[i + 1] - x[i]));
+		i += 2;
 	}
 }
 
-/* The status and figure of every percentile of v[0..n) (sorted here into a copy). */
-static int point_of(struct pd_tails_side *out, const double *v, size_t n)
+/* The status and figure of every percentile from sorted[0..n); 1 when one has a figure. */
+static int point_of(struct pd_tails_side *out, const double *sorted, size_t n)
 {
 	int any = 0;
-	double *sorted = n ? pd_xmalloc(n * sizeof(*sorted)) : NULL;
-	if (n) {
-		memcpy(sorted, v, n * sizeof(*sorted));
-		pd_stats_sort(sorted, n);
-	}
 	for (size_t k = 0; k < PD_TAILS_PCTS; k++) {
 		out->status[k] = !n                                    ? PD_TAILS_NONE
 				 : n < pd_tails_need(pd_tails_pcts[k]) ? PD_TAILS_FEW
@@ -188,52 +275,76 @@ static int point_of(struct pd_tails_side *out, const double *v, size_t n)
 		if (out->status[k] == PD_TAILS_OK) {
 			out->ms[k] =
 				pd_stats_quantile_sorted(sorted, n, pd_tails_pcts[k] / 100);
-			any = 1;
+			out->status[k] = out->ms[k] > 0 ? PD_TAILS_OK : PD_TAILS_ZERO;
+			any |= out->status[k] == PD_TAILS_OK;
 		}
 	}
-	free(sorted);
 	return any;
 }
 
-/* The percentiles whose figure is not positive have no log: they keep their figure, and
- * their interval is said to lack samples (a latency of 0 ms is no measurement). */
-static void drop_nonpositive(struct pd_tails_side *out)
+/* The block length of resamples of m out of v[0..n): the rule on ten stretches of m / 10
+ * spread evenly over the stream (the whole stream when m = n), so that choosing costs
+ * m (sqrt(m) + 5) whatever n. */
+static size_t block_for(const double *v, size_t n, size_t m)
 {
-	for (size_t k = 0; k < PD_TAILS_PCTS; k++)
-		if (out->status[k] == PD_TAILS_OK && !(out->ms[k] > 0))
-			out->status[k] = PD_TAILS_FEW;
+	if (m >= n || m < 100)
+		return pd_tails_block_of(v, m < n ? m : n);
+	size_t len = m / 10;
+	double *y = pd_xmalloc(10 * len * sizeof(*y));
+	for (size_t j = 0; j < 10; j++)
+		memcpy(y + j * len, v + j * ((n - len) / 9), len * sizeof(*y));
+	size_t b = pd_tails_block_of(y, 10 * len);
+	free(y);
+	return b;
+}
+
+/* The standard error of each OK percentile's log over the resamples of s. */
+static void bootstrap(struct pd_tails_side *out, const struct binned *s,
+		      const struct pd_tails_opts *o)
+{
+	struct resample *r = pd_xmalloc(sizeof(*r));
+	double sum[PD_TAILS_PCTS] = {0}, sum2[PD_TAILS_PCTS] = {0}, q[PD_TAILS_PCTS];
+	uint64_t rng = o->seed;
+	r->b = out->block, r->m = out->m, r->nb = (out->m + out->block - 1) / out->block;
+	r->starts = pd_xmalloc(r->nb * sizeof(*r->starts));
+	r->buf = pd_xmalloc(r->m * sizeof(*r->buf));
+	memset(r->slot, -1, sizeof(r->slot));
+	for (size_t i = 0; i < o->resamples; i++) {
+		resample_logged(q, r, s, out, &rng);
+		for (size_t k = 0; k < PD_TAILS_PCTS; k++)
+			if (out->status[k] == PD_TAILS_OK)
+				sum[k] += q[k], sum2[k] += q[k] * q[k];
+	}
+	double R = (double)o->resamples;
+	for (size_t k = 0; k < PD_TAILS_PCTS; k++) {
+		if (out->status[k] != PD_TAILS_OK)
+			continue;
+		double var = (sum2[k] - sum[k] * sum[k] / R) / (R - 1);
+		out->se_log[k] = sqrt(fmax(var, 0) * (double)out->m / (double)out->n);
+	}
+	free(r->starts);
+	free(r->buf);
+	free(r);
 }
 
 void pd_tails_side_of(struct pd_tails_side *out, const double *v, size_t n,
 		      const struct pd_tails_opts *o)
 {
 	*out = (struct pd_tails_side){.n = n};
-	if (!point_of(out, v, n))
-		return;
-	drop_nonpositive(out);
-	size_t m = (size_t)fmin((double)n, o->draws / (double)o->resamples);
-	size_t b = o->block ? o->block : pd_tails_block_of(v, n);
-	if (m < n) /* m out of n: the block shrinks as m^(1/3) */
-		b = (size_t)fmax(1, round((double)b * cbrt((double)m / (double)n)));
-	out->block = b, out->m = m, out->resamples = o->resamples;
-	double *buf = pd_xmalloc(m * sizeof(*buf)), sum[PD_TAILS_PCTS] = {0},
-	       sum2[PD_TAILS_PCTS] = {0}, q[PD_TAILS_PCTS];
-	uint64_t rng = o->seed;
-	for (size_t r = 0; r < o->resamples; r++) {
-		resample(buf, m, v, n, b, &rng);
-		quantiles_logged(q, buf, m, out);
-		for (size_t k = 0; k < PD_TAILS_PCTS; k++)
-			if (out->status[k] == PD_TAILS_OK)
-				sum[k] += q[k], sum2[k] += q[k] * q[k];
+	double *sorted = pd_xmalloc((n + 1) * sizeof(*sorted));
+	if (n) /* (v may be NULL when empty) */
+		memcpy(sorted, v, n * sizeof(*sorted));
+	pd_stats_sort(sorted, n);
+	if (point_of(out, sorted, n)) {
+		struct binned s;
+		out->m = (size_t)fmin((double)n, o->draws / (double)o->resamples);
+		out->block = o->block ? o->block : block_for(v, n, out->m);
+		out->resamples = o->resamples;
+		binned_of(&s, v, sorted, n);
+		bootstrap(out, &s, o);
+		free(s.bin);
 	}
-	free(buf);
-	double R = (double)o->resamples;
-	for (size_t k = 0; k < PD_TAILS_PCTS; k++) {
-		if (out->status[k] != PD_TAILS_OK)
-			continue;
-		double var = (sum2[k] - sum[k] * sum[k] / R) / (R - 1);
-		out->se_log[k] = sqrt(fmax(var, 0) * (double)m / (double)n);
-	}
+	free(sorted);
 }
 
 void pd_tails_delta_of(struct pd_tails_delta *out, const struct pd_tails_side *base,

@@ -98,6 +98,16 @@ START_TEST(test_tails_too_few_samples_have_no_figure)
 	pd_tails_side_of(&none, v, 0, &o);
 	ck_assert_int_eq(none.status[0], PD_TAILS_NONE);
 	ck_assert_uint_eq(none.resamples, 0);
+	/* most requests at 0 ms (a millisecond clock): the median is stated, its change not */
+	for (size_t i = 0; i < 999; i++)
+		t[i] = i % 4 ? 0 : t[i];
+	pd_tails_side_of(&tg, t, 999, &o);
+	pd_tails_delta_of(d, &b, &tg, Z95);
+	ck_assert_int_eq(tg.status[0], PD_TAILS_ZERO);
+	ck_assert_double_eq(tg.ms[0], 0);
+	ck_assert_int_eq(d[0].status, PD_TAILS_ZERO);
+	ck_assert(isnan(d[0].pct));
+	ck_assert_int_eq(d[3].status, PD_TAILS_OK); /* p99 is not 0 */
 }
 END_TEST
 

@@ -8,6 +8,7 @@
 #include "analyze/opts.h"
 #include "scope.h"
 #include "analyze/stats/stats.h"
+#include "analyze/tails.h"
 #include "analyze/policy.h"
 #include "core/metric.h"
 #include "core/xalloc.h"
@@ -135,7 +136,7 @@ static void pct_of(struct pd_latency_pct *l, struct pool *pool, const struct pd_
 	*l = (struct pd_latency_pct){.metric = pd_xstrdup(name), .phase = w->phase};
 	for (size_t k = 0; k < PD_LATENCY_PCTS; k++) {
 		l->p[k] = pcts[k];
-		l->need[k] = (size_t)llround(PD_POLICY_PCT_BEYOND * 100 / (100 - pcts[k]));
+		l->need[k] = pd_tails_need(pcts[k]);
 	}
 	gather(pool, c->base, name, c->base_grid_t0_ms, w);
 	side_of(&l->base, pool, l->need);
