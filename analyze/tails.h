@@ -72,11 +72,16 @@
  *              covered 17/200); the flat-top long-run variance of the residuals alone
  *              (Politis 2003): covered 166/200, false changed 14/200
  *   p0 0.02 %: doubled covered 190/200, false changed 12/200
- * Under nominal where bursts last: 240 intervals at 0.8 hold about 27 independent ones. */
+ * Under nominal where bursts last: 240 intervals at 0.8 hold about 27 independent ones.
+ * On the seed (test_tails_slow_shares_of_the_seed) the failover's burst of slow queries in
+ * the transient, 0.35 % -> 1.23 % over 250 ms, is +0.88 points [-1.1, +2.9]: one burst in
+ * a short window is its own noise to this model, as a burst of errors is to the means'
+ * (infer.h "The change"); the verdicts may want the same count rule for it. */
 #ifndef PD_TAILS_H
 #define PD_TAILS_H
 
 #include "policy.h"
+#include "../tree/tree.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -162,5 +167,19 @@ struct pd_tails_share_delta {
 void pd_tails_share_delta_of(struct pd_tails_share_delta *out,
 			     const struct pd_tails_share *base,
 			     const struct pd_tails_share *target, double z);
+
+/* One bound's shares of a comparison's phase: n1ql's cluster-wide rates of the requests
+ * slower than bound_ms (n1ql_stats/query_requests_<bound>ms) over all requests
+ * (n1ql_stats/query_requests), baseline and target, and their change at z. */
+struct pd_tails_slow {
+	int bound_ms; /* one of pd_story_slow_ms */
+	struct pd_tails_share base, target;
+	struct pd_tails_share_delta delta;
+};
+/* Fills out[0..PD_STORY_N_SLOW) with the bounds whose series both runs' views have, in
+ * pd_story_slow_ms's order, over c's window of phase; returns how many (0 without the
+ * total's view or the phase). */
+size_t pd_tails_slow_of(struct pd_tails_slow *out, const struct pd_comparison *c,
+			enum pd_phase phase, double z);
 
 #endif

@@ -1,7 +1,10 @@
 /* analyze/tails.c: percentiles against numpy, the block bootstrap's and the share
  * interval's coverage on simulations with a known truth. */
 #include "check_suites.h"
+#include "analyze/compare.h"
 #include "analyze/tails.h"
+#include "core/err.h"
+#include "parse/bundle.h"
 #include "core/xalloc.h"
 
 #include <check.h>
@@ -343,6 +346,47 @@ START_TEST(test_tails_share_zero_baseline_in_points)
 }
 END_TEST
 
+/* On the seed pair (a failover with n1ql's slow-request counters): after the event, each
+ * bound's share is the one the report's survival curve draws (analyze/latency.c, another
+ * route over the same views), for every bound the seed has, in pd_story_slow_ms's order. */
+START_TEST(test_tails_slow_shares_of_the_seed)
+{
+	struct pd_run *a = NULL, *b = NULL;
+	struct pd_comparison *c = NULL;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_compare_opts opts = PD_COMPARE_OPTS_INIT;
+	struct pd_tails_slow slow[PD_STORY_N_SLOW];
+	ck_assert_int_eq(pd_bundle_load(&a, PD_SEED_DIR "/baseline", &pd_limits_default, &err),
+			 0);
+	ck_assert_int_eq(pd_bundle_load(&b, PD_SEED_DIR "/failover", &pd_limits_default, &err),
+			 0);
+	ck_assert_int_eq(pd_compare(&c, a, b, &opts, &err), 0);
+	ck_assert_uint_eq(c->n_latency, 1);
+	ck_assert_int_eq(c->latency[0].phase, PD_PHASE_POST);
+	size_t n = pd_tails_slow_of(slow, c, PD_PHASE_POST, Z95);
+	ck_assert_uint_eq(n, c->latency[0].n);
+	ck_assert_uint_ge(n, 2);
+	for (size_t k = 0; k < n; k++) {
+		ck_assert_double_eq(slow[k].bound_ms, c->latency[0].x[k]);
+		ck_assert(slow[k].delta.ok);
+		ck_assert_double_eq_tol(100 * slow[k].base.share, c->latency[0].base[k], 1e-9);
+		ck_assert_double_eq_tol(100 * slow[k].target.share, c->latency[0].target[k],
+					1e-9);
+		ck_assert(slow[k].delta.lo_pts <= slow[k].delta.pts &&
+			  slow[k].delta.pts <= slow[k].delta.hi_pts);
+	}
+	/* before the event the seed plants no change; nothing ran over 5 s in the baseline,
+	 * so that bound's change is in points only */
+	ck_assert_uint_eq(pd_tails_slow_of(slow, c, PD_PHASE_PRE, Z95), n);
+	ck_assert(slow[0].delta.lo_pts < 0 && slow[0].delta.hi_pts > 0);
+	ck_assert_int_eq(slow[n - 1].bound_ms, 5000);
+	ck_assert(slow[n - 1].delta.ok && !slow[n - 1].delta.has_pct);
+	pd_comparison_free(c);
+	pd_run_free(a);
+	pd_run_free(b);
+}
+END_TEST
+
 Suite *pd_suite_tails(void)
 {
 	Suite *s = suite_create("tails");
@@ -356,6 +400,7 @@ Suite *pd_suite_tails(void)
 	tcase_add_test(tc, test_tails_iid_bootstrap_undercovers);
 	tcase_add_test(tc, test_tails_share_coverage);
 	tcase_add_test(tc, test_tails_share_zero_baseline_in_points);
+	tcase_add_test(tc, test_tails_slow_shares_of_the_seed);
 	suite_add_tcase(s, tc);
 	return s;
 }
