@@ -47,6 +47,8 @@
  *   blocks of 1 (the ordinary bootstrap, requests
  *   taken as independent):                        covered 128/200, false changed 71/200
  * The median's interval under the planted tail (its true change 0) excluded 0 in 14/200.
+ * 16 and 14 of 200 are above the nominal 10 (P(Binomial(200, 0.05) >= 16) = 0.044), 186
+ * within it (P(covered <= 186) = 0.13).
  * What is left under nominal is the block bootstrap's known bias on a stream whose
  * memory is long against the window (3000 requests at phi 0.9 hold about 160 independent
  * ones): at the verdicts, a run-to-run margin widens the interval as for means (infer.h).

@@ -200,7 +200,7 @@ static void p99_coverage(struct cover *out, size_t block, size_t n, int seeds)
 /* Tolerances, for 200 seeds at a nominal 95 %: the count covered is Binomial(200, 0.95),
  * sd 3.1; at least 180 (4.6 % under nominal, 3 sd: the bootstrap of a p99 from 3000
  * correlated requests is known to run a little under) and the false "changed" under
- * none at most 18 (P(Binomial(200, 0.05) >= 19) = 0.0034: no more than nominal allows). */
+ * none at most 18 (P(Binomial(200, 0.05) >= 19) = 0.006: no more than nominal allows). */
 START_TEST(test_tails_p99_coverage)
 {
 	struct cover c;
