@@ -1,8 +1,9 @@
-/* analyze/tails.c: percentiles against numpy, the block bootstrap's and the share
+/* analyze/stats/tails.c: percentiles against numpy, the block bootstrap's and the share
  * interval's coverage on simulations with a known truth. */
 #include "check_suites.h"
 #include "analyze/compare.h"
-#include "analyze/tails.h"
+#include "analyze/judge/tails_slow.h"
+#include "analyze/stats/tails.h"
 #include "core/err.h"
 #include "parse/bundle.h"
 #include "core/xalloc.h"

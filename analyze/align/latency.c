@@ -8,7 +8,7 @@
 #include "analyze/opts.h"
 #include "scope.h"
 #include "analyze/stats/stats.h"
-#include "analyze/tails.h"
+#include "analyze/stats/tails.h"
 #include "analyze/policy.h"
 #include "core/metric.h"
 #include "core/xalloc.h"

@@ -3,7 +3,7 @@
  * and one slow-request share over 12 h of 5 s intervals. Prints
  * "rate=R samples=N block=B m=M side_s=X share_s=Y" per rate.
  * usage: pd_bench_tails RATE... */
-#include "analyze/tails.h"
+#include "analyze/stats/tails.h"
 #include "core/clock.h"
 #include "core/rng.h"
 #include "core/xalloc.h"
