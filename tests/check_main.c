@@ -62,6 +62,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pd_suite_signature());
 	srunner_add_suite(sr, pd_suite_store());
 	srunner_add_suite(sr, pd_suite_latency());
+	srunner_add_suite(sr, pd_suite_tails());
 	srunner_add_suite(sr, pd_suite_flags());
 	if (argc > 1) /* run one suite: check_perfdelta perfdb */
 		srunner_run(sr, argv[1], NULL, CK_NORMAL);

@@ -29,6 +29,7 @@ Suite *pd_suite_edivisive(void);
 Suite *pd_suite_signature(void);
 Suite *pd_suite_store(void);
 Suite *pd_suite_latency(void);
+Suite *pd_suite_tails(void);
 Suite *pd_suite_flags(void);
 
 /* Reads a file of the test tree into a NUL-terminated string (caller frees); aborts

@@ -1,6 +1,6 @@
 /* The latency distributions of both runs (a percentile or histogram view of
  * baseline against target, as cbmonitor's comparison page has). n1ql's request timers are
- * rates of the requests slower than 250, 500, 1000 and 5000 ms (n1ql_stats/
+ * rates of the requests slower than each of its bounds (pd_story_slow_ms; n1ql_stats/
  * query_requests_<N>ms, each counting every request slower than its bound); over the
  * total rate (query_requests) and one phase they give the share of requests slower than
  * each bound: a survival curve, one per run. */
@@ -8,6 +8,7 @@
 #include "analyze/opts.h"
 #include "scope.h"
 #include "analyze/stats/stats.h"
+#include "analyze/stats/tails.h"
 #include "analyze/policy.h"
 #include "core/metric.h"
 #include "core/xalloc.h"
@@ -15,17 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const struct {
-	const char *metric;
-	double ms;
-} buckets[] = {
-	{"n1ql_stats/query_requests_250ms", 250},
-	{"n1ql_stats/query_requests_500ms", 500},
-	{"n1ql_stats/query_requests_1000ms", 1000},
-	{"n1ql_stats/query_requests_5000ms", 5000},
-};
-#define N_BUCKETS (sizeof(buckets) / sizeof(*buckets))
 
 /* sum(slow) / sum(all) x 100 over the grid points of w where both have a value; NaN when
  * no request was counted. */
@@ -56,16 +46,20 @@ void pd_latency_build(struct pd_comparison *c)
 	if (all < 0)
 		return;
 	const struct pd_view *va = &c->views[all];
-	for (size_t k = 0; k < N_BUCKETS; k++) {
-		long vi = pd_comparison_view(c, buckets[k].metric, PD_AT_CLUSTER, 0, NULL);
+	struct pd_buf name = PD_BUF_INIT;
+	for (size_t k = 0; k < PD_STORY_N_SLOW; k++) {
+		pd_buf_truncate(&name, 0);
+		pd_buf_addf(&name, "n1ql_stats/query_requests_%dms", pd_story_slow_ms[k]);
+		long vi = pd_comparison_view(c, name.ptr, PD_AT_CLUSTER, 0, NULL);
 		if (vi < 0 || c->views[vi].n != va->n)
 			continue;
 		const struct pd_view *v = &c->views[vi];
-		l.x[l.n] = buckets[k].ms;
+		l.x[l.n] = pd_story_slow_ms[k];
 		l.base[l.n] = share(v->base, va->base, v, &c->windows[l.phase]);
 		l.target[l.n] = share(v->target, va->target, v, &c->windows[l.phase]);
 		l.n++;
 	}
+	pd_buf_release(&name);
 	if (l.n < 2)
 		return;
 	c->latency = pd_xcalloc(1, sizeof(*c->latency));
@@ -135,7 +129,7 @@ static void pct_of(struct pd_latency_pct *l, struct pool *pool, const struct pd_
 	*l = (struct pd_latency_pct){.metric = pd_xstrdup(name), .phase = w->phase};
 	for (size_t k = 0; k < PD_LATENCY_PCTS; k++) {
 		l->p[k] = pcts[k];
-		l->need[k] = (size_t)llround(PD_POLICY_PCT_BEYOND * 100 / (100 - pcts[k]));
+		l->need[k] = pd_tails_need(pcts[k]);
 	}
 	gather(pool, c->base, name, c->base_grid_t0_ms, w);
 	side_of(&l->base, pool, l->need);

@@ -2,6 +2,7 @@
 #include "edivisive.h"
 
 #include "core/xalloc.h"
+#include "core/rng.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -142,19 +143,10 @@ void pd_ediv_best(size_t *tau, double *q, const double *x, size_t n, size_t min_
 	free(it);
 }
 
-/* splitmix64: a small, good generator (Steele, Lea and Flood 2014). */
-static uint64_t next_u64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static void shuffle(struct item *it, size_t n, uint64_t *rng)
 {
 	for (size_t i = n; i > 1; i--) {
-		size_t j = (size_t)(next_u64(rng) % i);
+		size_t j = pd_rng_below(rng, i);
 		struct item t = it[i - 1];
 		it[i - 1] = it[j], it[j] = t;
 	}

@@ -1,7 +1,8 @@
 /* One inference per delta (docs/report.md "Statistics" and
  * "Verdicts"): from one noise model of each window, the estimate, the interval,
  * the p-value and the verdict. Pure functions, no I/O, no global state; every double
- * that leaves is finite (a flag says which fields hold values).
+ * that leaves is finite (a flag says which fields hold values). The tails (latency
+ * percentiles, slow-request shares) have their own estimator: analyze/stats/tails.h.
  *
  * The model. A window's location is its mean. The variance of that mean is the largest of
  * three readings of the window's long-run variance (real monitoring noise has

@@ -1,0 +1,14 @@
+#include "rng.h"
+
+uint64_t pd_rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+size_t pd_rng_below(uint64_t *s, size_t n)
+{
+	return (size_t)(pd_rng_next(s) % n);
+}
