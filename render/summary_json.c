@@ -174,6 +174,7 @@ static void delta_obj(struct pd_jw *w, const struct pd_comparison *c, const stru
 	pd_jw_str(w, "unit", pd_unit_name(v->unit));
 	agg_keys(w, v, d);
 	pd_jw_str(w, "case_scope", v->case_scope);
+	pd_jw_bool(w, "judged_as_role", d->as_role);
 	pd_jw_bool(w, "zero_in_both_runs", v->zero);
 	side(w, "baseline", &d->base);
 	if (d->base_runs) {

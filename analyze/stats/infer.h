@@ -296,7 +296,11 @@
  * with a finding not the failover's: NAB 2 -> 2, held-out 1 -> 5, daily 1 -> 4 (a
  * cluster's queue, index_num_docs_pending, +17 to +37 %, in each): with a variance of one
  * df the run-to-run part is no known margin, and its Bonferroni quantile is what keeps
- * such a chance small variance from a finding.
+ * such a chance small variance from a finding. The same with the between-run part floored
+ * at the kind's sd (two baselines never assuming less than one): step found AR(1) 21 ->
+ * 21, NAB 17 -> 17, held-out 5 -> 10; A/A exclusion AR(1) 5 -> 0, NAB 9 -> 0, held-out
+ * 4 -> 0, daily 3 -> 6, SMD 7 -> 20; failover pairs with a false finding NAB 2 -> 0,
+ * held-out 1 -> 2, daily 1 -> 4, SMD 4 -> 8 (SMD: fixtures/noise/README.md).
  *
  * Several baselines, the prior fitted on the ratio s2 / within (the between-run variance
  * over the baselines' own within-run variance, floored at 1), measured and not taken:

@@ -19,7 +19,8 @@ summary.json. Prints one line of counts, key=value:
   unsaid    findings of the A/A pairs whose interval does not say it holds one
             baseline's run-to-run margin (with one baseline, the limit of what it can tell)
   offset_under  failover deltas whose margin is the runs' pre-event offset
-            (pre-event-offset) and under the margin of their view's pre delta: a
+            (pre-event-offset) and under the margin of their view's pre delta (of
+            their role's, for a node judged as its role: judged_as_role): a
             measured offset only ever widens the default it was found beyond
 """
 import json
@@ -84,7 +85,12 @@ def main():
         s = load(d, "fail", k)
         pre = {(x["metric"], x["scope"]): x for x in s["deltas"] if x["phase"] == "pre"}
         for x in s["deltas"]:
-            p = pre.get((x["metric"], x["scope"]))
+            # a node judged as its role (its role's only member after the event) has the
+            # role's margin, measured against the role's pre delta
+            scope = x["scope"]
+            if x.get("judged_as_role"):
+                scope = "role:" + x["case_scope"].split("#")[0]
+            p = pre.get((x["metric"], scope))
             n["offset_under"] += (x.get("margin_source") == "pre-event-offset" and p is not None
                                   and x["margin_pct"] < p["margin_pct"] - 1e-9)
         other = [f for f in s["findings"] if f["kind"] not in OWN | {"data-gap"}]
