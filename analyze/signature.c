@@ -3,6 +3,8 @@
 
 #include "analyze/stats/infer.h"
 #include "analyze/runs/story.h"
+#include "analyze/tell/findings.h"
+#include "analyze/policy.h"
 #include "../core/buf.h"
 #include "../core/xalloc.h"
 
@@ -47,16 +49,6 @@ static void identity(struct pd_signature *s, const struct pd_run *run)
 		pd_buf_addf(&b, "%s|%s|%s", s->test_config ? s->test_config : "",
 			    s->version ? s->version : "", s->snapshot ? s->snapshot : "");
 	s->key = pd_buf_detach(&b);
-}
-
-/* The first top-level view of metric at scope kind, or -1. */
-static long view_of(const struct pd_comparison *c, const char *metric, enum pd_scope_kind kind)
-{
-	for (size_t i = 0; i < c->n_views; i++)
-		if (!c->views[i].drill && c->views[i].scope.kind == kind &&
-		    !strcmp(c->views[i].metric, metric))
-			return (long)i;
-	return -1;
 }
 
 /* The target's window mean of view vi in phase p from its delta, or NaN. */
@@ -135,10 +127,10 @@ static void event_features(struct pd_signature *s, const struct pd_comparison *c
 		pd_story_event_errors(&ee, run, tb, NULL, NULL, &w, 0);
 		if (ee.errors.ok)
 			pd_signature_add(s, "event/failed_requests", ee.errors.count, NAN);
+		long vi;
+		struct pd_summary left = pd_findings_left_after(c, &vi);
 		pd_signature_add(s, "event/connections_left",
-				 phase_mean(c, view_of(c, "net/ESTABLISHED", PD_AT_REMOVED),
-					    PD_PHASE_POST),
-				 NAN);
+				 left.n >= PD_POLICY_MIN_SAMPLES ? left.median : NAN, NAN);
 	}
 	recovery_features(s, c);
 	pre_post_features(s, c);

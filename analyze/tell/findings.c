@@ -422,17 +422,26 @@ static size_t last_holding(const struct pd_view *v, const double *side)
 /* Connections the removed node keeps after it left: on the target's removed node, or the
  * baseline's when the event is on its side (mirrored: direction down). They fail the gate
  * when they are more than the threshold of what the node held before the event. */
+struct pd_summary pd_findings_left_after(const struct pd_comparison *c, long *vi)
+{
+	struct pd_summary none = {0};
+	*vi = pd_comparison_view(c, "net/ESTABLISHED", PD_AT_REMOVED, 0, NULL);
+	if (*vi < 0 || !c->has_event)
+		return none;
+	const struct pd_view *v = &c->views[*vi];
+	const double *side = c->event_side < 0 ? v->base : v->target;
+	return pd_window_summary(v, side, &c->windows[PD_PHASE_POST]);
+}
+
 static void lingering_finding(struct pd_comparison *c)
 {
-	long vi = pd_comparison_view(c, "net/ESTABLISHED", PD_AT_REMOVED, 0, NULL);
-	if (vi < 0 || !c->has_event)
+	long vi;
+	struct pd_summary post = pd_findings_left_after(c, &vi);
+	if (post.n < PD_POLICY_MIN_SAMPLES || post.median < PD_POLICY_LINGER_MIN)
 		return;
 	const struct pd_view *v = &c->views[vi];
 	int mirrored = c->event_side < 0;
 	const double *side = mirrored ? v->base : v->target;
-	struct pd_summary post = pd_window_summary(v, side, &c->windows[PD_PHASE_POST]);
-	if (post.n < PD_POLICY_MIN_SAMPLES || post.median < PD_POLICY_LINGER_MIN)
-		return;
 	double until = (double)last_holding(v, side) * v->step_s;
 	double e = c->windows[PD_PHASE_TRANSIENT].start_s;
 	struct pd_finding *f =

@@ -14,6 +14,15 @@ cp "$TMP/out" "$TMP/sig.json"
 validate "$SRC/docs/signature.schema.json" "$TMP/sig.json"
 hasf "$TMP/sig.json" '"key":"iris-multi-client#12520"'
 hasf "$TMP/sig.json" '"name":"event/connections_left"'
+# one figure: the connections the removed node kept, as the signature stores it and as the
+# report's lingering finding states it (the post-phase median; the seed generator keeps
+# LINGER = 70 connections on the removed node, fixtures/seedgen.c, with noise: 70 +- 2)
+expect_code 0 "$PERFDELTA" compare "$SEED/baseline" "$SEED/failover" -o "$TMP/cl" --quiet --fail-on never
+if python3 -c 'import json, sys
+sig = {f["name"]: f["value"] for f in json.load(open(sys.argv[1]))["features"]}
+lin = [f["value"] for f in json.load(open(sys.argv[2]))["findings"] if f["kind"] == "lingering-connections"]
+sys.exit(not (lin and sig["event/connections_left"] == lin[0] and abs(lin[0] - 70) <= 2))' "$TMP/sig.json" "$TMP/cl/summary.json"
+then ok; else fail "signature's connections_left is not the lingering finding's figure"; fi
 
 # a bad bundle among good ones: one line, exit 3, nothing stored
 mkdir -p "$TMP/bad/perfdb/atopx" && printf '[[1, 2' >"$TMP/bad/perfdb/atopx/m.json"
