@@ -582,8 +582,6 @@ static void judge(struct pd_comparison *c, const struct pd_compare_opts *opts)
 	for (size_t i = 0; i < c->n_deltas; i++)
 		c->family_m[c->deltas[i].phase] += !c->deltas[i].drill;
 	fit_priors(prior, c);
-	c->correction = "bonferroni";
-	c->alpha = opts->alpha;
 	for (size_t i = 0; i < c->n_deltas; i++) {
 		struct pd_delta *d = &c->deltas[i];
 		struct pd_infer_offset off;
