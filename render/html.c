@@ -474,15 +474,6 @@ static void findings(struct pd_buf *b, const struct pd_comparison *c,
 	}
 }
 
-static void row_str(struct pd_buf *b, const char *label, const char *x, const char *y)
-{
-	pd_buf_addf(b, "<tr><td>%s</td><td>", label);
-	esc(b, x);
-	pd_buf_adds(b, "</td><td>");
-	esc(b, y);
-	pd_buf_adds(b, "</td></tr>\n");
-}
-
 static int safe_url(const char *u)
 {
 	return u && (!strncmp(u, "http://", 7) || !strncmp(u, "https://", 8));
@@ -559,38 +550,75 @@ static void clock_cell(struct pd_buf *b, const struct pd_timebase *tb)
 		    pd_timebase_source_name(tb->offset_source));
 }
 
-typedef void (*run_cell)(struct pd_buf *b, const struct pd_comparison *c, int target);
+/* The Runs table's columns: every baseline (col < n_bases), then the target. The time
+ * base is the first baseline's and the target's; another baseline's is not kept (its
+ * cells say so). */
+typedef void (*run_cell)(struct pd_buf *b, const struct pd_comparison *c, size_t col);
 
-static void cell_jenkins(struct pd_buf *b, const struct pd_comparison *c, int t)
+static const struct pd_run *run_at(const struct pd_comparison *c, size_t col)
 {
-	jenkins_cell(b, t ? &c->target->jenkins : &c->base->jenkins);
+	return col < c->n_bases ? c->bases[col] : c->target;
 }
-static void cell_nodes(struct pd_buf *b, const struct pd_comparison *c, int t)
+/* NULL for a baseline after the first */
+static const struct pd_timebase *tb_at(const struct pd_comparison *c, size_t col)
 {
-	nodes_cell(b, t ? c->target : c->base, c->removed_node[t ? 1 : 0]);
+	return col == 0 ? &c->tb_base : col < c->n_bases ? NULL : &c->tb_target;
 }
-static void cell_kpis(struct pd_buf *b, const struct pd_comparison *c, int t)
+static void cell_jenkins(struct pd_buf *b, const struct pd_comparison *c, size_t col)
 {
-	kpis_cell(b, t ? c->target : c->base,
-		  t ? c->kpi_target.served : c->kpi_bases[0].served);
+	jenkins_cell(b, &run_at(c, col)->jenkins);
 }
-static void cell_event(struct pd_buf *b, const struct pd_comparison *c, int t)
+static void cell_snapshot(struct pd_buf *b, const struct pd_comparison *c, size_t col)
 {
-	event_cell(b, t ? &c->tb_target : &c->tb_base);
+	esc(b, pd_run_snapshot(run_at(c, col)));
 }
-static void cell_clock(struct pd_buf *b, const struct pd_comparison *c, int t)
+static void cell_build(struct pd_buf *b, const struct pd_comparison *c, size_t col)
 {
-	clock_cell(b, t ? &c->tb_target : &c->tb_base);
+	esc(b, pd_run_build(run_at(c, col)));
 }
-static void cell_phase(struct pd_buf *b, const struct pd_comparison *c, int t)
+static void cell_test(struct pd_buf *b, const struct pd_comparison *c, size_t col)
 {
-	const struct pd_timebase *tb = t ? &c->tb_target : &c->tb_base;
+	esc(b, run_at(c, col)->cfg.test);
+}
+static void cell_nodes(struct pd_buf *b, const struct pd_comparison *c, size_t col)
+{
+	nodes_cell(b, run_at(c, col),
+		   col == 0           ? c->removed_node[0]
+		   : col < c->n_bases ? NULL
+				      : c->removed_node[1]);
+}
+static void cell_kpis(struct pd_buf *b, const struct pd_comparison *c, size_t col)
+{
+	kpis_cell(b, run_at(c, col),
+		  col < c->n_bases ? c->kpi_bases[col].served : c->kpi_target.served);
+}
+static void cell_event(struct pd_buf *b, const struct pd_comparison *c, size_t col)
+{
+	if (tb_at(c, col))
+		event_cell(b, tb_at(c, col));
+	else
+		pd_buf_adds(b, "aligned as the first baseline");
+}
+static void cell_clock(struct pd_buf *b, const struct pd_comparison *c, size_t col)
+{
+	if (tb_at(c, col))
+		clock_cell(b, tb_at(c, col));
+	else
+		pd_buf_adds(b, "-");
+}
+static void cell_phase(struct pd_buf *b, const struct pd_comparison *c, size_t col)
+{
+	const struct pd_timebase *tb = tb_at(c, col);
+	if (!tb) {
+		pd_buf_adds(b, "-");
+		return;
+	}
 	pd_buf_addf(b, "%.0f s, sampled every %.1f s", (double)(tb->end_ms - tb->t0_ms) / 1000,
 		    (double)tb->interval_ms / 1000);
 }
-static void cell_notes(struct pd_buf *b, const struct pd_comparison *c, int t)
+static void cell_notes(struct pd_buf *b, const struct pd_comparison *c, size_t col)
 {
-	const struct pd_run *r = t ? c->target : c->base;
+	const struct pd_run *r = run_at(c, col);
 	for (size_t i = 0; i < r->notes.n; i++) {
 		esc(b, r->notes.v[i]);
 		pd_buf_adds(b, "<br>");
@@ -603,35 +631,53 @@ static void cell_notes(struct pd_buf *b, const struct pd_comparison *c, int t)
 	if (!r->notes.n && !r->undecoded.n)
 		pd_buf_adds(b, "-");
 }
+static void cell_bundle(struct pd_buf *b, const struct pd_comparison *c, size_t col)
+{
+	esc(b, pd_render_bundle_name(run_at(c, col)));
+}
 
 static void row_fn(struct pd_buf *b, const char *label, const struct pd_comparison *c,
 		   run_cell fn)
 {
-	pd_buf_addf(b, "<tr><td>%s</td><td>", label);
-	fn(b, c, 0);
-	pd_buf_adds(b, "</td><td>");
-	fn(b, c, 1);
-	pd_buf_adds(b, "</td></tr>\n");
+	pd_buf_addf(b, "<tr><td>%s</td>", label);
+	for (size_t col = 0; col <= c->n_bases; col++) {
+		pd_buf_adds(b, "<td>");
+		fn(b, c, col);
+		pd_buf_adds(b, "</td>");
+	}
+	pd_buf_adds(b, "</tr>\n");
 }
 
+/* Every run the comparison read: each baseline ("baseline", "baseline 2", ..., as
+ * summary.md and the terminal name them), then the target. */
 static void runs(struct pd_buf *b, const struct pd_comparison *c, const struct pd_labels *l)
 {
-	const struct pd_run *x = c->base, *y = c->target;
-	pd_buf_adds(b, "<h2 id=\"runs\">Runs</h2>\n<table "
-		       "class=\"runs\"><tr><th></th><th>baseline</th>"
-		       "<th>target</th></tr>\n");
-	row_str(b, "label", l->base, l->target);
-	row_fn(b, "Jenkins", c, cell_jenkins);
-	row_str(b, "snapshot", pd_run_snapshot(x), pd_run_snapshot(y));
-	row_str(b, "build", pd_run_build(x), pd_run_build(y));
-	row_str(b, "test", x->cfg.test, y->cfg.test);
-	row_fn(b, "nodes", c, cell_nodes);
-	row_fn(b, "KPIs", c, cell_kpis);
-	row_fn(b, "event", c, cell_event);
-	row_fn(b, "console clock", c, cell_clock);
-	row_fn(b, "measured phase", c, cell_phase);
-	row_fn(b, "notes", c, cell_notes);
-	row_str(b, "bundle", pd_render_bundle_name(x), pd_render_bundle_name(y));
+	static const struct {
+		const char *label;
+		run_cell fn;
+	} rows[] = {{"Jenkins", cell_jenkins},      {"snapshot", cell_snapshot},
+		    {"build", cell_build},          {"test", cell_test},
+		    {"nodes", cell_nodes},          {"KPIs", cell_kpis},
+		    {"event", cell_event},          {"console clock", cell_clock},
+		    {"measured phase", cell_phase}, {"notes", cell_notes},
+		    {"bundle", cell_bundle}};
+	pd_buf_adds(b, "<h2 id=\"runs\">Runs</h2>\n<table class=\"runs\"><tr><th></th>");
+	for (size_t j = 0; j < c->n_bases; j++)
+		if (j)
+			pd_buf_addf(b, "<th>baseline %zu</th>", j + 1);
+		else
+			pd_buf_adds(b, "<th>baseline</th>");
+	pd_buf_adds(b, "<th>target</th></tr>\n<tr><td>label</td>");
+	for (size_t j = 0; j <= c->n_bases; j++) {
+		pd_buf_adds(b, "<td>");
+		esc(b, j == 0           ? l->base
+		       : j < c->n_bases ? pd_render_label(c->bases[j], NULL)
+					: l->target);
+		pd_buf_adds(b, "</td>");
+	}
+	pd_buf_adds(b, "</tr>\n");
+	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++)
+		row_fn(b, rows[i].label, c, rows[i].fn);
 	pd_buf_adds(b, "</table>\n");
 }
 

@@ -326,9 +326,14 @@ def check_words(J, page, term, xml):
                   f"{len(bad)} deltas that are not the same")
         check(html.escape(q["words"], quote=False)[:80] in page or q["words"][:80] in page,
               f"html: question {q['kind']} {q.get('role')} does not say {q['words'][:60]!r}")
-    # one owner of a run's build and snapshot: the Runs table states summary.json's
+    # one owner of a run's build and snapshot: the Runs table states summary.json's, of
+    # every baseline and the target
+    heads = "".join(f"<th>baseline{'' if j == 0 else f' {j + 1}'}</th>"
+                    for j in range(len(J["baselines"])))
+    check(f"<tr><th></th>{heads}<th>target</th></tr>" in page,
+          f"html: the Runs table's columns are not the {len(J['baselines'])} baselines and the target")
     for key in ("build", "snapshot"):
-        want = [J["baseline"][key], J["target"][key]]
+        want = [b[key] for b in J["baselines"]] + [J["target"][key]]
         if all(w is not None for w in want):
             cells = "".join(f"<td>{html.escape(w, quote=False)}</td>" for w in want)
             check(f">{key}</td>{cells}" in page, f"html: the Runs table's {key} is not {want}")
