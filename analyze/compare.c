@@ -468,6 +468,7 @@ int pd_compare_views(struct pd_comparison **out, const struct pd_run *base,
 	c->noise = c->n_bases >= 2      ? PD_INFER_NOISE_RUNS
 		   : opts->n_run_spread ? PD_INFER_NOISE_HISTORY
 					: PD_INFER_NOISE_WITHIN;
+	c->judged = pd_verdict_judged(c);
 	*out = NULL;
 	if ((rc = time_bases(c, opts, err)) < 0) {
 		pd_comparison_free(c);
@@ -616,6 +617,7 @@ void pd_comparison_free(struct pd_comparison *c)
 {
 	if (!c)
 		return;
+	free(c->judged);
 	for (size_t i = 0; i < c->n_views; i++) {
 		free(c->views[i].metric);
 		pd_scope_ref_free(&c->views[i].scope);

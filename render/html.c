@@ -167,17 +167,13 @@ static void header(struct pd_buf *b, const struct pd_comparison *c, const struct
 /* How the changes were judged: one sentence, the method a click away. */
 static void method(struct pd_buf *b, const struct pd_comparison *c)
 {
-	pd_buf_addf(
-		b,
-		"<details class=\"sub\" id=\"method\"><summary>How the changes were judged: "
-		"a change counts past a practical threshold of %.1f%% when its interval "
-		"clears it (docs/report.md in perfdelta explains the report)</summary><p>",
-		c->threshold_pct);
+	pd_buf_adds(b, "<details class=\"sub\" id=\"method\"><summary>How the changes were "
+		       "judged: ");
+	esc(b, c->judged);
+	pd_buf_adds(b, " (docs/report.md in perfdelta explains the report)</summary><p>");
 	esc(b, c->method);
 	pd_buf_adds(b, "; family: ");
 	esc(b, c->family);
-	pd_buf_adds(b, "; ");
-	esc(b, pd_infer_noise_text(c->noise));
 	pd_buf_addf(b,
 		    ". The interval's level is 1 &minus; %.2g/m, m per phase in summary.json's "
 		    "inference.</p></details>\n",

@@ -220,10 +220,11 @@ static void table(struct pd_buf *b, const struct markup *m, const struct pd_comp
 static void method(struct pd_buf *b, const struct markup *m, const struct pd_comparison *c)
 {
 	struct pd_buf t = PD_BUF_INIT;
-	pd_buf_addf(&t,
-		    "How the changes were judged: %s; family: %s; %s (docs/report.md in "
-		    "perfdelta explains the method).",
-		    c->method, c->family, pd_infer_noise_text(c->noise));
+	pd_buf_addf(
+		&t,
+		"How the changes were judged: %s; method: %s; family: %s (docs/report.md in "
+		"perfdelta explains the method).",
+		c->judged, c->method, c->family);
 	pd_buf_addch(b, '\n');
 	m->esc(b, t.ptr);
 	pd_buf_addch(b, '\n');

@@ -132,6 +132,7 @@ static void inference_obj(struct pd_jw *w, const struct pd_comparison *c)
 	pd_jw_open(w, "inference", '{');
 	pd_jw_str(w, "method", c->method);
 	pd_jw_str(w, "family", c->family);
+	pd_jw_str(w, "judged", c->judged);
 	pd_jw_num(w, "alpha", c->alpha);
 	pd_jw_open(w, "m", '{');
 	for (int p = 0; p < PD_PHASE_COUNT; p++)

@@ -70,11 +70,9 @@ void pd_terminal_summary(struct pd_buf *b, const struct pd_comparison *c, const 
 	if (c->n_findings > c->n_top)
 		pd_buf_addf(b, "  ... %zu more in the report\n", c->n_findings - c->n_top);
 	/* the statistics, below the answers: one sentence, docs/report.md for the rest */
-	pd_buf_addf(b,
-		    "judged: a change counts past the %.1f%% threshold when its simultaneous "
-		    "interval (%s correction) clears it; %s (docs/report.md explains the "
-		    "method)\n",
-		    c->threshold_pct, c->correction, pd_infer_noise_text(c->noise));
+	pd_buf_adds(b, "judged: ");
+	esc(b, c->judged);
+	pd_buf_adds(b, " (docs/report.md explains the method)\n");
 	if (is_file)
 		pd_buf_addf(b, "report: %s\n", report);
 	else

@@ -840,11 +840,15 @@ struct pd_comparison {
 	   and why, nodes that could not be matched, roles inferred from the processes, the
 	   runs likely swapped, a run compared with itself */
 	struct pd_strv warnings;
-	struct pd_strv matching;   /* how nodes were matched, one line each */
-	const char *correction;    /* "bonferroni" */
-	const char *method;        /* how the deltas were judged (pd_compare_method) */
-	const char *family;        /* which deltas are judged together (pd_compare_family) */
-	enum pd_infer_noise noise; /* what the deltas were judged against */
+	struct pd_strv matching; /* how nodes were matched, one line each */
+	const char *correction;  /* "bonferroni" */
+	const char *method;      /* how the deltas were judged (pd_compare_method) */
+	const char *family;      /* which deltas are judged together (pd_compare_family) */
+	/* how a change was judged, in the one sentence every output states: "a change counts
+	   past the 5.0% threshold when its simultaneous interval (bonferroni correction)
+	   clears it; <the noise, pd_infer_noise_text>" (owned; pd_verdict_judged) */
+	char *judged;
+	enum pd_infer_noise noise;       /* what the deltas were judged against */
 	size_t family_m[PD_PHASE_COUNT]; /* top-level deltas per phase: each phase's family */
 	double alpha;
 	double threshold_pct;

@@ -2,6 +2,7 @@
 #include "analyze/opts.h"
 #include "analyze/align/scope.h"
 #include "analyze/align/views.h"
+#include "core/buf.h"
 
 const char pd_compare_method[] =
 	"one noise model per window (the largest of AR(1), AR(p) by AIC, overlapping batch "
@@ -30,4 +31,14 @@ double pd_compare_threshold(const struct pd_compare_opts *opts, const char *metr
 		if (pd_views_match_name(opts->overrides[i].glob, metric))
 			return opts->overrides[i].pct;
 	return opts->threshold_pct;
+}
+
+char *pd_verdict_judged(const struct pd_comparison *c)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_buf_addf(&b,
+		    "a change counts past the %.1f%% threshold when its simultaneous interval "
+		    "(%s correction) clears it; %s",
+		    c->threshold_pct, c->correction, pd_infer_noise_text(c->noise));
+	return pd_buf_detach(&b);
 }

@@ -17,4 +17,8 @@ extern const char pd_compare_family[];
 /* The threshold that applies to metric. */
 double pd_compare_threshold(const struct pd_compare_opts *opts, const char *metric);
 
+/* How c's changes were judged, in one sentence (pd_comparison.judged): its threshold,
+ * correction and noise, which every output states. Caller frees. */
+char *pd_verdict_judged(const struct pd_comparison *c);
+
 #endif

@@ -345,6 +345,21 @@ def check_words(J, page, term, xml):
                   f"finding {f['kind']} {f['metric']} {f['scope']}: its direction is not its delta's")
 
 
+def check_judged(J, page, term, md, jira):
+    """One sentence of how a change was judged (summary.json's inference.judged), stated
+    by the HTML, summary.md, summary.jira and the terminal as it is."""
+    want = J["inference"].get("judged")
+    check(bool(want) and f"{J['threshold_pct']:.1f}%" in want,
+          f"summary.json: inference.judged {want!r} lacks the threshold")
+    if not want:
+        return
+    check(want in html.unescape(page), "html: lacks inference.judged")
+    check(f"judged: {want} (" in term, "terminal: lacks inference.judged")
+    for name, text in (("summary.md", md), ("summary.jira", jira)):
+        check(f"How the changes were judged: {want};" in unesc_markup(text),
+              f"{name}: lacks inference.judged")
+
+
 def main():
     out, term = sys.argv[1], open(sys.argv[2]).read()
     J = json.load(open(f"{out}/summary.json"))
@@ -366,6 +381,8 @@ def main():
     check_pre_agreement(J)
     check_margin(J, open(f"{out}/index.html").read())
     check_words(J, open(f"{out}/index.html").read(), term, open(f"{out}/junit.xml").read())
+    check_judged(J, open(f"{out}/index.html").read(), term, open(f"{out}/summary.md").read(),
+                 open(f"{out}/summary.jira").read())
     n_notes = check_notes(term, open(f"{out}/summary.md").read(),
                           open(f"{out}/summary.jira").read(), J)
     for f in fails:
