@@ -5,6 +5,7 @@
  * total rate (query_requests) and one phase they give the share of requests slower than
  * each bound: a survival curve, one per run. */
 #include "latency.h"
+#include "window.h"
 #include "analyze/opts.h"
 #include "scope.h"
 #include "analyze/stats/stats.h"
@@ -23,13 +24,28 @@ static double share(const double *slow, const double *all, const struct pd_view 
 		    const struct pd_window *w)
 {
 	double s = 0, a = 0;
-	for (size_t i = 0; i < v->n; i++) {
-		double t = (double)i * v->step_s;
-		if (t < w->start_s || t >= w->end_s || !isfinite(slow[i]) || !isfinite(all[i]))
-			continue;
-		s += slow[i], a += all[i];
-	}
+	size_t lo, hi;
+	pd_window_range(v, w, &lo, &hi);
+	for (size_t i = lo; i < hi; i++)
+		if (isfinite(slow[i]) && isfinite(all[i]))
+			s += slow[i], a += all[i];
 	return a > 0 ? 100 * s / a : NAN;
+}
+
+long pd_latency_slow_views(const struct pd_comparison *c, long views[PD_STORY_N_SLOW])
+{
+	long all = pd_comparison_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0, NULL);
+	struct pd_buf name = PD_BUF_INIT;
+	for (size_t k = 0; k < PD_STORY_N_SLOW; k++) {
+		pd_buf_truncate(&name, 0);
+		pd_buf_addf(&name, "n1ql_stats/query_requests_%dms", pd_story_slow_ms[k]);
+		views[k] =
+			all < 0 ? -1 : pd_comparison_view(c, name.ptr, PD_AT_CLUSTER, 0, NULL);
+		if (views[k] >= 0 && c->views[views[k]].n != c->views[all].n)
+			views[k] = -1;
+	}
+	pd_buf_release(&name);
+	return all;
 }
 
 /* The phase the distribution is read over: after the event (both runs have the same
@@ -41,25 +57,20 @@ static enum pd_phase phase_of(const struct pd_comparison *c)
 
 void pd_latency_build(struct pd_comparison *c)
 {
-	long all = pd_comparison_view(c, "n1ql_stats/query_requests", PD_AT_CLUSTER, 0, NULL);
 	struct pd_latency l = {.metric = "n1ql_stats/query_requests_*ms", .phase = phase_of(c)};
+	long views[PD_STORY_N_SLOW], all = pd_latency_slow_views(c, views);
 	if (all < 0)
 		return;
 	const struct pd_view *va = &c->views[all];
-	struct pd_buf name = PD_BUF_INIT;
 	for (size_t k = 0; k < PD_STORY_N_SLOW; k++) {
-		pd_buf_truncate(&name, 0);
-		pd_buf_addf(&name, "n1ql_stats/query_requests_%dms", pd_story_slow_ms[k]);
-		long vi = pd_comparison_view(c, name.ptr, PD_AT_CLUSTER, 0, NULL);
-		if (vi < 0 || c->views[vi].n != va->n)
+		if (views[k] < 0)
 			continue;
-		const struct pd_view *v = &c->views[vi];
+		const struct pd_view *v = &c->views[views[k]];
 		l.x[l.n] = pd_story_slow_ms[k];
 		l.base[l.n] = share(v->base, va->base, v, &c->windows[l.phase]);
 		l.target[l.n] = share(v->target, va->target, v, &c->windows[l.phase]);
 		l.n++;
 	}
-	pd_buf_release(&name);
 	if (l.n < 2)
 		return;
 	c->latency = pd_xcalloc(1, sizeof(*c->latency));

@@ -23,6 +23,13 @@ static void window_range(const struct pd_view *v, double start_s, double end_s, 
 	*lo = i, *hi = j;
 }
 
+void pd_window_range(const struct pd_view *v, const struct pd_window *w, size_t *lo, size_t *hi)
+{
+	*lo = *hi = 0;
+	if (v->step_s > 0 && !isnan(w->start_s) && !isnan(w->end_s))
+		window_range(v, w->start_s, w->end_s, lo, hi);
+}
+
 size_t pd_window_points(double *t, double *x, const struct pd_view *v, const double *side,
 			double start_s, double end_s)
 {

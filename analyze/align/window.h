@@ -12,6 +12,11 @@
 size_t pd_window_points(double *t, double *x, const struct pd_view *v, const double *side,
 			double start_s, double end_s);
 
+/* The grid indexes [*lo, *hi) of v whose times i x v->step_s lie inside w (start_s <= t <
+ * end_s); an empty range for a grid without a step or a window without bounds. */
+void pd_window_range(const struct pd_view *v, const struct pd_window *w, size_t *lo,
+		     size_t *hi);
+
 /* The summary (analyze/stats/stats.h) of those points of side inside w. */
 struct pd_summary pd_window_summary(const struct pd_view *v, const double *side,
 				    const struct pd_window *w);
