@@ -125,6 +125,85 @@ void pd_flags_man(struct pd_buf *out, const struct pd_flag *f)
 	pd_buf_addf(out, "\n%s\n", f->man);
 }
 
+/* A synopsis token's parts: its brackets before, its word, its brackets and "..." after. */
+static void token_parts(const char *t, size_t n, size_t *pre, size_t *core)
+{
+	size_t a = strspn(t, "["), b = n;
+	while (b > a && (t[b - 1] == ']' || t[b - 1] == '.'))
+		b--;
+	*pre = a, *core = b - a;
+}
+
+/* The length of line's leading words: the program and its command, and with flags the
+ * flags right after them. */
+static size_t leading(const char *line, int flags)
+{
+	size_t end = 0;
+	for (const char *p = line; *p;) {
+		size_t n = strcspn(p, " ");
+		if (*p == '[' || (*p == '-' && !flags) ||
+		    (*p != '-' && !(*p >= 'a' && *p <= 'z')))
+			break;
+		end = (size_t)(p + n - line);
+		p += n + (p[n] == ' ');
+	}
+	return end;
+}
+
+void pd_flags_synopsis_man(struct pd_buf *out, const char *line)
+{
+	size_t lead = leading(line, 1);
+	pd_buf_adds(out, "\\fB");
+	roff(out, line, lead);
+	pd_buf_adds(out, "\\fR");
+	for (const char *p = line + lead; *p;) {
+		p += strspn(p, " ");
+		size_t n = strcspn(p, " "), pre, core;
+		if (!n)
+			break;
+		token_parts(p, n, &pre, &core);
+		pd_buf_addf(out, " %.*s%s", (int)pre, p, p[pre] == '-' ? "\\fB" : "\\fI");
+		roff(out, p + pre, core);
+		pd_buf_adds(out, "\\fR");
+		roff(out, p + pre + core, n - pre - core);
+		p += n;
+	}
+	pd_buf_adds(out, "\n");
+}
+
+/* The length of line's next group at p: a word, a bracketed option with its value
+ * ("[--window N]"), or a flag with its value ("-o DIR"): what a wrapped line keeps whole. */
+static size_t group(const char *p)
+{
+	size_t n = 0;
+	for (int depth = 0; p[n] && (depth || p[n] != ' '); n++)
+		depth += (p[n] == '[') - (p[n] == ']');
+	if (*p == '-' && p[n] == ' ' && p[n + 1] >= 'A' && p[n + 1] <= 'Z')
+		n += 1 + strcspn(p + n + 1, " ");
+	return n;
+}
+
+void pd_flags_synopsis_usage(struct pd_buf *out, const char *const *lines, int first_line)
+{
+	for (size_t i = 0; lines[i]; i++) {
+		const char *p = lines[i];
+		size_t col = 7, indent = 7 + leading(p, 0) + 1;
+		pd_buf_adds(out, i || !first_line ? "       " : "usage: ");
+		for (int first = 1; *p;
+		     first = 0) { /* past 80 columns, on under the operands */
+			size_t w = group(p);
+			if (!first && col + 1 + w > 80)
+				pd_buf_addf(out, "\n%*s", (int)indent, ""), col = indent;
+			else if (!first)
+				pd_buf_addch(out, ' '), col++;
+			pd_buf_add(out, p, w);
+			col += w, p += w;
+			p += strspn(p, " ");
+		}
+		pd_buf_addch(out, '\n');
+	}
+}
+
 int pd_flags_number(double *out, const char *val, int fraction)
 {
 	size_t n = strspn(val, "0123456789");

@@ -65,6 +65,17 @@ void pd_flags_help_line(struct pd_buf *out, const struct pd_flag *f, unsigned cm
  * roff, then f->man. */
 void pd_flags_man(struct pd_buf *out, const struct pd_flag *f);
 
+/* A program's synopsis is lines such as "perfdelta compare BASELINE [BASELINE...] TARGET
+ * -o DIR [options]": the program, its command and the flags right after them, then its
+ * operands and options, [optional] and repeated... . _usage appends lines (up to a NULL)
+ * as --help's
+ * "usage:" lines (the first after "usage: " when first_line), wrapped past 80
+ * columns under the first operand; _man appends one as the
+ * man page's SYNOPSIS line (the leading words and every flag bold, the other words
+ * italic, brackets and "..." roman). */
+void pd_flags_synopsis_usage(struct pd_buf *out, const char *const *lines, int first_line);
+void pd_flags_synopsis_man(struct pd_buf *out, const char *line);
+
 /* The one number syntax of every flag: decimal digits, a fractional part after '.' where
  * fraction is set; no sign, exponent, hex ("0x10"), "inf" or spaces, which strtod would
  * take. 0 and its value in *out, or -1 when val is not one. */

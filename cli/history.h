@@ -35,7 +35,9 @@ struct pd_cli_hx_opts {
 	size_t n_args;
 };
 
-extern const char pd_cli_history_usage[];
+/* perfdelta-history's synopsis (cli/flags.h, pd_flags_synopsis_usage), which perfdelta's
+ * --help and the man page list after perfdelta's own. */
+extern const char *const pd_cli_hx_synopsis[]; /* NULL-terminated */
 /* perfdelta-history's flag table (cli/flags.h). */
 extern const struct pd_flags pd_cli_hx_flags;
 

@@ -14,13 +14,16 @@
 #define QUOTE_(x) #x
 #define QUOTE(x)  QUOTE_(x)
 
-const char pd_cli_history_usage[] =
-	"usage: perfdelta signature RUN\n"
-	"       perfdelta history add RUN... [--db URL]\n"
-	"       perfdelta history report --test CONFIG [--db URL] -o DIR [--window N]\n"
-	"                                [--alpha A] [--min-size K]\n"
-	"       perfdelta compare --baseline-history N [--db URL] [options] TARGET -o DIR\n"
-	"       perfdelta demo --history [-o DIR]\n"
+const char *const pd_cli_hx_synopsis[] = {
+	"perfdelta signature RUN",
+	"perfdelta history add RUN... [--db URL]",
+	"perfdelta history report --test CONFIG [--db URL] -o DIR [--window N] [--alpha A] "
+	"[--min-size K]",
+	"perfdelta compare --baseline-history N [--db URL] [options] TARGET -o DIR",
+	"perfdelta demo --history [-o DIR]",
+	NULL};
+
+static const char about[] =
 	"\n"
 	"A run's signature (its identity, every metric's mean per scope and phase, the\n"
 	"event's features) as JSON; a history of signatures in SQLite (--db sqlite:PATH,\n"
@@ -160,7 +163,8 @@ const struct pd_flags pd_cli_hx_flags = {flags, sizeof(flags) / sizeof(*flags), 
 void pd_cli_hx_help(FILE *out)
 {
 	struct pd_buf b = PD_BUF_INIT;
-	pd_buf_adds(&b, pd_cli_history_usage);
+	pd_flags_synopsis_usage(&b, pd_cli_hx_synopsis, 1);
+	pd_buf_adds(&b, about);
 	pd_buf_adds(&b, "\noptions:\n");
 	for (size_t i = 0; i < pd_cli_hx_flags.n; i++) {
 		pd_flags_help_line(&b, &flags[i], PD_HX_ANY);

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The marker of the SYNOPSIS (pd_opts_synopsis and pd_cli_hx_synopsis). */
+#define SYNOPSIS ".\\\" @SYNOPSIS@"
+
 /* A marker, and the sections of perfdelta's table (bits) or the history's table. */
 struct marker {
 	const char *line;
@@ -36,6 +39,17 @@ static void entries(struct pd_buf *out, const struct marker *m)
 				pd_flags_man(out, &t->v[i]);
 }
 
+/* The SYNOPSIS: perfdelta's lines, then perfdelta-history's, one a line. */
+static void synopsis(struct pd_buf *out)
+{
+	const char *const *lists[] = {pd_opts_synopsis, pd_cli_hx_synopsis};
+	for (size_t k = 0, n = 0; k < 2; k++)
+		for (const char *const *l = lists[k]; *l; l++) {
+			pd_buf_adds(out, n++ ? ".br\n" : "");
+			pd_flags_synopsis_man(out, *l);
+		}
+}
+
 /* TEMPLATE's text with every marker line replaced by its entries. */
 static void generate(struct pd_buf *out, const char *text)
 {
@@ -45,7 +59,9 @@ static void generate(struct pd_buf *out, const char *text)
 		while (k < sizeof(markers) / sizeof(*markers) &&
 		       (strlen(markers[k].line) != n || strncmp(p, markers[k].line, n)))
 			k++;
-		if (k < sizeof(markers) / sizeof(*markers))
+		if (n == strlen(SYNOPSIS) && !strncmp(p, SYNOPSIS, n))
+			synopsis(out);
+		else if (k < sizeof(markers) / sizeof(*markers))
 			entries(out, &markers[k]);
 		else
 			pd_buf_addf(out, "%.*s\n", (int)n, p);

@@ -1,5 +1,6 @@
 /* perfdelta's commands, flag table, setters and --help (cli/opts.h). */
 #include "cli/opts.h"
+#include "cli/history.h"
 #include "cli/exit.h"
 #include "cli/usage.h"
 #include "core/xalloc.h"
@@ -68,16 +69,13 @@ static const struct command commands[] = {
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(*commands))
 
+const char *const pd_opts_synopsis[] = {
+	"perfdelta compare BASELINE [BASELINE...] TARGET -o DIR [options]",
+	"perfdelta inspect RUN [--json] [options]", "perfdelta demo [-o DIR] [options]",
+	"perfdelta pull --jenkins URL [--perfdb URL] [--snapshot NAME]... -o RUN_DIR [options]",
+	NULL};
+
 static const char usage_all[] =
-	"usage: perfdelta compare BASELINE [BASELINE...] TARGET -o DIR [options]\n"
-	"       perfdelta inspect RUN [--json] [options]\n"
-	"       perfdelta demo [-o DIR] [options]\n"
-	"       perfdelta pull --jenkins URL [--snapshot NAME]... -o RUN_DIR [options]\n"
-	"       perfdelta signature RUN | perfdelta history add RUN... [--db URL]\n"
-	"       perfdelta history report --test CONFIG [--db URL] -o DIR [--window N]\n"
-	"                                [--alpha A] [--min-size K]\n"
-	"       perfdelta compare --baseline-history N [--db URL] [options] TARGET -o DIR\n"
-	"       perfdelta demo --history [-o DIR]   (history: docs/history.md)\n"
 	"       perfdelta COMMAND --help (the options of one command)\n"
 	"\n"
 	"Compare perfrunner runs of a Couchbase cluster (baselines and a target, such as the\n"
@@ -822,6 +820,11 @@ static int show_help(void *opts, const struct pd_flag *f, const char *val, struc
 			help_flags(o->cmd);
 			return 0;
 		}
+	struct pd_buf b = PD_BUF_INIT;
+	pd_flags_synopsis_usage(&b, pd_opts_synopsis, 1);
+	pd_flags_synopsis_usage(&b, pd_cli_hx_synopsis, 0);
+	fputs(b.ptr, stdout);
+	pd_buf_release(&b);
 	fputs(usage_all, stdout);
 	help_flags(PD_CMD_ANY);
 	return 0;

@@ -77,4 +77,8 @@ int pd_opts_parse(struct pd_opts *o, int argc, char **argv);
 /* Frees what o owns (the copies of --metrics and --threshold-for). */
 void pd_opts_release(struct pd_opts *o);
 
+/* perfdelta's own synopsis lines (cli/flags.h, pd_flags_synopsis_usage); --help and the
+ * man page list perfdelta-history's (pd_cli_hx_synopsis) after them. */
+extern const char *const pd_opts_synopsis[]; /* NULL-terminated */
+
 #endif

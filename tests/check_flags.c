@@ -124,6 +124,42 @@ START_TEST(test_flags_man_entry_is_roff)
 }
 END_TEST
 
+/* A synopsis line in roff, written by hand: the program, command and the flags right after
+ * them bold, operands and option words italic, each flag bold, brackets and "..." roman. */
+START_TEST(test_flags_synopsis_is_roff)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	pd_flags_synopsis_man(&b, "perfdelta demo [-o DIR] [options]");
+	pd_flags_synopsis_man(&b, "perfdelta pull --jenkins URL [--snapshot NAME]... RUN...");
+	ck_assert_str_eq(b.ptr, "\\fBperfdelta demo\\fR [\\fB\\-o\\fR \\fIDIR\\fR] "
+				"[\\fIoptions\\fR]\n"
+				"\\fBperfdelta pull \\-\\-jenkins\\fR \\fIURL\\fR "
+				"[\\fB\\-\\-snapshot\\fR \\fINAME\\fR]... \\fIRUN\\fR...\n");
+	pd_buf_release(&b);
+}
+END_TEST
+
+/* --help's usage lines: the first after "usage: ", the others under it; a line past 80
+ * columns goes on under its operands (after "perfdelta history report "), never inside
+ * a bracket or between a flag and its value. */
+START_TEST(test_flags_synopsis_usage_wraps_whole_groups)
+{
+	static const char *const lines[] = {
+		"perfdelta demo [-o DIR]",
+		"perfdelta history report --test CONFIG [--db URL] -o DIR [--window N] "
+		"[--alpha A] [--min-size K]",
+		NULL};
+	struct pd_buf b = PD_BUF_INIT;
+	pd_flags_synopsis_usage(&b, lines, 1);
+	ck_assert_str_eq(b.ptr,
+			 "usage: perfdelta demo [-o DIR]\n"
+			 "       perfdelta history report --test CONFIG [--db URL] -o DIR "
+			 "[--window N]\n"
+			 "                                [--alpha A] [--min-size K]\n");
+	pd_buf_release(&b);
+}
+END_TEST
+
 Suite *pd_suite_flags(void)
 {
 	Suite *s = suite_create("flags");
@@ -132,6 +168,8 @@ Suite *pd_suite_flags(void)
 	tcase_add_test(tc, test_flags_parse_takes_flags_values_and_operands);
 	tcase_add_test(tc, test_flags_parse_refuses_bad_values_with_the_usage_code);
 	tcase_add_test(tc, test_flags_man_entry_is_roff);
+	tcase_add_test(tc, test_flags_synopsis_is_roff);
+	tcase_add_test(tc, test_flags_synopsis_usage_wraps_whole_groups);
 	suite_add_tcase(s, tc);
 	return s;
 }
