@@ -39,7 +39,8 @@ serve down "$SEED/failover" --always-fail
 for q in "" --quiet; do
   expect_code 3 timeout 60 "$PERFDELTA" compare "$URL/job/j/1/" "$SEED/baseline" --retries 0 \
     -o "$TMP/down" $q
-  has "$TMP/err" "^perfdelta: $URL/job/j/1/api/json: HTTP 503"
+  # the build's page and its console are asked for at once: the first to fail is said
+  has "$TMP/err" "^perfdelta: $URL/job/j/1/(api/json|consoleText): HTTP 503"
   has "$TMP/err" "^perfdelta: $TMP/cache/builds/127\.0\.0\.1_${PORT}_job_j_1~[0-9a-f]{16}: pulling $URL/job/j/1/ failed: perfdelta-pull exited 3 \(its reason above\)$"
 done
 # a URL of 70 000 characters: its lock holds it, and the second compare reads it back
@@ -51,7 +52,7 @@ for i in 1 2; do
   hasnt "$TMP/err" "larger than the limit"
   # each line longer than an error holds loses the URL's middle, not its end nor what the
   # line says of it (the end was cut: "...xxxx[...]")
-  has "$TMP/err" "^perfdelta: http://127\.0\.0\.1:$PORT/job/x+\[\.\.\.\]x+/7/api/json: [^[]+$"
+  has "$TMP/err" "^perfdelta: http://127\.0\.0\.1:$PORT/job/x+\[\.\.\.\]x+/7/(api/json|consoleText): [^[]+$"
   has "$TMP/err" "^perfdelta: .*: pulling http://127\.0\.0\.1:$PORT/job/x+\[\.\.\.\]x+/7/ failed: perfdelta-pull exited 3 \(its reason above\)$"
 done
 # a password in the URL is in no message, no cache name and no lock

@@ -18,7 +18,8 @@ expect_code() {
 has() {
   if grep -Eq -- "$2" "$1"; then ok; else
     fail "$(basename "$1") lacks /$2/"
-    head -n 5 "$1" 2>/dev/null | cut -c1-300 | sed 's/^/  which holds: /' >&2
+    # each line's start and end (a long line's middle left out)
+    head -n 5 "$1" 2>/dev/null | sed -E 's/^(.{150}).{20,}(.{150})$/\1 ... \2/; s/^/  which holds: /' >&2
   fi
 }
 hasnt() { if grep -Eq -- "$2" "$1"; then fail "$(basename "$1") has /$2/"; else ok; fi; }

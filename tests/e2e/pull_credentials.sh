@@ -57,7 +57,8 @@ quit
 serve down "$B" --always-fail
 AUTH=http://me:$PW@127.0.0.1:$PORT
 expect_code 3 "$PERFDELTA" pull --jenkins "$AUTH/$JOB/" --retries 1 -o "$TMP/down"
-has "$TMP/err" "^perfdelta: $URL/$JOB/api/json: HTTP 503 after 2 tries$"
+# the build and its console are asked for at once: the first to fail is said
+has "$TMP/err" "^perfdelta: $URL/$JOB/(api/json|consoleText): HTTP 503 after 2 tries$"
 leaked "$TMP/out" "$TMP/err"
 for flag in --prometheus --cbmonitor2; do
   expect_code 3 "$PERFDELTA" pull --jenkins "$AUTH/$JOB/" "$flag" "$AUTH/x" --retries 0 -o "$TMP/down"
