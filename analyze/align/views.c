@@ -619,19 +619,26 @@ size_t pd_views_bound(const struct pd_comparison *c, const struct pd_compare_opt
 	return n;
 }
 
-static void note_base_only(struct pd_comparison *c, const struct pd_compare_opts *opts)
+/* The metrics of run r (one line per collector and metric) that other lacks, each noted as
+ * "<collector>/<metric>: only in the <who>". */
+static void note_only_in(struct pd_comparison *c, const struct pd_compare_opts *opts,
+			 const struct pd_run *r, const struct pd_run *other, const char *who)
 {
-	const struct pd_run *b = c->base;
-	for (size_t i = 0; i < b->n_series; i++) {
-		const struct pd_series *s = b->series[i];
-		if (i && !strcmp(s->collector, b->series[i - 1]->collector) &&
-		    !strcmp(s->metric, b->series[i - 1]->metric))
+	for (size_t i = 0; i < r->n_series; i++) {
+		const struct pd_series *s = r->series[i];
+		if (i && !strcmp(s->collector, r->series[i - 1]->collector) &&
+		    !strcmp(s->metric, r->series[i - 1]->metric))
 			continue;
 		if (!skipped(s) && wanted(opts, s) &&
-		    !find_group(c->target, s->collector, s->metric).n)
-			pd_strv_addf(&c->matching, "%s/%s: only in the baseline", s->collector,
-				     s->metric);
+		    !find_group(other, s->collector, s->metric).n)
+			pd_strv_addf(&c->matching, "%s/%s: only in the %s", s->collector,
+				     s->metric, who);
 	}
+}
+
+static void note_base_only(struct pd_comparison *c, const struct pd_compare_opts *opts)
+{
+	note_only_in(c, opts, c->base, c->target, "baseline");
 }
 
 /* Runs monitored by different paths (docs/reference.md "Prometheus bundles"): which path each
@@ -646,16 +653,7 @@ static void note_paths(struct pd_comparison *c, const struct pd_compare_opts *op
 		     "one of them has are listed as such",
 		     c->base->prometheus ? "Prometheus" : "perfdb",
 		     t->prometheus ? "Prometheus" : "perfdb");
-	for (size_t i = 0; i < t->n_series; i++) {
-		const struct pd_series *s = t->series[i];
-		if (i && !strcmp(s->collector, t->series[i - 1]->collector) &&
-		    !strcmp(s->metric, t->series[i - 1]->metric))
-			continue;
-		if (!skipped(s) && wanted(opts, s) &&
-		    !find_group(c->base, s->collector, s->metric).n)
-			pd_strv_addf(&c->matching, "%s/%s: only in the target", s->collector,
-				     s->metric);
-	}
+	note_only_in(c, opts, t, c->base, "target");
 }
 
 /* The share of the whole run's grid points before gone_s: how much of the whole window a
