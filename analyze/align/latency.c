@@ -23,13 +23,11 @@
 static double share(const double *slow, const double *all, const struct pd_view *v,
 		    const struct pd_window *w)
 {
-	double s = 0, a = 0;
+	struct pd_tails_share s;
 	size_t lo, hi;
 	pd_window_range(v, w, &lo, &hi);
-	for (size_t i = lo; i < hi; i++)
-		if (isfinite(slow[i]) && isfinite(all[i]))
-			s += slow[i], a += all[i];
-	return a > 0 ? 100 * s / a : NAN;
+	pd_tails_share_of(&s, slow + lo, all + lo, hi - lo, v->step_s);
+	return s.ok ? 100 * s.share : NAN;
 }
 
 long pd_latency_slow_views(const struct pd_comparison *c, long views[PD_STORY_N_SLOW])
