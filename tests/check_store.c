@@ -20,6 +20,21 @@
 #define TEST_CFG "n1ql_hard_failover"
 
 /* A fresh sqlite store URL in a new temporary directory (caller frees both). */
+/* The report of history h over values v of the named features, its runs runs[0..n),
+ * at alpha 0.05 (the test "t"). */
+static struct pd_hist_report report_of(const struct pd_history *h, const char *const *names,
+				       const double *v, const struct pd_hist_run *runs,
+				       size_t n)
+{
+	return (struct pd_hist_report){.test = "t",
+				       .h = h,
+				       .names = names,
+				       .values = v,
+				       .runs = runs,
+				       .n_stored = n,
+				       .alpha = 0.05};
+}
+
 static char *temp_url(char **dir)
 {
 	char tmpl[] = "/tmp/pd-store-XXXXXX", *url;
@@ -404,13 +419,7 @@ START_TEST(test_history_spread_is_since_the_last_change)
 		struct pd_buf page = PD_BUF_INIT, js = PD_BUF_INIT;
 		for (size_t i = 0; i < 12; i++)
 			runs[i] = (struct pd_hist_run){.key = "j#1", .version = "7.0.0-1"};
-		struct pd_hist_report r = {.test = "t",
-					   .h = &h,
-					   .names = names,
-					   .values = v,
-					   .runs = runs,
-					   .n_stored = 12,
-					   .alpha = 0.05};
+		struct pd_hist_report r = report_of(&h, names, v, runs, 12);
 		pd_hist_html(&page, &r);
 		pd_hist_summary_json(&js, &r);
 		ck_assert_ptr_nonnull(strstr(page.ptr, "&le; 0.024 (the permutation floor)"));
@@ -457,13 +466,7 @@ START_TEST(test_history_colours_only_the_worse_direction)
 	ck_assert_int_eq(way[0], 1);
 	ck_assert_int_eq(way[1], -1);
 	ck_assert_int_eq(way[2], -1);
-	struct pd_hist_report r = {.test = "t",
-				   .h = &h,
-				   .names = names,
-				   .values = v,
-				   .runs = runs,
-				   .n_stored = 16,
-				   .alpha = 0.05};
+	struct pd_hist_report r = report_of(&h, names, v, runs, 16);
 	pd_hist_html(&page, &r);
 	ck_assert_ptr_nonnull(strstr(page.ptr, "<td class=\"n worse\">+363.6%"));
 	ck_assert_ptr_nonnull(strstr(page.ptr, "<td class=\"n better\">+363.6%"));
@@ -504,13 +507,7 @@ START_TEST(test_history_constant_features_are_not_in_m)
 	ck_assert_uint_eq(h.n_constant, 2);
 	ck_assert_double_eq(h.alpha_feature, 0.05);
 	ck_assert_uint_eq(h.n_cp, 1);
-	struct pd_hist_report r = {.test = "t",
-				   .h = &h,
-				   .names = names,
-				   .values = v,
-				   .runs = runs,
-				   .n_stored = 16,
-				   .alpha = 0.05};
+	struct pd_hist_report r = report_of(&h, names, v, runs, 16);
 	pd_hist_html(&page, &r);
 	pd_hist_summary_json(&js, &r);
 	ck_assert_ptr_nonnull(strstr(page.ptr,
@@ -552,14 +549,8 @@ START_TEST(test_history_names_runs_by_build_and_run)
 	pd_history_analyze(&h, v, 16, 1, names, &o);
 	ck_assert_uint_eq(h.n_cp, 1);
 	ck_assert_uint_eq(h.cp[0].at, 9);
-	struct pd_hist_report r = {.test = "t",
-				   .h = &h,
-				   .names = names,
-				   .values = v,
-				   .runs = runs,
-				   .n_stored = 16,
-				   .alpha = 0.05,
-				   .db = "postgresql://me@db/perf"};
+	struct pd_hist_report r = report_of(&h, names, v, runs, 16);
+	r.db = "postgresql://me@db/perf";
 	pd_hist_html(&page, &r);
 	pd_hist_summary_json(&js, &r);
 	pd_hist_junit(&junit, &r);
