@@ -1,6 +1,6 @@
 /* The policy numbers of the comparison in one table: what each decides and why that value.
- * A number a delta, a finding or a question depends on lives here and nowhere else (issue
- * 20, "one owner per fact"); the finding weights are finding.c's one table (rank_of), the
+ * A number a delta, a finding or a question depends on lives here and nowhere else (one
+ * owner per fact); the finding weights are finding.c's one table (rank_of), the
  * practical threshold and the settling time are options (PD_COMPARE_OPTS_INIT). */
 #ifndef PD_POLICY_H
 #define PD_POLICY_H

@@ -367,7 +367,7 @@ static xmlDocPtr read_svg(const char *path)
 			   XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 }
 
-/* The issue's attack: quotes, system() and backquotes in every string that reaches
+/* The attack: quotes, system() and backquotes in every string that reaches
  * gnuplot. The real gnuplot renders it; nothing runs, and the text comes out as text. */
 START_TEST(test_plot_run_hostile_strings_stay_text)
 {

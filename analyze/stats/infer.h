@@ -97,7 +97,7 @@
  *   drift (same-run windows already differ by 2.42 and 3.67 % rms, 0.11-0.23 of it seen),
  *   and run-to-run of 3.4 % (90) and 1.7 % (240) sd of the difference, more than CPU's
  *   default 1.41 % (2 x 1 %^2); with the true one at 90 the exclusion is 0 and +10 % is
- *   found in 0 of 120: no power left. No estimator of the issue's list does better than
+ *   found in 0 of 120: no power left. No estimator of those above does better than
  *   the chosen one on any of these sets; Newey-West (either bandwidth) and batch means
  *   alone are the worst on the drifting sets.
  *
@@ -146,21 +146,21 @@
  * diurnal set 11.7 % / 11.7 % against 26.7 % / 16.7 %. Both keep every false finding at 0;
  * the margin keeps the power. "The runs agreed before the event" (findings.c) reads the
  * within-run interval (within_same): a run offset is the two runs' in every phase, so it is
- * no reason to doubt that their levels agreed. Before this interval held the margin (issue
- * 23's first margin), the verdicts asked the same (past the threshold by sqrt(h^2 + M^2))
- * while ci_pct was the within-run interval: the seed's 75 regressions and 13 findings are
- * unchanged, 73 of its 373 "same" are now inconclusive (their widened interval reaches past
- * 5 %), every finding's interval is wider (cluster CPU after the event +11.5..+13.8 % ->
- * +9.6..+15.6 %). A ratio's interval that holds both -50 % and +100 % (a baseline near 0:
- * +781 % [-100 %, +4725 %]) says nothing of the ratio: the change is then absolute, as for
- * a zero baseline (no margin: counts).
+ * no reason to doubt that their levels agreed. Before this interval held the margin (when
+ * the margin was first added), the verdicts asked the same (past the threshold by
+ * sqrt(h^2 + M^2)) while ci_pct was the within-run interval: the seed's 75 regressions and
+ * 13 findings are unchanged, 73 of its 373 "same" are now inconclusive (their widened
+ * interval reaches past 5 %), every finding's interval is wider (cluster CPU after the event
+ * +11.5..+13.8 % -> +9.6..+15.6 %). A ratio's interval that holds both -50 % and +100 %
+ * (a baseline near 0: +781 % [-100 %, +4725 %]) says nothing of the ratio: the change is
+ * then absolute, as for a zero baseline (no margin: counts).
  *
  * Where the margins come from. The per-kind sds (connections 1 %, memory 0.5 %, CPU 1 %,
  * traffic 1.5 %, latency 2.5 %, queues, tails and churn 5 %, other rates 1 %) are
  * judgement, not measurements (the queues' reason: analyze/judge/deltas.c run_kind_of): neither
- * the repository nor /work/shared/formats holds replicated real runs (the seed's
- * baseline-r2 and -r3 are generated with one 3 % run-to-run sd for every metric,
- * fixtures/seedgen.c LEVEL_SD: measuring them gives back the generator's figure, not a
+ * the repository nor the public perfrunner outputs its readers are tested on hold replicated
+ * real runs (the seed's baseline-r2 and -r3 are generated with one 3 % run-to-run sd for every
+ * metric, fixtures/seedgen.c LEVEL_SD: measuring them gives back the generator's figure, not a
  * kind's). Nor does public data, as far as a search reached: the stored copies of
  * couchbaselabs/showfast and showfast2 hold the dashboard's code, not its database, and no
  * replicated runs with their series turned up beside couchbase/perfrunner or cbmonitor; the
